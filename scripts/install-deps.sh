@@ -1,0 +1,30 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages that nnbridge's build, tests, demo and benchmarks need.
+# Idempotent and quiet: installs only what is missing; works as root, or through sudo otherwise.
+set -euo pipefail
+
+packages=(
+  build-essential cmake ninja-build pkg-config
+  flatbuffers-compiler libflatbuffers-dev
+  nlohmann-json3-dev
+  libprotobuf-dev protobuf-compiler
+  libeigen3-dev libxsimd-dev
+  doctest-dev libbenchmark-dev
+  pybind11-dev python3-dev python3-numpy python3-pytest
+  libpugixml-dev libcli11-dev
+  ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd
+  libarmnn-dev libarmnn22 libarmnn-cpuref-backend22
+)
+
+missing=()
+for p in "${packages[@]}"; do
+  status=$(dpkg-query -W -f='${Status}' "$p" 2>/dev/null || true)
+  [[ "$status" == "install ok installed" ]] || missing+=("$p")
+done
+[[ ${#missing[@]} -eq 0 ]] && exit 0
+
+if [[ $(id -u) -eq 0 ]]; then as_root=(); else as_root=(sudo -n); fi
+echo "install-deps: installing ${missing[*]}" >&2
+export DEBIAN_FRONTEND=noninteractive
+"${as_root[@]}" apt-get update -qq >/dev/null
+"${as_root[@]}" apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null

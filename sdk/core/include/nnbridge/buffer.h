@@ -1,0 +1,66 @@
+// Immutable byte buffers: owned, or views into a memory-mapped file.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <memory>
+#include <span>
+#include <vector>
+
+namespace nnbridge {
+
+/// Immutable bytes with shared ownership. Copying a Buffer never copies the bytes.
+///
+/// A Buffer is either owned (holds a std::vector) or a view into memory kept alive by an
+/// owner object, typically a MappedFile: loading a model never copies its constant data.
+class Buffer {
+ public:
+  Buffer() = default;
+  /// Takes ownership of `bytes`.
+  static Buffer owned(std::vector<std::byte> bytes);
+  /// Copies `bytes` into a new owned buffer.
+  static Buffer copy_of(std::span<const std::byte> bytes);
+  /// A view of `bytes`; `owner` keeps the memory alive for as long as any copy of the view lives.
+  static Buffer view(std::shared_ptr<const void> owner, std::span<const std::byte> bytes);
+
+  std::span<const std::byte> bytes() const noexcept { return {data_, size_}; }
+  const std::byte* data() const noexcept { return data_; }
+  std::size_t size() const noexcept { return size_; }
+  bool empty() const noexcept { return size_ == 0; }
+  /// True when this buffer is a view into memory it does not own (e.g. a mapped file).
+  bool is_view() const noexcept { return is_view_; }
+  /// A sub-range view sharing the same owner. Throws Error(Invalid) when out of range.
+  Buffer slice(std::size_t offset, std::size_t length) const;
+
+  /// Byte-wise equality of contents.
+  friend bool operator==(const Buffer& a, const Buffer& b);
+
+ private:
+  std::shared_ptr<const void> owner_;
+  const std::byte* data_ = nullptr;
+  std::size_t size_ = 0;
+  bool is_view_ = false;
+};
+
+/// A read-only memory-mapped file (POSIX mmap). Empty files map to an empty span.
+class MappedFile {
+ public:
+  /// Maps `path`. Throws Error(Io) naming the file when it cannot be opened or mapped.
+  static std::shared_ptr<const MappedFile> open(const std::filesystem::path& path);
+  ~MappedFile();
+  MappedFile(const MappedFile&) = delete;
+  MappedFile& operator=(const MappedFile&) = delete;
+
+  std::span<const std::byte> bytes() const noexcept { return {data_, size_}; }
+  const std::filesystem::path& path() const noexcept { return path_; }
+  /// A Buffer viewing the whole file that keeps this mapping alive.
+  Buffer buffer(const std::shared_ptr<const MappedFile>& self) const;
+
+ private:
+  MappedFile() = default;
+  const std::byte* data_ = nullptr;
+  std::size_t size_ = 0;
+  std::filesystem::path path_;
+};
+
+}  // namespace nnbridge

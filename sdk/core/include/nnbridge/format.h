@@ -1,0 +1,65 @@
+// What a file format implements: the reader/writer contract between io and sdk/formats/*.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nnbridge/graph.h"
+
+namespace nnbridge {
+
+/// Bounds applied to untrusted input (FlatBuffers verifier and friends).
+struct VerifierLimits {
+  unsigned max_depth = 64;
+  unsigned max_tables = 100'000'000;  ///< enough for 1M-node graphs
+};
+
+struct LoadOptions {
+  std::string format;  ///< empty: sniff the content, then the extension
+  /// Format-specific options, e.g. {"armnn.layout", "seed"}.
+  std::map<std::string, std::string, std::less<>> options;
+  VerifierLimits limits;
+};
+
+struct SaveOptions {
+  std::string format;  ///< empty: from the output extension, else the graph's source format
+  /// Format-specific options, e.g. {"armnn.bindingIdsScheme", "1"}.
+  std::map<std::string, std::string, std::less<>> options;
+};
+
+/// The bytes a reader sees: a view kept alive by `owner` (a MappedFile or a copy).
+struct Source {
+  std::span<const std::byte> bytes;
+  std::shared_ptr<const void> owner;
+  std::string file;  ///< for messages; empty for in-memory input
+  std::filesystem::path path;  ///< the file's path, when read from disk (for sidecars)
+
+  /// A Buffer viewing bytes[offset, offset+length) that shares `owner` (no copy).
+  Buffer view(std::size_t offset, std::size_t length) const;
+};
+
+/// One file format: how to recognise, read and write it.
+struct FormatHandler {
+  std::string name;                     ///< "armnn", "json", ...
+  std::string description;
+  std::vector<std::string> extensions;  ///< without dot: {"armnn"}
+  /// True when the bytes are this format (content sniffing); may be empty.
+  std::function<bool(std::span<const std::byte>)> sniff;
+  /// Reads a graph. Throws nnbridge::Error naming the place in the file.
+  std::function<Graph(const Source&, const LoadOptions&)> read;
+  /// Writes `g` to `path`. Use write_file_atomic; never leave a half-written file.
+  std::function<void(const Graph& g, const std::filesystem::path& path, const SaveOptions&)> write;
+};
+
+/// Writes bytes to `path` atomically (temporary file in the same folder, then rename).
+/// Throws Error(Io) naming the file; never leaves a partial file behind.
+void write_file_atomic(const std::filesystem::path& path, std::span<const std::byte> bytes);
+
+}  // namespace nnbridge

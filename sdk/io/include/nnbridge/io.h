@@ -1,0 +1,39 @@
+// Loading, saving and converting graph files; the format registry and sniffing.
+#pragma once
+
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nnbridge/format.h"
+#include "nnbridge/graph.h"
+
+namespace nnbridge {
+
+/// Adds a format (replacing one of the same name).
+void register_format(FormatHandler handler);
+/// The handler named `name`, or nullptr. Built-in formats are registered on first use.
+const FormatHandler* find_format(std::string_view name);
+/// Every registered format, in registration order.
+std::vector<const FormatHandler*> all_formats();
+
+/// Loads a graph from a file: sniffs the content, then the extension, unless options.format
+/// names one. Constant data stays in the memory-mapped file. Throws Error naming the file.
+Graph load(const std::filesystem::path& path, const LoadOptions& options = {});
+/// Loads from memory; `format` may be empty to sniff. The bytes must outlive the graph's
+/// constants unless `owner` keeps them alive; pass nullptr to have them copied.
+Graph load(std::span<const std::byte> bytes, std::string_view format, const LoadOptions& options = {},
+           std::shared_ptr<const void> owner = nullptr);
+/// Saves `g`; the format from options, else the extension, else g.source_format.
+/// Writes a temporary file then renames it: on error no output file is left.
+void save(const Graph& g, const std::filesystem::path& path, const SaveOptions& options = {});
+/// The name of the format `path` would be read as (sniffed, then by extension); throws Error(Unsupported).
+std::string detect_format(const std::filesystem::path& path);
+
+}  // namespace nnbridge

@@ -41,7 +41,8 @@ struct Source {
   std::string file;  ///< for messages; empty for in-memory input
   std::filesystem::path path;  ///< the file's path, when read from disk (for sidecars)
 
-  /// A Buffer viewing bytes[offset, offset+length) that shares `owner` (no copy).
+  /// A Buffer viewing bytes[offset, offset+length) that shares `owner` (no copy; a copy only
+  /// when `owner` is null). Throws Error(Malformed) naming `file` when the range is outside.
   Buffer view(std::size_t offset, std::size_t length) const;
 };
 
@@ -58,8 +59,10 @@ struct FormatHandler {
   std::function<void(const Graph& g, const std::filesystem::path& path, const SaveOptions&)> write;
 };
 
-/// Writes bytes to `path` atomically (temporary file in the same folder, then rename).
-/// Throws Error(Io) naming the file; never leaves a partial file behind.
+/// Writes bytes to `path` atomically: a temporary file in the same folder (so that rename is
+/// atomic on POSIX file systems), fsync, then rename over `path`. A replaced file keeps its
+/// permissions; a new one gets 0666 & ~umask. Throws Error(Io) naming the file; on any failure
+/// the temporary is removed and an existing `path` is left untouched.
 void write_file_atomic(const std::filesystem::path& path, std::span<const std::byte> bytes);
 
 }  // namespace nnbridge

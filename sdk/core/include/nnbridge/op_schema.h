@@ -1,4 +1,9 @@
 // The op-schema registry: one declaration per canonical op (arity, attributes, shape inference).
+//
+// The built-in schemas are declared in sdk/core/src/ops/<family>.cc (elementwise, activation,
+// conv_pool, normalization, tensor_shape, slice_gather, reduce, quantize, misc); the op names
+// and attribute names are the shared plan's (ONNX names where ONNX has the op). Everything else
+// (checker, JSON form, format mappings, backends) reads names, arity and defaults from here.
 #pragma once
 
 #include <functional>
@@ -25,18 +30,27 @@ struct AttrSpec {
 /// What shape inference sees of one node.
 struct InferenceContext {
   const Node& node;
-  std::span<const TensorType> input_types;           ///< one per node input (Undefined for kNoValue)
+  std::span<const TensorType> input_types;           ///< one per node input (Undefined, unknown rank for kNoValue)
   std::span<const Buffer* const> input_constants;    ///< constant data of an input, or nullptr
 
   /// The attribute if present, else the schema default, else nullptr.
   const Attr* attr(std::string_view name) const;
   int64_t attr_int(std::string_view name) const;      ///< throws Error(Invalid) if missing or mistyped
   double attr_float(std::string_view name) const;
+  const std::string& attr_string(std::string_view name) const;
   const std::vector<int64_t>& attr_ints(std::string_view name) const;
+  const std::vector<double>& attr_floats(std::string_view name) const;
   const struct OpSchema* schema = nullptr;
+  /// The output types the graph declares (may be empty). Only a dtype hint, for ops whose
+  /// output type is a choice of the file rather than a function of the inputs (Cast, ArgMax, Shape).
+  std::span<const TensorType> declared_output_types = {};
 };
 
 /// Output types from input types; throws Error(Invalid) with a message on inconsistent inputs.
+///
+/// Conventions of the result: dtype Undefined means "not inferred", a dim of -1 an unknown
+/// dim, unknown_rank an unknown rank; quantization is never inferred (the file's is kept).
+/// The checker compares only what is known.
 using ShapeInferenceFn = std::function<std::vector<TensorType>(const InferenceContext&)>;
 
 /// The declaration of one canonical op. `source` names where its semantics come from
@@ -61,7 +75,8 @@ std::vector<const OpSchema*> all_schemas();
 void register_schema(OpSchema schema);
 
 /// Runs the schema's shape inference for node `index` of `g` with its current input types.
-/// Returns nullopt when the op has no schema or no inference function.
+/// Returns nullopt when the op has no schema or no inference function. Throws Error(Invalid)
+/// (where = "nodes[i]") when `index` or an input id is out of range or inference fails.
 std::optional<std::vector<TensorType>> infer_types(const Graph& g, std::size_t index);
 
 }  // namespace nnbridge

@@ -22,6 +22,9 @@ void register_format(FormatHandler handler);
 const FormatHandler* find_format(std::string_view name);
 /// Every registered format, in registration order.
 std::vector<const FormatHandler*> all_formats();
+/// The first registered format listing `extension` (with or without the leading dot,
+/// case-insensitive), or nullptr.
+const FormatHandler* find_format_by_extension(std::string_view extension);
 
 /// Loads a graph from a file: sniffs the content, then the extension, unless options.format
 /// names one. Constant data stays in the memory-mapped file. Throws Error naming the file.

@@ -1,0 +1,57 @@
+#!/usr/bin/env bash
+# `make demo`: nnbridge on the bundled Arm NN models. For each model it prints `nnbridge info`,
+# converts .armnn -> .json -> .armnn in a temporary folder, and asks flatc (the independent
+# decoder, with the released Arm NN schema) whether the result decodes to the same content.
+# Usage: examples/demo.sh BUILD_DIR        Exit status: 0 when every model came back identical.
+set -euo pipefail
+
+build=${1:-build}
+root=$(cd "$(dirname "$0")/.." && pwd)
+nnbridge="$build/bin/nnbridge"
+schema="$root/schemas/armnn/ArmnnSchema.fbs"
+[ -x "$nnbridge" ] || { echo "demo: $nnbridge is not built" >&2; exit 2; }
+[ -f "$schema" ] || { echo "demo: $schema is missing" >&2; exit 2; }
+
+shopt -s nullglob
+models=("$root"/examples/models/*.armnn)
+if [ ${#models[@]} -eq 0 ]; then
+  models=("$root"/../shared/samples/armnn/*/model.armnn)
+fi
+[ ${#models[@]} -gt 0 ] || { echo "demo: no models in examples/models/ or ../shared/samples/armnn/" >&2; exit 2; }
+
+tmp=$(mktemp -d "${TMPDIR:-/tmp}/nnbridge-demo.XXXXXX")
+trap 'rm -rf "$tmp"' EXIT
+
+# flatc's JSON decoding of an .armnn file, into $tmp/flatc/<tag>/.
+decode() {
+  mkdir -p "$tmp/flatc/$2"
+  flatc --raw-binary --json --strict-json --defaults-json -o "$tmp/flatc/$2" "$schema" -- "$1"
+  echo "$tmp/flatc/$2/$(basename "${1%.*}").json"
+}
+
+failed=0
+for model in "${models[@]}"; do
+  name=$(basename "$model" .armnn)
+  [ "$name" = model ] && name=$(basename "$(dirname "$model")")
+  echo "== $name  (${model#"$root"/})"
+  "$nnbridge" info "$model" | sed 's/^/   /'
+  "$nnbridge" convert "$model" "$tmp/$name.json" >/dev/null
+  "$nnbridge" convert "$tmp/$name.json" "$tmp/$name.armnn" >/dev/null
+  before=$(decode "$model" "$name.orig")
+  after=$(decode "$tmp/$name.armnn" "$name.back")
+  if cmp -s "$before" "$after"; then
+    echo "   armnn -> json -> armnn: identical (flatc decodes both to the same $(wc -c <"$before") bytes of JSON)"
+  else
+    echo "   armnn -> json -> armnn: DIFFERENT under flatc:"
+    diff "$before" "$after" | head -20 | sed 's/^/     /'
+    failed=1
+  fi
+  echo
+done
+
+if [ $failed -eq 0 ]; then
+  echo "demo: all ${#models[@]} models round-tripped identically"
+else
+  echo "demo: some models did not round-trip identically" >&2
+fi
+exit $failed

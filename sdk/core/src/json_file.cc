@@ -1,0 +1,51 @@
+// JSON form on disk: the document plus its sidecar in the same folder.
+#include <cstring>
+
+#include "nnbridge/error.h"
+#include "nnbridge/format.h"
+#include "nnbridge/json.h"
+
+namespace nnbridge {
+
+namespace {
+// The sidecar is named by the document: a plain file name, so a document cannot make the
+// reader open files outside its own folder.
+bool plain_file_name(const std::string& name) {
+  return !name.empty() && name != "." && name != ".." && name.find('/') == std::string::npos &&
+         name.find('\\') == std::string::npos && name.find('\0') == std::string::npos;
+}
+}  // namespace
+
+Graph read_json_file(const std::filesystem::path& path) {
+  const std::string file = path.string();
+  auto mapped = MappedFile::open(path);
+  auto bytes = mapped->bytes();
+  std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  SidecarResolver resolve = [&](const std::string& name) -> Buffer {
+    if (!plain_file_name(name))
+      throw Error(ErrorCode::Malformed, "must be a plain file name next to the document, not '" + name + "'", file,
+                  "sidecar");
+    auto side = MappedFile::open(path.parent_path() / name);
+    return side->buffer(side);
+  };
+  Graph g = from_json_resolving(text, resolve, file);
+  return g;
+}
+
+void write_json_file(const Graph& g, const std::filesystem::path& path, const JsonWriteOptions& options) {
+  const std::string file = path.string();
+  if (!options.sidecar.empty() && !plain_file_name(options.sidecar))
+    throw Error(ErrorCode::Invalid, "the sidecar must be a plain file name, not '" + options.sidecar + "'", file);
+  std::vector<std::byte> side;
+  std::string text;
+  try {
+    text = to_json(g, options, &side);
+  } catch (const Error& e) {
+    throw e.with_file(file);
+  }
+  // The sidecar first: the document must never name a sidecar that is not there yet.
+  if (!side.empty()) write_file_atomic(path.parent_path() / options.sidecar, side);
+  write_file_atomic(path, std::as_bytes(std::span(text.data(), text.size())));
+}
+
+}  // namespace nnbridge

@@ -1,0 +1,153 @@
+#include "nnbridge/op_schema.h"
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <mutex>
+#include <shared_mutex>
+
+#include "nnbridge/error.h"
+#include "ops/ops.h"
+
+namespace nnbridge {
+
+const AttrSpec* OpSchema::find_attr(std::string_view attr_name) const {
+  for (const AttrSpec& a : attrs)
+    if (a.name == attr_name) return &a;
+  return nullptr;
+}
+
+const Attr* InferenceContext::attr(std::string_view name) const {
+  auto it = node.attrs.find(name);
+  if (it != node.attrs.end()) return &it->second;
+  if (schema)
+    if (const AttrSpec* spec = schema->find_attr(name); spec && spec->default_value) return &*spec->default_value;
+  return nullptr;
+}
+
+namespace {
+template <class T>
+const T& typed_attr(const InferenceContext& ctx, std::string_view name, AttrType want) {
+  const Attr* a = ctx.attr(name);
+  if (!a) throw Error(ErrorCode::Invalid, "attribute '" + std::string(name) + "' is missing");
+  if (!a->is<T>())
+    throw Error(ErrorCode::Invalid, "attribute '" + std::string(name) + "' is " + std::string(to_string(a->type())) +
+                                        ", expected " + std::string(to_string(want)));
+  return a->get<T>();
+}
+}  // namespace
+
+int64_t InferenceContext::attr_int(std::string_view name) const {
+  return typed_attr<int64_t>(*this, name, AttrType::Int);
+}
+double InferenceContext::attr_float(std::string_view name) const {
+  return typed_attr<double>(*this, name, AttrType::Float);
+}
+const std::string& InferenceContext::attr_string(std::string_view name) const {
+  return typed_attr<std::string>(*this, name, AttrType::String);
+}
+const std::vector<int64_t>& InferenceContext::attr_ints(std::string_view name) const {
+  return typed_attr<std::vector<int64_t>>(*this, name, AttrType::Ints);
+}
+const std::vector<double>& InferenceContext::attr_floats(std::string_view name) const {
+  return typed_attr<std::vector<double>>(*this, name, AttrType::Floats);
+}
+
+namespace {
+
+struct Registry {
+  std::shared_mutex mutex;
+  std::map<std::string, std::unique_ptr<OpSchema>, std::less<>> by_name;
+  // Replaced schemas stay alive: callers may still hold pointers from find_schema.
+  std::vector<std::unique_ptr<OpSchema>> replaced;
+
+  Registry() {
+    std::vector<OpSchema> all;
+    ops::add_elementwise_ops(all);
+    ops::add_activation_ops(all);
+    ops::add_conv_pool_ops(all);
+    ops::add_normalization_ops(all);
+    ops::add_tensor_shape_ops(all);
+    ops::add_slice_gather_ops(all);
+    ops::add_reduce_ops(all);
+    ops::add_quantize_ops(all);
+    ops::add_misc_ops(all);
+    for (OpSchema& s : all) insert(std::move(s));
+  }
+
+  void insert(OpSchema s) {
+    std::string name = s.name;
+    auto& slot = by_name[name];
+    if (slot) replaced.push_back(std::move(slot));
+    slot = std::make_unique<OpSchema>(std::move(s));
+  }
+};
+
+Registry& registry() {
+  static Registry r;
+  return r;
+}
+
+}  // namespace
+
+const OpSchema* find_schema(std::string_view op) {
+  Registry& r = registry();
+  std::shared_lock lock(r.mutex);
+  auto it = r.by_name.find(op);
+  return it == r.by_name.end() ? nullptr : it->second.get();
+}
+
+std::vector<const OpSchema*> all_schemas() {
+  Registry& r = registry();
+  std::shared_lock lock(r.mutex);
+  std::vector<const OpSchema*> out;
+  out.reserve(r.by_name.size());
+  for (auto& [name, s] : r.by_name) out.push_back(s.get());
+  return out;
+}
+
+void register_schema(OpSchema schema) {
+  if (schema.name.empty()) throw Error(ErrorCode::Invalid, "an op schema needs a name");
+  Registry& r = registry();
+  std::unique_lock lock(r.mutex);
+  r.insert(std::move(schema));
+}
+
+std::optional<std::vector<TensorType>> infer_types(const Graph& g, std::size_t index) {
+  const std::string where = "nodes[" + std::to_string(index) + "]";
+  if (index >= g.nodes.size())
+    throw Error(ErrorCode::Invalid, "node index out of range (" + std::to_string(g.nodes.size()) + " nodes)", {}, where);
+  const Node& node = g.nodes[index];
+  const OpSchema* schema = find_schema(node.op);
+  if (!schema || !schema->infer) return std::nullopt;
+
+  std::vector<TensorType> in_types(node.inputs.size());
+  std::vector<const Buffer*> in_consts(node.inputs.size(), nullptr);
+  for (std::size_t i = 0; i < node.inputs.size(); ++i) {
+    ValueId id = node.inputs[i];
+    if (id == kNoValue) {
+      in_types[i].unknown_rank = true;  // nothing is known of an absent input
+      continue;
+    }
+    if (id >= g.values.size())
+      throw Error(ErrorCode::Invalid, "value id " + std::to_string(id) + " out of range", {},
+                  where + ".inputs[" + std::to_string(i) + "]");
+    in_types[i] = g.values[id].type;
+    if (g.values[id].constant) in_consts[i] = &*g.values[id].constant;
+  }
+  std::vector<TensorType> out_types;
+  for (ValueId id : node.outputs)
+    out_types.push_back(id < g.values.size() ? g.values[id].type : TensorType{});
+
+  InferenceContext ctx{node, in_types, in_consts, schema, out_types};
+  try {
+    return schema->infer(ctx);
+  } catch (const Error& e) {
+    throw Error(e.code(), node.op + ": " + e.message(), {}, where);
+  } catch (const std::exception& e) {
+    throw Error(ErrorCode::Invalid, node.op + ": " + e.what(), {}, where);
+  }
+}
+
+}  // namespace nnbridge

@@ -1,0 +1,224 @@
+// Slicing and indexing: Slice, StridedSlice, Gather, GatherND, ScatterND.
+#include <algorithm>
+
+#include "ops/ops.h"
+
+namespace nnbridge::ops {
+
+namespace {
+
+TensorType with_shape(const TensorType& in, std::vector<int64_t> shape) {
+  return TensorType{in.dtype, std::move(shape), false, std::nullopt};
+}
+
+// Number of elements from `begin` towards `end` (exclusive) by `stride`.
+int64_t span_count(int64_t begin, int64_t end, int64_t stride) {
+  int64_t interval = end - begin;
+  if (interval == 0 || (interval < 0) != (stride < 0)) return 0;
+  return interval / stride + (interval % stride != 0 ? 1 : 0);
+}
+
+std::vector<TensorType> infer_slice(const InferenceContext& ctx) {
+  const TensorType& x = input(ctx, 0);
+  if (x.unknown_rank) return {unknown_rank(x.dtype)};
+  const int64_t r = static_cast<int64_t>(x.shape.size());
+  const std::vector<int64_t>& starts = ctx.attr_ints("starts");
+  const std::vector<int64_t>& ends = ctx.attr_ints("ends");
+  expect_size(ends, starts.size(), "ends");
+  std::vector<int64_t> axes(starts.size()), steps(starts.size(), 1);
+  if (ctx.attr("axes")) {
+    axes = ctx.attr_ints("axes");
+    expect_size(axes, starts.size(), "axes");
+  } else {
+    for (std::size_t i = 0; i < axes.size(); ++i) axes[i] = static_cast<int64_t>(i);
+  }
+  if (ctx.attr("steps")) {
+    steps = ctx.attr_ints("steps");
+    expect_size(steps, starts.size(), "steps");
+  }
+  std::vector<int64_t> out = x.shape;
+  std::vector<bool> seen(r, false);
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    int64_t a = normalize_axis(axes[i], r, "axes value");
+    if (seen[a]) fail("axes repeats " + std::to_string(a));
+    seen[a] = true;
+    int64_t step = steps[i];
+    if (step == 0) fail("steps must not be 0");
+    int64_t dim = x.shape[a];
+    if (dim < 0) {
+      out[a] = -1;
+      continue;
+    }
+    // ONNX Slice-13: negative indices count from the end, then clamp to [0, dim] (step > 0)
+    // or [0, dim-1] for starts and [-1, dim-1] for ends (step < 0).
+    int64_t s = starts[i] < 0 ? starts[i] + dim : starts[i];
+    int64_t e = ends[i] < 0 ? ends[i] + dim : ends[i];
+    if (step > 0) {
+      s = std::clamp<int64_t>(s, 0, dim);
+      e = std::clamp<int64_t>(e, 0, dim);
+    } else {
+      s = std::clamp<int64_t>(s, 0, dim - 1);
+      e = std::clamp<int64_t>(e, -1, dim - 1);
+    }
+    out[a] = span_count(s, e, step);
+  }
+  return {with_shape(x, out)};
+}
+
+// TensorFlow StridedSlice (tensorflow/core/util/strided_slice_op.cc semantics, re-derived):
+// the sparse spec (one entry per begin/end/stride value) expands to one entry per input dim,
+// an ellipsis covering the dims no entry names (implicit at the end when absent); new_axis
+// entries insert a size-1 dim, shrink_axis entries take one element and drop the dim.
+std::vector<TensorType> infer_strided_slice(const InferenceContext& ctx) {
+  const TensorType& x = input(ctx, 0);
+  if (x.unknown_rank) return {unknown_rank(x.dtype)};
+  const std::vector<int64_t>& begin = ctx.attr_ints("begin");
+  const std::vector<int64_t>& end = ctx.attr_ints("end");
+  std::vector<int64_t> strides = ctx.attr("strides") ? ctx.attr_ints("strides") : std::vector<int64_t>(begin.size(), 1);
+  expect_size(end, begin.size(), "end");
+  expect_size(strides, begin.size(), "strides");
+  const int64_t begin_mask = ctx.attr_int("begin_mask"), end_mask = ctx.attr_int("end_mask");
+  const int64_t shrink_mask = ctx.attr_int("shrink_axis_mask"), ellipsis_mask = ctx.attr_int("ellipsis_mask");
+  const int64_t new_axis_mask = ctx.attr_int("new_axis_mask");
+  auto bit = [](int64_t mask, std::size_t i) { return i < 63 && ((mask >> i) & 1) != 0; };
+
+  std::size_t n = begin.size();
+  if (n > 62) fail("too many slice entries");
+  if ((ellipsis_mask & (ellipsis_mask - 1)) != 0) fail("ellipsis_mask has more than one bit set");
+  bool has_ellipsis = false;
+  std::size_t ellipsis_at = n;
+  for (std::size_t i = 0; i < n; ++i)
+    if (bit(ellipsis_mask, i)) has_ellipsis = true, ellipsis_at = i;
+  std::size_t sparse_n = has_ellipsis ? n : n + 1;  // an implicit ellipsis after the last entry
+  std::size_t new_after_ellipsis = 0;
+  for (std::size_t i = ellipsis_at + 1; i < n; ++i)
+    if (bit(new_axis_mask, i)) ++new_after_ellipsis;
+
+  const std::size_t rank = x.shape.size();
+  struct Dense {
+    int64_t begin = 0, end = 0, stride = 1;
+    bool begin_masked = false, end_masked = false, shrink = false;
+  };
+  std::vector<Dense> dense(rank);
+  // For each output position: a dense dim index, kNew (inserted 1) or kShrink (dropped).
+  constexpr int64_t kNew = -1, kShrink = -2;
+  std::vector<int64_t> gather;
+  std::size_t full = 0;
+  for (std::size_t i = 0; i < sparse_n; ++i) {
+    bool is_ellipsis = i == n || bit(ellipsis_mask, i);
+    if (is_ellipsis) {
+      std::size_t next = std::min(rank, rank + 1 + new_after_ellipsis - (sparse_n - i));
+      if (rank + 1 + new_after_ellipsis < sparse_n - i) fail("more slice entries than input dims");
+      for (; full < next; ++full) {
+        dense[full].begin_masked = dense[full].end_masked = true;
+        gather.push_back(static_cast<int64_t>(full));
+      }
+    } else if (bit(new_axis_mask, i)) {
+      gather.push_back(kNew);
+    } else {
+      if (full >= rank) fail("more slice entries than input dims");
+      Dense& d = dense[full];
+      d.begin = begin[i], d.end = end[i], d.stride = strides[i];
+      d.begin_masked = bit(begin_mask, i), d.end_masked = bit(end_mask, i), d.shrink = bit(shrink_mask, i);
+      gather.push_back(d.shrink ? kShrink : static_cast<int64_t>(full));
+      ++full;
+    }
+  }
+
+  std::vector<int64_t> dims(rank);
+  for (std::size_t k = 0; k < rank; ++k) {
+    const Dense& d = dense[k];
+    const int64_t dim = x.shape[k];
+    if (d.stride == 0) fail("strides must not be 0");
+    if (d.shrink) {
+      if (dim >= 0) {
+        int64_t b = d.begin < 0 ? d.begin + dim : d.begin;
+        if (b < 0 || b >= dim) fail("shrink index " + std::to_string(d.begin) + " out of range for dim " + std::to_string(dim));
+      }
+      dims[k] = 1;
+      continue;
+    }
+    if (dim < 0) {
+      dims[k] = -1;
+      continue;
+    }
+    auto canonical = [&](int64_t v, bool masked, bool is_begin) -> int64_t {
+      if (masked) return d.stride > 0 ? (is_begin ? 0 : dim) : (is_begin ? dim - 1 : -1);
+      int64_t f = v < 0 ? v + dim : v;
+      return d.stride > 0 ? std::clamp<int64_t>(f, 0, dim) : std::clamp<int64_t>(f, -1, dim - 1);
+    };
+    dims[k] = span_count(canonical(d.begin, d.begin_masked, true), canonical(d.end, d.end_masked, false), d.stride);
+  }
+  std::vector<int64_t> out;
+  for (int64_t g : gather) {
+    if (g == kNew) out.push_back(1);
+    else if (g != kShrink) out.push_back(dims[g]);
+  }
+  return {with_shape(x, out)};
+}
+
+std::vector<TensorType> infer_gather(const InferenceContext& ctx) {
+  const TensorType& data = input(ctx, 0);
+  const TensorType& idx = input(ctx, 1);
+  if (data.unknown_rank || idx.unknown_rank) return {unknown_rank(data.dtype)};
+  const int64_t axis = normalize_axis(ctx.attr_int("axis"), static_cast<int64_t>(data.shape.size()));
+  // ONNX Gather-13: data[:axis] + indices.shape + data[axis+1:].
+  std::vector<int64_t> out(data.shape.begin(), data.shape.begin() + axis);
+  out.insert(out.end(), idx.shape.begin(), idx.shape.end());
+  out.insert(out.end(), data.shape.begin() + axis + 1, data.shape.end());
+  return {with_shape(data, out)};
+}
+
+std::vector<TensorType> infer_gather_nd(const InferenceContext& ctx) {
+  const TensorType& data = input(ctx, 0);
+  const TensorType& idx = input(ctx, 1);
+  if (data.unknown_rank || idx.unknown_rank || idx.shape.empty() || idx.shape.back() < 0)
+    return {unknown_rank(data.dtype)};
+  const int64_t b = ctx.attr_int("batch_dims");
+  const int64_t last = idx.shape.back();
+  const int64_t r = static_cast<int64_t>(data.shape.size());
+  if (b < 0 || b >= static_cast<int64_t>(idx.shape.size()) || b + last > r)
+    fail("indices' last dim " + std::to_string(last) + " with batch_dims " + std::to_string(b) + " exceeds data rank " +
+         std::to_string(r));
+  // ONNX GatherND-13: indices.shape[:-1] + data.shape[batch_dims + indices.shape[-1]:].
+  std::vector<int64_t> out(idx.shape.begin(), idx.shape.end() - 1);
+  out.insert(out.end(), data.shape.begin() + b + last, data.shape.end());
+  return {with_shape(data, out)};
+}
+
+}  // namespace
+
+void add_slice_gather_ops(std::vector<OpSchema>& out) {
+  out.push_back(make_op("Slice", 1, 1,
+                        {required_attr("starts", AttrType::Ints, "first index per sliced axis (negative: from the end)"),
+                         required_attr("ends", AttrType::Ints, "end index (exclusive) per sliced axis"),
+                         optional_attr("axes", AttrType::Ints, "the sliced axes; absent: 0, 1, ..."),
+                         optional_attr("steps", AttrType::Ints, "step per sliced axis; absent: all 1")},
+                        "Takes elements starts[i], starts[i]+steps[i], ... before ends[i] along axes[i]; indices are "
+                        "clamped to the dim.",
+                        "ONNX Slice-13 semantics with Slice-1's attribute form (plus steps); Arm NN Slice", infer_slice));
+  std::vector<AttrSpec> ss{
+      required_attr("begin", AttrType::Ints, "begin per slice entry"),
+      required_attr("end", AttrType::Ints, "end (exclusive) per slice entry"),
+      optional_attr("strides", AttrType::Ints, "stride per slice entry; absent: all 1")};
+  for (const char* m : {"begin_mask", "end_mask", "shrink_axis_mask", "ellipsis_mask", "new_axis_mask"})
+    ss.push_back(optional_attr(m, AttrType::Int, Attr(int64_t{0}), "bit i applies to slice entry i (TensorFlow)"));
+  out.push_back(make_op("StridedSlice", 1, 1, std::move(ss),
+                        "NumPy-style basic indexing with TensorFlow's masks: begin_mask/end_mask ignore begin/end, "
+                        "shrink_axis_mask takes one index and drops the dim, new_axis_mask inserts a 1, "
+                        "ellipsis_mask stands for all unnamed dims.",
+                        "TensorFlow StridedSlice (no ONNX op); Arm NN StridedSlice", infer_strided_slice));
+  out.push_back(make_op("Gather", 2, 2, {optional_attr("axis", AttrType::Int, Attr(int64_t{0}), "the axis indexed")},
+                        "Output data[:axis] + indices.shape + data[axis+1:].", "ONNX Gather-13; Arm NN Gather",
+                        infer_gather));
+  out.push_back(make_op("GatherND", 2, 2,
+                        {optional_attr("batch_dims", AttrType::Int, Attr(int64_t{0}), "leading dims shared by data and indices")},
+                        "Output indices.shape[:-1] + data.shape[batch_dims + indices.shape[-1]:].",
+                        "ONNX GatherND-13; Arm NN GatherNd", infer_gather_nd));
+  out.push_back(make_op("ScatterND", 3, 3,
+                        {optional_attr("reduction", AttrType::String, Attr("none"), "none, add, mul, max or min")},
+                        "A copy of data with updates written at indices. Output has data's type.",
+                        "ONNX ScatterND-18; Arm NN ScatterNd", same_as_input0));
+}
+
+}  // namespace nnbridge::ops

@@ -1,0 +1,33 @@
+// Entry points shared by the handler, the reader and the writer.
+#pragma once
+
+#include <cstddef>
+#include <span>
+#include <vector>
+
+#include "nnbridge/format.h"
+#include "nnbridge/graph.h"
+
+namespace nnbridge::formats::armnn {
+
+/// The two union/LayerType numberings nnbridge knows.
+enum class Layout { Released, Seed };
+/// Parses the `armnn.layout` option ("released" or "seed"); throws Error(Invalid).
+Layout layout_option(const std::map<std::string, std::string, std::less<>>& options);
+
+/// Seed union tag (1..5) -> released union tag, and seed LayerType -> released LayerType.
+uint8_t seed_tag_to_released(uint8_t tag);
+uint8_t released_tag_to_seed(uint8_t tag);  ///< 0 when the seed layout has no such layer
+uint32_t seed_type_to_released(uint32_t type);
+uint32_t released_type_to_seed(uint32_t type);
+
+/// True when `bytes` verify as a seed-layout graph whose union tags agree with its
+/// LayerBase.layerType under the seed numbering but not under the released one.
+bool looks_like_seed(std::span<const std::byte> bytes, const VerifierLimits& limits);
+
+/// Reads a SerializedGraph (see format_handler() for the options).
+Graph read_graph(const Source& src, const LoadOptions& options);
+/// Serializes `g`; deterministic (the same graph gives the same bytes).
+std::vector<uint8_t> write_graph(const Graph& g, const SaveOptions& options);
+
+}  // namespace nnbridge::formats::armnn

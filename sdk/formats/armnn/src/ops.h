@@ -1,0 +1,123 @@
+// The Arm NN mapping table: layer types <-> canonical ops (ONNX vocabulary, ../ops_plan.md).
+//
+// One row per (layer type, canonical op). A row names the union member, the canonical op (or
+// none: the layer stays the format-native op `armnn.<LayerType>`), an optional discriminator
+// (a descriptor field whose value selects the op, e.g. Activation's activationFunction),
+// plain field <-> attribute renames, and optional transforms for what renames cannot say
+// (pads from padTop/padLeft/..., Permute's inverse vector). The reader and the writer use the
+// same rows in opposite directions; whatever a row does not derive is kept as `armnn.*`
+// attributes (see tensor_info.h, "derive and diff").
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "fields.h"
+#include "nnbridge/graph.h"
+
+namespace nnbridge::formats::armnn {
+
+/// What the transforms may look at besides the fields: the node's input and output types
+/// (inputs in node order: slot inputs, then constant fields in the row's const_fields order).
+struct MapContext {
+  const std::vector<TensorType>& inputs;
+  const std::vector<TensorType>& outputs;
+  /// featureVersions.weightsLayoutScheme in force (depthwise weights [M,I,H,W] or [1,H,W,I*M]).
+  int64_t weights_layout_scheme = 0;
+};
+
+/// Fields -> canonical attrs; false when this layer cannot be that op (then the next row,
+/// finally the native op, is tried).
+using ToCanonical = bool (*)(const FieldMap& f, const reflection::Object& layer, const MapContext& c, AttrMap& out);
+/// Canonical attrs -> fields (only the fields the transform derives).
+using FromCanonical = void (*)(const AttrMap& a, const MapContext& c, FieldMap& f);
+
+enum class RenameKind { Same, BoolAsInt };
+
+/// A field that is an attribute under another name.
+struct Rename {
+  const char* field;  ///< path in the layer table, e.g. "descriptor.axis"
+  const char* attr;   ///< canonical attribute name
+  RenameKind kind = RenameKind::Same;
+};
+
+struct OpRow {
+  std::string layer;  ///< union member without the "Layer" suffix ("Convolution2d")
+  std::string op;     ///< canonical op; empty for the native row
+  std::string disc_field;
+  int64_t disc_value = 0;
+  std::vector<Rename> renames;
+  ToCanonical to = nullptr;
+  FromCanonical from = nullptr;
+  /// ConstTensor fields of the layer that become node inputs, in canonical input order.
+  std::vector<std::string> const_fields;
+
+  // Filled from the schema when the table is built.
+  uint8_t tag = 0;          ///< Layer union tag
+  uint32_t layer_type = 0;  ///< LayerType value
+  const reflection::Object* object = nullptr;  ///< the layer table
+
+  /// The op the IR uses: `op`, or `armnn.<layer>`.
+  std::string ir_op() const { return op.empty() ? "armnn." + layer : op; }
+};
+
+/// Every row; canonical rows first in writer preference order, then one native row per layer.
+const std::vector<OpRow>& op_rows();
+/// Rows for a union tag (canonical rows first, the native row last); empty for an unknown tag.
+std::vector<const OpRow*> rows_for_tag(uint8_t tag);
+/// The row a writer uses for `op`, preferring `layer` when the node names one.
+const OpRow* row_for_op(std::string_view op, std::string_view layer);
+/// Number of members of the Layer union (73 for the released schema).
+std::size_t layer_type_count();
+
+/// Canonical attrs and residual-free fields for a row (reader side). nullopt: the row does not apply.
+std::optional<AttrMap> to_canonical(const OpRow& row, const FieldMap& f, const MapContext& c);
+/// The fields a writer derives from canonical attrs (markers included).
+FieldMap from_canonical(const OpRow& row, const AttrMap& attrs, const MapContext& c);
+
+/// Transforms (ops_transforms.cc), referenced by the table.
+namespace transforms {
+bool conv_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
+void conv_from(const AttrMap&, const MapContext&, FieldMap&);
+bool dwconv_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
+void dwconv_from(const AttrMap&, const MapContext&, FieldMap&);
+bool tconv_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
+void tconv_from(const AttrMap&, const MapContext&, FieldMap&);
+bool pool_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
+void pool_from(const AttrMap&, const MapContext&, FieldMap&);
+bool permute_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
+void permute_from(const AttrMap&, const MapContext&, FieldMap&);
+bool layout_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
+void layout_from(const AttrMap&, const MapContext&, FieldMap&);
+bool act_ab_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
+void act_ab_from(const AttrMap&, const MapContext&, FieldMap&);
+bool act_a_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
+void act_a_from(const AttrMap&, const MapContext&, FieldMap&);
+bool clip_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
+void clip_from(const AttrMap&, const MapContext&, FieldMap&);
+bool concat_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
+void concat_from(const AttrMap&, const MapContext&, FieldMap&);
+bool split_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
+void split_from(const AttrMap&, const MapContext&, FieldMap&);
+bool pad_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
+void pad_from(const AttrMap&, const MapContext&, FieldMap&);
+bool resize_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
+void resize_from(const AttrMap&, const MapContext&, FieldMap&);
+bool slice_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
+void slice_from(const AttrMap&, const MapContext&, FieldMap&);
+bool stack_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
+void stack_from(const AttrMap&, const MapContext&, FieldMap&);
+bool l2norm_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
+void l2norm_from(const AttrMap&, const MapContext&, FieldMap&);
+bool reduce_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
+void reduce_from(const AttrMap&, const MapContext&, FieldMap&);
+bool argminmax_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
+void argminmax_from(const AttrMap&, const MapContext&, FieldMap&);
+bool gemm_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
+void gemm_from(const AttrMap&, const MapContext&, FieldMap&);
+}  // namespace transforms
+
+}  // namespace nnbridge::formats::armnn

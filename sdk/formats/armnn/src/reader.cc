@@ -1,0 +1,409 @@
+// Reading a SerializedGraph into the IR.
+//
+// Representation (documented for users in formats/armnn.h):
+// - an Input layer is a graph input Value named as the layer;
+// - an Output layer is an `Identity` node named as the layer whose output Value, also named
+//   as the layer, is a graph output (so outputs are found by the Output layer's name, and
+//   the layer's own index and binding id have a place to live);
+// - a Constant layer is a constant Value named as the layer (no node);
+// - ConstTensors inside a layer (weights, biases, ...) are constant Values wired as extra
+//   node inputs; with constantTensorsAsInputs = 1 they arrive through Constant layers on
+//   the input slots instead: the IR is the same either way;
+// - every other layer is one Node (canonical op, or `armnn.<LayerType>`), its output slots
+//   its output Values.
+// Layer identity (`armnn.index`: LayerBase.index, `armnn.position`: place in `layers`) and
+// whatever the IR does not model are kept as `armnn.*` attributes.
+#include <limits>
+#include <set>
+#include <unordered_map>
+
+#include "armnn/ArmnnSchema_generated.h"
+#include "internal.h"
+#include "nnbridge/error.h"
+#include "ops.h"
+#include "tensor_info.h"
+
+namespace nnbridge::formats::armnn {
+
+namespace {
+
+namespace fb = ::armnnSerializer;
+
+[[noreturn]] void malformed(const std::string& where, const std::string& msg) {
+  throw Error(ErrorCode::Malformed, msg, {}, where);
+}
+
+std::string L(size_t i) { return "layers[" + std::to_string(i) + "]"; }
+
+struct LayerInfo {
+  uint8_t tag = 0;                         // released numbering
+  const flatbuffers::Table* table = nullptr;
+  const fb::LayerBase* base = nullptr;
+  int32_t binding_id = 0;
+  std::string base_where;                  // "layers[i].layer.base" or "... .base.base"
+  std::vector<ValueId> outputs;
+};
+
+bool is_bindable(uint8_t tag) { return tag == uint8_t(fb::Layer::InputLayer) || tag == uint8_t(fb::Layer::OutputLayer); }
+
+// Reaches the ConstTensor at `path` ("weights" or "inputParams.cellBias") of a layer table.
+const fb::ConstTensor* const_at(const reflection::Object& obj, const flatbuffers::Table* t, const std::string& path) {
+  auto dot = path.find('.');
+  const auto* f = obj.fields()->LookupByKey(path.substr(0, dot).c_str());
+  if (!f) return nullptr;
+  const auto* sub = t->GetPointer<const flatbuffers::Table*>(f->offset());
+  if (!sub) return nullptr;
+  if (dot == std::string::npos) return reinterpret_cast<const fb::ConstTensor*>(sub);
+  return const_at(*field_object(*f), sub, path.substr(dot + 1));
+}
+
+class Reader {
+ public:
+  Reader(const Source& src, const LoadOptions& opt) : src_(src), opt_(opt) {}
+
+  Graph run() {
+    layout_ = layout_option(opt_.options);
+    const auto bytes = src_.bytes;
+    if (bytes.size() < 8) malformed("", "too short for a FlatBuffer (" + std::to_string(bytes.size()) + " bytes)");
+    if (bytes.size() >= FLATBUFFERS_MAX_BUFFER_SIZE) malformed("", "larger than a FlatBuffer can be");
+    auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+    verify(p, bytes.size());
+    root_ = flatbuffers::GetRoot<fb::SerializedGraph>(p);
+    g_.source_format = "armnn";
+    g_.metadata["armnn.fileIdentifier"] = Attr(flatbuffers::BufferHasIdentifier(p, fb::SerializedGraphIdentifier()));
+    if (layout_ == Layout::Seed) g_.metadata["armnn.layout"] = Attr("seed");
+    read_feature_versions();
+    if (!root_->layers()) malformed("layers", "missing vector");
+    collect_layers();
+    name_values();
+    for (size_t i = 0; i < layers_.size(); ++i) build_layer(i);
+    finish_ids();
+    if (!warnings_.empty()) g_.metadata["armnn.warnings"] = Attr(warnings_);
+    return std::move(g_);
+  }
+
+ private:
+  void verify(const uint8_t* p, size_t n) {
+    flatbuffers::Verifier::Options o;
+    o.max_depth = opt_.limits.max_depth;
+    o.max_tables = opt_.limits.max_tables;
+    if (layout_ == Layout::Seed) {
+      if (!looks_like_seed(src_.bytes, opt_.limits)) {
+        flatbuffers::Verifier v(p, n, o);
+        if (!v.VerifyBuffer<fb::SerializedGraph>(nullptr))
+          malformed("", "not a valid Arm NN SerializedGraph (FlatBuffers verification failed)");
+        throw Error(ErrorCode::Unsupported,
+                    "armnn.layout=seed was asked for, but the union tags and layerType values do not follow the seed "
+                    "layout",
+                    {}, "layers");
+      }
+      return;
+    }
+    flatbuffers::Verifier v(p, n, o);
+    bool ok = v.VerifyBuffer<fb::SerializedGraph>(nullptr);
+    if (looks_like_seed(src_.bytes, opt_.limits))
+      throw Error(ErrorCode::Unsupported,
+                  "the union tags and LayerBase.layerType values follow the pre-release seed layout, not the released "
+                  "Arm NN schema; read it with the option armnn.layout=seed",
+                  {}, "layers[0].layer_type");
+    if (!ok) malformed("", "not a valid Arm NN SerializedGraph (FlatBuffers verification failed: truncated, "
+                           "bad offsets or too deep)");
+  }
+
+  void read_feature_versions() {
+    // (A seed buffer has no featureVersions field: it reads as absent, i.e. all schemes 0.)
+    const auto* fv = root_->featureVersions();
+    g_.metadata["armnn.featureVersions"] = Attr(fv != nullptr);
+    binding_scheme_ = fv ? fv->bindingIdsScheme() : 0;
+    weights_scheme_ = fv ? fv->weightsLayoutScheme() : 0;
+    const_scheme_ = fv ? fv->constantTensorsAsInputs() : 0;
+    g_.metadata["armnn.bindingIdsScheme"] = Attr(int64_t(binding_scheme_));
+    g_.metadata["armnn.weightsLayoutScheme"] = Attr(int64_t(weights_scheme_));
+    g_.metadata["armnn.constantTensorsAsInputs"] = Attr(int64_t(const_scheme_));
+  }
+
+  void collect_layers() {
+    const auto* layers = root_->layers();
+    layers_.resize(layers->size());
+    for (size_t i = 0; i < layers->size(); ++i) {
+      const auto* any = layers->Get(flatbuffers::uoffset_t(i));
+      auto& li = layers_[i];
+      if (!any) malformed(L(i), "missing layer");
+      uint8_t raw = static_cast<uint8_t>(any->layer_type());
+      li.tag = layout_ == Layout::Seed ? seed_tag_to_released(raw) : raw;
+      if (raw == 0 || li.tag == 0 || li.tag > uint8_t(fb::Layer::MAX))
+        malformed(L(i) + ".layer_type", "unknown layer union tag " + std::to_string(raw));
+      li.table = static_cast<const flatbuffers::Table*>(any->layer());
+      if (!li.table) malformed(L(i) + ".layer", "missing layer table");
+      if (is_bindable(li.tag)) {
+        const auto* bb = li.table->GetPointer<const fb::BindableLayerBase*>(4);
+        if (!bb) malformed(L(i) + ".layer.base", "missing BindableLayerBase");
+        li.base = bb->base();
+        li.binding_id = bb->layerBindingId();
+        li.base_where = L(i) + ".layer.base.base";
+      } else {
+        li.base = li.table->GetPointer<const fb::LayerBase*>(4);
+        li.base_where = L(i) + ".layer.base";
+      }
+      if (!li.base) malformed(li.base_where, "missing LayerBase");
+      if (!li.base->inputSlots()) malformed(li.base_where + ".inputSlots", "missing vector");
+      if (!li.base->outputSlots()) malformed(li.base_where + ".outputSlots", "missing vector");
+      auto [it, fresh] = by_index_.emplace(li.base->index(), i);
+      if (!fresh)
+        malformed(li.base_where + ".index",
+                  "index " + std::to_string(li.base->index()) + " is also the index of " + L(it->second));
+      // Output values, typed now so that later layers may refer to them.
+      const auto* outs = li.base->outputSlots();
+      for (flatbuffers::uoffset_t k = 0; k < outs->size(); ++k) {
+        const auto* os = outs->Get(k);
+        std::string w = li.base_where + ".outputSlots[" + std::to_string(k) + "]";
+        if (!os) malformed(w, "missing OutputSlot");
+        Value v;
+        v.type = read_tensor_info(os->tensorInfo(), "armnn.tensorInfo.", v.attrs, w + ".tensorInfo");
+        li.outputs.push_back(g_.add_value(std::move(v)));
+      }
+    }
+  }
+
+  std::string layer_name(size_t i) const {
+    const auto* n = layers_[i].base->layerName();
+    return n ? n->str() : std::string();
+  }
+
+  // Value names: Input and Output layers' names first (users address tensors by them), then
+  // the other layers' outputs, made unique with a suffix. Arm NN layer names need not be unique.
+  void name_values() {
+    for (size_t i = 0; i < layers_.size(); ++i)
+      if (is_bindable(layers_[i].tag)) reserve(layer_name(i));
+    for (size_t i = 0; i < layers_.size(); ++i) {
+      const auto& li = layers_[i];
+      std::string base = layer_name(i);
+      if (base.empty()) base = "layer" + std::to_string(li.base->index());
+      for (size_t k = 0; k < li.outputs.size(); ++k) {
+        if (li.tag == uint8_t(fb::Layer::InputLayer)) {
+          g_.values[li.outputs[k]].name = unique(base, true);
+          continue;
+        }
+        g_.values[li.outputs[k]].name = unique(li.outputs.size() == 1 ? base : base + ":" + std::to_string(k), false);
+      }
+    }
+  }
+  void reserve(const std::string& n) { reserved_.insert(n); }
+  std::string unique(const std::string& want, bool reserved_ok) {
+    if (reserved_ok && reserved_.count(want) && !used_.count(want)) return used_.insert(want), want;
+    std::string n = want;
+    for (int k = 1; used_.count(n) || reserved_.count(n); ++k) n = want + "_" + std::to_string(k);
+    used_.insert(n);
+    return n;
+  }
+
+  ValueId input_value(size_t i, size_t s) {
+    const auto& li = layers_[i];
+    std::string w = li.base_where + ".inputSlots[" + std::to_string(s) + "]";
+    const auto* slot = li.base->inputSlots()->Get(flatbuffers::uoffset_t(s));
+    if (!slot) malformed(w, "missing InputSlot");
+    const auto* c = slot->connection();
+    if (!c) malformed(w + ".connection", "missing connection");
+    auto it = by_index_.find(c->sourceLayerIndex());
+    if (it == by_index_.end())
+      malformed(w + ".connection.sourceLayerIndex",
+                "refers to layer index " + std::to_string(c->sourceLayerIndex()) + ", which no layer has");
+    const auto& src = layers_[it->second];
+    if (c->outputSlotIndex() >= src.outputs.size())
+      malformed(w + ".connection.outputSlotIndex",
+                "output slot " + std::to_string(c->outputSlotIndex()) + " of " + L(it->second) + ", which has " +
+                    std::to_string(src.outputs.size()));
+    return src.outputs[c->outputSlotIndex()];
+  }
+
+  // Identity attributes shared by nodes and by the values of Input/Constant layers.
+  void identity_attrs(size_t i, const OpRow* row, AttrMap& a) {
+    const auto& li = layers_[i];
+    a["armnn.index"] = Attr(int64_t(li.base->index()));
+    a["armnn.position"] = Attr(int64_t(i));
+    uint32_t stored = static_cast<uint32_t>(li.base->layerType());
+    uint32_t expected = row->layer_type;
+    if (layout_ == Layout::Seed) expected = released_type_to_seed(expected);
+    if (stored != expected) {
+      a["armnn.layerType"] = Attr(int64_t(stored));
+      warnings_.push_back(li.base_where + ".layerType: " + std::to_string(stored) + " disagrees with the union tag (" +
+                          row->layer + "); Arm NN follows the tag");
+    }
+    if (!li.base->layerName()) a["armnn.layerNameAbsent"] = Attr(true);
+    std::vector<int64_t> in_idx, out_idx;
+    bool in_plain = true, out_plain = true;
+    for (flatbuffers::uoffset_t k = 0; k < li.base->inputSlots()->size(); ++k) {
+      auto* s = li.base->inputSlots()->Get(k);
+      in_idx.push_back(s ? s->index() : 0);
+      in_plain &= s && s->index() == k;
+    }
+    for (flatbuffers::uoffset_t k = 0; k < li.base->outputSlots()->size(); ++k) {
+      auto* s = li.base->outputSlots()->Get(k);
+      out_idx.push_back(s->index());
+      out_plain &= s->index() == k;
+    }
+    if (!in_plain) a["armnn.inputSlotIndices"] = Attr(in_idx);
+    if (!out_plain) a["armnn.outputSlotIndices"] = Attr(out_idx);
+  }
+
+  void expect_slots(size_t i, size_t ins, size_t outs) {
+    const auto& li = layers_[i];
+    if (li.base->inputSlots()->size() != ins)
+      malformed(li.base_where + ".inputSlots", "has " + std::to_string(li.base->inputSlots()->size()) +
+                                                   " slots, this layer type has " + std::to_string(ins));
+    if (li.outputs.size() != outs)
+      malformed(li.base_where + ".outputSlots",
+                "has " + std::to_string(li.outputs.size()) + " slots, this layer type has " + std::to_string(outs));
+  }
+
+  void build_layer(size_t i) {
+    const auto& li = layers_[i];
+    auto rows = rows_for_tag(li.tag);
+    const OpRow* native = rows.back();
+    std::string name = layer_name(i);
+    if (li.tag == uint8_t(fb::Layer::InputLayer)) {
+      expect_slots(i, 0, 1);
+      Value& v = g_.values[li.outputs[0]];
+      identity_attrs(i, native, v.attrs);
+      v.attrs["armnn.layerBindingId"] = Attr(int64_t(li.binding_id));
+      if (v.name != name) v.attrs["armnn.layerName"] = Attr(name);
+      g_.inputs.push_back(li.outputs[0]);
+      return;
+    }
+    if (li.tag == uint8_t(fb::Layer::OutputLayer)) {
+      expect_slots(i, 1, 0);
+      Node n;
+      n.op = "Identity";
+      n.name = name;
+      n.inputs = {input_value(i, 0)};
+      Value out;
+      out.name = unique(name.empty() ? "output" : name, true);
+      out.type = g_.values[n.inputs[0]].type;
+      n.outputs = {g_.add_value(std::move(out))};
+      identity_attrs(i, native, n.attrs);
+      n.attrs["armnn.layer"] = Attr("Output");
+      n.attrs["armnn.layerBindingId"] = Attr(int64_t(li.binding_id));
+      g_.outputs.push_back(n.outputs[0]);
+      g_.add_node(std::move(n));
+      return;
+    }
+    if (li.tag == uint8_t(fb::Layer::ConstantLayer)) {
+      expect_slots(i, 0, 1);
+      Value& v = g_.values[li.outputs[0]];
+      std::string w = L(i) + ".layer.input";
+      Value c = read_const_tensor(reinterpret_cast<const fb::ConstantLayer*>(li.table)->input(), src_,
+                                  "armnn.constInfo.", w, &v.type);
+      if (c.type.byte_size() != v.type.byte_size())
+        malformed(w + ".info", "the constant's size disagrees with the layer's output slot");
+      v.constant = c.constant;
+      for (auto& [k, a] : c.attrs) v.attrs[k] = a;
+      identity_attrs(i, native, v.attrs);
+      v.attrs["armnn.layer"] = Attr("Constant");
+      if (v.name != name) v.attrs["armnn.layerName"] = Attr(name);
+      return;
+    }
+    Node n;
+    n.name = name;
+    const auto& obj = *native->object;
+    for (flatbuffers::uoffset_t s = 0; s < li.base->inputSlots()->size(); ++s) n.inputs.push_back(input_value(i, s));
+    // ConstTensor fields become inputs after the slots, in the row's canonical order; the
+    // canonical rows of a layer share its const_fields order, the native row keeps schema order.
+    const OpRow* first = rows.front();
+    std::vector<std::string> present;
+    bool dw_permuted = false;
+    for (const auto& path : first->const_fields) {
+      const auto* ct = const_at(obj, li.table, path);
+      if (!ct) continue;
+      Value v = read_const_tensor(ct, src_, "armnn.tensorInfo.", L(i) + ".layer." + path);
+      // One IR form for depthwise weights: [1, H, W, I*M] ("1HWO"). The legacy [M, I, H, W]
+      // layout is the one case that costs a copy (per-axis quantized weights stay as they are).
+      if (li.tag == uint8_t(fb::Layer::DepthwiseConvolution2dLayer) && path == "weights" && weights_scheme_ == 0 &&
+          !(v.type.quantization && v.type.quantization->axis)) {
+        v = permute_depthwise(v, true, 0);
+        dw_permuted = true;
+      }
+      v.name = unique((name.empty() ? "layer" + std::to_string(li.base->index()) : name) + "." + path, false);
+      n.inputs.push_back(g_.add_value(std::move(v)));
+      present.push_back(path);
+    }
+    n.outputs = li.outputs;
+    FieldMap f;
+    std::set<std::string> skip_top = {"base"};
+    for (const auto& path : first->const_fields) skip_top.insert(path.substr(0, path.find('.')));
+    read_fields(obj, li.table, "", f, [&](const reflection::Field& fld) { return skip_top.count(fld.name()->str()) > 0; });
+
+    std::vector<TensorType> in_types, out_types;
+    for (auto id : n.inputs) in_types.push_back(g_.values[id].type);
+    for (auto id : n.outputs) out_types.push_back(g_.values[id].type);
+    MapContext ctx{in_types, out_types, dw_permuted ? 1 : int64_t(weights_scheme_)};
+    const OpRow* chosen = native;
+    AttrMap attrs;
+    for (const OpRow* r : rows) {
+      if (r->op.empty()) break;
+      std::optional<AttrMap> c;
+      FieldMap derived;
+      try {
+        c = to_canonical(*r, f, ctx);
+        if (!c) continue;
+        derived = from_canonical(*r, *c, ctx);
+      } catch (const Error&) {
+        continue;  // fields this op cannot express: try the next row, finally the native op
+      }
+      attrs = std::move(*c);
+      diff_fields(f, derived, "armnn.", attrs);
+      chosen = r;
+      break;
+    }
+    if (chosen == native) diff_fields(f, {}, "armnn.", attrs);
+    n.op = chosen->ir_op();
+    n.attrs = std::move(attrs);
+    identity_attrs(i, chosen, n.attrs);
+    if (row_for_op(n.op, "") != chosen) n.attrs["armnn.layer"] = Attr(chosen->layer);
+    if (!present.empty()) n.attrs["armnn.constInputs"] = Attr(present);
+    g_.add_node(std::move(n));
+  }
+
+  // inputIds/outputIds: kept only where they differ from what the writer derives
+  // (binding ids in scheme 1, layer indices in scheme 0, in layer order).
+  void finish_ids() {
+    std::vector<int64_t> want_in, want_out;
+    for (const auto& li : layers_) {
+      int64_t id = binding_scheme_ == 1 ? li.binding_id : int64_t(li.base->index());
+      if (li.tag == uint8_t(fb::Layer::InputLayer)) want_in.push_back(id);
+      if (li.tag == uint8_t(fb::Layer::OutputLayer)) want_out.push_back(id);
+    }
+    std::vector<std::string> absent;
+    auto check = [&](const flatbuffers::Vector<int32_t>* v, const std::vector<int64_t>& want, const char* key) {
+      if (!v) return absent.push_back(key);
+      std::vector<int64_t> got(v->begin(), v->end());
+      if (got != want) g_.metadata[std::string("armnn.") + key] = Attr(got);
+    };
+    check(root_->inputIds(), want_in, "inputIds");
+    check(root_->outputIds(), want_out, "outputIds");
+    if (!absent.empty()) g_.metadata["armnn.absent"] = Attr(absent);
+  }
+
+  const Source& src_;
+  const LoadOptions& opt_;
+  Layout layout_ = Layout::Released;
+  const fb::SerializedGraph* root_ = nullptr;
+  Graph g_;
+  std::vector<LayerInfo> layers_;
+  std::unordered_map<uint32_t, size_t> by_index_;
+  std::set<std::string> reserved_, used_;
+  std::vector<std::string> warnings_;
+  uint32_t binding_scheme_ = 0, weights_scheme_ = 0, const_scheme_ = 0;
+};
+
+}  // namespace
+
+Graph read_graph(const Source& src, const LoadOptions& options) {
+  try {
+    return Reader(src, options).run();
+  } catch (const Error& e) {
+    if (!src.file.empty() && e.file().empty()) throw e.with_file(src.file);
+    throw;
+  }
+}
+
+}  // namespace nnbridge::formats::armnn

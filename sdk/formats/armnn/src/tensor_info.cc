@@ -1,0 +1,291 @@
+#include "tensor_info.h"
+
+#include <algorithm>
+#include <limits>
+
+#include "nnbridge/error.h"
+
+namespace nnbridge::formats::armnn {
+
+void diff_fields(const FieldMap& actual, const FieldMap& derived, const std::string& prefix, AttrMap& attrs) {
+  std::vector<std::string> absent;
+  for (const auto& [k, v] : actual) {
+    auto it = derived.find(k);
+    if (it == derived.end() || !(it->second == v)) attrs[prefix + k] = v;
+  }
+  for (const auto& [k, v] : derived)
+    if (!actual.count(k)) absent.push_back(k);
+  if (!absent.empty()) attrs[prefix + "absent"] = Attr(absent);
+}
+
+void overlay_fields(FieldMap& fields, const AttrMap& attrs, const std::string& prefix,
+                    const std::function<bool(std::string_view)>& accept) {
+  for (auto it = attrs.lower_bound(prefix); it != attrs.end() && it->first.compare(0, prefix.size(), prefix) == 0; ++it) {
+    std::string key = it->first.substr(prefix.size());
+    if (key == "absent") continue;
+    if (accept && !accept(key)) continue;
+    fields[key] = it->second;
+  }
+  if (auto it = attrs.find(prefix + "absent"); it != attrs.end() && it->second.is<std::vector<std::string>>())
+    for (const auto& k : it->second.get<std::vector<std::string>>()) {
+      // A removed table takes its fields with it.
+      for (auto f = fields.lower_bound(k); f != fields.end() && f->first.compare(0, k.size(), k) == 0;)
+        f = (f->first.size() == k.size() || f->first[k.size()] == '.' || f->first[k.size()] == '[') ? fields.erase(f)
+                                                                                                   : std::next(f);
+    }
+}
+
+DataType from_armnn_dtype(int64_t v, const std::string& where) {
+  switch (v) {
+    case 0: return DataType::Float16;
+    case 1: return DataType::Float32;
+    case 2: return DataType::QAsymmU8;  // QuantisedAsymm8, the old name of QAsymmU8
+    case 3: return DataType::Int32;
+    case 4: return DataType::Bool;
+    case 5: return DataType::QSymmS16;  // QuantisedSymm16, the old name of QSymmS16
+    case 6: return DataType::QAsymmU8;
+    case 7: return DataType::QSymmS16;
+    case 8: return DataType::QAsymmS8;
+    case 9: return DataType::QSymmS8;
+    case 10: return DataType::Int64;
+    default: break;
+  }
+  throw Error(ErrorCode::Unsupported, "unknown Arm NN dataType " + std::to_string(v), {}, where);
+}
+
+int64_t to_armnn_dtype(DataType t, const std::string& where) {
+  switch (t) {
+    case DataType::Float16: return 0;
+    case DataType::Float32: return 1;
+    case DataType::Int32: return 3;
+    case DataType::Bool: return 4;
+    case DataType::QAsymmU8: return 6;
+    case DataType::QSymmS16: return 7;
+    case DataType::QAsymmS8: return 8;
+    case DataType::QSymmS8: return 9;
+    case DataType::Int64: return 10;
+    default: break;
+  }
+  throw Error(ErrorCode::Unsupported, "Arm NN has no data type for " + std::string(to_string(t)), {}, where);
+}
+
+namespace {
+bool quantized(DataType t) {
+  return t == DataType::QAsymmU8 || t == DataType::QAsymmS8 || t == DataType::QSymmS8 || t == DataType::QSymmS16;
+}
+const Attr* get(const FieldMap& m, const char* k) {
+  auto it = m.find(k);
+  return it == m.end() ? nullptr : &it->second;
+}
+}  // namespace
+
+TensorType tensor_type_of(const FieldMap& info, const std::string& where) {
+  const auto& obj = object("armnnSerializer.TensorInfo");
+  TensorType t;
+  t.dtype = from_armnn_dtype(get_int(info, obj, "dataType"), where + ".dataType");
+  int64_t dimensionality = get_int(info, obj, "dimensionality");
+  auto dims = get_ints(info, "dimensions");
+  if (dimensionality == 2) {
+    t.unknown_rank = true;
+  } else if (dimensionality == 3) {
+    t.shape = {};
+  } else {
+    if (!info.count("dimensions")) throw Error(ErrorCode::Malformed, "missing dimensions", {}, where + ".dimensions");
+    t.shape = dims;
+    if (const Attr* s = get(info, "dimensionSpecificity"); s && s->is<std::vector<bool>>()) {
+      const auto& spec = s->get<std::vector<bool>>();
+      for (size_t i = 0; i < spec.size() && i < t.shape.size(); ++i)
+        if (!spec[i]) t.shape[i] = -1;
+    }
+  }
+  if (quantized(t.dtype)) {
+    Quantization q;
+    auto scales = get(info, "quantizationScales");
+    if (scales && scales->is<std::vector<double>>() && !scales->get<std::vector<double>>().empty()) {
+      q.scales = scales->get<std::vector<double>>();
+      q.axis = get_int(info, obj, "quantizationDim");
+    } else {
+      q.scales = {get_float(info, obj, "quantizationScale")};
+    }
+    q.zero_points = {get_int(info, obj, "quantizationOffset")};
+    t.quantization = q;
+  }
+  return t;
+}
+
+FieldMap derive_tensor_info(const TensorType& t, const std::string& where) {
+  FieldMap m;
+  std::vector<int64_t> dims;
+  std::vector<bool> spec;
+  bool any_unknown = false;
+  for (auto d : t.shape) {
+    dims.push_back(d < 0 ? 0 : d);
+    spec.push_back(d >= 0);
+    any_unknown |= d < 0;
+  }
+  if (!t.unknown_rank) m["dimensions"] = Attr(dims);
+  if (any_unknown) m["dimensionSpecificity"] = Attr(spec);
+  m["dataType"] = Attr(to_armnn_dtype(t.dtype, where + ".dataType"));
+  // Arm NN's TensorInfo keeps scale 0 and offset 0 for non-quantized tensors, and writes them.
+  double scale = 0.0;
+  int64_t offset = 0, dim = 0;
+  if (t.quantization) {
+    const auto& q = *t.quantization;
+    if (!q.scales.empty()) scale = q.scales[0];
+    if (!q.zero_points.empty()) offset = q.zero_points[0];
+    if (q.axis) {
+      m["quantizationScales"] = Attr(q.scales);
+      dim = *q.axis;
+    }
+  }
+  m["quantizationScale"] = Attr(double(float(scale)));
+  m["quantizationOffset"] = Attr(offset);
+  m["quantizationDim"] = Attr(dim);
+  m["dimensionality"] = Attr(int64_t(t.unknown_rank ? 2 : (t.shape.empty() ? 3 : 1)));
+  m["isConstant"] = Attr(false);
+  return m;
+}
+
+TensorType read_tensor_info(const armnnSerializer::TensorInfo* info, const std::string& prefix, AttrMap& attrs,
+                            const std::string& where) {
+  if (!info) throw Error(ErrorCode::Malformed, "missing TensorInfo", {}, where);
+  FieldMap actual;
+  read_fields(object("armnnSerializer.TensorInfo"), reinterpret_cast<const flatbuffers::Table*>(info), "", actual);
+  TensorType t = tensor_type_of(actual, where);
+  diff_fields(actual, derive_tensor_info(t, where), prefix, attrs);
+  return t;
+}
+
+flatbuffers::uoffset_t write_tensor_info(flatbuffers::FlatBufferBuilder& b, const TensorType& t,
+                                         const AttrMap& attrs, const std::string& prefix, const std::string& where) {
+  FieldMap m = derive_tensor_info(t, where);
+  overlay_fields(m, attrs, prefix);
+  return build_table(b, object("armnnSerializer.TensorInfo"), "", m);
+}
+
+namespace {
+// Arm NN stores constant data in words of the element's size (float32 as IntData, ...).
+armnnSerializer::ConstTensorData kind_for(std::size_t elem) {
+  switch (elem) {
+    case 1: return armnnSerializer::ConstTensorData::ByteData;
+    case 2: return armnnSerializer::ConstTensorData::ShortData;
+    case 4: return armnnSerializer::ConstTensorData::IntData;
+    case 8: return armnnSerializer::ConstTensorData::LongData;
+    default: return armnnSerializer::ConstTensorData::NONE;
+  }
+}
+}  // namespace
+
+Value read_const_tensor(const armnnSerializer::ConstTensor* ct, const Source& src, const std::string& info_prefix,
+                        const std::string& where, const TensorType* reference) {
+  if (!ct) throw Error(ErrorCode::Malformed, "missing ConstTensor", {}, where);
+  Value v;
+  if (reference) {
+    if (!ct->info()) throw Error(ErrorCode::Malformed, "missing TensorInfo", {}, where + ".info");
+    FieldMap actual;
+    read_fields(object("armnnSerializer.TensorInfo"), reinterpret_cast<const flatbuffers::Table*>(ct->info()), "",
+                actual);
+    v.type = tensor_type_of(actual, where + ".info");
+    diff_fields(actual, derive_tensor_info(*reference, where + ".info"), info_prefix, v.attrs);
+  } else {
+    v.type = read_tensor_info(ct->info(), info_prefix, v.attrs, where + ".info");
+  }
+  if (v.type.unknown_rank) throw Error(ErrorCode::Malformed, "a constant needs a known shape", {}, where + ".info");
+  uint64_t count = 1;
+  for (auto d : v.type.shape) {
+    if (d < 0) throw Error(ErrorCode::Malformed, "a constant needs known dimensions", {}, where + ".info.dimensions");
+    if (d != 0 && count > std::numeric_limits<uint64_t>::max() / 8 / uint64_t(d))
+      throw Error(ErrorCode::Malformed, "element count overflows", {}, where + ".info.dimensions");
+    count *= uint64_t(d);
+  }
+  std::size_t elem = element_size(v.type.dtype);
+  auto want = kind_for(elem);
+  if (ct->data_type() != want)
+    throw Error(ErrorCode::Malformed,
+                std::string("data is ") + armnnSerializer::EnumNameConstTensorData(ct->data_type()) + ", " +
+                    std::string(to_string(v.type.dtype)) + " needs " + armnnSerializer::EnumNameConstTensorData(want),
+                {}, where + ".data_type");
+  const uint8_t* p = nullptr;
+  std::size_t n = 0;
+  switch (ct->data_type()) {
+    case armnnSerializer::ConstTensorData::ByteData:
+      if (auto* d = ct->data_as_ByteData(); d && d->data()) p = reinterpret_cast<const uint8_t*>(d->data()->Data()), n = d->data()->size();
+      break;
+    case armnnSerializer::ConstTensorData::ShortData:
+      if (auto* d = ct->data_as_ShortData(); d && d->data()) p = d->data()->Data(), n = d->data()->size() * 2;
+      break;
+    case armnnSerializer::ConstTensorData::IntData:
+      if (auto* d = ct->data_as_IntData(); d && d->data()) p = d->data()->Data(), n = d->data()->size() * 4;
+      break;
+    case armnnSerializer::ConstTensorData::LongData:
+      if (auto* d = ct->data_as_LongData(); d && d->data()) p = d->data()->Data(), n = d->data()->size() * 8;
+      break;
+    default: break;
+  }
+  if (!p) throw Error(ErrorCode::Malformed, "missing data vector", {}, where + ".data.data");
+  if (uint64_t(n) != count * elem)
+    throw Error(ErrorCode::Malformed,
+                "data holds " + std::to_string(n) + " bytes, the TensorInfo needs " + std::to_string(count * elem), {},
+                where + ".data.data");
+  auto off = static_cast<std::size_t>(reinterpret_cast<const std::byte*>(p) - src.bytes.data());
+  v.constant = src.view(off, n);
+  return v;
+}
+
+flatbuffers::uoffset_t write_const_tensor(flatbuffers::FlatBufferBuilder& b, const Value& v,
+                                          const std::string& info_prefix, const std::string& where) {
+  if (!v.constant) throw Error(ErrorCode::Invalid, "value " + v.name + " is not a constant", {}, where);
+  std::size_t elem = element_size(v.type.dtype);
+  auto kind = kind_for(elem);
+  const auto& data = *v.constant;
+  if (kind == armnnSerializer::ConstTensorData::NONE || data.size() % elem)
+    throw Error(ErrorCode::Unsupported, "constant " + v.name + " has no Arm NN data kind", {}, where);
+  // The data vector first (children before parents), as raw little-endian words.
+  std::size_t len = data.size() / elem;
+  b.StartVector(len, elem);
+  if (len) b.PushBytes(reinterpret_cast<const uint8_t*>(data.data()), data.size());
+  auto vec = b.EndVector(len);
+  flatbuffers::uoffset_t holder;
+  {
+    auto s = b.StartTable();
+    b.AddOffset(4, flatbuffers::Offset<void>(vec));
+    holder = b.EndTable(s);
+  }
+  auto info = write_tensor_info(b, v.type, v.attrs, info_prefix, where + ".info");
+  armnnSerializer::ConstTensorBuilder cb(b);
+  cb.add_info(flatbuffers::Offset<armnnSerializer::TensorInfo>(info));
+  cb.add_data_type(kind);
+  cb.add_data(flatbuffers::Offset<void>(holder));
+  return cb.Finish().o;
+}
+
+// Depthwise weights between Arm NN's two layouts: [M, I, H, W] <-> [1, H, W, I*M], where output
+// channel o = i * M + m (Arm NN depthwise convention).
+Value permute_depthwise(const Value& v, bool to_1hwo, int64_t in_channels) {
+  const auto& s = v.type.shape;
+  if (s.size() != 4) throw Error(ErrorCode::Unsupported, "depthwise weights " + v.name + " are not 4-D");
+  int64_t M, I, H, W;
+  if (to_1hwo) M = s[0], I = s[1], H = s[2], W = s[3];
+  else {
+    H = s[1], W = s[2];
+    I = in_channels;
+    if (I <= 0 || s[3] % I) throw Error(ErrorCode::Unsupported, "cannot split depthwise weights " + v.name);
+    M = s[3] / I;
+  }
+  size_t e = element_size(v.type.dtype);
+  const auto* src = v.constant->data();
+  std::vector<std::byte> out(v.constant->size());
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t i = 0; i < I; ++i)
+      for (int64_t h = 0; h < H; ++h)
+        for (int64_t w = 0; w < W; ++w) {
+          size_t a = size_t(((m * I + i) * H + h) * W + w), b = size_t((h * W + w) * I * M + i * M + m);
+          std::copy_n(src + (to_1hwo ? a : b) * e, e, out.data() + (to_1hwo ? b : a) * e);
+        }
+  Value r = v;
+  r.type.shape = to_1hwo ? std::vector<int64_t>{1, H, W, I * M} : std::vector<int64_t>{M, I, H, W};
+  r.constant = Buffer::owned(std::move(out));
+  return r;
+}
+
+}  // namespace nnbridge::formats::armnn

@@ -1,0 +1,50 @@
+// `nnbridge convert IN OUT`: read one file, write another, possibly in another format.
+#include <iostream>
+#include <memory>
+
+#include "commands.h"
+#include "nnbridge/io.h"
+
+namespace nnbridge::cli {
+namespace {
+
+struct ConvertArgs {
+  std::string in, out, from, to;
+  std::vector<std::string> reader_options, writer_options;
+};
+
+int run_convert(const ConvertArgs& a) {
+  LoadOptions lo;
+  if (!a.from.empty()) lo.format = resolve_format_name(a.from);
+  lo.options = key_values(a.reader_options);
+  Graph g = load(a.in, lo);
+  SaveOptions so;
+  if (!a.to.empty()) so.format = resolve_format_name(a.to);
+  so.options = key_values(a.writer_options);
+  // save() writes a temporary file and renames it: IN may equal OUT, since the mapped
+  // input keeps its old inode alive until the graph is gone.
+  save(g, a.out, so);
+  std::cout << a.in << " (" << g.source_format << ") -> " << a.out << "\n";
+  return kOk;
+}
+
+}  // namespace
+
+void add_convert(CLI::App& app, Action& action) {
+  auto args = std::make_shared<ConvertArgs>();
+  auto* sub = app.add_subcommand("convert", "Convert a graph file; formats by name or by extension");
+  sub->add_option("IN", args->in, "The input file")->required();
+  sub->add_option("OUT", args->out, "The output file (written atomically)")->required();
+  sub->add_option("--from", args->from, "Read as this format (name or extension) instead of sniffing")
+      ->check(check_format_name);
+  sub->add_option("--to", args->to, "Write this format (name or extension) instead of OUT's extension")
+      ->check(check_format_name);
+  sub->add_option("-I,--reader-option", args->reader_options, "A reader option key=value, e.g. armnn.layout=seed")
+      ->check(check_key_value);
+  sub->add_option("-O,--writer-option", args->writer_options,
+                  "A writer option key=value, e.g. armnn.bindingIdsScheme=1")
+      ->check(check_key_value);
+  sub->callback([&action, args] { action = [args] { return run_convert(*args); }; });
+}
+
+}  // namespace nnbridge::cli

@@ -1,0 +1,116 @@
+// `nnbridge info FILE [--json]`: what a file holds, without its constant data.
+#include <iostream>
+#include <memory>
+#include <nlohmann/json.hpp>
+
+#include "commands.h"
+#include "nnbridge/dtype.h"
+#include "nnbridge/io.h"
+
+namespace nnbridge::cli {
+namespace {
+
+struct InfoArgs {
+  std::string file, from;
+  std::vector<std::string> reader_options;
+  bool json = false;
+};
+
+nlohmann::json tensor_json(const Graph& g, ValueId id) {
+  nlohmann::json t;
+  if (id >= g.values.size()) return {{"id", id}, {"error", "dangling value id"}};
+  const Value& v = g.values[id];
+  t["name"] = v.name;
+  t["dtype"] = std::string(to_string(v.type.dtype));
+  if (v.type.unknown_rank) t["shape"] = nullptr;
+  else t["shape"] = v.type.shape;
+  if (v.type.quantization) {
+    t["scales"] = v.type.quantization->scales;
+    t["zero_points"] = v.type.quantization->zero_points;
+    if (v.type.quantization->axis) t["axis"] = *v.type.quantization->axis;
+  }
+  return t;
+}
+
+std::string tensor_line(const Graph& g, ValueId id) {
+  if (id >= g.values.size()) return "<dangling value id " + std::to_string(id) + ">";
+  const Value& v = g.values[id];
+  std::string s = v.name + "  " + std::string(to_string(v.type.dtype)) + " " + shape_text(v.type);
+  if (const auto& q = v.type.quantization) {
+    if (q->scales.size() == 1) s += "  scale=" + nlohmann::json(q->scales[0]).dump();
+    else s += "  scales=" + std::to_string(q->scales.size());
+    if (q->zero_points.size() == 1) s += " zero_point=" + std::to_string(q->zero_points[0]);
+    if (q->axis) s += " axis=" + std::to_string(*q->axis);
+  }
+  return s;
+}
+
+int run_info(const InfoArgs& a) {
+  LoadOptions lo;
+  if (!a.from.empty()) lo.format = resolve_format_name(a.from);
+  lo.options = key_values(a.reader_options);
+  Graph g = load(a.file, lo);
+  // The format the file was read as; a JSON file records the format its graph first came from.
+  const std::string format = lo.format.empty() ? detect_format(a.file) : lo.format;
+
+  std::size_t constants = 0, constant_bytes = 0;
+  for (const Value& v : g.values)
+    if (v.constant) {
+      ++constants;
+      constant_bytes += v.constant->size();
+    }
+  std::map<std::string, std::size_t> ops;
+  for (const Node& n : g.nodes) ++ops[n.op];
+
+  if (a.json) {
+    nlohmann::json j;
+    j["file"] = a.file;
+    j["format"] = format;
+    j["source_format"] = g.source_format;
+    j["nodes"] = g.nodes.size();
+    j["values"] = g.values.size();
+    j["constants"] = constants;
+    j["constant_bytes"] = constant_bytes;
+    j["inputs"] = nlohmann::json::array();
+    for (ValueId id : g.inputs) j["inputs"].push_back(tensor_json(g, id));
+    j["outputs"] = nlohmann::json::array();
+    for (ValueId id : g.outputs) j["outputs"].push_back(tensor_json(g, id));
+    j["ops"] = ops;
+    j["metadata"] = nlohmann::json::object();
+    for (const auto& [k, v] : g.metadata) j["metadata"][k] = nlohmann::json::parse(attr_text(v));
+    std::cout << j.dump(2) << "\n";
+    return kOk;
+  }
+
+  std::cout << a.file << ": " << format;
+  if (g.source_format != format && !g.source_format.empty()) std::cout << " (from " << g.source_format << ")";
+  std::cout << ", " << g.nodes.size() << " nodes, " << g.values.size()
+            << " values (" << constants << " constants, " << constant_bytes << " bytes)\n";
+  std::cout << "inputs:\n";
+  for (ValueId id : g.inputs) std::cout << "  " << tensor_line(g, id) << "\n";
+  std::cout << "outputs:\n";
+  for (ValueId id : g.outputs) std::cout << "  " << tensor_line(g, id) << "\n";
+  std::cout << "ops:\n";
+  for (const auto& [op, count] : ops) std::cout << "  " << op << " x" << count << "\n";
+  if (!g.metadata.empty()) {
+    std::cout << "metadata:\n";
+    for (const auto& [k, v] : g.metadata) std::cout << "  " << k << " = " << attr_text(v) << "\n";
+  }
+  return kOk;
+}
+
+}  // namespace
+
+void add_info(CLI::App& app, Action& action) {
+  auto args = std::make_shared<InfoArgs>();
+  auto* sub = app.add_subcommand("info", "Show a file's format, inputs, outputs, op counts and metadata");
+  sub->add_option("FILE", args->file, "The graph file")->required();
+  sub->add_flag("--json", args->json, "Print the summary as JSON");
+  sub->add_option("--from", args->from, "Read as this format (name or extension) instead of sniffing")
+      ->check(check_format_name);
+  sub->add_option("-I,--reader-option", args->reader_options, "A reader option key=value, e.g. armnn.layout=seed")
+      ->check(check_key_value);
+  sub->callback([&action, args] { action = [args] { return run_info(*args); }; });
+}
+
+}  // namespace nnbridge::cli

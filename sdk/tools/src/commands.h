@@ -1,0 +1,48 @@
+// The `nnbridge` subcommands: each adds itself to the CLI11 app and, once parsing
+// succeeded, leaves the work to run in `action`.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <functional>
+#include <map>
+#include <string>
+#include <vector>
+
+#include "nnbridge/attr.h"
+#include "nnbridge/graph.h"
+
+namespace nnbridge::cli {
+
+/// Exit codes (issue 2): the same for every subcommand.
+enum Exit : int {
+  kOk = 0,
+  kCheckFailed = 1,  ///< `check` found at least one Error-severity issue
+  kUsage = 2,        ///< bad command line
+  kBadInput = 3,     ///< unreadable, malformed or unsupported input, or an output that cannot be written
+  kInternal = 4,     ///< a bug in nnbridge: an exception nothing expected
+};
+
+/// What the chosen subcommand does once the command line parsed; returns the exit code.
+using Action = std::function<int()>;
+
+void add_info(CLI::App& app, Action& action);
+void add_dump(CLI::App& app, Action& action);
+void add_convert(CLI::App& app, Action& action);
+void add_check(CLI::App& app, Action& action);
+void add_formats(CLI::App& app, Action& action);
+
+/// `-O key=value` / `-I key=value` arguments as a map; the validator refuses text without '='.
+std::map<std::string, std::string, std::less<>> key_values(const std::vector<std::string>& args);
+/// CLI11 check for key=value arguments.
+std::string check_key_value(const std::string& arg);
+/// CLI11 check for a format given by name or by extension ("armnn", "json", ".json").
+std::string check_format_name(const std::string& arg);
+/// The registered format name for a name or extension accepted by check_format_name.
+std::string resolve_format_name(const std::string& arg);
+
+/// "[1, 3, 224, 224]", "?" for unknown dims, "[*]" for unknown rank.
+std::string shape_text(const TensorType& t);
+/// An attribute as JSON text (bytes as "<N bytes>").
+std::string attr_text(const Attr& a);
+
+}  // namespace nnbridge::cli

@@ -1,0 +1,113 @@
+// Bad inputs and outputs: exit 3 with "nnbridge: error:" and the file's name; outputs are
+// atomic (a failed convert leaves no OUT, and an existing OUT untouched).
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include "process.h"
+#include "support/paths.h"
+
+namespace fs = std::filesystem;
+using namespace nnbridge::test;
+
+namespace {
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+void expect_bad_input(const RunResult& r, const fs::path& named) {
+  CHECK(r.code == 3);
+  CHECK(r.signal == 0);
+  CHECK(contains(r.err, "nnbridge: error: "));
+  CHECK(contains(r.err, named.string()));
+  CHECK_FALSE(contains(r.err, "internal error"));
+}
+
+}  // namespace
+
+TEST_CASE("cli errors: a missing input exits 3 naming it, for every subcommand") {
+  const fs::path dir = temp_dir();
+  const fs::path missing = dir / "missing.armnn";
+  for (const char* sub : {"info", "dump", "check"}) {
+    CAPTURE(sub);
+    expect_bad_input(run_cli({sub, missing.string()}), missing);
+  }
+  expect_bad_input(run_cli({"info", "--json", missing.string()}), missing);
+  expect_bad_input(run_cli({"convert", missing.string(), (dir / "out.json").string()}), missing);
+  CHECK_FALSE(fs::exists(dir / "out.json"));
+}
+
+TEST_CASE("cli errors: folders, empty files and unknown content exit 3 naming the file") {
+  const fs::path dir = temp_dir();
+  expect_bad_input(run_cli({"info", dir.string()}), dir);
+
+  write_file(dir / "empty.armnn", "");
+  expect_bad_input(run_cli({"info", (dir / "empty.armnn").string()}), dir / "empty.armnn");
+  write_file(dir / "empty.json", "");
+  expect_bad_input(run_cli({"info", (dir / "empty.json").string()}), dir / "empty.json");
+  write_file(dir / "notes.txt", "just some text\n");
+  expect_bad_input(run_cli({"info", (dir / "notes.txt").string()}), dir / "notes.txt");
+  // JSON, but not nnbridge's: sniffing says no, the extension says json, the reader refuses.
+  write_file(dir / "other.json", R"({"name": "not a graph"})");
+  expect_bad_input(run_cli({"convert", (dir / "other.json").string(), (dir / "o.armnn").string()}),
+                   dir / "other.json");
+  CHECK_FALSE(fs::exists(dir / "o.armnn"));
+}
+
+TEST_CASE("cli errors: an unreadable input exits 3 naming it") {
+  if (::geteuid() == 0) {
+    MESSAGE("skipped: running as root, file permissions do not stop reads");
+    return;
+  }
+  const fs::path dir = temp_dir();
+  write_file(dir / "locked.armnn", "xxxx");
+  fs::permissions(dir / "locked.armnn", fs::perms::none);
+  expect_bad_input(run_cli({"info", (dir / "locked.armnn").string()}), dir / "locked.armnn");
+}
+
+TEST_CASE("cli errors: a failed convert leaves no output and an existing output untouched") {
+  const fs::path dir = temp_dir();
+  write_file(dir / "bad.armnn", std::string(64, '\x01'));
+  const fs::path out = dir / "out.json";
+  expect_bad_input(run_cli({"convert", (dir / "bad.armnn").string(), out.string()}), dir / "bad.armnn");
+  CHECK_FALSE(fs::exists(out));
+
+  write_file(out, "precious");
+  expect_bad_input(run_cli({"convert", (dir / "bad.armnn").string(), out.string()}), dir / "bad.armnn");
+  CHECK(read_file(out) == "precious");
+
+  // Converting a file onto itself and failing keeps the input byte for byte.
+  const std::string before = read_file(dir / "bad.armnn");
+  run_cli({"convert", (dir / "bad.armnn").string(), (dir / "bad.armnn").string()});
+  CHECK(read_file(dir / "bad.armnn") == before);
+
+  std::size_t entries = 0;
+  for (const auto& e : fs::directory_iterator(dir)) {
+    (void)e;
+    ++entries;
+  }
+  CHECK(entries == 2);  // bad.armnn and out.json: no temporary files left behind
+}
+
+TEST_CASE("cli errors: an output that cannot be written exits 3 naming it") {
+  auto models = armnn_models();
+  if (models.empty()) {
+    MESSAGE("skipped: no .armnn models (../shared/samples or examples/models)");
+    return;
+  }
+  const fs::path out = temp_dir() / "no-such-dir" / "out.json";
+  expect_bad_input(run_cli({"convert", models[0].string(), out.string()}), out);
+  CHECK_FALSE(fs::exists(out));
+}
+
+TEST_CASE("cli errors: a writer option of another format exits 3 and writes nothing") {
+  auto models = armnn_models();
+  if (models.empty()) {
+    MESSAGE("skipped: no .armnn models (../shared/samples or examples/models)");
+    return;
+  }
+  const fs::path out = temp_dir() / "out.json";
+  RunResult r = run_cli({"convert", models[0].string(), out.string(), "-O", "armnn.bindingIdsScheme=1"});
+  CHECK(r.code == 3);
+  CHECK(contains(r.err, "armnn.bindingIdsScheme"));
+  CHECK_FALSE(fs::exists(out));
+}

@@ -1,0 +1,64 @@
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "nnbridge/error.h"
+#include "nnbridge/format.h"
+#include "support/paths.h"
+
+using namespace nnbridge;
+
+namespace {
+std::string read(const std::filesystem::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  std::stringstream s;
+  s << f.rdbuf();
+  return s.str();
+}
+std::span<const std::byte> as_bytes(const std::string& s) { return std::as_bytes(std::span(s.data(), s.size())); }
+}  // namespace
+
+TEST_CASE("Source::view shares the owner") {
+  auto owner = std::make_shared<std::vector<std::byte>>(10, std::byte{7});
+  Source src{*owner, owner, "x.bin", {}};
+  Buffer b = src.view(2, 4);
+  CHECK(b.data() == owner->data() + 2);
+  CHECK(b.size() == 4);
+  CHECK(b.is_view());
+  CHECK_THROWS_AS(src.view(8, 4), Error);
+}
+
+TEST_CASE("write_file_atomic writes, replaces, and leaves no temporary file") {
+  auto dir = test::temp_dir();
+  auto p = dir / "out.bin";
+  write_file_atomic(p, as_bytes("first"));
+  CHECK(read(p) == "first");
+  write_file_atomic(p, as_bytes("second, longer"));
+  CHECK(read(p) == "second, longer");
+  int files = 0;
+  for (auto& e : std::filesystem::directory_iterator(dir)) files += e.is_regular_file();
+  CHECK(files == 1);
+}
+
+TEST_CASE("write_file_atomic into a missing folder is Error(Io) naming the file") {
+  auto p = test::temp_dir() / "no" / "such" / "out.bin";
+  try {
+    write_file_atomic(p, as_bytes("x"));
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(e.code() == ErrorCode::Io);
+    CHECK(e.file() == p.string());
+  }
+}
+
+TEST_CASE("write_file_atomic failing on rename keeps the target and removes the temporary") {
+  auto dir = test::temp_dir();
+  auto target = dir / "is_a_dir";
+  std::filesystem::create_directories(target / "child");  // rename over a non-empty folder fails
+  CHECK_THROWS_AS(write_file_atomic(target, as_bytes("x")), Error);
+  CHECK(std::filesystem::is_directory(target / "child"));
+  int entries = 0;
+  for (auto& e : std::filesystem::directory_iterator(dir)) (void)e, ++entries;
+  CHECK(entries == 1);
+}

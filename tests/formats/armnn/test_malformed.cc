@@ -1,0 +1,134 @@
+// Bad input: every failure is an nnbridge::Error with a code and a `where` in the format's
+// own field names; nothing crashes.
+#include <doctest/doctest.h>
+
+#include "armnn/ArmnnSchema_generated.h"
+#include "layer_zoo.h"
+#include "nnbridge/error.h"
+#include "support/paths.h"
+#include "util.h"
+
+using namespace nnbridge;
+using namespace nnbridge::test::armnn;
+
+namespace {
+
+// Runs the reader and returns the error it raised (fails the test when none is raised).
+Error read_error(std::vector<uint8_t> bytes, const LoadOptions& o = {}) {
+  try {
+    read_bytes(std::move(bytes), o);
+  } catch (const Error& e) {
+    return e;
+  }
+  FAIL("the reader accepted malformed input");
+  return Error(ErrorCode::Io, "unreachable");
+}
+
+std::vector<uint8_t> zoo_bytes(const std::string& layer, const std::string& edit_from = {},
+                               const std::string& edit_to = {}) {
+  for (const auto& c : zoo())
+    if (c.layer == layer) {
+      std::string json = zoo_json(c);
+      if (!edit_from.empty()) {
+        auto at = json.find(edit_from);
+        REQUIRE(at != std::string::npos);
+        json.replace(at, edit_from.size(), edit_to);
+      }
+      auto bin = flatc_binary(json, layer + "_edited");
+      REQUIRE(!bin.empty());
+      return file_bytes(bin);
+    }
+  FAIL("no zoo case " << layer);
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("armnn malformed: truncations") {
+  auto bytes = zoo_bytes("Convolution2dLayer");
+  for (size_t n : {size_t{0}, size_t{3}, size_t{7}, size_t{12}, bytes.size() / 3, bytes.size() / 2}) {
+    CAPTURE(n);
+    Error e = read_error(std::vector<uint8_t>(bytes.begin(), bytes.begin() + n));
+    CHECK(e.code() == ErrorCode::Malformed);
+    CHECK(std::string(e.what()).find("memory.armnn") != std::string::npos);  // names the file
+  }
+  // Every other cut either fails cleanly or (when it only drops trailing padding) reads.
+  for (size_t n = 0; n < bytes.size(); n += 7) {
+    try {
+      read_bytes(std::vector<uint8_t>(bytes.begin(), bytes.begin() + n));
+    } catch (const Error& e) {
+      CHECK((e.code() == ErrorCode::Malformed || e.code() == ErrorCode::Unsupported));
+    }
+  }
+}
+
+TEST_CASE("armnn malformed: unknown union tag") {
+  auto bytes = zoo_bytes("AdditionLayer");
+  // Patch the third layer's union tag (AdditionLayer = 2) to a value no schema defines.
+  const auto* g = flatbuffers::GetRoot<armnnSerializer::SerializedGraph>(bytes.data());
+  const auto* any = g->layers()->Get(2);
+  REQUIRE(any->layer_type() == armnnSerializer::Layer::AdditionLayer);
+  auto* tag = const_cast<uint8_t*>(reinterpret_cast<const flatbuffers::Table*>(any)->GetAddressOf(
+      armnnSerializer::AnyLayer::VT_LAYER_TYPE));
+  *tag = 200;
+  Error e = read_error(bytes);
+  CHECK(e.code() == ErrorCode::Malformed);
+  CHECK(e.where() == "layers[2].layer_type");
+}
+
+TEST_CASE("armnn malformed: missing vectors") {
+  for (const auto& c : zoo())
+    if (c.layer == "AdditionLayer") {
+      std::string json = zoo_json(c);
+      auto from = json.find(R"("inputSlots": [{)");
+      auto to = json.find(R"("outputSlots")", from);
+      REQUIRE(from != std::string::npos);
+      json.erase(from, to - from);
+      Error e = read_error(file_bytes(flatc_binary(json, "no_slots")));
+      CHECK(e.code() == ErrorCode::Malformed);
+      CHECK(e.where() == "layers[2].layer.base.inputSlots");
+    }
+  Error e = read_error(file_bytes(flatc_binary(R"({"inputIds": [], "outputIds": []})", "no_layers")));
+  CHECK(e.code() == ErrorCode::Malformed);
+  CHECK(e.where() == "layers");
+}
+
+TEST_CASE("armnn malformed: dangling connections") {
+  Error e = read_error(zoo_bytes("AdditionLayer", R"("sourceLayerIndex": 1, "outputSlotIndex": 0)",
+                                 R"("sourceLayerIndex": 99, "outputSlotIndex": 0)"));
+  CHECK(e.code() == ErrorCode::Malformed);
+  CHECK(e.where() == "layers[2].layer.base.inputSlots[1].connection.sourceLayerIndex");
+  e = read_error(zoo_bytes("AdditionLayer", R"("sourceLayerIndex": 1, "outputSlotIndex": 0)",
+                           R"("sourceLayerIndex": 1, "outputSlotIndex": 3)"));
+  CHECK(e.where() == "layers[2].layer.base.inputSlots[1].connection.outputSlotIndex");
+  e = read_error(zoo_bytes("AdditionLayer", R"("index": 10, "layerName": "the_layer")",
+                           R"("index": 1, "layerName": "the_layer")"));
+  CHECK(e.where() == "layers[2].layer.base.index");
+}
+
+TEST_CASE("armnn malformed: constant tensors") {
+  // 8 int words cannot fill a [1, 2, 2, 3] float32 tensor (48 bytes).
+  Error e = read_error(zoo_bytes("ConstantLayer", R"({"info": {"dimensions": [1, 2, 2, 2])",
+                                 R"({"info": {"dimensions": [1, 2, 2, 3])"));
+  CHECK(e.code() == ErrorCode::Malformed);
+  CHECK(e.where() == "layers[0].layer.input.data.data");
+  // Arm NN stores float32 as 4-byte words; 8-byte words do not suit the type.
+  e = read_error(zoo_bytes("ConstantLayer", R"("data_type": "IntData")", R"("data_type": "LongData")"));
+  CHECK(e.code() == ErrorCode::Malformed);
+  CHECK(e.where() == "layers[0].layer.input.data_type");
+  // A ConstTensor's element count must not overflow.
+  e = read_error(zoo_bytes("Convolution2dLayer", R"({"info": {"dimensions": [2, 2, 1, 1])",
+                           R"({"info": {"dimensions": [4294967295, 4294967295, 4294967295, 1])"));
+  CHECK(e.code() == ErrorCode::Malformed);
+  CHECK(e.where() == "layers[1].layer.weights.info.dimensions");
+}
+
+TEST_CASE("armnn malformed: verifier limits come from LoadOptions") {
+  auto bytes = zoo_bytes("Convolution2dLayer");
+  LoadOptions o;
+  o.limits.max_depth = 3;
+  CHECK(read_error(bytes, o).code() == ErrorCode::Malformed);
+  o.limits = {};
+  o.limits.max_tables = 5;
+  CHECK(read_error(bytes, o).code() == ErrorCode::Malformed);
+}

@@ -30,7 +30,7 @@ std::optional<std::string> flatc_decode(const std::filesystem::path& armnn_file)
 /// ../shared/samples/armnn_upstream_compat/*.armnn and examples/models/*.armnn, sorted;
 /// with `with_golden`, also tests/golden/armnn/*/model.armnn (the peer's corpus, every layer type).
 std::vector<std::filesystem::path> armnn_models(bool with_golden = false);
-/// The Arm NN 20.08 peer program, if one has been built.
+/// The Arm NN 20.08 peer program, if one has been built (this build, else build*/bin of the checkout).
 std::optional<std::filesystem::path> armnn_peer();
 
 std::string read_file(const std::filesystem::path& p);

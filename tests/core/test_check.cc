@@ -1,7 +1,10 @@
 // The checker: each finding triggered by a hand-built broken graph.
 #include <doctest/doctest.h>
 
+#include <cstring>
+
 #include "nnbridge/check.h"
+#include "nnbridge/op_schema.h"
 #include "nnbridge/error.h"
 
 using namespace nnbridge;
@@ -175,4 +178,65 @@ TEST_CASE("check_or_throw throws Error(Invalid) with the place") {
     CHECK(e.code() == ErrorCode::Invalid);
     CHECK(e.where() == "nodes[1].inputs[1]");
   }
+}
+
+TEST_CASE("check never throws: random ops, shapes and attribute values") {
+  // A fixed-seed generator: the same graphs on every run.
+  uint64_t state = 0x9E3779B97F4A7C15ull;
+  auto next = [&]() {
+    state ^= state << 13, state ^= state >> 7, state ^= state << 17;
+    return state;
+  };
+  const int64_t extremes[] = {0, 1, -1, 2, 3, 7, -2, INT64_MAX, INT64_MIN, int64_t{1} << 40};
+  auto any_int = [&] { return next() % 3 == 0 ? extremes[next() % 10] : static_cast<int64_t>(next() % 9) - 2; };
+  auto schemas = all_schemas();
+  int findings = 0;
+  for (int round = 0; round < 3000; ++round) {
+    const OpSchema* s = schemas[next() % schemas.size()];
+    Graph g;
+    Node n;
+    n.op = s->name;
+    int nin = s->min_inputs + static_cast<int>(next() % 3);
+    if (s->max_inputs >= 0 && nin > s->max_inputs) nin = s->max_inputs;
+    for (int i = 0; i < nin; ++i) {
+      TensorType t{next() % 4 == 0 ? DataType::Int64 : DataType::Float32, {}, next() % 17 == 0, std::nullopt};
+      if (!t.unknown_rank)
+        for (int r = static_cast<int>(next() % 6); r > 0; --r) t.shape.push_back(next() % 9 == 0 ? -1 : any_int() & 15);
+      Value v{"in" + std::to_string(i), t, std::nullopt, {}};
+      if (t.dtype == DataType::Int64 && t.shape.size() == 1 && t.shape[0] >= 0 && t.shape[0] < 8) {
+        std::vector<int64_t> data(t.shape[0]);
+        for (auto& d : data) d = any_int();
+        std::vector<std::byte> b(data.size() * 8);
+        if (!b.empty()) std::memcpy(b.data(), data.data(), b.size());
+        v.constant = Buffer::owned(std::move(b));
+      }
+      ValueId id = g.add_value(v);
+      n.inputs.push_back(id);
+      if (!v.constant) g.inputs.push_back(id);
+    }
+    int nout = s->min_outputs + static_cast<int>(next() % 2);
+    if (s->max_outputs >= 0 && nout > s->max_outputs) nout = s->max_outputs;
+    for (int i = 0; i < nout; ++i) n.outputs.push_back(g.add_value(Value{"out" + std::to_string(i), {}, {}, {}}));
+    for (const AttrSpec& a : s->attrs) {
+      if (next() % 3 == 0) continue;
+      switch (a.type) {
+        case AttrType::Int: n.attrs[a.name] = any_int(); break;
+        case AttrType::Float: n.attrs[a.name] = static_cast<double>(any_int()); break;
+        case AttrType::String: n.attrs[a.name] = next() % 2 ? "NHWC" : "nonsense"; break;
+        case AttrType::Ints: {
+          std::vector<int64_t> v(next() % 7);
+          for (auto& x : v) x = any_int();
+          n.attrs[a.name] = v;
+          break;
+        }
+        default: n.attrs[a.name] = std::vector<double>{1.0}; break;
+      }
+    }
+    g.add_node(n);
+    g.outputs = n.outputs;
+    std::vector<Issue> issues;
+    CHECK_NOTHROW(issues = check(g));
+    findings += static_cast<int>(issues.size());
+  }
+  CHECK(findings > 0);  // the generator does produce broken graphs
 }

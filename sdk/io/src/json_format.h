@@ -17,12 +17,13 @@ bool sniff_json_ir(std::span<const std::byte> bytes);
 
 /// The handler registered as format "json" (extension .json).
 ///
-/// Reader: the sidecar named by the document is resolved next to the JSON file.
+/// Reader: the sidecar named by the document (a plain file name) is mapped from the JSON
+/// file's folder; constants are views into it. The reader takes no options.
 /// Writer options (SaveOptions::options):
 ///   json.inline_limit = N  -- constants above N bytes go to the sidecar `<stem>.bin` (default 4096)
 ///   json.indent = N        -- pretty-print indent; -1 for one line (default 2)
-/// The sidecar is written (atomically) before the JSON, so a JSON file never names a
-/// sidecar that is not there yet.
+/// The sidecar (`<name>.bin` for an output itself named *.bin) is written atomically before
+/// the JSON, so a JSON file never names a sidecar that is not there yet.
 FormatHandler json_format_handler();
 
 }  // namespace nnbridge::io_detail

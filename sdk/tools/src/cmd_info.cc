@@ -1,4 +1,5 @@
 // `nnbridge info FILE [--json]`: what a file holds, without its constant data.
+#include <charconv>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -32,12 +33,21 @@ nlohmann::json tensor_json(const Graph& g, ValueId id) {
   return t;
 }
 
+/// Shortest text that reads back to the same number; scales that are float32 values (as in
+/// Arm NN files) print as float32 ("0.05", not "0.05000000074505806").
+std::string number_text(double d) {
+  char buf[64];
+  const float f = static_cast<float>(d);
+  auto r = static_cast<double>(f) == d ? std::to_chars(buf, buf + sizeof buf, f) : std::to_chars(buf, buf + sizeof buf, d);
+  return std::string(buf, r.ptr);
+}
+
 std::string tensor_line(const Graph& g, ValueId id) {
   if (id >= g.values.size()) return "<dangling value id " + std::to_string(id) + ">";
   const Value& v = g.values[id];
   std::string s = v.name + "  " + std::string(to_string(v.type.dtype)) + " " + shape_text(v.type);
   if (const auto& q = v.type.quantization) {
-    if (q->scales.size() == 1) s += "  scale=" + nlohmann::json(q->scales[0]).dump();
+    if (q->scales.size() == 1) s += "  scale=" + number_text(q->scales[0]);
     else s += "  scales=" + std::to_string(q->scales.size());
     if (q->zero_points.size() == 1) s += " zero_point=" + std::to_string(q->zero_points[0]);
     if (q->axis) s += " axis=" + std::to_string(*q->axis);

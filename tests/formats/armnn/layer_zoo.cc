@@ -123,10 +123,11 @@ const std::vector<ZooCase>& zoo() {
       {"MinimumLayer", "", 2, 1, "Min", {}},
       {"EqualLayer", "", 2, 1, "Equal", [](const Graph&, const Node& n) { CHECK(at(n, "armnn.layer") == Attr("Equal")); }},
       {"MaximumLayer", "", 2, 1, "Max", {}},
-      {"NormalizationLayer", R"("descriptor": {"normSize": 3, "alpha": 1.0, "beta": 0.75, "k": 2.0})", 1, 1,
-       "armnn.Normalization", [](const Graph&, const Node& n) {
-         CHECK(at(n, "armnn.descriptor.normSize") == Attr(int64_t{3}));
-         CHECK(at(n, "armnn.descriptor.k") == Attr(2.0));
+      {"NormalizationLayer", R"("descriptor": {"normSize": 3, "alpha": 0.5, "beta": 0.75, "k": 2.0})", 1, 1, "LRN",
+       [](const Graph&, const Node& n) {
+         CHECK(at(n, "size") == Attr(int64_t{3}));
+         CHECK(at(n, "bias") == Attr(2.0));
+         CHECK(at(n, "alpha") == Attr(1.5));  // ONNX alpha / size = Arm NN alpha
        }},
       {"PadLayer", R"("descriptor": {"padList": [0, 0, 1, 2, 0, 0, 3, 0], "padValue": 0.5})", 1, 1, "Pad",
        [](const Graph&, const Node& n) {
@@ -264,8 +265,13 @@ const std::vector<ZooCase>& zoo() {
        }},
       {"ElementwiseBinaryLayer", R"("descriptor": {"operation": "SqDiff"})", 2, 1, "SquaredDifference", {}},
       {"ReverseV2Layer", "", 2, 1, "ReverseV2", {}},
-      {"TileLayer", R"("descriptor": {"m_Multiples": [1, 2, 1, 1]})", 1, 1, "armnn.Tile",
-       [](const Graph&, const Node& n) { CHECK(at(n, "armnn.descriptor.m_Multiples") == Attr(Ints{1, 2, 1, 1})); }},
+      {"TileLayer", R"("descriptor": {"m_Multiples": [1, 2, 1, 1]})", 1, 1, "Tile",
+       [](const Graph&, const Node& n) { CHECK(at(n, "repeats") == Attr(Ints{1, 2, 1, 1})); }},
+      {"NormalizationLayer", R"("descriptor": {"normChannelType": "Within", "normSize": 3, "alpha": 0.5})", 1, 1,
+       "armnn.Normalization", [](const Graph&, const Node& n) {
+         CHECK(at(n, "armnn.descriptor.normSize") == Attr(int64_t{3}));
+         CHECK(at(n, "armnn.descriptor.normChannelType") == Attr(int64_t{1}));
+       }},
       {"ScatterNdLayer", R"("descriptor": {"m_Function": "Add", "m_AxisEnabled": true})", 3, 1, "armnn.ScatterNd", {}},
   };
   return z;

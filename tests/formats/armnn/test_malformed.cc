@@ -2,6 +2,8 @@
 // own field names; nothing crashes.
 #include <doctest/doctest.h>
 
+#include <fstream>
+
 #include "armnn/ArmnnSchema_generated.h"
 #include "layer_zoo.h"
 #include "nnbridge/error.h"
@@ -52,6 +54,10 @@ TEST_CASE("armnn malformed: truncations") {
     CHECK(e.code() == ErrorCode::Malformed);
     CHECK(std::string(e.what()).find("memory.armnn") != std::string::npos);  // names the file
   }
+  // Cutting the buffer in half leaves the root readable; the error names the first part of it
+  // that does not verify on its own.
+  Error half = read_error(std::vector<uint8_t>(bytes.begin(), bytes.begin() + bytes.size() / 2));
+  CHECK(!half.where().empty());
   // Every other cut either fails cleanly or (when it only drops trailing padding) reads.
   for (size_t n = 0; n < bytes.size(); n += 7) {
     try {
@@ -131,4 +137,44 @@ TEST_CASE("armnn malformed: verifier limits come from LoadOptions") {
   o.limits = {};
   o.limits.max_tables = 5;
   CHECK(read_error(bytes, o).code() == ErrorCode::Malformed);
+}
+
+TEST_CASE("armnn: a LayerBase.layerType that disagrees with the union tag is a kept warning") {
+  auto bytes = zoo_bytes("AdditionLayer", R"("layerType": "Addition")", R"("layerType": "Multiplication")");
+  Graph g = read_bytes(bytes);
+  const Node* n = node_named(g, "the_layer");
+  REQUIRE(n);
+  CHECK(n->op == "Add");  // Arm NN dispatches on the union tag
+  CHECK(n->attrs.at("armnn.layerType") == Attr(int64_t{2}));  // LayerType Multiplication
+  REQUIRE(g.metadata.count("armnn.warnings"));
+  CHECK(g.metadata.at("armnn.warnings").get<std::vector<std::string>>().at(0).find("layers[2].layer.base.layerType") == 0);
+  auto dir = test::temp_dir();
+  std::ofstream(dir / "orig.armnn", std::ios::binary).write(reinterpret_cast<const char*>(bytes.data()), bytes.size());
+  CHECK(flatc_json(dir / "orig.armnn") == flatc_json(write(g, "disagree")));
+}
+
+TEST_CASE("armnn malformed: byte mutations never crash the reader or the writer") {
+  auto bytes = zoo_bytes("SplitterLayer");
+  auto conv = zoo_bytes("Convolution2dLayer");
+  uint32_t state = 12345;  // a fixed LCG: the same mutations on every run
+  auto next = [&] { return state = state * 1103515245u + 12345u; };
+  int read_ok = 0, rejected = 0;
+  for (const auto* base : {&bytes, &conv})
+    for (int round = 0; round < 150; ++round) {
+      auto b = *base;
+      for (int k = 0; k < 1 + round % 3; ++k) b[next() % b.size()] = uint8_t(next() >> 8);
+      try {
+        Graph g = read_bytes(b);
+        ++read_ok;
+        try {
+          write(g, "mutated");
+        } catch (const Error&) {
+        }
+      } catch (const Error& e) {
+        ++rejected;
+        CHECK((e.code() == ErrorCode::Malformed || e.code() == ErrorCode::Unsupported));
+      }
+    }
+  CHECK(read_ok + rejected == 300);
+  CHECK(rejected > 0);
 }

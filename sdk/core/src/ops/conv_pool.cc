@@ -40,7 +40,8 @@ Window read_window(const InferenceContext& ctx, std::size_t ns, std::vector<int6
   return w;
 }
 
-int64_t div_round(int64_t num, int64_t den, bool ceil) { return ceil ? (num + den - 1) / den : num / den; }
+// num >= 0, den >= 1; written without num + den - 1, which can overflow.
+int64_t div_round(int64_t num, int64_t den, bool ceil) { return num / den + (ceil && num % den != 0 ? 1 : 0); }
 
 // Output size of spatial dim i (ONNX Conv/MaxPool): floor_or_ceil((in + pb + pe - dil*(k-1) - 1) / stride) + 1.
 // The ceil form follows the ONNX formula and Arm NN OutputShapeRounding::Ceiling (no PyTorch-style

@@ -35,7 +35,6 @@ const reflection::Object* field_object(const reflection::Field& f) {
 
 namespace {
 
-bool is_integer(BaseType t) { return t >= BaseType::UType && t <= BaseType::ULong; }
 bool is_float(BaseType t) { return t == BaseType::Float || t == BaseType::Double; }
 
 Attr read_scalar(const flatbuffers::Table* t, const reflection::Field& f) {

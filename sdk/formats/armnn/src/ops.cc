@@ -120,6 +120,8 @@ std::vector<OpRow> canonical_rows() {
           {{"descriptor.gamma", "gamma"}, {"descriptor.beta", "beta"}, {"descriptor.eps", "epsilon"}}, layout_to,
           layout_from),
       row("L2Normalization", "LpNormalization", {}, l2norm_to, l2norm_from),
+      row("Normalization", "LRN", {{"descriptor.beta", "beta"}, {"descriptor.k", "bias"}, {"descriptor.normSize", "size"}},
+          lrn_to, lrn_from),
       // Comparison and logic (Comparison first; Equal/Greater layers are its deprecated forms).
       disc("Comparison", op, 0, "Equal"), disc("Comparison", op, 1, "Greater"),
       disc("Comparison", op, 2, "GreaterOrEqual"), disc("Comparison", op, 3, "Less"),
@@ -130,6 +132,7 @@ std::vector<OpRow> canonical_rows() {
       row("Quantize", "QuantizeLinear"), row("Dequantize", "DequantizeLinear"), row("Cast", "Cast"),
       row("Prelu", "PRelu"), row("Fill", "ConstantOfShape", {{"descriptor.value", "value"}}),
       row("Rank", "Rank"), row("Shape", "Shape"), row("ReverseV2", "ReverseV2"),
+      row("Tile", "Tile", {{"descriptor.m_Multiples", "repeats"}}),
   };
   return t;
 }
@@ -235,8 +238,6 @@ std::optional<AttrMap> to_canonical(const OpRow& row, const FieldMap& f, const M
     Attr v = it != f.end() ? it->second : Attr();
     if (it == f.end()) {
       // Absent vectors read as empty lists; absent scalars as the schema default.
-      const auto* fld = row.object->fields()->LookupByKey("descriptor");
-      (void)fld;
       try {
         v = default_of(*row.object, r.field);
       } catch (const Error&) {

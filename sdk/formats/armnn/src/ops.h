@@ -116,6 +116,8 @@ bool reduce_to(const FieldMap&, const reflection::Object&, const MapContext&, At
 void reduce_from(const AttrMap&, const MapContext&, FieldMap&);
 bool argminmax_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
 void argminmax_from(const AttrMap&, const MapContext&, FieldMap&);
+bool lrn_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
+void lrn_from(const AttrMap&, const MapContext&, FieldMap&);
 bool gemm_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
 void gemm_from(const AttrMap&, const MapContext&, FieldMap&);
 }  // namespace transforms

@@ -464,6 +464,23 @@ void argminmax_from(const AttrMap& a, const MapContext&, FieldMap& f) {
   f["descriptor.axis"] = Attr(ai(a, "axis", 0));
 }
 
+// Normalization (Across, LocalBrightness): Arm NN's reference computes
+// x / (k + alpha * sum x^2)^beta over normSize channels; ONNX LRN divides alpha by size.
+bool lrn_to(const FieldMap& f, const reflection::Object& o, const MapContext&, AttrMap& out) {
+  if (I(f, o, "descriptor.normChannelType") != 0 || I(f, o, "descriptor.normMethodType") != 0) return false;
+  if (!layout_into(f, o, out)) return false;
+  out["alpha"] = Attr(F(f, o, "descriptor.alpha") * double(I(f, o, "descriptor.normSize")));
+  return true;
+}
+void lrn_from(const AttrMap& a, const MapContext&, FieldMap& f) {
+  layout_back(a, f);
+  int64_t size = ai(a, "size", 1);
+  if (size <= 0) unsupported("LRN size must be positive");
+  f["descriptor.alpha"] = Attr(double(f32(af(a, "alpha", 1e-4) / double(size))));
+  f["descriptor.normChannelType"] = Attr(int64_t{0});
+  f["descriptor.normMethodType"] = Attr(int64_t{0});
+}
+
 // FullyConnected: weights [K, N], or [N, K] with transposeWeightsMatrix (Gemm transB).
 bool gemm_to(const FieldMap& f, const reflection::Object& o, const MapContext& c, AttrMap& out) {
   out["transB"] = Attr(int64_t(I(f, o, "descriptor.transposeWeightsMatrix") != 0));

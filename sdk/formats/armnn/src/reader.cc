@@ -106,8 +106,38 @@ class Reader {
                   "the union tags and LayerBase.layerType values follow the pre-release seed layout, not the released "
                   "Arm NN schema; read it with the option armnn.layout=seed",
                   {}, "layers[0].layer_type");
-    if (!ok) malformed("", "not a valid Arm NN SerializedGraph (FlatBuffers verification failed: truncated, "
-                           "bad offsets or too deep)");
+    if (!ok) malformed(locate_failure(p, n, o), "not a valid Arm NN SerializedGraph (FlatBuffers verification "
+                                               "failed: truncated, bad offsets, or over the depth/table limits)");
+  }
+
+  // After a failed verification: the first part of the root that fails on its own, so that
+  // the message can say where ("layers[3]"). Each step verifies only what it then touches.
+  static std::string locate_failure(const uint8_t* p, size_t n, const flatbuffers::Verifier::Options& o) {
+    flatbuffers::Verifier v0(p, n, o);
+    if (!v0.VerifyOffset(0)) return "(root offset)";
+    const auto* root = flatbuffers::GetRoot<fb::SerializedGraph>(p);
+    if (!v0.VerifyTableStart(reinterpret_cast<const uint8_t*>(root))) return "(root table)";
+    auto field_ok = [&](flatbuffers::voffset_t vt) {
+      flatbuffers::Verifier v(p, n, o);
+      return v.VerifyTableStart(reinterpret_cast<const uint8_t*>(root)) &&
+             reinterpret_cast<const flatbuffers::Table*>(root)->VerifyOffset(v, vt);
+    };
+    if (!field_ok(fb::SerializedGraph::VT_LAYERS)) return "layers";
+    if (const auto* layers = root->layers()) {
+      flatbuffers::Verifier v(p, n, o);
+      if (!v.VerifyVector(layers)) return "layers";
+      for (flatbuffers::uoffset_t i = 0; i < layers->size(); ++i) {
+        flatbuffers::Verifier vi(p, n, o);
+        if (!vi.VerifyOffset(reinterpret_cast<const uint8_t*>(layers->Data()) - p + size_t(i) * 4))
+          return L(i);
+        if (!layers->Get(i)->Verify(vi)) return L(i);
+      }
+    }
+    for (auto [vt, name] : {std::pair{fb::SerializedGraph::VT_INPUTIDS, "inputIds"},
+                            std::pair{fb::SerializedGraph::VT_OUTPUTIDS, "outputIds"},
+                            std::pair{fb::SerializedGraph::VT_FEATUREVERSIONS, "featureVersions"}})
+      if (!field_ok(vt)) return name;
+    return "";
   }
 
   void read_feature_versions() {

@@ -42,7 +42,7 @@ int64_t scheme(const Graph& g, const SaveOptions& o, const std::string& name, in
 
 // One layer to write.
 struct Entity {
-  enum Kind { Input, Output, Constant, NodeLayer, NewOutput } kind;
+  enum Kind { Input, Output, Constant, NodeLayer, NewOutput } kind = Input;
   size_t id = 0;  // value id (Input, Constant, NewOutput) or node index (Output, NodeLayer)
   std::optional<int64_t> position, index;
   uint32_t final_index = 0;
@@ -63,9 +63,10 @@ class Writer {
     for (size_t k = 0; k < order_.size(); ++k) {
       const Entity& e = entities_[order_[k]];
       layers.push_back(build(e));
+      bool is_in = e.kind == Entity::Input, is_out = e.kind == Entity::Output || e.kind == Entity::NewOutput;
+      if (!is_in && !is_out) continue;
       int64_t id = binding_scheme_ == 1 ? binding_id(e) : int64_t(e.final_index);
-      if (e.kind == Entity::Input) in_ids.push_back(int32_t(id));
-      if (e.kind == Entity::Output || e.kind == Entity::NewOutput) out_ids.push_back(int32_t(id));
+      (is_in ? in_ids : out_ids).push_back(int32_t(id));
     }
     auto ids = [&](const char* key, std::vector<int32_t> derived) -> Off {
       if (absent(key)) return 0;
@@ -246,7 +247,9 @@ class Writer {
   }
 
   size_t add(Entity::Kind kind, size_t id, const AttrMap& a) {
-    Entity e{kind, id};
+    Entity e;
+    e.kind = kind;
+    e.id = id;
     e.position = attr_int(a, "armnn.position");
     e.index = attr_int(a, "armnn.index");
     entities_.push_back(e);

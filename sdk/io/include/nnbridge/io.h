@@ -27,14 +27,20 @@ std::vector<const FormatHandler*> all_formats();
 const FormatHandler* find_format_by_extension(std::string_view extension);
 
 /// Loads a graph from a file: sniffs the content, then the extension, unless options.format
-/// names one. Constant data stays in the memory-mapped file. Throws Error naming the file.
+/// names one. Constant data stays in the memory-mapped file. Throws Error naming the file:
+/// Io (cannot open or map), Unsupported (no format recognised, an unknown options.format, or
+/// an option not namespaced by the chosen format, e.g. "json.x" for an armnn file), or
+/// whatever the reader throws. Graph::source_format is the reader's, else the format's name.
 Graph load(const std::filesystem::path& path, const LoadOptions& options = {});
 /// Loads from memory; `format` may be empty to sniff. The bytes must outlive the graph's
 /// constants unless `owner` keeps them alive; pass nullptr to have them copied.
 Graph load(std::span<const std::byte> bytes, std::string_view format, const LoadOptions& options = {},
            std::shared_ptr<const void> owner = nullptr);
 /// Saves `g`; the format from options, else the extension, else g.source_format.
-/// Writes a temporary file then renames it: on error no output file is left.
+/// Writes a temporary file then renames it: on error no output file is left, and an existing
+/// one is untouched. Saving over the file `g` was loaded from is safe: the old mapping stays
+/// valid after the rename (POSIX keeps the replaced inode alive while it is mapped).
+/// Throws Error(Unsupported) when no format can be chosen or an option is not the format's.
 void save(const Graph& g, const std::filesystem::path& path, const SaveOptions& options = {});
 /// The name of the format `path` would be read as (sniffed, then by extension); throws Error(Unsupported).
 std::string detect_format(const std::filesystem::path& path);

@@ -1,4 +1,4 @@
-// The Arm NN serialized network format (.armnn, FlatBuffers, ArmnnSchema.fbs).
+// The Arm NN serialized network format (.armnn, FlatBuffers, schemas/armnn/ArmnnSchema.fbs).
 #pragma once
 
 #include "nnbridge/format.h"
@@ -7,14 +7,56 @@ namespace nnbridge::formats::armnn {
 
 /// The handler registered as format "armnn" (extension .armnn).
 ///
+/// Sniffing: "ARMN" at bytes 4..7 (files made by flatc), or bytes that verify as a
+/// SerializedGraph whose layers all carry a union member (files written by Arm NN itself,
+/// which carry no identifier).
+///
+/// How a SerializedGraph maps to the IR (the reader and the writer agree on it):
+/// - Input layer: a graph input Value named as the layer.
+/// - Output layer: an `Identity` node named as the layer (attr `armnn.layer` = "Output"),
+///   whose output Value, also named as the layer, is the graph output. Outputs are thus found
+///   by the Output layer's name, as Arm NN users bind them. A graph output that no such node
+///   produces is written as a new Output layer named as the value.
+/// - Constant layer: a constant Value named as the layer (attr `armnn.layer` = "Constant").
+/// - ConstTensors inside layers (weights, biases, BatchNormalization's mean/variance/beta/
+///   gamma, LSTM parameters...): constant Values wired as extra node inputs, after the slot
+///   inputs, in the canonical op's order (BatchNormalization: scale=gamma, B=beta, mean, var).
+///   With featureVersions.constantTensorsAsInputs = 1 the weights come from Constant layers
+///   on input slots instead; both read into the same IR. Constant data is a view into the
+///   file (no copy), except legacy depthwise weights (below).
+/// - Depthwise weights always read as [1, H, W, I*M] (`kernel_layout` "1HWO", `group` = I);
+///   weightsLayoutScheme 0 files ([M, I, H, W]) are permuted on read and back on write.
+/// - Every other layer: one Node with a canonical op (ONNX vocabulary, see ops_plan.md) or,
+///   without an exact equivalent, the native op `armnn.<LayerType>` with every field kept as
+///   `armnn.<field path>` attributes (e.g. `armnn.descriptor.normSize`). Deprecated layers
+///   (Merger, Abs, Rsqrt, Equal, Greater, ResizeBilinear) and other non-default choices
+///   (Permute vs Transpose, ElementwiseBinary vs Addition) read as the canonical op and keep
+///   `armnn.layer` = "<LayerType>" so that they are written back as themselves.
+/// - Kept for lossless round-trips: `armnn.index` (LayerBase.index), `armnn.position` (place
+///   in `layers`), `armnn.layerBindingId`, `armnn.layerType` (only when it disagrees with the
+///   union tag: a warning, listed in metadata `armnn.warnings`), `armnn.constInputs`, and
+///   descriptor or TensorInfo fields the canonical attributes do not determine
+///   (`armnn.descriptor.*`, `armnn.tensorInfo.*`, `armnn.constInfo.*`, `armnn.absent`).
+/// - Graph metadata: `armnn.fileIdentifier`, `armnn.featureVersions` (presence),
+///   `armnn.bindingIdsScheme`, `armnn.weightsLayoutScheme`, `armnn.constantTensorsAsInputs`,
+///   and `armnn.inputIds` / `armnn.outputIds` when they differ from what the writer derives.
+///
 /// Reader options (LoadOptions::options):
 ///   armnn.layout = released (default) | seed   -- the seed's pre-release union order is read
-///                                                only when asked for, never guessed.
+///                                                only when asked for, never guessed; a seed
+///                                                file read without it is Error(Unsupported).
 /// Writer options (SaveOptions::options):
 ///   armnn.bindingIdsScheme, armnn.weightsLayoutScheme, armnn.constantTensorsAsInputs = 0|1
-///   armnn.fileIdentifier = 0|1
-/// Defaults: keep the scheme the graph was read with; for new graphs, what both Arm NN 20.08
-/// and current Arm NN load.
+///   armnn.fileIdentifier = 0|1, armnn.layout = released | seed
+/// Defaults: keep what the graph was read with; for new graphs bindingIdsScheme 1,
+/// weightsLayoutScheme 0 and constantTensorsAsInputs 0 (what Arm NN 20.08 writes: 20.08
+/// ignores the later fields, current Arm NN converts these schemes on load), with identifier.
+///
+/// Errors: Error(Malformed) with `where` in the schema's field names
+/// ("layers[2].layer.base.inputSlots[1].connection.sourceLayerIndex") for anything that
+/// does not verify or does not add up; Error(Unsupported) for an op or value the format
+/// cannot hold (naming the node) and for seed-layout files read without the option.
+/// Writing is deterministic (the same Graph gives the same bytes) and atomic.
 FormatHandler format_handler();
 
 }  // namespace nnbridge::formats::armnn

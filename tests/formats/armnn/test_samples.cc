@@ -6,6 +6,7 @@
 
 #include "nnbridge/check.h"
 #include "nnbridge/error.h"
+#include "nnbridge/json.h"
 #include "support/paths.h"
 #include "util.h"
 
@@ -155,4 +156,16 @@ TEST_CASE("armnn upstream compat: defaults of absent fields") {
   REQUIRE(pad);
   CHECK(pad->attrs.at("value") == Attr(0.0));
   CHECK(pad->attrs.at("mode") == Attr("constant"));
+}
+
+TEST_CASE("armnn samples: .armnn -> IR JSON -> .armnn decodes identically") {
+  auto files = sample_files();
+  if (files.empty()) return;
+  for (const auto& f : files) {
+    std::string name = label(f);
+    CAPTURE(name);
+    Graph g = read(f);
+    Graph back = from_json(to_json(g));
+    CHECK(flatc_json(write(back, name + "_via_json")) == flatc_json(f));
+  }
 }

@@ -101,13 +101,27 @@ class Reader {
     }
     flatbuffers::Verifier v(p, n, o);
     bool ok = v.VerifyBuffer<fb::SerializedGraph>(nullptr);
-    if (looks_like_seed(src_.bytes, opt_.limits))
+    if ((!ok || seed_suspect(flatbuffers::GetRoot<fb::SerializedGraph>(p))) && looks_like_seed(src_.bytes, opt_.limits))
       throw Error(ErrorCode::Unsupported,
                   "the union tags and LayerBase.layerType values follow the pre-release seed layout, not the released "
                   "Arm NN schema; read it with the option armnn.layout=seed",
                   {}, "layers[0].layer_type");
     if (!ok) malformed(locate_failure(p, n, o), "not a valid Arm NN SerializedGraph (FlatBuffers verification "
                                                "failed: truncated, bad offsets, or over the depth/table limits)");
+  }
+
+  // A verified released buffer is worth the seed check only when a layer with a seed-range
+  // tag (1..5) records a layerType other than the released one of that tag.
+  static bool seed_suspect(const fb::SerializedGraph* g) {
+    static constexpr uint32_t kTypeOfTag[6] = {0, 9, 0, 14, 23, 12};
+    if (!g->layers()) return false;
+    for (const auto* any : *g->layers()) {
+      auto tag = static_cast<uint8_t>(any->layer_type());
+      if (tag < 1 || tag > 5 || !any->layer()) continue;
+      const auto* base = static_cast<const flatbuffers::Table*>(any->layer())->GetPointer<const fb::LayerBase*>(4);
+      if (base && static_cast<uint32_t>(base->layerType()) != kTypeOfTag[tag]) return true;
+    }
+    return false;
   }
 
   // After a failed verification: the first part of the root that fails on its own, so that

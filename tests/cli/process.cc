@@ -105,18 +105,10 @@ std::vector<fs::path> armnn_models(bool with_golden) {
 }
 
 std::optional<fs::path> armnn_peer() {
-  // This build first, then any other build folder of the checkout (build/, build-peer/, ...).
-  std::vector<fs::path> candidates{binary_dir() / "bin" / "nnbridge-armnn-peer",
-                                   source_dir() / "build" / "bin" / "nnbridge-armnn-peer"};
-  std::error_code ec;
-  std::vector<fs::path> others;
-  for (const auto& e : fs::directory_iterator(source_dir(), ec))
-    if (e.path().filename().string().rfind("build", 0) == 0) others.push_back(e.path() / "bin" / "nnbridge-armnn-peer");
-  std::sort(others.begin(), others.end());
-  candidates.insert(candidates.end(), others.begin(), others.end());
-  for (const auto& c : candidates)
-    if (::access(c.c_str(), X_OK) == 0) return c;
-  return std::nullopt;
+  // The peer program of this build, when CMake built it (NNBRIDGE_BUILD_PEERS and Arm NN found).
+  const fs::path peer = NNBRIDGE_ARMNN_PEER;
+  if (peer.empty() || ::access(peer.c_str(), X_OK) != 0) return std::nullopt;
+  return peer;
 }
 
 }  // namespace nnbridge::test

@@ -1,5 +1,6 @@
 #include <doctest/doctest.h>
 
+#include <cstring>
 #include <fstream>
 
 #include "nnbridge/buffer.h"
@@ -66,6 +67,21 @@ TEST_CASE("MappedFile: views point into the mapping, no copy") {
   }
   // The mapping outlives the MappedFile handle through the slice.
   CHECK(std::string(reinterpret_cast<const char*>(slice.data()), slice.size()) == "mapped");
+}
+
+TEST_CASE("MappedFile: files at and above the threshold are mapped with the same contents") {
+  auto dir = test::temp_dir();
+  for (std::size_t size : {MappedFile::kMapThreshold - 1, MappedFile::kMapThreshold, MappedFile::kMapThreshold + 4097}) {
+    std::string text(size, '\0');
+    for (std::size_t i = 0; i < size; ++i) text[i] = static_cast<char>((i * 7 + 3) & 0xff);  // a formula, not a copy
+    const auto p = dir / ("f" + std::to_string(size));
+    write(p, text);
+    auto m = MappedFile::open(p);
+    REQUIRE(m->bytes().size() == size);
+    CHECK(std::memcmp(m->bytes().data(), text.data(), size) == 0);
+    Buffer tail = m->buffer(m).slice(size - 10, 10);
+    CHECK(tail.data() == m->bytes().data() + size - 10);
+  }
 }
 
 TEST_CASE("MappedFile: empty files map to an empty span") {

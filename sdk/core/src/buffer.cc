@@ -74,7 +74,18 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::filesystem::path& 
   std::shared_ptr<MappedFile> m(new MappedFile());
   m->path_ = path;
   m->size_ = static_cast<std::size_t>(st.st_size);
-  if (m->size_ > 0) {
+  if (m->size_ > 0 && m->size_ < kMapThreshold) {
+    m->read_.resize(m->size_);
+    std::size_t done = 0;
+    while (done < m->size_) {
+      const ssize_t n = ::read(fd.fd, m->read_.data() + done, m->size_ - done);
+      if (n < 0 && errno == EINTR) continue;
+      if (n < 0) throw Error(ErrorCode::Io, std::string("cannot read: ") + std::strerror(errno), file);
+      if (n == 0) throw Error(ErrorCode::Io, "file shrank while being read", file);
+      done += static_cast<std::size_t>(n);
+    }
+    m->data_ = m->read_.data();
+  } else if (m->size_ > 0) {
     // mmap rejects a zero length, so an empty file keeps a null pointer and an empty span.
     void* p = ::mmap(nullptr, m->size_, PROT_READ, MAP_PRIVATE, fd.fd, 0);
     if (p == MAP_FAILED) {
@@ -82,12 +93,13 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::filesystem::path& 
       throw Error(ErrorCode::Io, std::string("cannot map: ") + std::strerror(errno), file);
     }
     m->data_ = static_cast<const std::byte*>(p);
+    m->mapped_ = true;
   }
   return m;
 }
 
 MappedFile::~MappedFile() {
-  if (data_ && size_ > 0) ::munmap(const_cast<std::byte*>(data_), size_);
+  if (mapped_) ::munmap(const_cast<std::byte*>(data_), size_);
 }
 
 Buffer MappedFile::buffer(const std::shared_ptr<const MappedFile>& self) const {

@@ -30,6 +30,7 @@ void add_dump(CLI::App& app, Action& action);
 void add_convert(CLI::App& app, Action& action);
 void add_check(CLI::App& app, Action& action);
 void add_formats(CLI::App& app, Action& action);
+void add_run(CLI::App& app, Action& action);
 
 /// `-O key=value` / `-I key=value` arguments as a map; the validator refuses text without '='.
 std::map<std::string, std::string, std::less<>> key_values(const std::vector<std::string>& args);

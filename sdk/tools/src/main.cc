@@ -25,6 +25,7 @@ int run(int argc, char** argv) {
   add_convert(app, action);
   add_check(app, action);
   add_formats(app, action);
+  add_run(app, action);
 
   try {
     app.parse(argc, argv);

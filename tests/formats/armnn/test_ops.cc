@@ -1,11 +1,14 @@
 // featureVersions schemes, new graphs and what the writer refuses.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <cstring>
 
 #include "armnn/ArmnnSchema_generated.h"
 #include "nnbridge/check.h"
+#include "layer_zoo.h"
 #include "nnbridge/error.h"
+#include "nnbridge/op_schema.h"
 #include "support/paths.h"
 #include "nnbridge/formats/armnn.h"
 #include "util.h"
@@ -223,4 +226,53 @@ TEST_CASE("armnn constantTensorsAsInputs = 1 written by hand: weights from a Con
   std::string j0 = flatc_json(write(g, "fc_scheme0", opts({{"armnn.constantTensorsAsInputs", "0"}})));
   CHECK(j0.find(R"("layer_type": "ConstantLayer")") == std::string::npos);
   CHECK(j0.find(R"("weights": {)") != std::string::npos);
+}
+
+namespace {
+// The number flatc prints after `"key": ` in its JSON of a written file.
+double json_number(const std::string& json, const std::string& key) {
+  auto at = json.find("\"" + key + "\": ");
+  REQUIRE(at != std::string::npos);
+  return std::strtod(json.c_str() + at + key.size() + 4, nullptr);
+}
+}  // namespace
+
+TEST_CASE("armnn L2Normalization eps: absent in the file is the schema's 1e-12, explicit on the node") {
+  // ArmnnSchema.fbs: L2NormalizationDescriptor.eps:float = 1e-12. The field is float32.
+  ZooCase c{"L2NormalizationLayer", R"("descriptor": {"dataLayout": "NHWC"})", 1, 1, "LpNormalization", {}};
+  auto bin = flatc_binary(zoo_json(c), "l2norm_no_eps");
+  REQUIRE(!bin.empty());
+  Graph g = read(bin);
+  const Node* n = nullptr;
+  for (const auto& x : g.nodes)
+    if (x.op == "LpNormalization") n = &x;
+  REQUIRE(n);
+  REQUIRE(n->attrs.count("epsilon"));
+  CHECK(n->attrs.at("epsilon") == Attr(double(float(1e-12))));
+  // Writing it back keeps 1e-12; a node without epsilon means the registry's default.
+  CHECK(json_number(flatc_json(write(g, "l2norm_eps_back")), "eps") == doctest::Approx(1e-12).epsilon(1e-6));
+  Graph g2 = g;
+  for (auto& x : g2.nodes)
+    if (x.op == "LpNormalization") x.attrs.erase("epsilon");
+  const auto* spec = find_schema("LpNormalization")->find_attr("epsilon");
+  REQUIRE(spec);
+  REQUIRE(spec->default_value);
+  CHECK(json_number(flatc_json(write(g2, "l2norm_eps_default")), "eps") == spec->default_value->get<double>());
+}
+
+TEST_CASE("armnn writer: absent attributes take the core registry's defaults") {
+  // Activation TanH is ScaledTanh (a * tanh(b * x)); without beta the registry's default applies.
+  ZooCase c{"ActivationLayer", R"("descriptor": {"activationFunction": "TanH", "a": 2.0, "b": 0.5})", 1, 1,
+            "ScaledTanh", {}};
+  auto bin = flatc_binary(zoo_json(c), "tanh_defaults");
+  REQUIRE(!bin.empty());
+  Graph g = read(bin);
+  for (auto& x : g.nodes)
+    if (x.op == "ScaledTanh") x.attrs.erase("beta");
+  const auto* beta = find_schema("ScaledTanh")->find_attr("beta");
+  REQUIRE(beta);
+  REQUIRE(beta->default_value);
+  std::string j = flatc_json(write(g, "tanh_defaults_out"));
+  CHECK(json_number(j, "a") == 2.0);
+  CHECK(json_number(j, "b") == beta->default_value->get<double>());
 }

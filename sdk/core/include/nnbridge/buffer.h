@@ -42,10 +42,16 @@ class Buffer {
   bool is_view_ = false;
 };
 
-/// A read-only memory-mapped file (POSIX mmap). Empty files map to an empty span.
+/// A read-only file in memory: memory-mapped (POSIX mmap) from kMapThreshold bytes up,
+/// read into one owned block below it, where the page faults of a fresh mapping cost more
+/// than the read (the same trade LLVM's MemoryBuffer makes). Either way, views of the
+/// file's bytes are never copied again. Empty files give an empty span.
 class MappedFile {
  public:
-  /// Maps `path`. Throws Error(Io) naming the file when it cannot be opened or mapped.
+  /// Files smaller than this are read rather than mapped.
+  static constexpr std::size_t kMapThreshold = 64 * 1024;
+
+  /// Maps or reads `path`. Throws Error(Io) naming the file when it cannot be opened, read or mapped.
   static std::shared_ptr<const MappedFile> open(const std::filesystem::path& path);
   ~MappedFile();
   MappedFile(const MappedFile&) = delete;
@@ -60,6 +66,8 @@ class MappedFile {
   MappedFile() = default;
   const std::byte* data_ = nullptr;
   std::size_t size_ = 0;
+  bool mapped_ = false;
+  std::vector<std::byte> read_;  ///< the contents of a small file
   std::filesystem::path path_;
 };
 

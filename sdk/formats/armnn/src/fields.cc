@@ -1,6 +1,7 @@
 #include "fields.h"
 
 #include <algorithm>
+#include <unordered_map>
 
 #include "armnn/ArmnnSchema_bfbs_generated.h"
 #include "nnbridge/error.h"
@@ -20,10 +21,20 @@ const reflection::Object& object(std::string_view name) {
   return *o;
 }
 
-std::vector<const reflection::Field*> fields_by_id(const reflection::Object& obj) {
-  std::vector<const reflection::Field*> out(obj.fields()->begin(), obj.fields()->end());
-  std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->id() < b->id(); });
-  return out;
+const std::vector<const reflection::Field*>& fields_by_id(const reflection::Object& obj) {
+  // Built for every table of the schema at first use (thread-safe static), read-only after.
+  static const auto by_object = [] {
+    std::unordered_map<const reflection::Object*, std::vector<const reflection::Field*>> m;
+    for (const auto* o : *schema().objects()) {
+      std::vector<const reflection::Field*> out(o->fields()->begin(), o->fields()->end());
+      std::sort(out.begin(), out.end(), [](auto* a, auto* b) { return a->id() < b->id(); });
+      m.emplace(o, std::move(out));
+    }
+    return m;
+  }();
+  auto it = by_object.find(&obj);
+  if (it == by_object.end()) throw Error(ErrorCode::Invalid, "armnn: a table outside the embedded schema");
+  return it->second;
 }
 
 const reflection::Object* field_object(const reflection::Field& f) {
@@ -89,10 +100,12 @@ void read_fields(const reflection::Object& obj, const flatbuffers::Table* t, con
                  FieldMap& out, const std::function<bool(const reflection::Field&)>& skip) {
   for (const auto* f : fields_by_id(obj)) {
     if (f->deprecated() || (skip && skip(*f))) continue;
-    std::string key = prefix + f->name()->str();
+    std::string key;
+    key.reserve(prefix.size() + f->name()->size());
+    key.append(prefix).append(f->name()->string_view());
     auto bt = f->type()->base_type();
     if (flatbuffers::IsScalar(bt)) {
-      out[key] = read_scalar(t, *f);
+      out.insert_or_assign(std::move(key), read_scalar(t, *f));
     } else if (bt == BaseType::String) {
       if (auto* s = flatbuffers::GetFieldS(*t, *f)) out[key] = Attr(s->str());
     } else if (bt == BaseType::Vector) {
@@ -206,7 +219,7 @@ void add_scalar(flatbuffers::FlatBufferBuilder& b, const reflection::Field& f, c
 flatbuffers::uoffset_t build_table(flatbuffers::FlatBufferBuilder& b, const reflection::Object& obj,
                                    const std::string& prefix, const FieldMap& in,
                                    const std::map<std::string, flatbuffers::uoffset_t>& extra) {
-  auto fields = fields_by_id(obj);
+  const auto& fields = fields_by_id(obj);
   std::vector<std::pair<const reflection::Field*, flatbuffers::uoffset_t>> offsets;
   for (const auto* f : fields) {
     std::string name = f->name()->str();

@@ -27,8 +27,8 @@ using FieldMap = std::map<std::string, Attr, std::less<>>;
 const reflection::Schema& schema();
 /// The table named `name` ("armnnSerializer.Convolution2dLayer"); throws Error(Invalid) if unknown.
 const reflection::Object& object(std::string_view name);
-/// Fields of `obj` in id order (reflection lists them by name).
-std::vector<const reflection::Field*> fields_by_id(const reflection::Object& obj);
+/// Fields of `obj` in id order (reflection lists them by name); computed once per process.
+const std::vector<const reflection::Field*>& fields_by_id(const reflection::Object& obj);
 /// The table type of an Obj field, or nullptr.
 const reflection::Object* field_object(const reflection::Field& f);
 

@@ -7,18 +7,32 @@ namespace nnbridge::formats::armnn {
 
 namespace {
 
-// Real Arm NN files carry no identifier: without "ARMN" at bytes 4..7, the bytes must
-// verify as a SerializedGraph with at least one layer whose union tag is known.
+// Real Arm NN files carry no identifier: without "ARMN" at bytes 4..7, the root must be a
+// table whose `layers` vector verifies and whose first layers (at most kSniffLayers) verify
+// with a known union tag. The reader verifies the whole buffer afterwards; sniffing only
+// tells formats apart, so it stays O(1) in the file size.
+constexpr flatbuffers::uoffset_t kSniffLayers = 4;
+
 bool sniff(std::span<const std::byte> bytes) {
+  namespace fb = ::armnnSerializer;
   if (bytes.size() < 8 || bytes.size() >= FLATBUFFERS_MAX_BUFFER_SIZE) return false;
   auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
   if (flatbuffers::BufferHasIdentifier(p, "ARMN")) return true;
-  flatbuffers::Verifier v(p, bytes.size());
-  if (!v.VerifyBuffer<::armnnSerializer::SerializedGraph>(nullptr)) return false;
-  const auto* g = flatbuffers::GetRoot<::armnnSerializer::SerializedGraph>(p);
-  if (!g->layers() || g->layers()->size() == 0) return false;
-  for (const auto* l : *g->layers())
-    if (!l || l->layer_type() == ::armnnSerializer::Layer::NONE || !l->layer()) return false;
+  const size_t n = bytes.size();
+  flatbuffers::Verifier v(p, n);
+  if (!v.VerifyOffset(0)) return false;
+  const auto* g = flatbuffers::GetRoot<fb::SerializedGraph>(p);
+  if (!v.VerifyTableStart(reinterpret_cast<const uint8_t*>(g)) ||
+      !reinterpret_cast<const flatbuffers::Table*>(g)->VerifyOffset(v, fb::SerializedGraph::VT_LAYERS))
+    return false;
+  const auto* layers = g->layers();
+  if (!layers || !v.VerifyVector(layers) || layers->size() == 0) return false;
+  for (flatbuffers::uoffset_t i = 0; i < layers->size() && i < kSniffLayers; ++i) {
+    flatbuffers::Verifier vi(p, n);
+    if (!vi.VerifyOffset(size_t(reinterpret_cast<const uint8_t*>(layers->Data()) - p) + size_t(i) * 4)) return false;
+    const auto* l = layers->Get(i);
+    if (!l->Verify(vi) || l->layer_type() == fb::Layer::NONE || !l->layer()) return false;
+  }
   return true;
 }
 

@@ -1,6 +1,8 @@
 #include "ops.h"
 
+#include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "armnn/ArmnnSchema_generated.h"
 #include "nnbridge/error.h"
@@ -155,7 +157,9 @@ std::vector<std::string> const_fields_of(const reflection::Object& obj) {
 
 struct Table {
   std::vector<OpRow> rows;
-  std::map<uint8_t, std::vector<const OpRow*>> by_tag;
+  std::vector<std::vector<const OpRow*>> by_tag;  // indexed by union tag
+  std::unordered_map<std::string_view, std::vector<const OpRow*>> by_op;  // keys view rows[i].ir
+  std::vector<std::vector<std::string>> skip_top;  // indexed like rows
 };
 
 const Table& table() {
@@ -180,7 +184,23 @@ const Table& table() {
       r.object = &object("armnnSerializer." + r.layer + "Layer");
       if (r.const_fields.empty()) r.const_fields = const_fields_of(*r.object);
     }
-    for (const auto& r : t.rows) t.by_tag[r.tag].push_back(&r);
+    t.by_tag.resize(std::size_t(armnnSerializer::Layer::MAX) + 1);
+    t.skip_top.resize(t.rows.size());
+    for (std::size_t i = 0; i < t.rows.size(); ++i) {
+      auto& r = t.rows[i];
+      r.ir = r.op.empty() ? "armnn." + r.layer : r.op;
+      r.fields_only = !r.to && !r.from;
+      auto& skip = t.skip_top[i];
+      skip.push_back("base");
+      for (const auto& path : r.const_fields) {
+        std::string top = path.substr(0, path.find('.'));
+        if (std::find(skip.begin(), skip.end(), top) == skip.end()) skip.push_back(top);
+      }
+    }
+    for (const auto& r : t.rows) {
+      t.by_tag[r.tag].push_back(&r);
+      t.by_op[std::string_view(r.ir)].push_back(&r);
+    }
     return t;
   }();
   return t;
@@ -213,19 +233,25 @@ void fill_defaults(const reflection::Object& obj, const std::string& prefix, Fie
 
 const std::vector<OpRow>& op_rows() { return table().rows; }
 
-std::vector<const OpRow*> rows_for_tag(uint8_t tag) {
-  auto it = table().by_tag.find(tag);
-  return it == table().by_tag.end() ? std::vector<const OpRow*>{} : it->second;
+const std::vector<const OpRow*>& rows_for_tag(uint8_t tag) {
+  static const std::vector<const OpRow*> none;
+  const auto& t = table();
+  return tag < t.by_tag.size() ? t.by_tag[tag] : none;
 }
 
 const OpRow* row_for_op(std::string_view op, std::string_view layer) {
-  const OpRow* first = nullptr;
-  for (const auto& r : table().rows) {
-    if (r.ir_op() != op) continue;
-    if (!layer.empty() && r.layer == layer) return &r;
-    if (!first) first = &r;
-  }
-  return first;
+  const auto& t = table();
+  auto it = t.by_op.find(op);
+  if (it == t.by_op.end()) return nullptr;
+  if (!layer.empty())
+    for (const OpRow* r : it->second)
+      if (r->layer == layer) return r;
+  return it->second.front();
+}
+
+const std::vector<std::string>& skipped_top_fields(const OpRow& row) {
+  const auto& t = table();
+  return t.skip_top[std::size_t(&row - t.rows.data())];
 }
 
 std::size_t layer_type_count() { return std::size_t(armnnSerializer::Layer::MAX); }
@@ -263,7 +289,14 @@ FieldMap from_canonical(const OpRow& row, const AttrMap& attrs, const MapContext
     if (r.kind == RenameKind::BoolAsInt && v.is<int64_t>()) v = Attr(v.get<int64_t>() != 0);
     f[r.field] = v;
   }
-  if (row.from) row.from(attrs, c, f);
+  if (row.from) {
+    // The transforms see the node's attributes completed with the registry's defaults.
+    AttrMap full = attrs;
+    if (const OpSchema* s = find_schema(row.op))
+      for (const auto& spec : s->attrs)
+        if (spec.default_value && !full.count(spec.name)) full.emplace(spec.name, *spec.default_value);
+    row.from(full, c, f);
+  }
   if (!row.disc_field.empty()) f[row.disc_field] = Attr(row.disc_value);
   if (row.object->fields()->LookupByKey("descriptor") &&
       field_object(*row.object->fields()->LookupByKey("descriptor")))

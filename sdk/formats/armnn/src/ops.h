@@ -59,17 +59,22 @@ struct OpRow {
   uint8_t tag = 0;          ///< Layer union tag
   uint32_t layer_type = 0;  ///< LayerType value
   const reflection::Object* object = nullptr;  ///< the layer table
+  std::string ir;           ///< ir_op(), computed once
+  /// True when neither `to` nor `from` is set: the row's result depends on the fields only.
+  bool fields_only = false;
 
   /// The op the IR uses: `op`, or `armnn.<layer>`.
-  std::string ir_op() const { return op.empty() ? "armnn." + layer : op; }
+  const std::string& ir_op() const { return ir; }
 };
 
 /// Every row; canonical rows first in writer preference order, then one native row per layer.
 const std::vector<OpRow>& op_rows();
 /// Rows for a union tag (canonical rows first, the native row last); empty for an unknown tag.
-std::vector<const OpRow*> rows_for_tag(uint8_t tag);
-/// The row a writer uses for `op`, preferring `layer` when the node names one.
+const std::vector<const OpRow*>& rows_for_tag(uint8_t tag);
+/// The row a writer uses for `op`, preferring `layer` when the node names one (hash lookup).
 const OpRow* row_for_op(std::string_view op, std::string_view layer);
+/// ConstTensor field paths' first segments plus "base": the fields read_fields skips for `row`.
+const std::vector<std::string>& skipped_top_fields(const OpRow& row);
 /// Number of members of the Layer union (73 for the released schema).
 std::size_t layer_type_count();
 

@@ -20,23 +20,36 @@ const Attr* A(const AttrMap& a, const char* name) {
   auto it = a.find(name);
   return it == a.end() ? nullptr : &it->second;
 }
-int64_t ai(const AttrMap& a, const char* name, int64_t def) {
+// The *_from transforms receive the node's attributes completed with the core op registry's
+// defaults (from_canonical), so the registry is the one source of default values; an
+// attribute still missing here is a required one the node lacks.
+const Attr& need(const AttrMap& a, const char* name) {
   const Attr* x = A(a, name);
-  return x && x->is<int64_t>() ? x->get<int64_t>() : def;
+  if (!x) throw Error(ErrorCode::Invalid, std::string("attribute ") + name + " is missing and has no default");
+  return *x;
 }
-double af(const AttrMap& a, const char* name, double def) {
-  const Attr* x = A(a, name);
-  if (x && x->is<double>()) return x->get<double>();
-  if (x && x->is<int64_t>()) return double(x->get<int64_t>());
-  return def;
+int64_t ai(const AttrMap& a, const char* name) {
+  const Attr& x = need(a, name);
+  if (x.is<int64_t>()) return x.get<int64_t>();
+  if (x.is<bool>()) return x.get<bool>() ? 1 : 0;
+  throw Error(ErrorCode::Invalid, std::string("attribute ") + name + " needs an integer");
 }
+double af(const AttrMap& a, const char* name) {
+  const Attr& x = need(a, name);
+  if (x.is<double>()) return x.get<double>();
+  if (x.is<int64_t>()) return double(x.get<int64_t>());
+  throw Error(ErrorCode::Invalid, std::string("attribute ") + name + " needs a number");
+}
+// Lists whose ONNX default depends on the rank (pads, strides, ...) have no registry default:
+// absent reads as empty and the caller applies the rank rule.
 Ints aints(const AttrMap& a, const char* name) {
   const Attr* x = A(a, name);
   return x && x->is<Ints>() ? x->get<Ints>() : Ints{};
 }
-std::string astr(const AttrMap& a, const char* name, const char* def) {
-  const Attr* x = A(a, name);
-  return x && x->is<std::string>() ? x->get<std::string>() : std::string(def);
+std::string astr(const AttrMap& a, const char* name) {
+  const Attr& x = need(a, name);
+  if (!x.is<std::string>()) throw Error(ErrorCode::Invalid, std::string("attribute ") + name + " needs a string");
+  return x.get<std::string>();
 }
 [[noreturn]] void unsupported(const std::string& msg) { throw Error(ErrorCode::Unsupported, msg); }
 
@@ -92,7 +105,7 @@ bool layout_into(const FieldMap& f, const reflection::Object& o, AttrMap& out) {
   return true;
 }
 void layout_back(const AttrMap& a, FieldMap& f) {
-  f["descriptor.dataLayout"] = Attr(layout_value(astr(a, "data_layout", "NCHW")));
+  f["descriptor.dataLayout"] = Attr(layout_value(astr(a, "data_layout")));
 }
 bool has_bias(const MapContext& c) { return c.inputs.size() >= 3 && c.inputs[2].dtype != DataType::Undefined; }
 
@@ -177,10 +190,10 @@ void pool_from(const AttrMap& a, const MapContext&, FieldMap& f) {
   if (k.size() != 2) unsupported("Pooling2d needs a 2-D kernel_shape");
   f["descriptor.poolHeight"] = Attr(k[0]);
   f["descriptor.poolWidth"] = Attr(k[1]);
-  f["descriptor.outputShapeRounding"] = Attr(int64_t(ai(a, "ceil_mode", 0) ? 1 : 0));
+  f["descriptor.outputShapeRounding"] = Attr(int64_t(ai(a, "ceil_mode") ? 1 : 0));
   // Arm NN's default PaddingMethod is Exclude; max pooling ignores it.
-  f["descriptor.paddingMethod"] = Attr(int64_t(ai(a, "count_include_pad", 0) ? 0 : 1));
-  if (A(a, "p") && ai(a, "p", 2) != 2) unsupported("Arm NN L2 pooling has p = 2 only");
+  f["descriptor.paddingMethod"] = Attr(int64_t(ai(a, "count_include_pad") ? 0 : 1));
+  if (A(a, "p") && ai(a, "p") != 2) unsupported("Arm NN L2 pooling has p = 2 only");
 }
 
 // Permute: input dimension i goes to output dimension m[i]; ONNX Transpose perm is the
@@ -215,8 +228,8 @@ bool act_ab_to(const FieldMap& f, const reflection::Object& o, const MapContext&
   return true;
 }
 void act_ab_from(const AttrMap& a, const MapContext&, FieldMap& f) {
-  f["descriptor.a"] = Attr(double(f32(af(a, "alpha", 1.0))));
-  f["descriptor.b"] = Attr(double(f32(af(a, "beta", 0.0))));
+  f["descriptor.a"] = Attr(double(f32(af(a, "alpha"))));
+  f["descriptor.b"] = Attr(double(f32(af(a, "beta"))));
 }
 bool act_a_to(const FieldMap& f, const reflection::Object& o, const MapContext&, AttrMap& out) {
   out["alpha"] = Attr(F(f, o, "descriptor.a"));
@@ -224,7 +237,7 @@ bool act_a_to(const FieldMap& f, const reflection::Object& o, const MapContext&,
 }
 void act_a_from(const AttrMap& a, const MapContext&, FieldMap& f) {
   // LeakyRelu's ONNX default is 0.01, Elu's 1.0; the registry supplies them when absent.
-  f["descriptor.a"] = Attr(double(f32(af(a, "alpha", 0.0))));
+  f["descriptor.a"] = Attr(double(f32(af(a, "alpha"))));
 }
 // BoundedReLu computes min(a, max(b, x)): Clip max = a, min = b.
 bool clip_to(const FieldMap& f, const reflection::Object& o, const MapContext&, AttrMap& out) {
@@ -233,8 +246,8 @@ bool clip_to(const FieldMap& f, const reflection::Object& o, const MapContext&, 
   return true;
 }
 void clip_from(const AttrMap& a, const MapContext&, FieldMap& f) {
-  f["descriptor.a"] = Attr(double(f32(af(a, "max", 3.4028234663852886e38))));
-  f["descriptor.b"] = Attr(double(f32(af(a, "min", -3.4028234663852886e38))));
+  f["descriptor.a"] = Attr(double(f32(af(a, "max"))));
+  f["descriptor.b"] = Attr(double(f32(af(a, "min"))));
 }
 
 bool concat_to(const FieldMap& f, const reflection::Object& o, const MapContext&, AttrMap& out) {
@@ -242,7 +255,7 @@ bool concat_to(const FieldMap& f, const reflection::Object& o, const MapContext&
   return true;
 }
 void concat_from(const AttrMap& a, const MapContext& c, FieldMap& f) {
-  int64_t axis = ai(a, "axis", 0);
+  int64_t axis = ai(a, "axis");
   f["descriptor.concatAxis"] = Attr(axis);
   f["descriptor.numViews"] = Attr(int64_t(c.inputs.size()));
   if (c.inputs.empty() || c.inputs[0].unknown_rank) return;
@@ -300,7 +313,7 @@ bool split_to(const FieldMap& f, const reflection::Object& o, const MapContext& 
 void split_from(const AttrMap& a, const MapContext& c, FieldMap& f) {
   if (c.inputs.empty() || c.inputs[0].unknown_rank) unsupported("Split needs the input shape to write a Splitter");
   Ints in = c.inputs[0].shape;
-  int64_t rank = int64_t(in.size()), axis = ai(a, "axis", 0);
+  int64_t rank = int64_t(in.size()), axis = ai(a, "axis");
   if (axis < 0) axis += rank;
   Ints split = aints(a, "split");
   if (split.empty()) {
@@ -346,8 +359,8 @@ void pad_from(const AttrMap& a, const MapContext&, FieldMap& f) {
   Ints list(pads.size());
   for (size_t i = 0; i < n; ++i) list[2 * i] = pads[i], list[2 * i + 1] = pads[n + i];
   f["descriptor.padList"] = Attr(list);
-  f["descriptor.padValue"] = Attr(double(f32(af(a, "value", 0.0))));
-  std::string m = astr(a, "mode", "constant");
+  f["descriptor.padValue"] = Attr(double(f32(af(a, "value"))));
+  std::string m = astr(a, "mode");
   if (m == "constant") f["descriptor.paddingMode"] = Attr(int64_t{0});
   else if (m == "reflect") f["descriptor.paddingMode"] = Attr(int64_t{1});
   else if (m == "symmetric") f["descriptor.paddingMode"] = Attr(int64_t{2});
@@ -374,7 +387,7 @@ void resize_from(const AttrMap& a, const MapContext&, FieldMap& f) {
   if (sizes.size() != 2) unsupported("Arm NN Resize needs sizes [H, W]");
   f["descriptor.targetHeight"] = Attr(sizes[0]);
   f["descriptor.targetWidth"] = Attr(sizes[1]);
-  std::string mode = astr(a, "mode", "nearest"), ct = astr(a, "coordinate_transformation_mode", "asymmetric");
+  std::string mode = astr(a, "mode"), ct = astr(a, "coordinate_transformation_mode");
   if (mode != "nearest" && mode != "linear") unsupported("Arm NN Resize has no mode " + mode);
   f["descriptor.method"] = Attr(int64_t(mode == "linear"));
   if (ct != "asymmetric" && ct != "align_corners" && ct != "half_pixel")
@@ -429,7 +442,7 @@ bool stack_to(const FieldMap& f, const reflection::Object& o, const MapContext&,
   return true;
 }
 void stack_from(const AttrMap& a, const MapContext& c, FieldMap& f) {
-  f["descriptor.axis"] = Attr(ai(a, "axis", 0));
+  f["descriptor.axis"] = Attr(ai(a, "axis"));
   f["descriptor.numInputs"] = Attr(int64_t(c.inputs.size()));
   if (!c.inputs.empty() && !c.inputs[0].unknown_rank) f["descriptor.inputShape"] = Attr(c.inputs[0].shape);
 }
@@ -444,13 +457,13 @@ bool l2norm_to(const FieldMap& f, const reflection::Object& o, const MapContext&
   return true;
 }
 void l2norm_from(const AttrMap& a, const MapContext& c, FieldMap& f) {
-  if (ai(a, "p", 2) != 2) unsupported("Arm NN L2Normalization has p = 2 only");
-  int64_t axis = ai(a, "axis", -1);
+  if (ai(a, "p") != 2) unsupported("Arm NN L2Normalization has p = 2 only");
+  int64_t axis = ai(a, "axis");
   int64_t rank = (c.inputs.empty() || c.inputs[0].unknown_rank) ? -1 : int64_t(c.inputs[0].shape.size());
   bool last = axis == -1 || (rank > 0 && axis == rank - 1);
   if (axis != 1 && !last) unsupported("Arm NN L2Normalization normalizes the channel axis only");
   f["descriptor.dataLayout"] = Attr(int64_t(axis == 1 ? 1 : 0));
-  f["descriptor.eps"] = Attr(double(f32(af(a, "epsilon", 1e-12))));
+  f["descriptor.eps"] = Attr(double(f32(af(a, "epsilon"))));
 }
 
 bool argminmax_to(const FieldMap& f, const reflection::Object& o, const MapContext&, AttrMap& out) {
@@ -459,9 +472,9 @@ bool argminmax_to(const FieldMap& f, const reflection::Object& o, const MapConte
   return true;
 }
 void argminmax_from(const AttrMap& a, const MapContext&, FieldMap& f) {
-  if (ai(a, "keepdims", 1) != 0) unsupported("Arm NN ArgMinMax removes the reduced axis (keepdims must be 0)");
-  if (ai(a, "select_last_index", 0) != 0) unsupported("Arm NN ArgMinMax has no select_last_index");
-  f["descriptor.axis"] = Attr(ai(a, "axis", 0));
+  if (ai(a, "keepdims") != 0) unsupported("Arm NN ArgMinMax removes the reduced axis (keepdims must be 0)");
+  if (ai(a, "select_last_index") != 0) unsupported("Arm NN ArgMinMax has no select_last_index");
+  f["descriptor.axis"] = Attr(ai(a, "axis"));
 }
 
 // Normalization (Across, LocalBrightness): Arm NN's reference computes
@@ -474,9 +487,9 @@ bool lrn_to(const FieldMap& f, const reflection::Object& o, const MapContext&, A
 }
 void lrn_from(const AttrMap& a, const MapContext&, FieldMap& f) {
   layout_back(a, f);
-  int64_t size = ai(a, "size", 1);
+  int64_t size = ai(a, "size");
   if (size <= 0) unsupported("LRN size must be positive");
-  f["descriptor.alpha"] = Attr(double(f32(af(a, "alpha", 1e-4) / double(size))));
+  f["descriptor.alpha"] = Attr(double(f32(af(a, "alpha") / double(size))));
   f["descriptor.normChannelType"] = Attr(int64_t{0});
   f["descriptor.normMethodType"] = Attr(int64_t{0});
 }
@@ -490,9 +503,9 @@ bool gemm_to(const FieldMap& f, const reflection::Object& o, const MapContext& c
   return I(f, o, "descriptor.biasEnabled") == int64_t(has_bias(c));
 }
 void gemm_from(const AttrMap& a, const MapContext& c, FieldMap& f) {
-  if (ai(a, "transA", 0) != 0 || af(a, "alpha", 1.0) != 1.0 || af(a, "beta", 1.0) != 1.0)
+  if (ai(a, "transA") != 0 || af(a, "alpha") != 1.0 || af(a, "beta") != 1.0)
     unsupported("Arm NN FullyConnected needs transA = 0, alpha = beta = 1");
-  f["descriptor.transposeWeightsMatrix"] = Attr(ai(a, "transB", 0) != 0);
+  f["descriptor.transposeWeightsMatrix"] = Attr(ai(a, "transB") != 0);
   f["descriptor.biasEnabled"] = Attr(has_bias(c));
 }
 

@@ -13,9 +13,11 @@
 //   its output Values.
 // Layer identity (`armnn.index`: LayerBase.index, `armnn.position`: place in `layers`) and
 // whatever the IR does not model are kept as `armnn.*` attributes.
+#include <algorithm>
 #include <limits>
 #include <set>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "armnn/ArmnnSchema_generated.h"
 #include "internal.h"
@@ -40,7 +42,6 @@ struct LayerInfo {
   const flatbuffers::Table* table = nullptr;
   const fb::LayerBase* base = nullptr;
   int32_t binding_id = 0;
-  std::string base_where;                  // "layers[i].layer.base" or "... .base.base"
   std::vector<ValueId> outputs;
 };
 
@@ -74,6 +75,9 @@ class Reader {
     if (layout_ == Layout::Seed) g_.metadata["armnn.layout"] = Attr("seed");
     read_feature_versions();
     if (!root_->layers()) malformed("layers", "missing vector");
+    // Every layer has at least one value or node; most have about one of each.
+    g_.values.reserve(root_->layers()->size() + 16);
+    g_.nodes.reserve(root_->layers()->size());
     collect_layers();
     name_values();
     for (size_t i = 0; i < layers_.size(); ++i) build_layer(i);
@@ -184,29 +188,35 @@ class Reader {
         if (!bb) malformed(L(i) + ".layer.base", "missing BindableLayerBase");
         li.base = bb->base();
         li.binding_id = bb->layerBindingId();
-        li.base_where = L(i) + ".layer.base.base";
       } else {
         li.base = li.table->GetPointer<const fb::LayerBase*>(4);
-        li.base_where = L(i) + ".layer.base";
       }
-      if (!li.base) malformed(li.base_where, "missing LayerBase");
-      if (!li.base->inputSlots()) malformed(li.base_where + ".inputSlots", "missing vector");
-      if (!li.base->outputSlots()) malformed(li.base_where + ".outputSlots", "missing vector");
+      if (!li.base) malformed(base_where(i), "missing LayerBase");
+      if (!li.base->inputSlots()) malformed(base_where(i) + ".inputSlots", "missing vector");
+      if (!li.base->outputSlots()) malformed(base_where(i) + ".outputSlots", "missing vector");
       auto [it, fresh] = by_index_.emplace(li.base->index(), i);
       if (!fresh)
-        malformed(li.base_where + ".index",
+        malformed(base_where(i) + ".index",
                   "index " + std::to_string(li.base->index()) + " is also the index of " + L(it->second));
-      // Output values, typed now so that later layers may refer to them.
+      // Output values, typed now so that later layers may refer to them. The place strings
+      // are built only on the slow path (residual fields or an error).
       const auto* outs = li.base->outputSlots();
+      li.outputs.reserve(outs->size());
       for (flatbuffers::uoffset_t k = 0; k < outs->size(); ++k) {
         const auto* os = outs->Get(k);
-        std::string w = li.base_where + ".outputSlots[" + std::to_string(k) + "]";
-        if (!os) malformed(w, "missing OutputSlot");
+        if (!os) malformed(base_where(i) + ".outputSlots[" + std::to_string(k) + "]", "missing OutputSlot");
         Value v;
-        v.type = read_tensor_info(os->tensorInfo(), "armnn.tensorInfo.", v.attrs, w + ".tensorInfo");
+        if (!read_plain_tensor_info(os->tensorInfo(), v.type))
+          v.type = read_tensor_info(os->tensorInfo(), "armnn.tensorInfo.", v.attrs,
+                                    base_where(i) + ".outputSlots[" + std::to_string(k) + "].tensorInfo");
         li.outputs.push_back(g_.add_value(std::move(v)));
       }
     }
+  }
+
+  // "layers[i].layer.base", or "... .base.base" for Input/Output layers: for messages only.
+  std::string base_where(size_t i) const {
+    return L(i) + (is_bindable(layers_[i].tag) ? ".layer.base.base" : ".layer.base");
   }
 
   std::string layer_name(size_t i) const {
@@ -243,18 +253,18 @@ class Reader {
 
   ValueId input_value(size_t i, size_t s) {
     const auto& li = layers_[i];
-    std::string w = li.base_where + ".inputSlots[" + std::to_string(s) + "]";
+    auto w = [&] { return base_where(i) + ".inputSlots[" + std::to_string(s) + "]"; };
     const auto* slot = li.base->inputSlots()->Get(flatbuffers::uoffset_t(s));
-    if (!slot) malformed(w, "missing InputSlot");
+    if (!slot) malformed(w(), "missing InputSlot");
     const auto* c = slot->connection();
-    if (!c) malformed(w + ".connection", "missing connection");
+    if (!c) malformed(w() + ".connection", "missing connection");
     auto it = by_index_.find(c->sourceLayerIndex());
     if (it == by_index_.end())
-      malformed(w + ".connection.sourceLayerIndex",
+      malformed(w() + ".connection.sourceLayerIndex",
                 "refers to layer index " + std::to_string(c->sourceLayerIndex()) + ", which no layer has");
     const auto& src = layers_[it->second];
     if (c->outputSlotIndex() >= src.outputs.size())
-      malformed(w + ".connection.outputSlotIndex",
+      malformed(w() + ".connection.outputSlotIndex",
                 "output slot " + std::to_string(c->outputSlotIndex()) + " of " + L(it->second) + ", which has " +
                     std::to_string(src.outputs.size()));
     return src.outputs[c->outputSlotIndex()];
@@ -270,39 +280,44 @@ class Reader {
     if (layout_ == Layout::Seed) expected = released_type_to_seed(expected);
     if (stored != expected) {
       a["armnn.layerType"] = Attr(int64_t(stored));
-      warnings_.push_back(li.base_where + ".layerType: " + std::to_string(stored) + " disagrees with the union tag (" +
+      warnings_.push_back(base_where(i) + ".layerType: " + std::to_string(stored) + " disagrees with the union tag (" +
                           row->layer + "); Arm NN follows the tag");
     }
     if (!li.base->layerName()) a["armnn.layerNameAbsent"] = Attr(true);
-    std::vector<int64_t> in_idx, out_idx;
+    // Slot indices are kept only when they are not 0, 1, 2, ... (the lists are built then).
+    const auto* ins = li.base->inputSlots();
+    const auto* outs = li.base->outputSlots();
     bool in_plain = true, out_plain = true;
-    for (flatbuffers::uoffset_t k = 0; k < li.base->inputSlots()->size(); ++k) {
-      auto* s = li.base->inputSlots()->Get(k);
-      in_idx.push_back(s ? s->index() : 0);
-      in_plain &= s && s->index() == k;
+    for (flatbuffers::uoffset_t k = 0; k < ins->size() && in_plain; ++k) {
+      auto* s = ins->Get(k);
+      in_plain = s && s->index() == k;
     }
-    for (flatbuffers::uoffset_t k = 0; k < li.base->outputSlots()->size(); ++k) {
-      auto* s = li.base->outputSlots()->Get(k);
-      out_idx.push_back(s->index());
-      out_plain &= s->index() == k;
+    for (flatbuffers::uoffset_t k = 0; k < outs->size() && out_plain; ++k) out_plain = outs->Get(k)->index() == k;
+    if (!in_plain) {
+      std::vector<int64_t> idx;
+      for (const auto* s : *ins) idx.push_back(s ? s->index() : 0);
+      a["armnn.inputSlotIndices"] = Attr(std::move(idx));
     }
-    if (!in_plain) a["armnn.inputSlotIndices"] = Attr(in_idx);
-    if (!out_plain) a["armnn.outputSlotIndices"] = Attr(out_idx);
+    if (!out_plain) {
+      std::vector<int64_t> idx;
+      for (const auto* s : *outs) idx.push_back(s->index());
+      a["armnn.outputSlotIndices"] = Attr(std::move(idx));
+    }
   }
 
   void expect_slots(size_t i, size_t ins, size_t outs) {
     const auto& li = layers_[i];
     if (li.base->inputSlots()->size() != ins)
-      malformed(li.base_where + ".inputSlots", "has " + std::to_string(li.base->inputSlots()->size()) +
+      malformed(base_where(i) + ".inputSlots", "has " + std::to_string(li.base->inputSlots()->size()) +
                                                    " slots, this layer type has " + std::to_string(ins));
     if (li.outputs.size() != outs)
-      malformed(li.base_where + ".outputSlots",
+      malformed(base_where(i) + ".outputSlots",
                 "has " + std::to_string(li.outputs.size()) + " slots, this layer type has " + std::to_string(outs));
   }
 
   void build_layer(size_t i) {
     const auto& li = layers_[i];
-    auto rows = rows_for_tag(li.tag);
+    const auto& rows = rows_for_tag(li.tag);
     const OpRow* native = rows.back();
     std::string name = layer_name(i);
     if (li.tag == uint8_t(fb::Layer::InputLayer)) {
@@ -372,11 +387,24 @@ class Reader {
     }
     n.outputs = li.outputs;
     FieldMap f;
-    std::set<std::string> skip_top = {"base"};
-    for (const auto& path : first->const_fields) skip_top.insert(path.substr(0, path.find('.')));
-    read_fields(obj, li.table, "", f, [&](const reflection::Field& fld) { return skip_top.count(fld.name()->str()) > 0; });
+    const auto& skip_top = skipped_top_fields(*first);
+    read_fields(obj, li.table, "", f, [&](const reflection::Field& fld) {
+      return std::find(skip_top.begin(), skip_top.end(), fld.name()->string_view()) != skip_top.end();
+    });
+
+    // Layers of one kind with equal fields map the same way unless a row whose discriminator
+    // matched has a transform (transforms see the tensor types): such results are memoized
+    // per tag. Equal fields pass the same discriminators, so a hit was memoizable too.
+    for (const auto& m : memo_[li.tag])
+      if (m.fields == f) {
+        finish_node(i, std::move(n), m.chosen, AttrMap(m.attrs), std::move(present));
+        return;
+      }
+    bool memoizable = true;
 
     std::vector<TensorType> in_types, out_types;
+    in_types.reserve(n.inputs.size());
+    out_types.reserve(n.outputs.size());
     for (auto id : n.inputs) in_types.push_back(g_.values[id].type);
     for (auto id : n.outputs) out_types.push_back(g_.values[id].type);
     MapContext ctx{in_types, out_types, dw_permuted ? 1 : int64_t(weights_scheme_)};
@@ -387,6 +415,8 @@ class Reader {
       std::optional<AttrMap> c;
       FieldMap derived;
       try {
+        if (!r->fields_only && (r->disc_field.empty() || get_int(f, *r->object, r->disc_field) == r->disc_value))
+          memoizable = false;
         c = to_canonical(*r, f, ctx);
         if (!c) continue;
         derived = from_canonical(*r, *c, ctx);
@@ -399,13 +429,25 @@ class Reader {
       break;
     }
     if (chosen == native) diff_fields(f, {}, "armnn.", attrs);
+    if (memoizable && memo_[li.tag].size() < kMemoPerTag) memo_[li.tag].push_back({std::move(f), chosen, attrs});
+    finish_node(i, std::move(n), chosen, std::move(attrs), std::move(present));
+  }
+
+  void finish_node(size_t i, Node n, const OpRow* chosen, AttrMap attrs, std::vector<std::string> present) {
     n.op = chosen->ir_op();
     n.attrs = std::move(attrs);
     identity_attrs(i, chosen, n.attrs);
     if (row_for_op(n.op, "") != chosen) n.attrs["armnn.layer"] = Attr(chosen->layer);
-    if (!present.empty()) n.attrs["armnn.constInputs"] = Attr(present);
+    if (!present.empty()) n.attrs["armnn.constInputs"] = Attr(std::move(present));
     g_.add_node(std::move(n));
   }
+
+  struct Memo {
+    FieldMap fields;
+    const OpRow* chosen;
+    AttrMap attrs;
+  };
+  static constexpr size_t kMemoPerTag = 8;
 
   // inputIds/outputIds: kept only where they differ from what the writer derives
   // (binding ids in scheme 1, layer indices in scheme 0, in layer order).
@@ -433,8 +475,9 @@ class Reader {
   const fb::SerializedGraph* root_ = nullptr;
   Graph g_;
   std::vector<LayerInfo> layers_;
+  std::vector<std::vector<Memo>> memo_ = std::vector<std::vector<Memo>>(size_t(fb::Layer::MAX) + 1);
   std::unordered_map<uint32_t, size_t> by_index_;
-  std::set<std::string> reserved_, used_;
+  std::unordered_set<std::string> reserved_, used_;
   std::vector<std::string> warnings_;
   uint32_t binding_scheme_ = 0, weights_scheme_ = 0, const_scheme_ = 0;
 };

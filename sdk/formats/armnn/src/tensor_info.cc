@@ -146,9 +146,40 @@ FieldMap derive_tensor_info(const TensorType& t, const std::string& where) {
   return m;
 }
 
+bool read_plain_tensor_info(const armnnSerializer::TensorInfo* info, TensorType& out) {
+  // Mirrors derive_tensor_info: a known, non-empty shape (dimensionality 1, no specificity
+  // vector), no per-axis scales, isConstant false, a current (non-deprecated) dataType, and
+  // scale 0 / offset 0 unless the type is quantized.
+  if (!info) return false;
+  const auto* dims = info->dimensions();
+  if (!dims || dims->size() == 0 || info->dimensionality() != 1 || info->dimensionSpecificity() ||
+      info->quantizationScales() || info->quantizationDim() != 0 || info->isConstant())
+    return false;
+  switch (static_cast<int>(info->dataType())) {
+    case 0: case 1: case 3: case 4: case 6: case 7: case 8: case 9: case 10: break;
+    default: return false;
+  }
+  out = TensorType{};
+  out.dtype = from_armnn_dtype(static_cast<int64_t>(info->dataType()), std::string());
+  float scale = info->quantizationScale();
+  int32_t offset = info->quantizationOffset();
+  if (quantized(out.dtype)) {
+    if (scale != scale) return false;  // NaN never compares equal to its derivation
+    Quantization q;
+    q.scales = {double(scale)};
+    q.zero_points = {int64_t(offset)};
+    out.quantization = std::move(q);
+  } else if (scale != 0.0f || offset != 0) {
+    return false;
+  }
+  out.shape.assign(dims->begin(), dims->end());
+  return true;
+}
+
 TensorType read_tensor_info(const armnnSerializer::TensorInfo* info, const std::string& prefix, AttrMap& attrs,
                             const std::string& where) {
   if (!info) throw Error(ErrorCode::Malformed, "missing TensorInfo", {}, where);
+  if (TensorType t; read_plain_tensor_info(info, t)) return t;
   FieldMap actual;
   read_fields(object("armnnSerializer.TensorInfo"), reinterpret_cast<const flatbuffers::Table*>(info), "", actual);
   TensorType t = tensor_type_of(actual, where);

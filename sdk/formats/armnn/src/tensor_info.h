@@ -32,6 +32,11 @@ TensorType tensor_type_of(const FieldMap& info, const std::string& where);
 /// The TensorInfo fields a writer derives from `t`.
 FieldMap derive_tensor_info(const TensorType& t, const std::string& where);
 
+/// The common case without the generic field walk: true (and `out` set) when `info` is a
+/// TensorInfo whose every field is what derive_tensor_info would write for its type, so that
+/// read_tensor_info would record no residual; false otherwise (nothing thrown, `out` unspecified).
+bool read_plain_tensor_info(const armnnSerializer::TensorInfo* info, TensorType& out);
+
 /// Reads a TensorInfo table into its type plus residual attrs under `prefix`.
 TensorType read_tensor_info(const armnnSerializer::TensorInfo* info, const std::string& prefix, AttrMap& attrs,
                             const std::string& where);

@@ -1,0 +1,240 @@
+// The "cpu" backend: prepare() resolves every type, converts constants to float32 and picks a
+// kernel per node; run() executes the nodes in order on per-call buffers.
+#include <algorithm>
+#include <thread>
+
+#include "convert.h"
+#include "kernel.h"
+#include "nnbridge/cpu_ref.h"
+
+namespace nnbridge::cpu_ref {
+
+namespace {
+
+bool fully_known(const TensorType& t) {
+  if (t.unknown_rank || t.dtype == DataType::Undefined) return false;
+  for (int64_t d : t.shape)
+    if (d < 0) return false;
+  return true;
+}
+
+struct Step {
+  std::size_t node;
+  std::vector<ValueId> inputs;   // kNoValue kept
+  std::vector<ValueId> outputs;
+  Kernel kernel;
+};
+
+class CpuPlan final : public Plan {
+ public:
+  std::vector<TensorType> types;                        // per value
+  std::vector<std::shared_ptr<const std::vector<float>>> constants;  // per value, or null
+  std::vector<Step> steps;
+  std::vector<ValueId> graph_inputs, graph_outputs;
+  std::vector<std::vector<ValueId>> release_after;      // per step: values whose last use it is
+  std::vector<std::pair<std::string, TensorType>> in_types, out_types;
+
+  const std::vector<std::pair<std::string, TensorType>>& input_types() const override { return in_types; }
+  const std::vector<std::pair<std::string, TensorType>>& output_types() const override { return out_types; }
+
+  TensorMap run(const TensorMap& inputs) const override {
+    std::vector<std::vector<float>> buf(types.size());
+    std::vector<const float*> ptr(types.size(), nullptr);
+    for (std::size_t v = 0; v < types.size(); ++v)
+      if (constants[v]) ptr[v] = constants[v]->data();
+    for (std::size_t k = 0; k < graph_inputs.size(); ++k) {
+      const auto& [name, type] = in_types[k];
+      auto it = inputs.find(name);
+      if (it == inputs.end()) throw Error(ErrorCode::Invalid, "no tensor given for graph input \"" + name + "\"");
+      const HostTensor& t = it->second;
+      if (t.shape() != type.shape)
+        throw Error(ErrorCode::Invalid, "graph input \"" + name + "\" has the wrong shape");
+      if (t.dtype() != type.dtype && t.dtype() != storage_type(type.dtype))
+        throw Error(ErrorCode::Invalid, "graph input \"" + name + "\" is " + std::string(to_string(t.dtype())) +
+                                            ", the graph needs " + std::string(to_string(type.dtype)));
+      ValueId id = graph_inputs[k];
+      buf[id] = to_float(type, t.bytes().data(), t.element_count());
+      ptr[id] = buf[id].data();
+    }
+    for (const auto& [name, t] : inputs) {
+      bool known = std::any_of(in_types.begin(), in_types.end(), [&](const auto& p) { return p.first == name; });
+      if (!known) throw Error(ErrorCode::Invalid, "\"" + name + "\" is not a graph input");
+    }
+    std::vector<const float*> ins;
+    std::vector<float*> outs;
+    for (std::size_t s = 0; s < steps.size(); ++s) {
+      const Step& st = steps[s];
+      ins.clear();
+      outs.clear();
+      for (ValueId v : st.inputs) ins.push_back(v == kNoValue ? nullptr : ptr[v]);
+      for (ValueId v : st.outputs) {
+        buf[v].assign(static_cast<std::size_t>(numel(types[v].shape)), 0.0f);
+        outs.push_back(buf[v].data());
+        ptr[v] = buf[v].data();
+      }
+      st.kernel(ins, outs);
+      for (ValueId v : st.outputs) round_trip(types[v], buf[v].data(), buf[v].size());
+      for (ValueId v : release_after[s]) {
+        std::vector<float>().swap(buf[v]);
+        ptr[v] = nullptr;
+      }
+    }
+    TensorMap result;
+    for (std::size_t k = 0; k < graph_outputs.size(); ++k) {
+      ValueId id = graph_outputs[k];
+      const TensorType& t = types[id];
+      result[out_types[k].first] = HostTensor::owned(t, from_float(t, ptr[id], static_cast<std::size_t>(numel(t.shape))));
+    }
+    return result;
+  }
+};
+
+class CpuBackend final : public Backend {
+ public:
+  std::string name() const override { return "cpu"; }
+
+  std::unique_ptr<Plan> prepare(const Graph& g, const BackendOptions& options) const override {
+    const int threads = options.threads > 0 ? options.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+    if (!options.extensions.empty())
+      throw Error(ErrorCode::Unsupported, "the cpu backend does not load extension libraries yet (" + options.extensions.front() + ")");
+    auto plan = std::make_unique<CpuPlan>();
+    Graph work = g;  // types get resolved in place; constants are shared, not copied
+    const bool from_armnn = g.source_format == "armnn";
+    for (ValueId id : g.inputs) {
+      if (id >= g.values.size()) throw Error(ErrorCode::Invalid, "graph input id out of range", {}, "inputs");
+      if (!fully_known(g.values[id].type))
+        throw Error(ErrorCode::Unsupported, "graph input \"" + g.values[id].name + "\" has an unknown dimension or dtype");
+    }
+    plan->constants.resize(g.values.size());
+    for (std::size_t v = 0; v < g.values.size(); ++v) {
+      const Value& val = g.values[v];
+      if (!val.constant) continue;
+      if (!fully_known(val.type) || static_cast<uint64_t>(*val.type.byte_size()) != val.constant->size())
+        throw Error(ErrorCode::Invalid, "constant \"" + val.name + "\" does not match its type", {}, "values[" + std::to_string(v) + "]");
+      plan->constants[v] = std::make_shared<const std::vector<float>>(
+          to_float(val.type, val.constant->data(), static_cast<std::size_t>(*val.type.element_count())));
+    }
+    const KernelTable& table = kernels();
+    std::vector<std::size_t> last_use(g.values.size(), SIZE_MAX);
+    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+      const Node& n = g.nodes[i];
+      const std::string where = "nodes[" + std::to_string(i) + "]";
+      const std::string label = "node " + std::to_string(i) + " \"" + n.name + "\" (" + n.op + ")";
+      auto it = table.find(n.op);
+      if (it == table.end())
+        throw Error(ErrorCode::Unsupported, "the cpu backend has no kernel for op " + n.op + " of " + label, {}, where);
+      for (ValueId v : n.inputs)
+        if (v != kNoValue && v >= g.values.size()) throw Error(ErrorCode::Invalid, "input id out of range in " + label, {}, where);
+      for (ValueId v : n.outputs)
+        if (v >= g.values.size()) throw Error(ErrorCode::Invalid, "output id out of range in " + label, {}, where);
+      // Types: the schema's inference, which must agree with every dim the file declares;
+      // the declared type where inference leaves something unknown or has nothing to say.
+      // (Kernels index buffers by these shapes, so a file cannot make them disagree.)
+      std::optional<std::vector<TensorType>> inferred;
+      std::string infer_error;
+      try {
+        inferred = infer_types(work, i);
+      } catch (const Error& e) {
+        infer_error = e.message();
+      }
+      for (std::size_t o = 0; o < n.outputs.size(); ++o) {
+        TensorType& t = work.values[n.outputs[o]].type;
+        if (inferred && o < inferred->size()) {
+          TensorType r = (*inferred)[o];
+          if (t.dtype != DataType::Undefined) r.dtype = t.dtype;  // the file's choice (Cast, ArgMax, ...)
+          if (!r.unknown_rank && !t.unknown_rank) {
+            if (r.shape.size() != t.shape.size() && fully_known(t))
+              throw Error(ErrorCode::Invalid, label + ": output " + std::to_string(o) + " is declared with rank " +
+                                                  std::to_string(t.shape.size()) + ", the inputs give rank " +
+                                                  std::to_string(r.shape.size()), {}, where);
+            if (r.shape.size() == t.shape.size())
+              for (std::size_t d = 0; d < r.shape.size(); ++d) {
+                if (r.shape[d] >= 0 && t.shape[d] >= 0 && r.shape[d] != t.shape[d])
+                  throw Error(ErrorCode::Invalid, label + ": output " + std::to_string(o) + " dim " + std::to_string(d) +
+                                                      " is declared " + std::to_string(t.shape[d]) + ", the inputs give " +
+                                                      std::to_string(r.shape[d]), {}, where);
+                if (r.shape[d] < 0) r.shape[d] = t.shape[d];
+              }
+          }
+          if (r.unknown_rank) r = TensorType{r.dtype, t.shape, t.unknown_rank, std::nullopt};
+          r.quantization = t.quantization;
+          if (fully_known(r)) t = r;
+        }
+        if (!fully_known(t))
+          throw Error(infer_error.empty() ? ErrorCode::Unsupported : ErrorCode::Invalid,
+                      "cannot resolve the type of output " + std::to_string(o) + " of " + label +
+                          (infer_error.empty() ? "" : ": " + infer_error), {}, where);
+      }
+      KernelContext ctx{n, find_schema(n.op), {}, {}, {}, from_armnn, threads};
+      for (ValueId v : n.inputs) {
+        ctx.in.push_back(v == kNoValue ? TensorType{} : work.values[v].type);
+        ctx.constants.push_back(v == kNoValue ? nullptr : plan->constants[v].get());
+      }
+      for (ValueId v : n.outputs) ctx.out.push_back(work.values[v].type);
+      Step st{i, n.inputs, n.outputs, {}};
+      try {
+        st.kernel = it->second(ctx);
+      } catch (const Error& e) {
+        throw Error(e.code(), label + ": " + e.message(), {}, where);
+      }
+      for (ValueId v : n.inputs)
+        if (v != kNoValue) last_use[v] = plan->steps.size();
+      plan->steps.push_back(std::move(st));
+    }
+    plan->types.resize(g.values.size());
+    for (std::size_t v = 0; v < g.values.size(); ++v) plan->types[v] = work.values[v].type;
+    plan->graph_inputs = g.inputs;
+    plan->graph_outputs = g.outputs;
+    for (ValueId id : g.inputs) plan->in_types.emplace_back(g.values[id].name, plan->types[id]);
+    for (ValueId id : g.outputs) {
+      if (id >= g.values.size()) throw Error(ErrorCode::Invalid, "graph output id out of range", {}, "outputs");
+      if (!fully_known(plan->types[id]))
+        throw Error(ErrorCode::Unsupported, "graph output \"" + g.values[id].name + "\" has no known shape");
+      plan->out_types.emplace_back(g.values[id].name, plan->types[id]);
+      last_use[id] = SIZE_MAX;  // kept to the end
+    }
+    plan->release_after.resize(plan->steps.size());
+    for (std::size_t v = 0; v < g.values.size(); ++v)
+      if (last_use[v] != SIZE_MAX && !plan->constants[v]) plan->release_after[last_use[v]].push_back(static_cast<ValueId>(v));
+    // A value produced but never used (an unused second output) is freed after its step.
+    return plan;
+  }
+};
+
+}  // namespace
+
+const KernelTable& kernels() {
+  static const KernelTable table = [] {
+    KernelTable t;
+    add_elementwise_kernels(t);
+    add_activation_kernels(t);
+    add_softmax_kernels(t);
+    add_conv_kernels(t);
+    add_gemm_kernels(t);
+    add_pool_kernels(t);
+    add_shape_kernels(t);
+    add_reduce_kernels(t);
+    add_normalization_kernels(t);
+    add_quantize_kernels(t);
+    add_resize_kernels(t);
+    add_space_kernels(t);
+    add_conv_transpose_kernels(t);
+    return t;
+  }();
+  return table;
+}
+
+std::shared_ptr<const Backend> backend() {
+  static const std::shared_ptr<const Backend> b = std::make_shared<CpuBackend>();
+  return b;
+}
+
+void register_backend() { nnbridge::register_backend(backend()); }
+
+std::vector<std::string> supported_ops() {
+  std::vector<std::string> out;
+  for (const auto& [name, f] : kernels()) out.push_back(name);
+  return out;
+}
+
+}  // namespace nnbridge::cpu_ref

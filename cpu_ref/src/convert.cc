@@ -1,0 +1,149 @@
+#include "convert.h"
+
+#include <Eigen/Core>
+#include <cmath>
+#include <cstring>
+#include <limits>
+
+#include "nnbridge/error.h"
+
+namespace nnbridge::cpu_ref {
+
+namespace {
+
+// Per-element quantization parameters: slice index of element i.
+struct QParams {
+  const Quantization* q = nullptr;
+  std::size_t inner = 1, dim = 1;
+  QParams(const TensorType& t) {
+    if (!t.quantization || t.quantization->scales.empty()) return;
+    q = &*t.quantization;
+    if (q->axis && *q->axis >= 0 && static_cast<std::size_t>(*q->axis) < t.shape.size() && q->scales.size() > 1) {
+      dim = static_cast<std::size_t>(t.shape[*q->axis]);
+      for (std::size_t d = *q->axis + 1; d < t.shape.size(); ++d) inner *= static_cast<std::size_t>(t.shape[d]);
+    }
+  }
+  std::size_t slice(std::size_t i) const {
+    std::size_t s = dim > 1 ? (i / inner) % dim : 0;
+    return s < q->scales.size() ? s : 0;
+  }
+  float scale(std::size_t s) const { return static_cast<float>(q->scales[s]); }
+  int64_t zero(std::size_t s) const {
+    if (q->zero_points.empty()) return 0;
+    return q->zero_points[std::min(s, q->zero_points.size() - 1)];
+  }
+};
+
+// float32 -> binary16 rounding to nearest, ties away from zero: the default rounding of the
+// half library Arm NN uses for Float16 (armnn/Half.hpp, half.hpp HALF_ROUND_TIES_TO_EVEN 0).
+uint16_t float_to_half(float f) {
+  uint32_t b;
+  std::memcpy(&b, &f, 4);
+  const uint16_t sign = static_cast<uint16_t>((b >> 16) & 0x8000u);
+  const uint32_t abs = b & 0x7fffffffu;
+  if (abs >= 0x7f800000u) return sign | 0x7c00u | (abs > 0x7f800000u ? 0x200u : 0u);  // inf, nan
+  const int e = static_cast<int>(abs >> 23) - 127 + 15;
+  uint32_t mant = (abs & 0x7fffffu) | 0x800000u;
+  if (e >= 31) return sign | 0x7c00u;
+  if (e <= 0) {  // subnormal half (or zero)
+    const int shift = 14 - e;
+    if (shift > 24) return sign;
+    uint32_t h = mant >> shift;
+    if ((mant >> (shift - 1)) & 1u) ++h;
+    return sign | static_cast<uint16_t>(h);
+  }
+  uint32_t h = (static_cast<uint32_t>(e) << 10) | ((mant >> 13) & 0x3ffu);
+  if (mant & 0x1000u) ++h;  // the carry may step into the exponent, up to infinity: as intended
+  return sign | static_cast<uint16_t>(h);
+}
+
+template <class T>
+void load_all(const std::byte* b, std::size_t n, float* out) {
+  for (std::size_t i = 0; i < n; ++i) {
+    T v;
+    std::memcpy(&v, b + i * sizeof(T), sizeof(T));
+    out[i] = static_cast<float>(v);
+  }
+}
+
+template <class T>
+void store_int(const float* v, std::size_t n, std::byte* out, const QParams* qp) {
+  constexpr double lo = static_cast<double>(std::numeric_limits<T>::lowest());
+  constexpr double hi = static_cast<double>(std::numeric_limits<T>::max());
+  for (std::size_t i = 0; i < n; ++i) {
+    double x;
+    if (qp && qp->q) {
+      std::size_t s = qp->slice(i);
+      // Arm NN armnn::Quantize: round(value / scale) + offset, then clamp.
+      x = std::round(static_cast<double>(v[i]) / qp->scale(s)) + static_cast<double>(qp->zero(s));
+    } else {
+      x = std::trunc(static_cast<double>(v[i]));
+    }
+    if (std::isnan(x)) x = 0;
+    x = std::min(hi, std::max(lo, x));
+    T t = static_cast<T>(x);
+    std::memcpy(out + i * sizeof(T), &t, sizeof(T));
+  }
+}
+
+}  // namespace
+
+std::vector<float> to_float(const TensorType& t, const std::byte* b, std::size_t n) {
+  std::vector<float> out(n);
+  switch (t.dtype) {
+    case DataType::Float32: if (n) std::memcpy(out.data(), b, n * 4); break;
+    case DataType::Float64: load_all<double>(b, n, out.data()); break;
+    case DataType::Float16: load_all<Eigen::half>(b, n, out.data()); break;
+    case DataType::BFloat16: load_all<Eigen::bfloat16>(b, n, out.data()); break;
+    case DataType::Int8: case DataType::QAsymmS8: case DataType::QSymmS8: load_all<int8_t>(b, n, out.data()); break;
+    case DataType::Int16: case DataType::QSymmS16: load_all<int16_t>(b, n, out.data()); break;
+    case DataType::Int32: load_all<int32_t>(b, n, out.data()); break;
+    case DataType::Int64: load_all<int64_t>(b, n, out.data()); break;
+    case DataType::UInt8: case DataType::QAsymmU8: case DataType::Bool: load_all<uint8_t>(b, n, out.data()); break;
+    default: throw Error(ErrorCode::Unsupported, "the cpu backend has no conversion for dtype " + std::string(to_string(t.dtype)));
+  }
+  QParams qp(t);
+  if (qp.q && t.dtype != DataType::Float32)
+    for (std::size_t i = 0; i < n; ++i) {
+      std::size_t s = qp.slice(i);
+      out[i] = qp.scale(s) * static_cast<float>(static_cast<int64_t>(out[i]) - qp.zero(s));
+    }
+  return out;
+}
+
+std::vector<std::byte> from_float(const TensorType& t, const float* v, std::size_t n) {
+  std::vector<std::byte> out(n * element_size(t.dtype));
+  QParams qp(t);
+  const QParams* q = is_quantized(t.dtype) || (qp.q && t.dtype == DataType::Int32) ? &qp : nullptr;
+  switch (t.dtype) {
+    case DataType::Float32: if (n) std::memcpy(out.data(), v, n * 4); break;
+    case DataType::Float64:
+      for (std::size_t i = 0; i < n; ++i) { double d = v[i]; std::memcpy(out.data() + 8 * i, &d, 8); }
+      break;
+    case DataType::Float16:
+      for (std::size_t i = 0; i < n; ++i) { uint16_t h = float_to_half(v[i]); std::memcpy(out.data() + 2 * i, &h, 2); }
+      break;
+    case DataType::BFloat16:
+      for (std::size_t i = 0; i < n; ++i) { Eigen::bfloat16 h(v[i]); std::memcpy(out.data() + 2 * i, &h, 2); }
+      break;
+    case DataType::Int8: case DataType::QAsymmS8: case DataType::QSymmS8: store_int<int8_t>(v, n, out.data(), q); break;
+    case DataType::Int16: case DataType::QSymmS16: store_int<int16_t>(v, n, out.data(), q); break;
+    case DataType::Int32: store_int<int32_t>(v, n, out.data(), q); break;
+    case DataType::Int64: store_int<int64_t>(v, n, out.data(), q); break;
+    case DataType::UInt8: case DataType::QAsymmU8: store_int<uint8_t>(v, n, out.data(), q); break;
+    case DataType::Bool:
+      for (std::size_t i = 0; i < n; ++i) out[i] = std::byte{v[i] != 0.0f};
+      break;
+    default: throw Error(ErrorCode::Unsupported, "the cpu backend has no conversion for dtype " + std::string(to_string(t.dtype)));
+  }
+  return out;
+}
+
+void round_trip(const TensorType& t, float* v, std::size_t n) {
+  if (t.dtype == DataType::Float32 || t.dtype == DataType::Float64 || t.dtype == DataType::Undefined) return;
+  std::vector<std::byte> b = from_float(t, v, n);
+  std::vector<float> f = to_float(t, b.data(), n);
+  std::memcpy(v, f.data(), n * sizeof(float));
+}
+
+}  // namespace nnbridge::cpu_ref

@@ -1,0 +1,111 @@
+// Gemm Y = alpha * A' * B' + beta * C (ONNX Gemm-13) and MatMul (numpy matmul), with Eigen.
+//
+// Arm NN FullyConnected extension (ops_plan.md, core Gemm schema): A of rank > 2 is read as
+// 2-D [numel / K, K], K taken from B (K = B's dim 1 when transB, else dim 0).
+#include <Eigen/Core>
+
+#include "../kernel.h"
+
+namespace nnbridge::cpu_ref {
+
+namespace {
+
+using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+Kernel make_gemm(const KernelContext& ctx) {
+  const bool ta = ctx.attr_int("transA", 0) != 0, tb = ctx.attr_int("transB", 0) != 0;
+  const float alpha = static_cast<float>(ctx.attr_float("alpha", 1.0)), beta = static_cast<float>(ctx.attr_float("beta", 1.0));
+  const Shape& bs = ctx.in[1].shape;
+  if (bs.size() != 2) ctx.invalid("B must be 2-D");
+  const int64_t K = tb ? bs[1] : bs[0], N = tb ? bs[0] : bs[1];
+  const Shape& as = ctx.in[0].shape;
+  int64_t M;
+  if (as.size() == 2) {
+    M = ta ? as[1] : as[0];
+    if ((ta ? as[0] : as[1]) != K) ctx.invalid("A and B disagree on K");
+  } else {
+    if (ta) ctx.invalid("transA with A of rank != 2");
+    if (K == 0 || numel(as) % K != 0) ctx.invalid("A's size is not a multiple of K");
+    M = numel(as) / K;
+  }
+  if (numel(ctx.out[0].shape) != M * N) ctx.invalid("output size is not M * N");
+  const bool has_c = ctx.has_input(2);
+  Shape cs = has_c ? ctx.in[2].shape : Shape{};
+  // C broadcasts to [M, N] (unidirectional): its two trailing dims are M or 1, N or 1.
+  int64_t cm = 1, cn = 1;
+  if (has_c) {
+    if (cs.size() > 2) ctx.invalid("C must have rank <= 2");
+    if (cs.size() >= 1) cn = cs.back();
+    if (cs.size() == 2) cm = cs[0];
+    if ((cn != 1 && cn != N) || (cm != 1 && cm != M)) ctx.invalid("C does not broadcast to [M, N]");
+  }
+  const int64_t as0 = as.size() == 2 ? as[0] : M, as1 = as.size() == 2 ? as[1] : K;
+  const std::vector<float> bscale = cn == N ? implied_bias_scale(ctx, N) : std::vector<float>{};
+  return [=](std::span<const float* const> in, std::span<float* const> out) {
+    Eigen::Map<const RowMat> A(in[0], as0, as1);
+    Eigen::Map<const RowMat> B(in[1], bs[0], bs[1]);
+    Eigen::Map<RowMat> Y(out[0], M, N);
+    if (ta && tb) Y.noalias() = A.transpose() * B.transpose();
+    else if (ta) Y.noalias() = A.transpose() * B;
+    else if (tb) Y.noalias() = A * B.transpose();
+    else Y.noalias() = A * B;
+    if (alpha != 1.0f) Y *= alpha;
+    if (has_c)
+      for (int64_t i = 0; i < M; ++i)
+        for (int64_t j = 0; j < N; ++j)
+          Y(i, j) += beta * in[2][(cm == 1 ? 0 : i) * cn + (cn == 1 ? 0 : j)] * (bscale.empty() ? 1.0f : bscale[j]);
+  };
+}
+
+// MatMul with optional transA/transB (Arm NN BatchMatMul); batch dims broadcast as numpy.
+Kernel make_matmul(const KernelContext& ctx) {
+  Shape a = ctx.in[0].shape, b = ctx.in[1].shape;
+  const Shape& o = ctx.out[0].shape;
+  const bool ta = ctx.attr_int("transA", 0) != 0, tb = ctx.attr_int("transB", 0) != 0;
+  if (a.size() < 2 || b.size() < 2) ctx.unsupported("MatMul of 1-D operands is not implemented");
+  const int64_t M = ta ? a[a.size() - 1] : a[a.size() - 2], K = ta ? a[a.size() - 2] : a[a.size() - 1];
+  const int64_t N = tb ? b[b.size() - 2] : b[b.size() - 1];
+  if ((tb ? b[b.size() - 1] : b[b.size() - 2]) != K) ctx.invalid("A and B disagree on K");
+  const std::size_t r = o.size();
+  if (r < 2) ctx.invalid("output rank < 2");
+  Shape batch(o.begin(), o.end() - 2);
+  // Batch strides of A and B in units of matrices, 0 where broadcast.
+  auto bstrides = [&](const Shape& s) {
+    Shape st(batch.size(), 0);
+    int64_t acc = 1;
+    for (std::size_t i = 0; i + 2 < s.size(); ++i) {
+      std::size_t d = s.size() - 3 - i, od = batch.size() - 1 - i;
+      if (s[d] != 1) st[od] = acc;
+      acc *= s[d];
+    }
+    return st;
+  };
+  Shape sa = bstrides(a), sb = bstrides(b);
+  const int64_t nb = numel(batch), a0 = a[a.size() - 2], a1 = a.back(), b0 = b[b.size() - 2], b1 = b.back();
+  return [=](std::span<const float* const> in, std::span<float* const> out) {
+    for (int64_t i = 0; i < nb; ++i) {
+      int64_t rem = i, ia = 0, ib = 0;
+      for (std::size_t d = batch.size(); d-- > 0;) {
+        int64_t idx = rem % batch[d];
+        rem /= batch[d];
+        ia += idx * sa[d], ib += idx * sb[d];
+      }
+      Eigen::Map<const RowMat> A(in[0] + ia * a0 * a1, a0, a1);
+      Eigen::Map<const RowMat> B(in[1] + ib * b0 * b1, b0, b1);
+      Eigen::Map<RowMat> Y(out[0] + i * M * N, M, N);
+      if (ta && tb) Y.noalias() = A.transpose() * B.transpose();
+      else if (ta) Y.noalias() = A.transpose() * B;
+      else if (tb) Y.noalias() = A * B.transpose();
+      else Y.noalias() = A * B;
+    }
+  };
+}
+
+}  // namespace
+
+void add_gemm_kernels(KernelTable& t) {
+  t["Gemm"] = make_gemm;
+  t["MatMul"] = make_matmul;
+}
+
+}  // namespace nnbridge::cpu_ref

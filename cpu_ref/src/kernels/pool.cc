@@ -1,0 +1,145 @@
+// MaxPool, AveragePool, LpPool (2-D, NCHW or NHWC) and GlobalAveragePool / GlobalMaxPool.
+//
+// Window rules follow Arm NN CpuRef (armnn/src/backends/reference/workloads/Pooling2d.cpp),
+// which agree with ONNX where both define them:
+// - a window starts at out*stride - pad_begin and is cut at in + pad_end (the padded input);
+// - AveragePool divides by the window's taps inside the padded input when count_include_pad
+//   (Arm NN PaddingMethod IgnoreValue), by the taps inside the input otherwise (Exclude);
+// - padding never takes part in a maximum; a window that covers only padding yields 0.
+// - LpPool: ONNX LpPool-18 (sum |x|^p)^(1/p); for graphs read from Arm NN, Arm NN's L2
+//   pooling sqrt(sum x^2 / divisor) with the divisor of AveragePool.
+#include <cmath>
+
+#include "../kernel.h"
+
+namespace nnbridge::cpu_ref {
+
+namespace {
+
+enum class Kind { Max, Avg, Lp };
+
+struct PoolParams {
+  Kind kind;
+  bool nhwc = false, include_pad = false, armnn_l2 = false;
+  Shape k, s, d, p;  // kernel, strides, dilations, pads [top, left, bottom, right]
+  int64_t lp = 2;
+};
+
+Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp);
+
+Kernel make_pool(const KernelContext& ctx, Kind kind, bool global) {
+  const Shape& xs = ctx.in[0].shape;
+  if (xs.size() != 4) ctx.unsupported("only 2-D pooling (rank-4 X) is implemented");
+  PoolParams pp;
+  pp.kind = kind;
+  pp.nhwc = ctx.attr_string("data_layout", "NCHW") == "NHWC";
+  const int64_t H = pp.nhwc ? xs[1] : xs[2], W = pp.nhwc ? xs[2] : xs[3];
+  pp.k = global ? Shape{H, W} : ctx.attr_ints("kernel_shape");
+  pp.s = global ? Shape{1, 1} : ctx.attr_ints("strides", {1, 1});
+  pp.d = global ? Shape{1, 1} : ctx.attr_ints("dilations", {1, 1});
+  pp.p = global ? Shape{0, 0, 0, 0} : ctx.attr_ints("pads", {0, 0, 0, 0});
+  if (pp.k.size() != 2 || pp.s.size() != 2 || pp.d.size() != 2 || pp.p.size() != 4)
+    ctx.invalid("kernel_shape/strides/dilations/pads sizes");
+  const std::string auto_pad = global ? "NOTSET" : ctx.attr_string("auto_pad", "NOTSET");
+  if (auto_pad != "NOTSET" && auto_pad != "VALID") ctx.unsupported("auto_pad " + auto_pad + " for pooling");
+  if (auto_pad == "VALID") pp.p = {0, 0, 0, 0};
+  pp.include_pad = kind != Kind::Max && ctx.attr_int("count_include_pad", 0) != 0;
+  pp.lp = ctx.attr_int("p", 2);
+  pp.armnn_l2 = kind == Kind::Lp && ctx.from_armnn;
+  return pool_kernel(ctx, pp);
+}
+
+// armnn.Pooling2d, the native op the Arm NN reader keeps where no canonical op says the same
+// (e.g. Max pooling with PaddingMethod Exclude): its fields are `armnn.descriptor.*`
+// (ArmnnSchema.fbs Pooling2dDescriptor: poolType 0 Max 1 Average 2 L2; paddingMethod
+// 0 IgnoreValue 1 Exclude; DataLayout 0 NHWC 1 NCHW; the output shape comes from the file).
+Kernel make_armnn_pool(const KernelContext& ctx) {
+  auto f = [&](const char* name) { return ctx.attr_int(std::string("armnn.descriptor.") + name, 0); };
+  if (ctx.in[0].shape.size() != 4) ctx.unsupported("only rank-4 input is implemented");
+  PoolParams pp;
+  const int64_t type = f("poolType");
+  if (type < 0 || type > 2) ctx.unsupported("poolType " + std::to_string(type));
+  pp.kind = type == 0 ? Kind::Max : type == 1 ? Kind::Avg : Kind::Lp;
+  pp.nhwc = f("dataLayout") == 0;
+  pp.k = {f("poolHeight"), f("poolWidth")};
+  pp.s = {f("strideY"), f("strideX")};
+  pp.d = {1, 1};
+  pp.p = {f("padTop"), f("padLeft"), f("padBottom"), f("padRight")};
+  pp.include_pad = f("paddingMethod") == 0;
+  pp.armnn_l2 = true;
+  for (int64_t v : pp.s)
+    if (v < 1) ctx.invalid("strides must be >= 1");
+  return pool_kernel(ctx, pp);
+}
+
+Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp) {
+  const Shape& xs = ctx.in[0].shape;
+  const Shape& ys = ctx.out[0].shape;
+  const bool nhwc = pp.nhwc, include_pad = pp.include_pad, armnn_l2 = pp.armnn_l2;
+  const Kind kind = pp.kind;
+  const Shape k = pp.k, s = pp.s, d = pp.d, p = pp.p;
+  const int64_t lp = pp.lp;
+  const int64_t N = xs[0], C = nhwc ? xs[3] : xs[1], H = nhwc ? xs[1] : xs[2], W = nhwc ? xs[2] : xs[3];
+  const int64_t OH = nhwc ? ys[1] : ys[2], OW = nhwc ? ys[2] : ys[3];
+  if (ys.size() != 4 || ys[0] != N || (nhwc ? ys[3] : ys[1]) != C) ctx.invalid("output shape does not match the input's N and C");
+  for (int64_t v : s)
+    if (v < 1) ctx.invalid("strides must be >= 1");
+  return [=](std::span<const float* const> in, std::span<float* const> out) {
+    const float* x = in[0];
+    float* y = out[0];
+    auto at = [&](int64_t n, int64_t c, int64_t i, int64_t j) {
+      return nhwc ? ((n * H + i) * W + j) * C + c : ((n * C + c) * H + i) * W + j;
+    };
+    auto oat = [&](int64_t n, int64_t c, int64_t i, int64_t j) {
+      return nhwc ? ((n * OH + i) * OW + j) * C + c : ((n * C + c) * OH + i) * OW + j;
+    };
+    for (int64_t n = 0; n < N; ++n)
+      for (int64_t c = 0; c < C; ++c)
+        for (int64_t oy = 0; oy < OH; ++oy)
+          for (int64_t ox = 0; ox < OW; ++ox) {
+            const int64_t hs = oy * s[0] - p[0], ws = ox * s[1] - p[1];
+            int64_t padded_taps = 0, real_taps = 0;
+            double acc = kind == Kind::Max ? -INFINITY : 0.0;
+            for (int64_t ky = 0; ky < k[0]; ++ky) {
+              const int64_t iy = hs + ky * d[0];
+              if (iy >= H + p[2]) break;
+              for (int64_t kx = 0; kx < k[1]; ++kx) {
+                const int64_t ix = ws + kx * d[1];
+                if (ix >= W + p[3]) break;
+                ++padded_taps;
+                if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue;
+                ++real_taps;
+                const double v = x[at(n, c, iy, ix)];
+                if (kind == Kind::Max) acc = std::max(acc, v);
+                else if (kind == Kind::Avg) acc += v;
+                else if (armnn_l2) acc += v * v;
+                else acc += std::pow(std::fabs(v), static_cast<double>(lp));
+              }
+            }
+            double r;
+            const double div = static_cast<double>(include_pad ? padded_taps : real_taps);
+            if (real_taps == 0) r = 0.0;
+            else if (kind == Kind::Max) r = acc;
+            else if (kind == Kind::Avg) r = acc / div;
+            else if (armnn_l2) r = std::sqrt(acc / div);
+            else r = std::pow(acc, 1.0 / static_cast<double>(lp));
+            y[oat(n, c, oy, ox)] = static_cast<float>(r);
+          }
+  };
+}
+
+}  // namespace
+
+void add_pool_kernels(KernelTable& t) {
+  t["MaxPool"] = [](const KernelContext& c) {
+    if (c.out.size() > 1) c.unsupported("MaxPool's Indices output is not implemented");
+    return make_pool(c, Kind::Max, false);
+  };
+  t["AveragePool"] = [](const KernelContext& c) { return make_pool(c, Kind::Avg, false); };
+  t["LpPool"] = [](const KernelContext& c) { return make_pool(c, Kind::Lp, false); };
+  t["GlobalAveragePool"] = [](const KernelContext& c) { return make_pool(c, Kind::Avg, true); };
+  t["GlobalMaxPool"] = [](const KernelContext& c) { return make_pool(c, Kind::Max, true); };
+  t["armnn.Pooling2d"] = make_armnn_pool;
+}
+
+}  // namespace nnbridge::cpu_ref

@@ -1,0 +1,296 @@
+// Data movement: Reshape-like copies, Transpose, Concat, Split, Stack, Slice, Pad, Gather,
+// Rank, ConstantOfShape (ONNX semantics; Arm NN Permute arrives as Transpose with the
+// inverse of its dimMappings, ops_plan.md).
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+
+#include "../kernel.h"
+
+namespace nnbridge::cpu_ref {
+
+namespace {
+
+Kernel copy_kernel(const KernelContext& ctx) {
+  const int64_t n = numel(ctx.out[0].shape);
+  if (numel(ctx.in[0].shape) != n) ctx.invalid("output size differs from the input's");
+  return [n](std::span<const float* const> in, std::span<float* const> out) {
+    if (n) std::memcpy(out[0], in[0], static_cast<std::size_t>(n) * sizeof(float));
+  };
+}
+
+// out[i] = in[src(i)] where the source index is sum_d idx_d * in_strides[map...]: a general
+// strided gather used by Transpose and Slice.
+Kernel strided_gather(Shape oshape, Shape istrides_per_out_dim, int64_t base) {
+  return [=](std::span<const float* const> in, std::span<float* const> out) {
+    const std::size_t r = oshape.size();
+    const int64_t n = numel(oshape);
+    std::vector<int64_t> idx(r, 0);
+    int64_t src = base;
+    for (int64_t i = 0; i < n; ++i) {
+      out[0][i] = in[0][src];
+      for (std::size_t d = r; d-- > 0;) {
+        if (++idx[d] < oshape[d]) {
+          src += istrides_per_out_dim[d];
+          break;
+        }
+        src -= istrides_per_out_dim[d] * (oshape[d] - 1);
+        idx[d] = 0;
+      }
+    }
+  };
+}
+
+Kernel make_transpose(const KernelContext& ctx) {
+  const Shape& is = ctx.in[0].shape;
+  const int64_t r = static_cast<int64_t>(is.size());
+  Shape perm = ctx.attr_ints("perm");
+  if (perm.empty())
+    for (int64_t i = r; i-- > 0;) perm.push_back(i);
+  if (static_cast<int64_t>(perm.size()) != r) ctx.invalid("perm has the wrong length");
+  Shape ist = strides_of(is), st(r), os(r);
+  for (int64_t i = 0; i < r; ++i) {
+    int64_t p = norm_axis(perm[i], r);
+    st[i] = ist[p];
+    os[i] = is[p];
+  }
+  if (os != ctx.out[0].shape) ctx.invalid("output shape disagrees with perm");
+  return strided_gather(os, st, 0);
+}
+
+Kernel make_slice(const KernelContext& ctx) {
+  const Shape& is = ctx.in[0].shape;
+  const Shape& os = ctx.out[0].shape;
+  const int64_t r = static_cast<int64_t>(is.size());
+  if (ctx.in.size() > 1) ctx.unsupported("Slice with starts/ends inputs (Slice-10) is not implemented");
+  Shape starts = ctx.attr_ints("starts"), axes = ctx.attr_ints("axes"), steps = ctx.attr_ints("steps");
+  if (axes.empty())
+    for (std::size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
+  Shape begin(r, 0), step(r, 1);
+  for (std::size_t i = 0; i < starts.size() && i < axes.size(); ++i) {
+    int64_t a = norm_axis(axes[i], r), st = i < steps.size() ? steps[i] : 1, s = starts[i];
+    if (s < 0) s += is[a];
+    s = st > 0 ? std::clamp<int64_t>(s, 0, is[a]) : std::clamp<int64_t>(s, 0, is[a] - 1);
+    begin[a] = s;
+    step[a] = st;
+  }
+  Shape ist = strides_of(is), str(r);
+  int64_t base = 0;
+  for (int64_t d = 0; d < r; ++d) {
+    base += begin[d] * ist[d];
+    str[d] = step[d] * ist[d];
+  }
+  return strided_gather(os, str, base);
+}
+
+// TF StridedSlice (Arm NN StridedSlice): begin/end/strides with begin_mask, end_mask and
+// shrink_axis_mask; begin and end clamped to [0, dim] (stride > 0) or [-1, dim - 1] (stride < 0).
+Kernel make_strided_slice(const KernelContext& ctx) {
+  const Shape& is = ctx.in[0].shape;
+  const int64_t r = static_cast<int64_t>(is.size());
+  if (ctx.attr_int("ellipsis_mask", 0) != 0 || ctx.attr_int("new_axis_mask", 0) != 0)
+    ctx.unsupported("StridedSlice with ellipsis_mask or new_axis_mask");
+  Shape begin = ctx.attr_ints("begin"), end = ctx.attr_ints("end"), strides = ctx.attr_ints("strides");
+  if (strides.empty()) strides.assign(begin.size(), 1);
+  if (end.size() != begin.size() || strides.size() != begin.size() || static_cast<int64_t>(begin.size()) > r)
+    ctx.invalid("begin/end/strides sizes");
+  const int64_t bm = ctx.attr_int("begin_mask", 0), em = ctx.attr_int("end_mask", 0), sm = ctx.attr_int("shrink_axis_mask", 0);
+  Shape ist = strides_of(is), counts(r), str(r);
+  int64_t base = 0;
+  for (int64_t d = 0; d < r; ++d) {
+    const int64_t dim = is[d];
+    int64_t b = 0, e = dim, st = 1;
+    const bool entry = d < static_cast<int64_t>(begin.size());
+    if (entry) {
+      st = strides[d];
+      if (st == 0) ctx.invalid("strides must not be 0");
+      const bool shrink = (sm >> d) & 1;
+      if (shrink) {
+        b = begin[d] < 0 ? begin[d] + dim : begin[d];
+        if (b < 0 || b >= dim) ctx.invalid("shrink index out of range");
+        e = b + 1, st = 1;
+      } else {
+        auto fix = [&](int64_t v, bool masked, bool is_begin) {
+          if (masked) return st > 0 ? (is_begin ? 0 : dim) : (is_begin ? dim - 1 : -1);
+          if (v < 0) v += dim;
+          return st > 0 ? std::clamp<int64_t>(v, 0, dim) : std::clamp<int64_t>(v, -1, dim - 1);
+        };
+        b = fix(begin[d], (bm >> d) & 1, true);
+        e = fix(end[d], (em >> d) & 1, false);
+      }
+    }
+    const int64_t span = st > 0 ? e - b : b - e, as = st > 0 ? st : -st;
+    counts[d] = span <= 0 ? 0 : (span + as - 1) / as;
+    base += (counts[d] ? b : 0) * ist[d];
+    str[d] = st * ist[d];
+  }
+  if (numel(counts) != numel(ctx.out[0].shape)) ctx.invalid("output size does not match the slice");
+  return strided_gather(counts, str, base);
+}
+
+Kernel make_concat(const KernelContext& ctx) {
+  const Shape& os = ctx.out[0].shape;
+  const int64_t r = static_cast<int64_t>(os.size());
+  const int64_t axis = norm_axis(ctx.attr_int("axis", 0), r);
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d) outer *= os[d];
+  for (int64_t d = axis + 1; d < r; ++d) inner *= os[d];
+  std::vector<int64_t> chunk;
+  int64_t total = 0;
+  for (const auto& t : ctx.in) {
+    if (static_cast<int64_t>(t.shape.size()) != r) ctx.invalid("inputs differ in rank");
+    chunk.push_back(t.shape[axis] * inner);
+    total += t.shape[axis];
+  }
+  if (total != os[axis]) ctx.invalid("inputs do not add up to the output along axis");
+  const int64_t ochunk = os[axis] * inner;
+  return [=](std::span<const float* const> in, std::span<float* const> out) {
+    for (int64_t o = 0; o < outer; ++o) {
+      float* dst = out[0] + o * ochunk;
+      for (std::size_t k = 0; k < chunk.size(); ++k) {
+        std::memcpy(dst, in[k] + o * chunk[k], static_cast<std::size_t>(chunk[k]) * sizeof(float));
+        dst += chunk[k];
+      }
+    }
+  };
+}
+
+Kernel make_split(const KernelContext& ctx) {
+  const Shape& is = ctx.in[0].shape;
+  const int64_t r = static_cast<int64_t>(is.size());
+  const int64_t axis = norm_axis(ctx.attr_int("axis", 0), r);
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d) outer *= is[d];
+  for (int64_t d = axis + 1; d < r; ++d) inner *= is[d];
+  std::vector<int64_t> chunk;
+  int64_t total = 0;
+  for (const auto& t : ctx.out) {
+    if (static_cast<int64_t>(t.shape.size()) != r) ctx.invalid("outputs differ in rank");
+    chunk.push_back(t.shape[axis] * inner);
+    total += t.shape[axis];
+  }
+  if (total != is[axis]) ctx.invalid("outputs do not add up to the input along axis");
+  const int64_t ichunk = is[axis] * inner;
+  return [=](std::span<const float* const> in, std::span<float* const> out) {
+    for (int64_t o = 0; o < outer; ++o) {
+      const float* src = in[0] + o * ichunk;
+      for (std::size_t k = 0; k < chunk.size(); ++k) {
+        std::memcpy(out[k] + o * chunk[k], src, static_cast<std::size_t>(chunk[k]) * sizeof(float));
+        src += chunk[k];
+      }
+    }
+  };
+}
+
+// TF/Arm NN Stack: inputs of equal shape joined along a new output axis.
+Kernel make_stack(const KernelContext& ctx) {
+  const Shape& os = ctx.out[0].shape;
+  const int64_t axis = norm_axis(ctx.attr_int("axis", 0), static_cast<int64_t>(os.size()));
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d) outer *= os[d];
+  for (std::size_t d = axis + 1; d < os.size(); ++d) inner *= os[d];
+  const int64_t k = static_cast<int64_t>(ctx.in.size());
+  if (os[axis] != k) ctx.invalid("output dim along axis is not the input count");
+  return [=](std::span<const float* const> in, std::span<float* const> out) {
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < k; ++i)
+        std::memcpy(out[0] + (o * k + i) * inner, in[i] + o * inner, static_cast<std::size_t>(inner) * sizeof(float));
+  };
+}
+
+// ONNX Pad-2 with pads/mode/value attributes (pads [x1_begin, ..., x1_end, ...]).
+Kernel make_pad(const KernelContext& ctx) {
+  const Shape& is = ctx.in[0].shape;
+  const Shape& os = ctx.out[0].shape;
+  const int64_t r = static_cast<int64_t>(is.size());
+  Shape pads = ctx.attr_ints("pads");
+  if (static_cast<int64_t>(pads.size()) != 2 * r) ctx.invalid("pads must have 2 * rank values");
+  const std::string mode = ctx.attr_string("mode", "constant");
+  if (mode != "constant" && mode != "reflect" && mode != "edge" && mode != "symmetric") ctx.unsupported("Pad mode " + mode);
+  float value = static_cast<float>(ctx.attr_float("value", 0.0));
+  // Arm NN 20.08 CpuRef writes the pad value into quantized storage as is (RefPadWorkload:
+  // static_cast<T>(padValue)), so for a quantized output it means q = value, not real = value.
+  const auto& oq = ctx.out[0].quantization;
+  if (ctx.from_armnn && is_quantized(ctx.out[0].dtype) && oq && !oq->scales.empty())
+    value = static_cast<float>(oq->scales[0] * (value - static_cast<double>(oq->zero_points.empty() ? 0 : oq->zero_points[0])));
+  for (int64_t d = 0; d < r; ++d)
+    if (pads[d] < 0 || pads[d + r] < 0) ctx.unsupported("negative pads");
+  Shape ist = strides_of(is);
+  return [=](std::span<const float* const> in, std::span<float* const> out) {
+    const int64_t n = numel(os);
+    std::vector<int64_t> idx(r, 0);
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t src = 0;
+      bool inside = true;
+      for (int64_t d = 0; d < r; ++d) {
+        int64_t j = idx[d] - pads[d];
+        const int64_t len = is[d];
+        if (j < 0 || j >= len) {
+          if (mode == "constant" || len == 0) {
+            inside = false;
+            break;
+          }
+          if (mode == "edge") j = j < 0 ? 0 : len - 1;
+          else {
+            const bool sym = mode == "symmetric";
+            const int64_t period = sym ? 2 * len : std::max<int64_t>(2 * len - 2, 1);
+            j = ((j % period) + period) % period;
+            if (j >= len) j = sym ? period - 1 - j : period - j;
+          }
+        }
+        src += j * ist[d];
+      }
+      out[0][i] = inside ? in[0][src] : value;
+      for (int64_t d = r; d-- > 0;) {
+        if (++idx[d] < os[d]) break;
+        idx[d] = 0;
+      }
+    }
+  };
+}
+
+Kernel make_gather(const KernelContext& ctx) {
+  const Shape& ds = ctx.in[0].shape;
+  const int64_t r = static_cast<int64_t>(ds.size());
+  const int64_t axis = norm_axis(ctx.attr_int("axis", 0), r);
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d) outer *= ds[d];
+  for (int64_t d = axis + 1; d < r; ++d) inner *= ds[d];
+  const int64_t ni = numel(ctx.in[1].shape), dim = ds[axis];
+  if (numel(ctx.out[0].shape) != outer * ni * inner) ctx.invalid("output size does not match");
+  return [=](std::span<const float* const> in, std::span<float* const> out) {
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t k = 0; k < ni; ++k) {
+        int64_t j = static_cast<int64_t>(in[1][k]);
+        if (j < 0) j += dim;
+        if (j < 0 || j >= dim) throw Error(ErrorCode::Backend, "Gather index " + std::to_string(j) + " is out of range");
+        std::memcpy(out[0] + (o * ni + k) * inner, in[0] + (o * dim + j) * inner, static_cast<std::size_t>(inner) * sizeof(float));
+      }
+  };
+}
+
+}  // namespace
+
+void add_shape_kernels(KernelTable& t) {
+  for (const char* op : {"Reshape", "Flatten", "Squeeze", "Unsqueeze"}) t[op] = copy_kernel;
+  t["Transpose"] = make_transpose;
+  t["Slice"] = make_slice;
+  t["Concat"] = make_concat;
+  t["StridedSlice"] = make_strided_slice;
+  t["Split"] = make_split;
+  t["Stack"] = make_stack;
+  t["Pad"] = make_pad;
+  t["Gather"] = make_gather;
+  t["Rank"] = [](const KernelContext& ctx) -> Kernel {
+    const float r = static_cast<float>(ctx.in[0].shape.size());
+    return [r](std::span<const float* const>, std::span<float* const> out) { out[0][0] = r; };
+  };
+  // ONNX ConstantOfShape (Arm NN Fill): the output shape is resolved at prepare time.
+  t["ConstantOfShape"] = [](const KernelContext& ctx) -> Kernel {
+    const float v = static_cast<float>(ctx.attr_float("value", 0.0));
+    const int64_t n = numel(ctx.out[0].shape);
+    return [v, n](std::span<const float* const>, std::span<float* const> out) { std::fill(out[0], out[0] + n, v); };
+  };
+}
+
+}  // namespace nnbridge::cpu_ref

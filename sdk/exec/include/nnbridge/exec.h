@@ -1,0 +1,156 @@
+// Executing graphs: host tensors, the backend interface, the backend registry and validate()
+// (DESIGN.md "Backends", "Public API").
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nnbridge/buffer.h"
+#include "nnbridge/graph.h"
+
+namespace nnbridge {
+
+/// A tensor in host memory: its type (dtype, shape, quantization) and its bytes,
+/// little-endian, C order, `type.byte_size()` of them.
+///
+/// The bytes are a core Buffer, so a HostTensor either owns them or views memory kept alive
+/// by another owner (a mapped .npy file, the caller's array): feeding inputs never copies.
+/// Quantized tensors hold their storage integers (QAsymmU8: uint8, ...); the real value is
+/// `scale * (q - zero_point)` per `type.quantization`.
+class HostTensor {
+ public:
+  HostTensor() = default;
+  /// Takes `bytes`; throws Error(Invalid) when the type's shape is not fully known or the
+  /// size is not `type.byte_size()`.
+  static HostTensor owned(TensorType type, std::vector<std::byte> bytes);
+  /// Views `bytes` (no copy); `owner` keeps them alive. Same checks as owned().
+  static HostTensor view(TensorType type, std::span<const std::byte> bytes, std::shared_ptr<const void> owner);
+  /// Wraps an existing Buffer (no copy). Same checks as owned().
+  static HostTensor from_buffer(TensorType type, Buffer data);
+  /// Copies typed values: `T` must match the storage type of `type.dtype`.
+  template <class T>
+  static HostTensor from_values(TensorType type, std::span<const T> values) {
+    auto b = std::as_bytes(values);
+    return owned(std::move(type), std::vector<std::byte>(b.begin(), b.end()));
+  }
+
+  const TensorType& type() const noexcept { return type_; }
+  DataType dtype() const noexcept { return type_.dtype; }
+  const std::vector<int64_t>& shape() const noexcept { return type_.shape; }
+  const Buffer& buffer() const noexcept { return data_; }
+  std::span<const std::byte> bytes() const noexcept { return data_.bytes(); }
+  /// Number of elements (1 for a 0-d tensor).
+  std::size_t element_count() const noexcept;
+  /// The elements as `T`; throws Error(Invalid) when sizeof(T) is not the element size.
+  template <class T>
+  std::span<const T> values() const {
+    check_element_size(sizeof(T));
+    return {reinterpret_cast<const T*>(data_.data()), data_.size() / sizeof(T)};
+  }
+  /// Every element converted to double: quantized types dequantized (per-tensor or per-axis),
+  /// float16/bfloat16 widened, bool as 0/1. Used by validate() and tests.
+  std::vector<double> to_double() const;
+
+ private:
+  void check_element_size(std::size_t size) const;
+  TensorType type_;
+  Buffer data_;
+};
+
+/// Tensors by graph input or output name (Value::name).
+using TensorMap = std::map<std::string, HostTensor, std::less<>>;
+
+/// The integer type that stores a dtype's elements: quantized types map to their storage
+/// (QAsymmU8 -> UInt8, QAsymmS8/QSymmS8 -> Int8, QSymmS16 -> Int16); others map to themselves.
+DataType storage_type(DataType t);
+
+/// How a backend is asked to prepare a graph.
+struct BackendOptions {
+  /// Worker threads; 0 means all cores.
+  int threads = 0;
+  /// Extension shared libraries (by path) that register kernels (issue 3; not loaded yet).
+  std::vector<std::string> extensions;
+  /// Backend-specific options, namespaced by backend ("cpu.xxx").
+  std::map<std::string, std::string, std::less<>> options;
+};
+
+/// A prepared graph. Immutable after Backend::prepare(); run() may be called many times,
+/// also from several threads at once.
+class Plan {
+ public:
+  virtual ~Plan() = default;
+  /// Runs the graph. `inputs` holds one tensor per graph input, by name, of the input's dtype
+  /// (or its storage type) and exact shape. Returns one tensor per graph output, by name,
+  /// of the output's declared dtype. Throws Error(Invalid) naming the input for a missing,
+  /// extra, mis-shaped or mis-typed tensor, Error(Backend) when a kernel fails.
+  virtual TensorMap run(const TensorMap& inputs) const = 0;
+  /// The graph inputs' and outputs' resolved types, in graph order.
+  virtual const std::vector<std::pair<std::string, TensorType>>& input_types() const = 0;
+  virtual const std::vector<std::pair<std::string, TensorType>>& output_types() const = 0;
+};
+
+/// An execution backend ("cpu", "opencl").
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  /// The name it is registered under.
+  virtual std::string name() const = 0;
+  /// Shape inference, memory plan and kernel choice for `g`. Throws Error(Unsupported)
+  /// naming the node and op for an op without a kernel, Error(Invalid) for an inconsistent graph.
+  virtual std::unique_ptr<Plan> prepare(const Graph& g, const BackendOptions& options) const = 0;
+};
+
+/// Registers `backend` under backend->name(), replacing one of the same name. Built-in
+/// backends are registered explicitly by their libraries (e.g. nnbridge::cpu_ref::register_backend()),
+/// never by static initializers, so that linking a static library cannot silently drop them.
+void register_backend(std::shared_ptr<const Backend> backend);
+/// The backend named `name`, or nullptr.
+std::shared_ptr<const Backend> find_backend(std::string_view name);
+/// Every registered backend, sorted by name.
+std::vector<std::shared_ptr<const Backend>> all_backends();
+
+/// When two outputs agree: float types |a - e| <= atol + rtol * |e| (elementwise, as
+/// numpy.allclose); quantized types |q_a - q_e| <= quantized_steps, in storage integers;
+/// integer and bool types exactly.
+struct Tolerance {
+  double atol = 1e-5;
+  double rtol = 1e-4;
+  int64_t quantized_steps = 1;
+};
+
+/// The comparison of one output of one backend.
+struct OutputReport {
+  std::string output;
+  std::string backend;
+  double max_abs_error = 0;  ///< in real values (quantized: dequantized)
+  double max_rel_error = 0;  ///< max |a - e| / |e| over elements with e != 0
+  int64_t max_steps = 0;     ///< quantized types: the largest difference in storage integers
+  bool passed = false;
+  std::string message;       ///< why it failed (shape or dtype mismatch, a backend error); empty if it passed
+};
+
+struct ValidationReport {
+  std::vector<OutputReport> outputs;  ///< backend-major, then graph output order
+  bool passed() const;
+};
+
+/// Compares `actual` against `expected` under `tol`: one OutputReport per expected tensor
+/// (a name missing from `actual` fails). `backend` only labels the reports.
+std::vector<OutputReport> compare_outputs(const TensorMap& actual, const TensorMap& expected, const Tolerance& tol,
+                                          std::string_view backend = {});
+
+/// Runs `g` on each backend in `backends` and compares every output with `expected`, or,
+/// when `expected` is null, with the first backend's outputs. An unknown backend or a
+/// backend that throws gives failed reports carrying the message; validate() itself throws
+/// only Error(Invalid) for an empty backend list.
+ValidationReport validate(const Graph& g, const TensorMap& inputs, std::span<const std::string> backends,
+                          const Tolerance& tol, const TensorMap* expected = nullptr,
+                          const BackendOptions& options = {});
+
+}  // namespace nnbridge

@@ -1,0 +1,124 @@
+// validate(): run one graph on several backends and compare outputs (DESIGN.md "Backends").
+#include <cmath>
+
+#include "nnbridge/error.h"
+#include "nnbridge/exec.h"
+
+namespace nnbridge {
+
+namespace {
+
+std::vector<double> raw_values(const HostTensor& t) {
+  TensorType plain = t.type();
+  plain.quantization.reset();
+  plain.dtype = storage_type(plain.dtype);
+  return HostTensor::from_buffer(plain, t.buffer()).to_double();
+}
+
+OutputReport compare_one(const std::string& name, const HostTensor& a, const HostTensor& e_in, const Tolerance& tol) {
+  OutputReport r;
+  // Expected values of a quantized output often come as plain storage integers (an .npy file
+  // has no quantized dtypes): read them with the actual output's quantization.
+  HostTensor e = e_in;
+  if (is_quantized(a.dtype()) && !is_quantized(e_in.dtype()) && storage_type(a.dtype()) == e_in.dtype() &&
+      a.shape() == e_in.shape())
+    e = HostTensor::from_buffer(a.type(), e_in.buffer());
+  r.output = name;
+  if (a.shape() != e.shape()) {
+    r.message = "shape differs";
+    return r;
+  }
+  if (storage_type(a.dtype()) != storage_type(e.dtype())) {
+    r.message = "dtype " + std::string(to_string(a.dtype())) + " differs from the expected " +
+                std::string(to_string(e.dtype()));
+    return r;
+  }
+  const bool quant = is_quantized(a.dtype()) || is_quantized(e.dtype());
+  const bool floating = is_floating(a.dtype());
+  std::vector<double> av = a.to_double(), ev = e.to_double();
+  bool ok = true;
+  for (std::size_t i = 0; i < av.size(); ++i) {
+    double d = std::fabs(av[i] - ev[i]);
+    if (std::isnan(av[i]) != std::isnan(ev[i])) d = INFINITY;
+    if (std::isnan(av[i]) && std::isnan(ev[i])) d = 0;
+    r.max_abs_error = std::max(r.max_abs_error, d);
+    if (ev[i] != 0) r.max_rel_error = std::max(r.max_rel_error, d / std::fabs(ev[i]));
+    if (floating && !quant && !(d <= tol.atol + tol.rtol * std::fabs(ev[i]))) ok = false;
+    if (!floating && !quant && d != 0) ok = false;
+  }
+  if (quant) {
+    std::vector<double> aq = raw_values(a), eq = raw_values(e);
+    for (std::size_t i = 0; i < aq.size(); ++i)
+      r.max_steps = std::max(r.max_steps, static_cast<int64_t>(std::fabs(aq[i] - eq[i])));
+    ok = r.max_steps <= tol.quantized_steps;
+  }
+  r.passed = ok;
+  if (!ok) r.message = "values differ beyond the tolerance";
+  return r;
+}
+
+}  // namespace
+
+bool ValidationReport::passed() const {
+  if (outputs.empty()) return false;
+  for (const auto& o : outputs)
+    if (!o.passed) return false;
+  return true;
+}
+
+std::vector<OutputReport> compare_outputs(const TensorMap& actual, const TensorMap& expected, const Tolerance& tol,
+                                          std::string_view backend) {
+  std::vector<OutputReport> out;
+  for (const auto& [name, e] : expected) {
+    auto it = actual.find(name);
+    OutputReport r;
+    if (it == actual.end()) {
+      r.output = name;
+      r.message = "no output named \"" + name + "\"";
+    } else {
+      r = compare_one(name, it->second, e, tol);
+    }
+    r.backend = std::string(backend);
+    out.push_back(std::move(r));
+  }
+  return out;
+}
+
+ValidationReport validate(const Graph& g, const TensorMap& inputs, std::span<const std::string> backends,
+                          const Tolerance& tol, const TensorMap* expected, const BackendOptions& options) {
+  if (backends.empty()) throw Error(ErrorCode::Invalid, "validate() needs at least one backend");
+  ValidationReport report;
+  TensorMap reference;
+  bool have_reference = expected != nullptr;
+  if (expected) reference = *expected;
+  for (const std::string& name : backends) {
+    TensorMap outputs;
+    std::string failure;
+    try {
+      auto backend = find_backend(name);
+      if (!backend) throw Error(ErrorCode::Backend, "no backend named \"" + name + "\"");
+      outputs = backend->prepare(g, options)->run(inputs);
+    } catch (const std::exception& e) {
+      failure = e.what();
+    }
+    if (!failure.empty()) {
+      for (ValueId id : g.outputs) {
+        OutputReport r;
+        r.output = id < g.values.size() ? g.values[id].name : std::string();
+        r.backend = name;
+        r.message = failure;
+        report.outputs.push_back(std::move(r));
+      }
+      continue;
+    }
+    if (!have_reference) {
+      reference = outputs;
+      have_reference = true;
+    }
+    auto reports = compare_outputs(outputs, reference, tol, name);
+    report.outputs.insert(report.outputs.end(), reports.begin(), reports.end());
+  }
+  return report;
+}
+
+}  // namespace nnbridge

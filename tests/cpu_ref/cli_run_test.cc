@@ -1,0 +1,121 @@
+// `nnbridge run`: outputs equal Arm NN 20.08 CpuRef's (the shared sample's outputs/*.npy),
+// and each bad-input rule of issue 3 gives exit 3 with a message naming the input.
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cstdio>
+#include <sys/wait.h>
+
+#include "nnbridge/exec.h"
+#include "nnbridge/npy.h"
+#include "support/paths.h"
+
+using namespace nnbridge;
+namespace fs = std::filesystem;
+
+namespace {
+
+struct Result {
+  int rc;
+  std::string out;
+};
+
+// Runs the CLI with `args` (already shell-quoted), capturing stdout and stderr together.
+Result cli(const std::string& args) {
+  std::string cmd = std::string("'") + NNBRIDGE_CLI + "' " + args + " 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::string out;
+  std::array<char, 4096> buf;
+  while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
+  int status = ::pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
+
+}  // namespace
+
+TEST_CASE("nnbridge run: a shared Arm NN sample gives Arm NN CpuRef's outputs") {
+  auto dir = test::shared_sample("armnn/two_outputs_seed_ops");
+  NNBRIDGE_REQUIRE_SHARED(dir);
+  const fs::path out = test::temp_dir() / "out";
+  Result r = cli("run " + q(*dir / "model.armnn") + " --inputs " + q(*dir / "inputs") + " --outputs " + q(out) + " --json");
+  INFO(r.out);
+  REQUIRE(r.rc == 0);
+  CHECK(r.out.find("\"run_ms\"") != std::string::npos);
+  int compared = 0;
+  for (const auto& e : fs::directory_iterator(*dir / "outputs")) {
+    TensorMap expected{{"y", read_npy(e.path())}};
+    TensorMap actual{{"y", read_npy(out / e.path().filename())}};
+    auto rep = compare_outputs(actual, expected, Tolerance{1e-5, 1e-4, 1});
+    CHECK_MESSAGE(rep[0].passed, e.path().filename().string());
+    ++compared;
+  }
+  CHECK(compared > 0);
+}
+
+TEST_CASE("nnbridge run: missing, extra, mis-shaped and mis-typed inputs are exit 3 naming the input") {
+  auto dir = test::shared_sample("armnn/add_softmax");
+  NNBRIDGE_REQUIRE_SHARED(dir);
+  const fs::path model = *dir / "model.armnn";
+  auto setup = [&] {
+    fs::path in = test::temp_dir();
+    fs::copy_file(*dir / "inputs" / "a.npy", in / "a.npy");
+    fs::copy_file(*dir / "inputs" / "b.npy", in / "b.npy");
+    return in;
+  };
+  auto run = [&](const fs::path& in, const fs::path& out) {
+    return cli("run " + q(model) + " --inputs " + q(in) + " --outputs " + q(out));
+  };
+  {
+    fs::path in = setup(), out = test::temp_dir() / "o";
+    fs::remove(in / "b.npy");
+    Result r = run(in, out);
+    CHECK(r.rc == 3);
+    CHECK(r.out.find("\"b\"") != std::string::npos);
+    CHECK_FALSE(fs::exists(out / "probs.npy"));
+  }
+  {
+    fs::path in = setup(), out = test::temp_dir() / "o";
+    fs::copy_file(in / "a.npy", in / "c.npy");
+    Result r = run(in, out);
+    CHECK(r.rc == 3);
+    CHECK(r.out.find("c.npy") != std::string::npos);
+  }
+  {
+    fs::path in = setup(), out = test::temp_dir() / "o";
+    HostTensor a = read_npy(in / "a.npy");
+    std::vector<int64_t> shape = a.shape();
+    shape.insert(shape.begin(), 1);
+    write_npy(in / "a.npy", HostTensor::from_buffer(TensorType{a.dtype(), shape, false, std::nullopt}, a.buffer()));
+    Result r = run(in, out);
+    CHECK(r.rc == 3);
+    CHECK(r.out.find("\"a\"") != std::string::npos);
+    CHECK(r.out.find("shape") != std::string::npos);
+  }
+  {
+    fs::path in = setup(), out = test::temp_dir() / "o";
+    HostTensor a = read_npy(in / "a.npy");
+    std::vector<int32_t> ints(a.element_count(), 1);
+    write_npy(in / "a.npy", HostTensor::from_values<int32_t>(TensorType{DataType::Int32, a.shape(), false, std::nullopt}, ints));
+    Result r = run(in, out);
+    CHECK(r.rc == 3);
+    CHECK(r.out.find("\"a\"") != std::string::npos);
+    CHECK(r.out.find("dtype") != std::string::npos);
+  }
+  {
+    fs::path in = setup(), out = test::temp_dir() / "o";
+    const fs::path missing = test::temp_dir() / "missing.armnn";
+    Result r = cli("run " + q(missing) + " --inputs " + q(in) + " --outputs " + q(out));
+    CHECK(r.rc == 3);
+    CHECK(r.out.find(missing.string()) != std::string::npos);
+    CHECK_FALSE(fs::exists(out));
+  }
+  {
+    fs::path in = setup(), out = test::temp_dir() / "o";
+    Result r = cli("run " + q(model) + " --inputs " + q(in) + " --outputs " + q(out) + " --backend nosuch");
+    CHECK(r.rc == 2);
+    CHECK(r.out.find("nosuch") != std::string::npos);
+  }
+}

@@ -7,8 +7,9 @@
 
 using namespace nnbridge;
 
-// The canonical op list, copied by hand from the shared plan (ops_plan.md): the registry must
-// declare exactly these names.
+// The canonical ops the Arm NN mapping and both backends rely on, listed by hand as a
+// reviewable contract: the registry must declare exactly these names (adding an op is a
+// deliberate change to this list too).
 static const char* const kPlannedOps[] = {
     "Add", "Sub", "Mul", "Div", "Max", "Min", "Pow", "SquaredDifference",
     "Equal", "Greater", "GreaterOrEqual", "Less", "LessOrEqual", "NotEqual",

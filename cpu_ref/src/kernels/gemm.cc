@@ -1,6 +1,6 @@
 // Gemm Y = alpha * A' * B' + beta * C (ONNX Gemm-13) and MatMul (numpy matmul), with Eigen.
 //
-// Arm NN FullyConnected extension (ops_plan.md, core Gemm schema): A of rank > 2 is read as
+// Arm NN FullyConnected extension (core Gemm schema, sdk/core/src/ops/): A of rank > 2 is read as
 // 2-D [numel / K, K], K taken from B (K = B's dim 1 when transB, else dim 0).
 #include <Eigen/Core>
 

@@ -1,6 +1,6 @@
 // Data movement: Reshape-like copies, Transpose, Concat, Split, Stack, Slice, Pad, Gather,
 // Rank, ConstantOfShape (ONNX semantics; Arm NN Permute arrives as Transpose with the
-// inverse of its dimMappings, ops_plan.md).
+// inverse of its dimMappings, see the core Transpose schema).
 #include <algorithm>
 #include <cmath>
 #include <cstring>

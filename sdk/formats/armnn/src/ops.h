@@ -1,4 +1,4 @@
-// The Arm NN mapping table: layer types <-> canonical ops (ONNX vocabulary, ../ops_plan.md).
+// The Arm NN mapping table: layer types <-> canonical ops (ONNX vocabulary; the core op registry in sdk/core/src/ops/).
 //
 // One row per (layer type, canonical op). A row names the union member, the canonical op (or
 // none: the layer stays the format-native op `armnn.<LayerType>`), an optional discriminator

@@ -109,7 +109,7 @@ void layout_back(const AttrMap& a, FieldMap& f) {
 }
 bool has_bias(const MapContext& c) { return c.inputs.size() >= 3 && c.inputs[2].dtype != DataType::Undefined; }
 
-// Weights layout names (ops_plan.md kernel_layout); Arm NN: Conv2d weights follow the data
+// Weights layout names (the core Conv schema's kernel_layout); Arm NN: Conv2d weights follow the data
 // layout ([O,I,H,W] for NCHW, [O,H,W,I] for NHWC).
 void kernel_shape_from(const MapContext& c, const std::string& layout, AttrMap& out) {
   if (c.inputs.size() < 2 || c.inputs[1].unknown_rank || c.inputs[1].shape.size() != 4) return;

@@ -26,7 +26,7 @@ namespace nnbridge::formats::armnn {
 ///   file (no copy), except legacy depthwise weights (below).
 /// - Depthwise weights always read as [1, H, W, I*M] (`kernel_layout` "1HWO", `group` = I);
 ///   weightsLayoutScheme 0 files ([M, I, H, W]) are permuted on read and back on write.
-/// - Every other layer: one Node with a canonical op (ONNX vocabulary, see ops_plan.md) or,
+/// - Every other layer: one Node with a canonical op (ONNX vocabulary, from the core op registry) or,
 ///   without an exact equivalent, the native op `armnn.<LayerType>` with every field kept as
 ///   `armnn.<field path>` attributes (e.g. `armnn.descriptor.normSize`). Deprecated layers
 ///   (Merger, Abs, Rsqrt, Equal, Greater, ResizeBilinear) and other non-default choices

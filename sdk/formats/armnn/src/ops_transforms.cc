@@ -191,8 +191,10 @@ void pool_from(const AttrMap& a, const MapContext&, FieldMap& f) {
   f["descriptor.poolHeight"] = Attr(k[0]);
   f["descriptor.poolWidth"] = Attr(k[1]);
   f["descriptor.outputShapeRounding"] = Attr(int64_t(ai(a, "ceil_mode") ? 1 : 0));
-  // Arm NN's default PaddingMethod is Exclude; max pooling ignores it.
-  f["descriptor.paddingMethod"] = Attr(int64_t(ai(a, "count_include_pad") ? 0 : 1));
+  // Arm NN's default PaddingMethod is Exclude; MaxPool has no count_include_pad (padding never
+  // wins a max), so it keeps that default and a file's other choice stays a residual field.
+  const bool include_pad = A(a, "count_include_pad") && ai(a, "count_include_pad");
+  f["descriptor.paddingMethod"] = Attr(int64_t(include_pad ? 0 : 1));
   if (A(a, "p") && ai(a, "p") != 2) unsupported("Arm NN L2 pooling has p = 2 only");
 }
 

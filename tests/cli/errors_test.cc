@@ -55,7 +55,7 @@ TEST_CASE("cli errors: folders, empty files and unknown content exit 3 naming th
 
 TEST_CASE("cli errors: an unreadable input exits 3 naming it") {
   if (::geteuid() == 0) {
-    MESSAGE("skipped: running as root, file permissions do not stop reads");
+    nnbridge::test::skip("running as root, file permissions do not stop reads");
     return;
   }
   const fs::path dir = temp_dir();
@@ -91,7 +91,7 @@ TEST_CASE("cli errors: a failed convert leaves no output and an existing output 
 TEST_CASE("cli errors: an output that cannot be written exits 3 naming it") {
   auto models = armnn_models();
   if (models.empty()) {
-    MESSAGE("skipped: no .armnn models (../shared/samples or examples/models)");
+    nnbridge::test::skip("no .armnn models (../shared/samples or examples/models)");
     return;
   }
   const fs::path out = temp_dir() / "no-such-dir" / "out.json";
@@ -102,7 +102,7 @@ TEST_CASE("cli errors: an output that cannot be written exits 3 naming it") {
 TEST_CASE("cli errors: a writer option of another format exits 3 and writes nothing") {
   auto models = armnn_models();
   if (models.empty()) {
-    MESSAGE("skipped: no .armnn models (../shared/samples or examples/models)");
+    nnbridge::test::skip("no .armnn models (../shared/samples or examples/models)");
     return;
   }
   const fs::path out = temp_dir() / "out.json";
@@ -110,4 +110,21 @@ TEST_CASE("cli errors: a writer option of another format exits 3 and writes noth
   CHECK(r.code == 3);
   CHECK(contains(r.err, "armnn.bindingIdsScheme"));
   CHECK_FALSE(fs::exists(out));
+}
+
+TEST_CASE("cli errors: an output whose extension names no format exits 3 and writes nothing") {
+  const fs::path dir = temp_dir();
+  const fs::path model = source_dir() / "examples" / "models" / "add_softmax.armnn";
+  for (const char* name : {"out.onnx", "out"}) {
+    CAPTURE(name);
+    const fs::path out = dir / name;
+    RunResult r = run_cli({"convert", model.string(), out.string()});
+    expect_bad_input(r, out);
+    CHECK(contains(r.err, "cannot tell the output format"));
+    CHECK_FALSE(fs::exists(out));
+  }
+  // Naming the format makes any output name fine.
+  RunResult ok = run_cli({"convert", model.string(), (dir / "out.onnx").string(), "--to", "armnn"});
+  CHECK(ok.code == 0);
+  CHECK(fs::exists(dir / "out.onnx"));
 }

@@ -25,7 +25,7 @@ std::string without(std::string text, const std::string& path) {
 TEST_CASE("cli peer: Arm NN 20.08 loads nnbridge-written files and sees the same network") {
   auto peer = armnn_peer();
   if (!peer) {
-    MESSAGE("skipped: nnbridge-armnn-peer is not built (NNBRIDGE_BUILD_PEERS=OFF or no Arm NN)");
+    nnbridge::test::skip("nnbridge-armnn-peer is not built (NNBRIDGE_BUILD_PEERS=OFF or no Arm NN)");
     return;
   }
   // The shared samples whose case.json says 20.08 loads them, and the bundled examples.

@@ -12,11 +12,11 @@ namespace {
 
 bool have_inputs() {
   if (armnn_models().empty()) {
-    MESSAGE("skipped: no .armnn models (../shared/samples or examples/models)");
+    nnbridge::test::skip("no .armnn models (../shared/samples or examples/models)");
     return false;
   }
   if (!armnn_schema()) {
-    MESSAGE("skipped: schemas/armnn/ArmnnSchema.fbs is not there yet");
+    nnbridge::test::skip("schemas/armnn/ArmnnSchema.fbs is not there yet");
     return false;
   }
   return true;

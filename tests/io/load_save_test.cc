@@ -132,7 +132,7 @@ TEST_CASE("io load from memory: sniffs, and copies the bytes when no owner is gi
   CHECK(v.values[0].constant->data() == shared->data() + 8);
 }
 
-TEST_CASE("io save: format from options, else extension, else the source format") {
+TEST_CASE("io save: format from options, else the extension; never guessed") {
   ToyRegistered toy;
   fs::path dir = test::temp_dir();
   write_text(dir / "in.toy", "TOY1named\n123");
@@ -141,8 +141,13 @@ TEST_CASE("io save: format from options, else extension, else the source format"
   save(g, dir / "by_ext.toy");
   CHECK(read_text(dir / "by_ext.toy") == "TOY1named\n123");
 
-  save(g, dir / "by_source.data");  // unknown extension: the graph came from toy
-  CHECK(read_text(dir / "by_source.data") == "TOY1named\n123");
+  // An unknown or missing extension is an error even though the graph came from toy: writing
+  // toy bytes into "x.data" would be a silent surprise.
+  for (const char* name : {"by_source.data", "no_extension"}) {
+    Error u = error_of([&] { save(g, dir / name); });
+    CHECK(u.code() == ErrorCode::Unsupported);
+    CHECK_FALSE(fs::exists(dir / name));
+  }
 
   SaveOptions o;
   o.format = "toy";

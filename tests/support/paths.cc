@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <cstdlib>
+#include <iostream>
 #include <system_error>
 #include <unistd.h>
 
@@ -37,6 +38,11 @@ std::filesystem::path temp_dir() {
   auto p = root.path / std::to_string(counter++);
   std::filesystem::create_directories(p);
   return p;
+}
+
+void skip(const std::string& why) {
+  std::cout << "skipped: " << why << std::endl;
+  if (std::getenv("NNBRIDGE_CTEST_SKIP")) std::exit(77);
 }
 
 }  // namespace nnbridge::test

@@ -112,7 +112,6 @@ void save(const Graph& g, const std::filesystem::path& path, const SaveOptions& 
   const FormatHandler* h = nullptr;
   if (!options.format.empty()) h = named(options.format, file);
   if (!h) h = find_format_by_extension(path.extension().string());
-  if (!h && !g.source_format.empty()) h = find_format(g.source_format);
   if (!h)
     throw Error(ErrorCode::Unsupported,
                 "cannot tell the output format: name one, or use a known extension (see `nnbridge formats`)", file);

@@ -1,4 +1,5 @@
 // `nnbridge convert IN OUT`: read one file, write another, possibly in another format.
+#include <filesystem>
 #include <iostream>
 #include <memory>
 
@@ -17,6 +18,8 @@ int run_convert(const ConvertArgs& a) {
   LoadOptions lo;
   if (!a.from.empty()) lo.format = resolve_format_name(a.from);
   lo.options = key_values(a.reader_options);
+  const std::string in_format = lo.format.empty() ? detect_format(a.in) : lo.format;
+  lo.format = in_format;
   Graph g = load(a.in, lo);
   SaveOptions so;
   if (!a.to.empty()) so.format = resolve_format_name(a.to);
@@ -24,7 +27,9 @@ int run_convert(const ConvertArgs& a) {
   // save() writes a temporary file and renames it: IN may equal OUT, since the mapped
   // input keeps its old inode alive until the graph is gone.
   save(g, a.out, so);
-  std::cout << a.in << " (" << g.source_format << ") -> " << a.out << "\n";
+  std::cout << a.in << " (" << in_format << ") -> " << a.out << " ("
+            << (so.format.empty() ? find_format_by_extension(std::filesystem::path(a.out).extension().string())->name
+                                : so.format) << ")\n";
   return kOk;
 }
 

@@ -36,7 +36,8 @@ Graph load(const std::filesystem::path& path, const LoadOptions& options = {});
 /// constants unless `owner` keeps them alive; pass nullptr to have them copied.
 Graph load(std::span<const std::byte> bytes, std::string_view format, const LoadOptions& options = {},
            std::shared_ptr<const void> owner = nullptr);
-/// Saves `g`; the format from options, else the extension, else g.source_format.
+/// Saves `g`; the format from options, else from the extension. An unknown or missing
+/// extension without options.format is Error(Unsupported): the format is never guessed.
 /// Writes a temporary file then renames it: on error no output file is left, and an existing
 /// one is untouched. Saving over the file `g` was loaded from is safe: the old mapping stays
 /// valid after the rename (POSIX keeps the replaced inode alive while it is mapped).

@@ -107,11 +107,10 @@ TEST_CASE("cli info: inputs and outputs agree with the .npy files Arm NN wrote")
 }
 
 TEST_CASE("cli info: the op histogram of add_softmax is one Add and one Softmax") {
-  // add_softmax was built with INetwork as Input, Input -> Addition -> Softmax -> Output
-  // (its name says so, and its two inputs/*.npy files agree).
-  auto model = shared_sample("armnn/add_softmax/model.armnn");
-  NNBRIDGE_REQUIRE_SHARED(model);
-  RunResult r = run_cli({"info", "--json", model->string()});
+  // examples/models/add_softmax.armnn was built by the Arm NN peer with INetwork as
+  // Input, Input -> Addition -> Softmax -> Output (examples/models/README.md).
+  const auto model = source_dir() / "examples" / "models" / "add_softmax.armnn";
+  RunResult r = run_cli({"info", "--json", model.string()});
   REQUIRE(r.code == 0);
   nlohmann::json ops = nlohmann::json::parse(r.out).at("ops");
   CHECK(ops.value("Add", 0) == 1);

@@ -49,29 +49,6 @@ Kernel make_pool(const KernelContext& ctx, Kind kind, bool global) {
   return pool_kernel(ctx, pp);
 }
 
-// armnn.Pooling2d, the native op the Arm NN reader keeps where no canonical op says the same
-// (e.g. Max pooling with PaddingMethod Exclude): its fields are `armnn.descriptor.*`
-// (ArmnnSchema.fbs Pooling2dDescriptor: poolType 0 Max 1 Average 2 L2; paddingMethod
-// 0 IgnoreValue 1 Exclude; DataLayout 0 NHWC 1 NCHW; the output shape comes from the file).
-Kernel make_armnn_pool(const KernelContext& ctx) {
-  auto f = [&](const char* name) { return ctx.attr_int(std::string("armnn.descriptor.") + name, 0); };
-  if (ctx.in[0].shape.size() != 4) ctx.unsupported("only rank-4 input is implemented");
-  PoolParams pp;
-  const int64_t type = f("poolType");
-  if (type < 0 || type > 2) ctx.unsupported("poolType " + std::to_string(type));
-  pp.kind = type == 0 ? Kind::Max : type == 1 ? Kind::Avg : Kind::Lp;
-  pp.nhwc = f("dataLayout") == 0;
-  pp.k = {f("poolHeight"), f("poolWidth")};
-  pp.s = {f("strideY"), f("strideX")};
-  pp.d = {1, 1};
-  pp.p = {f("padTop"), f("padLeft"), f("padBottom"), f("padRight")};
-  pp.include_pad = f("paddingMethod") == 0;
-  pp.armnn_l2 = true;
-  for (int64_t v : pp.s)
-    if (v < 1) ctx.invalid("strides must be >= 1");
-  return pool_kernel(ctx, pp);
-}
-
 Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp) {
   const Shape& xs = ctx.in[0].shape;
   const Shape& ys = ctx.out[0].shape;
@@ -139,7 +116,6 @@ void add_pool_kernels(KernelTable& t) {
   t["LpPool"] = [](const KernelContext& c) { return make_pool(c, Kind::Lp, false); };
   t["GlobalAveragePool"] = [](const KernelContext& c) { return make_pool(c, Kind::Avg, true); };
   t["GlobalMaxPool"] = [](const KernelContext& c) { return make_pool(c, Kind::Max, true); };
-  t["armnn.Pooling2d"] = make_armnn_pool;
 }
 
 }  // namespace nnbridge::cpu_ref

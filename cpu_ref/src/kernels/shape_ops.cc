@@ -128,55 +128,54 @@ Kernel make_strided_slice(const KernelContext& ctx) {
   return strided_gather(counts, str, base);
 }
 
-Kernel make_concat(const KernelContext& ctx) {
-  const Shape& os = ctx.out[0].shape;
-  const int64_t r = static_cast<int64_t>(os.size());
+// Concat and Split see the same layout: a `whole` tensor cut along `axis` into `parts`. Per
+// outer index, the whole holds the parts' contiguous chunks one after another (ONNX Concat /
+// Split; Arm NN Concat and one-axis Splitter).
+struct AxisParts {
+  int64_t outer = 1;        ///< product of the dims before axis
+  int64_t whole_chunk = 0;  ///< whole[axis] * inner
+  std::vector<int64_t> chunk;  ///< parts[k][axis] * inner
+};
+
+AxisParts axis_parts(const KernelContext& ctx, const Shape& whole, const std::vector<TensorType>& parts,
+                     const char* parts_name) {
+  const int64_t r = static_cast<int64_t>(whole.size());
   const int64_t axis = norm_axis(ctx.attr_int("axis", 0), r);
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < axis; ++d) outer *= os[d];
-  for (int64_t d = axis + 1; d < r; ++d) inner *= os[d];
-  std::vector<int64_t> chunk;
-  int64_t total = 0;
-  for (const auto& t : ctx.in) {
-    if (static_cast<int64_t>(t.shape.size()) != r) ctx.invalid("inputs differ in rank");
-    chunk.push_back(t.shape[axis] * inner);
+  AxisParts ap;
+  int64_t inner = 1, total = 0;
+  for (int64_t d = 0; d < axis; ++d) ap.outer *= whole[d];
+  for (int64_t d = axis + 1; d < r; ++d) inner *= whole[d];
+  for (const auto& t : parts) {
+    if (static_cast<int64_t>(t.shape.size()) != r) ctx.invalid(std::string(parts_name) + " differ in rank");
+    ap.chunk.push_back(t.shape[axis] * inner);
     total += t.shape[axis];
   }
-  if (total != os[axis]) ctx.invalid("inputs do not add up to the output along axis");
-  const int64_t ochunk = os[axis] * inner;
-  return [=](std::span<const float* const> in, std::span<float* const> out) {
-    for (int64_t o = 0; o < outer; ++o) {
-      float* dst = out[0] + o * ochunk;
-      for (std::size_t k = 0; k < chunk.size(); ++k) {
-        std::memcpy(dst, in[k] + o * chunk[k], static_cast<std::size_t>(chunk[k]) * sizeof(float));
-        dst += chunk[k];
+  if (total != whole[axis]) ctx.invalid(std::string(parts_name) + " do not add up along axis");
+  ap.whole_chunk = whole[axis] * inner;
+  return ap;
+}
+
+Kernel make_concat(const KernelContext& ctx) {
+  const AxisParts ap = axis_parts(ctx, ctx.out[0].shape, ctx.in, "inputs");
+  return [ap](std::span<const float* const> in, std::span<float* const> out) {
+    for (int64_t o = 0; o < ap.outer; ++o) {
+      float* dst = out[0] + o * ap.whole_chunk;
+      for (std::size_t k = 0; k < ap.chunk.size(); ++k) {
+        std::memcpy(dst, in[k] + o * ap.chunk[k], static_cast<std::size_t>(ap.chunk[k]) * sizeof(float));
+        dst += ap.chunk[k];
       }
     }
   };
 }
 
 Kernel make_split(const KernelContext& ctx) {
-  const Shape& is = ctx.in[0].shape;
-  const int64_t r = static_cast<int64_t>(is.size());
-  const int64_t axis = norm_axis(ctx.attr_int("axis", 0), r);
-  int64_t outer = 1, inner = 1;
-  for (int64_t d = 0; d < axis; ++d) outer *= is[d];
-  for (int64_t d = axis + 1; d < r; ++d) inner *= is[d];
-  std::vector<int64_t> chunk;
-  int64_t total = 0;
-  for (const auto& t : ctx.out) {
-    if (static_cast<int64_t>(t.shape.size()) != r) ctx.invalid("outputs differ in rank");
-    chunk.push_back(t.shape[axis] * inner);
-    total += t.shape[axis];
-  }
-  if (total != is[axis]) ctx.invalid("outputs do not add up to the input along axis");
-  const int64_t ichunk = is[axis] * inner;
-  return [=](std::span<const float* const> in, std::span<float* const> out) {
-    for (int64_t o = 0; o < outer; ++o) {
-      const float* src = in[0] + o * ichunk;
-      for (std::size_t k = 0; k < chunk.size(); ++k) {
-        std::memcpy(out[k] + o * chunk[k], src, static_cast<std::size_t>(chunk[k]) * sizeof(float));
-        src += chunk[k];
+  const AxisParts ap = axis_parts(ctx, ctx.in[0].shape, ctx.out, "outputs");
+  return [ap](std::span<const float* const> in, std::span<float* const> out) {
+    for (int64_t o = 0; o < ap.outer; ++o) {
+      const float* src = in[0] + o * ap.whole_chunk;
+      for (std::size_t k = 0; k < ap.chunk.size(); ++k) {
+        std::memcpy(out[k] + o * ap.chunk[k], src, static_cast<std::size_t>(ap.chunk[k]) * sizeof(float));
+        src += ap.chunk[k];
       }
     }
   };

@@ -62,3 +62,27 @@ TEST_CASE("write_file_atomic failing on rename keeps the target and removes the 
   for (auto& e : std::filesystem::directory_iterator(dir)) (void)e, ++entries;
   CHECK(entries == 1);
 }
+
+TEST_CASE("write_files_atomic: a failed write of the second file leaves the first untouched") {
+  auto dir = test::temp_dir();
+  const auto side = dir / "model.bin", doc = dir / "no_such_folder" / "model.json";
+  write_file_atomic(side, as_bytes("old sidecar"));
+  const std::string new_side = "new sidecar", new_doc = "{}";
+  const FileContents files[] = {{side, as_bytes(new_side)}, {doc, as_bytes(new_doc)}};
+  try {
+    write_files_atomic(files);
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(e.code() == ErrorCode::Io);
+    CHECK(e.file() == doc.string());
+  }
+  CHECK(read(side) == "old sidecar");  // not replaced: the second write failed before any rename
+  int files_left = 0;
+  for (auto& e : std::filesystem::directory_iterator(dir)) files_left += e.is_regular_file();
+  CHECK(files_left == 1);  // no temporary left behind
+
+  const FileContents ok[] = {{side, as_bytes(new_side)}, {dir / "model.json", as_bytes(new_doc)}};
+  write_files_atomic(ok);
+  CHECK(read(side) == "new sidecar");
+  CHECK(read(dir / "model.json") == "{}");
+}

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cstring>
 #include <string>
+#include <vector>
 
 #include <fcntl.h>
 #include <stdlib.h>
@@ -25,11 +26,15 @@ Buffer Source::view(std::size_t offset, std::size_t length) const {
   return Buffer::view(owner, sub);
 }
 
-void write_file_atomic(const std::filesystem::path& path, std::span<const std::byte> bytes) {
+namespace {
+
+// Writes `bytes` to a new temporary file beside `path` (same folder, so that rename() is
+// atomic), synced and with the mode the target has or an ordinary create would give.
+// Returns the temporary's path; on failure removes it and throws Error(Io) naming `path`.
+std::string stage(const std::filesystem::path& path, std::span<const std::byte> bytes) {
   const std::string file = path.string();
   std::filesystem::path dir = path.parent_path();
   if (dir.empty()) dir = ".";
-  // Same folder as the target so that rename() is atomic (same file system).
   std::string tmpl = (dir / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
   int fd = ::mkstemp(tmpl.data());
   if (fd < 0) throw Error(ErrorCode::Io, std::string("cannot create a temporary file: ") + std::strerror(errno), file);
@@ -68,7 +73,33 @@ void write_file_atomic(const std::filesystem::path& path, std::span<const std::b
   int rc = ::close(fd);
   fd = -1;
   if (rc != 0) fail("cannot close");
-  if (::rename(tmpl.c_str(), file.c_str()) != 0) fail("cannot rename into place");
+  return tmpl;
+}
+
+}  // namespace
+
+void write_files_atomic(std::span<const FileContents> files) {
+  // Every file is written in full before any is renamed: a failed write (a full disk, a
+  // missing folder) leaves all targets as they were.
+  std::vector<std::string> temps;
+  try {
+    for (const auto& f : files) temps.push_back(stage(f.path, f.bytes));
+  } catch (...) {
+    for (const auto& t : temps) ::unlink(t.c_str());
+    throw;
+  }
+  for (std::size_t i = 0; i < files.size(); ++i) {
+    if (::rename(temps[i].c_str(), files[i].path.c_str()) != 0) {
+      const int e = errno;
+      for (std::size_t j = i; j < temps.size(); ++j) ::unlink(temps[j].c_str());
+      throw Error(ErrorCode::Io, std::string("cannot rename into place: ") + std::strerror(e), files[i].path.string());
+    }
+  }
+}
+
+void write_file_atomic(const std::filesystem::path& path, std::span<const std::byte> bytes) {
+  const FileContents one{path, bytes};
+  write_files_atomic(std::span(&one, 1));
 }
 
 }  // namespace nnbridge

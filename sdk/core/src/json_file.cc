@@ -1,5 +1,6 @@
 // JSON form on disk: the document plus its sidecar in the same folder.
 #include <cstring>
+#include <vector>
 
 #include "nnbridge/error.h"
 #include "nnbridge/format.h"
@@ -43,9 +44,12 @@ void write_json_file(const Graph& g, const std::filesystem::path& path, const Js
   } catch (const Error& e) {
     throw e.with_file(file);
   }
-  // The sidecar first: the document must never name a sidecar that is not there yet.
-  if (!side.empty()) write_file_atomic(path.parent_path() / options.sidecar, side);
-  write_file_atomic(path, std::as_bytes(std::span(text.data(), text.size())));
+  // Both written before either replaces anything; the sidecar renamed first, so the document
+  // never names a sidecar that is not there yet.
+  std::vector<FileContents> files;
+  if (!side.empty()) files.push_back({path.parent_path() / options.sidecar, side});
+  files.push_back({path, std::as_bytes(std::span(text.data(), text.size()))});
+  write_files_atomic(files);
 }
 
 }  // namespace nnbridge

@@ -59,10 +59,20 @@ struct FormatHandler {
   std::function<void(const Graph& g, const std::filesystem::path& path, const SaveOptions&)> write;
 };
 
-/// Writes bytes to `path` atomically: a temporary file in the same folder (so that rename is
-/// atomic on POSIX file systems), fsync, then rename over `path`. A replaced file keeps its
-/// permissions; a new one gets 0666 & ~umask. Throws Error(Io) naming the file; on any failure
-/// the temporary is removed and an existing `path` is left untouched.
+/// Writes bytes to `path` atomically (temporary file in the same folder, then rename).
+/// Throws Error(Io) naming the file; never leaves a partial file behind.
 void write_file_atomic(const std::filesystem::path& path, std::span<const std::byte> bytes);
+
+/// One file of a multi-file write.
+struct FileContents {
+  std::filesystem::path path;
+  std::span<const std::byte> bytes;
+};
+
+/// Writes several files that belong together (a document and its sidecar): all are written
+/// to temporaries first, then renamed in the order given, so a failed write changes none of
+/// them. Only a failing rename (after every write succeeded) can leave earlier ones replaced.
+/// Throws Error(Io) naming the file that failed.
+void write_files_atomic(std::span<const FileContents> files);
 
 }  // namespace nnbridge

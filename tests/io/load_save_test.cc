@@ -219,3 +219,20 @@ TEST_CASE("io save: writing over the file being read keeps the loaded constants 
   save(other, p);  // and writing the old graph back over it works too
   CHECK(read_text(p) == "TOY1self\nold-data");
 }
+
+TEST_CASE("io: an option name the format does not declare is Unsupported and writes nothing") {
+  ToyRegistered toy;
+  fs::path dir = test::temp_dir();
+  write_text(dir / "in.toy", "TOY1named\n123");
+  Graph g = load(dir / "in.toy");
+  SaveOptions o;
+  o.options["toy.nosuch"] = "1";
+  Error e = error_of([&] { save(g, dir / "out.toy", o); });
+  CHECK(e.code() == ErrorCode::Unsupported);
+  CHECK(std::string(e.what()).find("toy.nosuch") != std::string::npos);
+  CHECK(std::string(e.what()).find("toy.fail") != std::string::npos);  // lists what it has
+  CHECK_FALSE(fs::exists(dir / "out.toy"));
+  LoadOptions lo;
+  lo.options["toy.fail"] = "1";  // a writer option is not a reader option
+  CHECK(error_of([&] { load(dir / "in.toy", lo); }).code() == ErrorCode::Unsupported);
+}

@@ -20,6 +20,7 @@ inline FormatHandler toy_format(std::string description = "test format") {
   h.name = "toy";
   h.description = std::move(description);
   h.extensions = {"toy"};
+  h.writer_options = {"toy.fail"};
   h.sniff = toy_sniff;
   h.read = [](const Source& src, const LoadOptions&) {
     if (!toy_sniff(src.bytes)) throw Error(ErrorCode::Malformed, "bad magic", {}, "header.magic");

@@ -120,9 +120,6 @@ Graph read_json(const Source& src, const LoadOptions& options) {
 
 void write_json(const Graph& g, const std::filesystem::path& path, const SaveOptions& options) {
   const std::string file = path.string();
-  for (const auto& [key, value] : options.options)
-    if (key != "json.inline_limit" && key != "json.indent")
-      throw Error(ErrorCode::Unsupported, "the json writer has no option '" + key + "'", file);
   JsonWriteOptions jo;
   jo.inline_limit = parse_size_option(options, "json.inline_limit", jo.inline_limit, file);
   jo.indent = parse_indent_option(options, file);
@@ -155,6 +152,7 @@ FormatHandler json_format_handler() {
   h.name = "json";
   h.description = "nnbridge IR in JSON (constants inline as base64, large ones in a <stem>.bin sidecar)";
   h.extensions = {"json"};
+  h.writer_options = {"json.inline_limit", "json.indent"};
   h.sniff = sniff_json_ir;
   h.read = read_json;
   h.write = write_json;

@@ -40,10 +40,20 @@ const FormatHandler* named(std::string_view name, const std::string& file) {
 void check_option_names(const std::map<std::string, std::string, std::less<>>& options,
                         const FormatHandler& h, const std::string& file, const char* kind) {
   const std::string prefix = h.name + ".";
-  for (const auto& [key, value] : options)
+  const auto& known = std::string(kind) == "reader" ? h.reader_options : h.writer_options;
+  for (const auto& [key, value] : options) {
     if (key.compare(0, prefix.size(), prefix) != 0)
       throw Error(ErrorCode::Unsupported,
                   std::string(kind) + " option '" + key + "' does not belong to format '" + h.name + "'", file);
+    if (std::find(known.begin(), known.end(), key) == known.end()) {
+      std::string list;
+      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
+      throw Error(ErrorCode::Unsupported,
+                  "the " + h.name + " " + kind + " has no option '" + key + "' (it has: " +
+                      (list.empty() ? "none" : list) + ")",
+                  file);
+    }
+  }
 }
 
 /// Runs a reader or writer and makes sure an Error it throws names the file.

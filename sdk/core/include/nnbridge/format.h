@@ -51,6 +51,9 @@ struct FormatHandler {
   std::string name;                     ///< "armnn", "json", ...
   std::string description;
   std::vector<std::string> extensions;  ///< without dot: {"armnn"}
+  /// The option names its reader and writer accept (full names: "armnn.layout"). load() and
+  /// save() reject any other name with Error(Unsupported), so a misspelt option never passes silently.
+  std::vector<std::string> reader_options, writer_options;
   /// True when the bytes are this format (content sniffing); may be empty.
   std::function<bool(std::span<const std::byte>)> sniff;
   /// Reads a graph. Throws nnbridge::Error naming the place in the file.

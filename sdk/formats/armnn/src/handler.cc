@@ -43,6 +43,9 @@ FormatHandler format_handler() {
   h.name = "armnn";
   h.description = "Arm NN serialized network (FlatBuffers, ArmnnSchema.fbs)";
   h.extensions = {"armnn"};
+  h.reader_options = {"armnn.layout"};
+  h.writer_options = {"armnn.bindingIdsScheme", "armnn.weightsLayoutScheme", "armnn.constantTensorsAsInputs",
+                      "armnn.fileIdentifier", "armnn.layout"};
   h.sniff = sniff;
   h.read = [](const Source& src, const LoadOptions& o) { return read_graph(src, o); };
   h.write = [](const Graph& g, const std::filesystem::path& path, const SaveOptions& o) {

@@ -20,7 +20,7 @@ enum class Kind { Max, Avg, Lp };
 
 struct PoolParams {
   Kind kind;
-  bool nhwc = false, include_pad = false, armnn_l2 = false;
+  bool nhwc = false, include_pad = false, lp_mean = false;
   Shape k, s, d, p;  // kernel, strides, dilations, pads [top, left, bottom, right]
   int64_t lp = 2;
 };
@@ -45,14 +45,14 @@ Kernel make_pool(const KernelContext& ctx, Kind kind, bool global) {
   if (auto_pad == "VALID") pp.p = {0, 0, 0, 0};
   pp.include_pad = kind != Kind::Max && ctx.attr_int("count_include_pad", 0) != 0;
   pp.lp = ctx.attr_int("p", 2);
-  pp.armnn_l2 = kind == Kind::Lp && ctx.from_armnn;
+  pp.lp_mean = kind == Kind::Lp && ctx.attr_int("mean", 0) != 0;
   return pool_kernel(ctx, pp);
 }
 
 Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp) {
   const Shape& xs = ctx.in[0].shape;
   const Shape& ys = ctx.out[0].shape;
-  const bool nhwc = pp.nhwc, include_pad = pp.include_pad, armnn_l2 = pp.armnn_l2;
+  const bool nhwc = pp.nhwc, include_pad = pp.include_pad, lp_mean = pp.lp_mean;
   const Kind kind = pp.kind;
   const Shape k = pp.k, s = pp.s, d = pp.d, p = pp.p;
   const int64_t lp = pp.lp;
@@ -89,8 +89,7 @@ Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp) {
                 const double v = x[at(n, c, iy, ix)];
                 if (kind == Kind::Max) acc = std::max(acc, v);
                 else if (kind == Kind::Avg) acc += v;
-                else if (armnn_l2) acc += v * v;
-                else acc += std::pow(std::fabs(v), static_cast<double>(lp));
+                else acc += lp == 2 ? v * v : std::pow(std::fabs(v), static_cast<double>(lp));
               }
             }
             double r;
@@ -98,8 +97,7 @@ Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp) {
             if (real_taps == 0) r = 0.0;
             else if (kind == Kind::Max) r = acc;
             else if (kind == Kind::Avg) r = acc / div;
-            else if (armnn_l2) r = std::sqrt(acc / div);
-            else r = std::pow(acc, 1.0 / static_cast<double>(lp));
+            else r = std::pow(lp_mean ? acc / div : acc, 1.0 / static_cast<double>(lp));
             y[oat(n, c, oy, ox)] = static_cast<float>(r);
           }
   };

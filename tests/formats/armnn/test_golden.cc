@@ -7,6 +7,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "nnbridge/error.h"
 #include "support/paths.h"
 #include "util.h"
 
@@ -50,4 +51,20 @@ TEST_CASE("armnn golden corpus: max pooling with Arm NN's default padding method
   CHECK(pool->attrs.at("kernel_shape").get<std::vector<int64_t>>() == std::vector<int64_t>{2, 2});
   CHECK(pool->attrs.at("strides").get<std::vector<int64_t>>() == std::vector<int64_t>{2, 2});
   CHECK(pool->attrs.at("data_layout").get<std::string>() == "NHWC");
+}
+
+TEST_CASE("armnn golden corpus: L2 pooling is LpPool p = 2 averaging the squares") {
+  // Arm NN's L2 pooling is sqrt(mean(x^2)) (Compute Library / RefPooling2d), not ONNX's sqrt(sum):
+  // the IR says so with mean = 1, and a sum-form LpPool cannot be written as an Arm NN layer.
+  Graph g = test::armnn::read(test::source_dir() / "tests/golden/armnn/l2pool_nhwc/model.armnn");
+  const Node* pool = nullptr;
+  for (const auto& n : g.nodes)
+    if (n.op == "LpPool") pool = &n;
+  REQUIRE(pool);
+  CHECK(pool->attrs.at("p").get<int64_t>() == 2);
+  CHECK(pool->attrs.at("mean").get<int64_t>() == 1);
+  Graph sum_form = g;
+  for (auto& n : sum_form.nodes)
+    if (n.op == "LpPool") n.attrs["mean"] = Attr(int64_t{0});
+  CHECK_THROWS_AS(test::armnn::write(sum_form, "l2_sum_form"), Error);
 }

@@ -245,7 +245,12 @@ void add_conv_pool_ops(std::vector<OpSchema>& out) {
     if (avg || lp)
       a.push_back(optional_attr("count_include_pad", AttrType::Int, Attr(int64_t{0}),
                                 "1: padding counts in the divisor (Arm NN PaddingMethod IgnoreValue)"));
-    if (lp) a.push_back(optional_attr("p", AttrType::Int, Attr(int64_t{2}), "the norm's order"));
+    if (lp) {
+      a.push_back(optional_attr("p", AttrType::Int, Attr(int64_t{2}), "the norm's order"));
+      a.push_back(optional_attr("mean", AttrType::Int, Attr(int64_t{0}),
+                                "1: (mean |x|^p)^(1/p), the divisor as for AveragePool (Arm NN / Compute "
+                                "Library L2 pooling); 0: (sum |x|^p)^(1/p) (ONNX)"));
+    }
     return a;
   };
   const std::string pool_doc =
@@ -258,8 +263,8 @@ void add_conv_pool_ops(std::vector<OpSchema>& out) {
   out.push_back(std::move(maxpool));
   out.push_back(make_op("AveragePool", 1, 1, pool_attrs(true, false), "Mean over each window." + pool_doc,
                         "ONNX AveragePool-19; Arm NN Pooling2d Average", infer_pool));
-  out.push_back(make_op("LpPool", 1, 1, pool_attrs(false, true), "(sum |x|^p)^(1/p) over each window." + pool_doc,
-                        "ONNX LpPool-18; Arm NN Pooling2d L2 (p = 2)", infer_pool));
+  out.push_back(make_op("LpPool", 1, 1, pool_attrs(false, true), "(sum |x|^p)^(1/p) over each window, or (mean |x|^p)^(1/p) with mean = 1." + pool_doc,
+                        "ONNX LpPool-18; Arm NN Pooling2d L2 is p = 2, mean = 1 (RefPooling2d: sqrt of the average of squares)", infer_pool));
   out.push_back(make_op("GlobalAveragePool", 1, 1, {data_layout_attr()},
                         "Mean over all spatial dims; they become 1.", "ONNX GlobalAveragePool-1", infer_global_pool));
   out.push_back(make_op("GlobalMaxPool", 1, 1, {data_layout_attr()}, "Maximum over all spatial dims; they become 1.",

@@ -180,7 +180,11 @@ bool pool_to(const FieldMap& f, const reflection::Object& o, const MapContext&, 
   out["ceil_mode"] = Attr(int64_t(I(f, o, "descriptor.outputShapeRounding") == 1));
   int64_t type = I(f, o, "descriptor.poolType");
   if (type != 0) out["count_include_pad"] = Attr(int64_t(I(f, o, "descriptor.paddingMethod") == 0));
-  if (type == 2) out["p"] = Attr(int64_t{2});
+  if (type == 2) {
+    // Arm NN L2 pooling is the root of the mean of squares, not ONNX LpPool's root of the sum.
+    out["p"] = Attr(int64_t{2});
+    out["mean"] = Attr(int64_t{1});
+  }
   return true;
 }
 void pool_from(const AttrMap& a, const MapContext&, FieldMap& f) {
@@ -196,6 +200,8 @@ void pool_from(const AttrMap& a, const MapContext&, FieldMap& f) {
   const bool include_pad = A(a, "count_include_pad") && ai(a, "count_include_pad");
   f["descriptor.paddingMethod"] = Attr(int64_t(include_pad ? 0 : 1));
   if (A(a, "p") && ai(a, "p") != 2) unsupported("Arm NN L2 pooling has p = 2 only");
+  if (A(a, "p") && (!A(a, "mean") || ai(a, "mean") != 1))
+    unsupported("Arm NN L2 pooling averages the squares (LpPool mean = 1); ONNX's sum form has no layer");
 }
 
 // Permute: input dimension i goes to output dimension m[i]; ONNX Transpose perm is the

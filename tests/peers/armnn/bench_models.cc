@@ -16,7 +16,22 @@ void save(Builder& b, const std::filesystem::path& path) {
   s->Serialize(b.net());
   std::ofstream f(path, std::ios::binary | std::ios::trunc);
   if (!s->SaveSerializedToStream(f) || !f) throw std::runtime_error("cannot write " + path.string());
+  f.close();
   std::cout << path.string() << "\n";
+}
+
+/// Saves an example model as OUTDIR/<name>.armnn with its generated inputs in OUTDIR/<name>/inputs/
+/// and the outputs Arm NN CpuRef computes from the saved file (deserialized, as `run` does) in
+/// OUTDIR/<name>/outputs/.
+void save_example(Builder& b, const std::filesystem::path& outdir, const std::string& name) {
+  const auto model = outdir / (name + ".armnn");
+  save(b, model);
+  const auto inputs = outdir / name / "inputs";
+  std::filesystem::create_directories(inputs);
+  for (size_t i = 0; i < b.inputs().size(); ++i)
+    write_npy(inputs / (b.inputs()[i].name + ".npy"), b.input_data()[i]);
+  if (cmd_run(model.string(), inputs.string(), (outdir / name / "outputs").string()) != 0)
+    throw std::runtime_error("Arm NN CpuRef cannot run " + model.string());
 }
 
 }  // namespace
@@ -48,7 +63,7 @@ int cmd_examples(const std::string& outdir) {
                    armnn::Optional<armnn::ConstTensor>(b.constant(tinfo({10}))), "fc"), {&p}, tinfo({1, 10}));
     armnn::SoftmaxDescriptor sd;
     b.output("probs", b.op("Softmax", b.net().AddSoftmaxLayer(sd, "softmax"), {&f}, tinfo({1, 10})));
-    save(b, std::filesystem::path(outdir) / "conv_relu_fc.armnn");
+    save_example(b, outdir, "conv_relu_fc");
   }
   {  // Addition then softmax.
     Builder b("add_softmax");
@@ -56,7 +71,7 @@ int cmd_examples(const std::string& outdir) {
     auto& c = b.input("b", tinfo({1, 8}));
     auto& s = b.op("Addition", b.net().AddAdditionLayer("add"), {&a, &c}, tinfo({1, 8}));
     b.output("probs", b.op("Softmax", b.net().AddSoftmaxLayer(armnn::SoftmaxDescriptor(), "softmax"), {&s}, tinfo({1, 8})));
-    save(b, std::filesystem::path(outdir) / "add_softmax.armnn");
+    save_example(b, outdir, "add_softmax");
   }
   {  // A quantized pair: uint8 addition then ReLU.
     Builder b("quant_add_relu");
@@ -67,7 +82,7 @@ int cmd_examples(const std::string& outdir) {
     armnn::ActivationDescriptor ad;
     ad.m_Function = armnn::ActivationFunction::ReLu;
     b.output("qy", b.op("Activation", b.net().AddActivationLayer(ad, "relu"), {&s}, tinfo({1, 16}, armnn::DataType::QAsymmU8, 0.1f, 128)));
-    save(b, std::filesystem::path(outdir) / "quant_add_relu.armnn");
+    save_example(b, outdir, "quant_add_relu");
   }
   return 0;
 }

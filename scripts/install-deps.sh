@@ -6,11 +6,12 @@ set -euo pipefail
 packages=(
   build-essential cmake ninja-build pkg-config
   flatbuffers-compiler libflatbuffers-dev
+  glslang-tools
   nlohmann-json3-dev
   libprotobuf-dev protobuf-compiler
   libeigen3-dev libxsimd-dev
   doctest-dev libbenchmark-dev
-  pybind11-dev python3-dev python3-numpy python3-pytest
+  pybind11-dev python3-dev python3-numpy python3-pytest python3-torch
   libpugixml-dev libcli11-dev
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd
   libarmnn-dev libarmnn22 libarmnn-cpuref-backend22

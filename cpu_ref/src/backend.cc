@@ -1,10 +1,15 @@
-// The "cpu" backend: prepare() resolves every type, converts constants to float32 and picks a
-// kernel per node; run() executes the nodes in order on per-call buffers.
+// The "cpu" backend: prepare() resolves every type, converts constants to float32, picks a
+// kernel per node and plans the memory of intermediate tensors (memory_plan.h); run() executes
+// the nodes in order in an arena reused across runs.
 #include <algorithm>
+#include <cstdint>
+#include <memory>
 #include <thread>
 
 #include "convert.h"
+#include "custom_kernels.h"
 #include "kernel.h"
+#include "memory_plan.h"
 #include "nnbridge/cpu_ref.h"
 
 namespace nnbridge::cpu_ref {
@@ -31,17 +36,25 @@ class CpuPlan final : public Plan {
   std::vector<std::shared_ptr<const std::vector<float>>> constants;  // per value, or null
   std::vector<Step> steps;
   std::vector<ValueId> graph_inputs, graph_outputs;
-  std::vector<std::vector<ValueId>> release_after;      // per step: values whose last use it is
+  std::vector<int64_t> offset;                          // per value: place in the arena (memory_plan.h), or -1
+  std::vector<bool> own_output;                         // per value: a float32 graph output computed into its own buffer
+  std::unique_ptr<ArenaPool> arenas;
+  std::shared_ptr<OutputPool> output_buffers = std::make_shared<OutputPool>();
   std::vector<std::pair<std::string, TensorType>> in_types, out_types;
 
   const std::vector<std::pair<std::string, TensorType>>& input_types() const override { return in_types; }
   const std::vector<std::pair<std::string, TensorType>>& output_types() const override { return out_types; }
 
+  // Graph inputs of dtype float32 are read in place; intermediate tensors live in an arena
+  // taken from `arenas` (reused by the next run); float32 graph outputs are computed into
+  // buffers that become the returned tensors (and return to `output_buffers` when those are
+  // gone). Every output buffer is zeroed before its kernel.
   TensorMap run(const TensorMap& inputs) const override {
-    std::vector<std::vector<float>> buf(types.size());
     std::vector<const float*> ptr(types.size(), nullptr);
     for (std::size_t v = 0; v < types.size(); ++v)
       if (constants[v]) ptr[v] = constants[v]->data();
+    std::vector<std::vector<float>> converted;
+    converted.reserve(graph_inputs.size());
     for (std::size_t k = 0; k < graph_inputs.size(); ++k) {
       const auto& [name, type] = in_types[k];
       auto it = inputs.find(name);
@@ -53,37 +66,58 @@ class CpuPlan final : public Plan {
         throw Error(ErrorCode::Invalid, "graph input \"" + name + "\" is " + std::string(to_string(t.dtype())) +
                                             ", the graph needs " + std::string(to_string(type.dtype)));
       ValueId id = graph_inputs[k];
-      buf[id] = to_float(type, t.bytes().data(), t.element_count());
-      ptr[id] = buf[id].data();
+      const std::byte* bytes = t.bytes().data();
+      if (type.dtype == DataType::Float32 && reinterpret_cast<std::uintptr_t>(bytes) % alignof(float) == 0) {
+        ptr[id] = reinterpret_cast<const float*>(bytes);
+      } else {
+        converted.push_back(to_float(type, bytes, t.element_count()));
+        ptr[id] = converted.back().data();
+      }
     }
     for (const auto& [name, t] : inputs) {
       bool known = std::any_of(in_types.begin(), in_types.end(), [&](const auto& p) { return p.first == name; });
       if (!known) throw Error(ErrorCode::Invalid, "\"" + name + "\" is not a graph input");
     }
+    struct Lease {  // gives the arena back however the run ends
+      const ArenaPool& pool;
+      ArenaPool::Arena arena;
+      ~Lease() { pool.release(std::move(arena)); }
+    } lease{*arenas, arenas->acquire()};
+    std::vector<std::shared_ptr<float[]>> own(types.size());
     std::vector<const float*> ins;
     std::vector<float*> outs;
-    for (std::size_t s = 0; s < steps.size(); ++s) {
-      const Step& st = steps[s];
+    for (const Step& st : steps) {
       ins.clear();
       outs.clear();
       for (ValueId v : st.inputs) ins.push_back(v == kNoValue ? nullptr : ptr[v]);
       for (ValueId v : st.outputs) {
-        buf[v].assign(static_cast<std::size_t>(numel(types[v].shape)), 0.0f);
-        outs.push_back(buf[v].data());
-        ptr[v] = buf[v].data();
+        const std::size_t n = static_cast<std::size_t>(numel(types[v].shape));
+        float* p;
+        if (own_output[v]) {
+          own[v] = output_buffers->get(n);
+          p = own[v].get();
+        } else {
+          p = lease.arena.get() + std::max<int64_t>(offset[v], 0);  // -1: an empty tensor
+        }
+        std::fill_n(p, n, 0.0f);
+        outs.push_back(p);
+        ptr[v] = p;
       }
       st.kernel(ins, outs);
-      for (ValueId v : st.outputs) round_trip(types[v], buf[v].data(), buf[v].size());
-      for (ValueId v : release_after[s]) {
-        std::vector<float>().swap(buf[v]);
-        ptr[v] = nullptr;
-      }
+      for (std::size_t o = 0; o < st.outputs.size(); ++o)
+        round_trip(types[st.outputs[o]], outs[o], static_cast<std::size_t>(numel(types[st.outputs[o]].shape)));
     }
     TensorMap result;
     for (std::size_t k = 0; k < graph_outputs.size(); ++k) {
       ValueId id = graph_outputs[k];
       const TensorType& t = types[id];
-      result[out_types[k].first] = HostTensor::owned(t, from_float(t, ptr[id], static_cast<std::size_t>(numel(t.shape))));
+      const std::size_t n = static_cast<std::size_t>(numel(t.shape));
+      if (own[id]) {
+        auto bytes = std::as_bytes(std::span<const float>(own[id].get(), n));
+        result[out_types[k].first] = HostTensor::from_buffer(t, Buffer::view(own[id], bytes));
+      } else {
+        result[out_types[k].first] = HostTensor::owned(t, from_float(t, ptr[id], n));
+      }
     }
     return result;
   }
@@ -95,8 +129,7 @@ class CpuBackend final : public Backend {
 
   std::unique_ptr<Plan> prepare(const Graph& g, const BackendOptions& options) const override {
     const int threads = options.threads > 0 ? options.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-    if (!options.extensions.empty())
-      throw Error(ErrorCode::Unsupported, "the cpu backend does not load extension libraries yet (" + options.extensions.front() + ")");
+    const KernelRegistry custom = effective_kernels(options);  // application kernels + extension libraries
     auto plan = std::make_unique<CpuPlan>();
     Graph work = g;  // types get resolved in place; constants are shared, not copied
     const bool from_armnn = g.source_format == "armnn";
@@ -116,25 +149,40 @@ class CpuBackend final : public Backend {
     }
     const KernelTable& table = kernels();
     std::vector<std::size_t> last_use(g.values.size(), SIZE_MAX);
+    // What a node may read: graph inputs, constants with data, earlier nodes' outputs. A value
+    // with none of these (a VkGraph constant whose bytes live outside the file) is refused.
+    std::vector<bool> ready(g.values.size(), false);
+    for (ValueId id : g.inputs)
+      if (id < ready.size()) ready[id] = true;
+    for (std::size_t v = 0; v < g.values.size(); ++v) ready[v] = ready[v] || g.values[v].constant.has_value();
     for (std::size_t i = 0; i < g.nodes.size(); ++i) {
       const Node& n = g.nodes[i];
       const std::string where = "nodes[" + std::to_string(i) + "]";
       const std::string label = "node " + std::to_string(i) + " \"" + n.name + "\" (" + n.op + ")";
-      auto it = table.find(n.op);
-      if (it == table.end())
-        throw Error(ErrorCode::Unsupported, "the cpu backend has no kernel for op " + n.op + " of " + label, {}, where);
       for (ValueId v : n.inputs)
         if (v != kNoValue && v >= g.values.size()) throw Error(ErrorCode::Invalid, "input id out of range in " + label, {}, where);
       for (ValueId v : n.outputs)
         if (v >= g.values.size()) throw Error(ErrorCode::Invalid, "output id out of range in " + label, {}, where);
+      for (ValueId v : n.inputs)
+        if (v != kNoValue && !ready[v])
+          throw Error(ErrorCode::Invalid, "input \"" + g.values[v].name + "\" of " + label +
+                                              " has no data: it is not a graph input, a constant with data or an earlier node's output",
+                      {}, where);
+      for (ValueId v : n.outputs) ready[v] = true;
+      auto it = table.find(n.op);
+      auto custom_kernel = choose_custom(custom, n.op, kernel_dtype(work, n), it != table.end());
+      if (it == table.end() && !custom_kernel)
+        throw Error(ErrorCode::Unsupported,
+                    "the cpu backend has no kernel for op " + n.op + " of " + label + other_dtypes_note(custom, n.op), {}, where);
       // Types: the schema's inference, which must agree with every dim the file declares;
       // the declared type where inference leaves something unknown or has nothing to say.
       // (Kernels index buffers by these shapes, so a file cannot make them disagree.)
       std::optional<std::vector<TensorType>> inferred;
       std::string infer_error;
       try {
-        inferred = infer_types(work, i);
+        inferred = custom_kernel ? custom_infer(*custom_kernel, work, i) : infer_types(work, i);
       } catch (const Error& e) {
+        if (custom_kernel) throw Error(e.code(), label + ": " + e.message(), {}, where);
         infer_error = e.message();
       }
       for (std::size_t o = 0; o < n.outputs.size(); ++o) {
@@ -165,15 +213,16 @@ class CpuBackend final : public Backend {
                       "cannot resolve the type of output " + std::to_string(o) + " of " + label +
                           (infer_error.empty() ? "" : ": " + infer_error), {}, where);
       }
-      KernelContext ctx{n, find_schema(n.op), {}, {}, {}, from_armnn, threads};
+      KernelContext ctx{n, find_schema(n.op), {}, {}, {}, from_armnn, threads, {}};
       for (ValueId v : n.inputs) {
         ctx.in.push_back(v == kNoValue ? TensorType{} : work.values[v].type);
         ctx.constants.push_back(v == kNoValue ? nullptr : plan->constants[v].get());
+        ctx.in_attrs.push_back(v == kNoValue ? nullptr : &g.values[v].attrs);
       }
       for (ValueId v : n.outputs) ctx.out.push_back(work.values[v].type);
       Step st{i, n.inputs, n.outputs, {}};
       try {
-        st.kernel = it->second(ctx);
+        st.kernel = custom_kernel ? make_custom_kernel(custom_kernel, ctx, label) : it->second(ctx);
       } catch (const Error& e) {
         throw Error(e.code(), label + ": " + e.message(), {}, where);
       }
@@ -193,10 +242,27 @@ class CpuBackend final : public Backend {
       plan->out_types.emplace_back(g.values[id].name, plan->types[id]);
       last_use[id] = SIZE_MAX;  // kept to the end
     }
-    plan->release_after.resize(plan->steps.size());
-    for (std::size_t v = 0; v < g.values.size(); ++v)
-      if (last_use[v] != SIZE_MAX && !plan->constants[v]) plan->release_after[last_use[v]].push_back(static_cast<ValueId>(v));
-    // A value produced but never used (an unused second output) is freed after its step.
+    // Memory plan: each step's outputs live from that step to their last use (graph outputs to
+    // the end); float32 graph outputs get their own buffers instead.
+    plan->own_output.assign(g.values.size(), false);
+    std::vector<Lifetime> life(g.values.size());
+    for (std::size_t s = 0; s < plan->steps.size(); ++s)
+      for (ValueId v : plan->steps[s].outputs) {
+        const bool graph_output = std::find(g.outputs.begin(), g.outputs.end(), v) != g.outputs.end();
+        if (graph_output && plan->types[v].dtype == DataType::Float32) {
+          plan->own_output[v] = true;
+          continue;
+        }
+        // A malformed graph may write a value twice, or write a graph input or a constant: the
+        // value then gets arena memory spanning all of its uses, like any other.
+        std::size_t first = s, last = last_use[v] == SIZE_MAX || last_use[v] < s ? s : last_use[v];
+        if (graph_output) last = plan->steps.size() - 1;
+        if (life[v].floats > 0) first = std::min(first, life[v].first), last = std::max(last, life[v].last);
+        life[v] = {first, last, numel(plan->types[v].shape)};
+      }
+    MemoryPlan mp = plan_memory(life, plan->steps.size());
+    plan->offset = std::move(mp.offset);
+    plan->arenas = std::make_unique<ArenaPool>(mp.floats);
     return plan;
   }
 };
@@ -219,6 +285,11 @@ const KernelTable& kernels() {
     add_resize_kernels(t);
     add_space_kernels(t);
     add_conv_transpose_kernels(t);
+    add_lstm_kernels(t);
+    add_qlstm_kernels(t);
+    add_detection_post_process_kernels(t);
+    add_layer_norm_kernels(t);
+    add_where_kernels(t);
     return t;
   }();
   return table;

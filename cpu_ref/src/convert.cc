@@ -2,6 +2,7 @@
 
 #include <Eigen/Core>
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <limits>
 
@@ -89,6 +90,18 @@ void store_int(const float* v, std::size_t n, std::byte* out, const QParams* qp)
 }  // namespace
 
 std::vector<float> to_float(const TensorType& t, const std::byte* b, std::size_t n) {
+  if (t.dtype == DataType::Float32) {  // one pass, no zero-fill first (large weights: one copy, not two)
+    std::vector<float> out;
+    out.reserve(n);
+    const float* f = reinterpret_cast<const float*>(b);
+    if (reinterpret_cast<std::uintptr_t>(b) % alignof(float) == 0) {
+      out.assign(f, f + n);
+    } else {
+      out.resize(n);
+      if (n) std::memcpy(out.data(), b, n * 4);
+    }
+    return out;
+  }
   std::vector<float> out(n);
   switch (t.dtype) {
     case DataType::Float32: if (n) std::memcpy(out.data(), b, n * 4); break;

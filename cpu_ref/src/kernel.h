@@ -31,6 +31,9 @@ struct KernelContext {
   std::vector<const std::vector<float>*> constants;  ///< float32 contents of constant inputs, else nullptr
   bool from_armnn = false;      ///< the graph was read from an Arm NN file: Arm NN CpuRef's rules apply
   int threads = 1;              ///< worker threads a kernel may use (BackendOptions::threads, resolved)
+  /// Format-specific attributes of each input value (Value::attrs), nullptr for an absent input:
+  /// what the IR's types do not carry, e.g. the scale of an Arm NN Int32 tensor.
+  std::vector<const AttrMap*> in_attrs;
 
   bool has_input(std::size_t i) const { return i < in.size() && in[i].dtype != DataType::Undefined; }
   const Attr* attr(std::string_view name) const;  ///< the node's, else the schema default, else nullptr
@@ -62,6 +65,11 @@ void add_quantize_kernels(KernelTable&);
 void add_resize_kernels(KernelTable&);
 void add_space_kernels(KernelTable&);
 void add_conv_transpose_kernels(KernelTable&);
+void add_lstm_kernels(KernelTable&);
+void add_qlstm_kernels(KernelTable&);
+void add_detection_post_process_kernels(KernelTable&);
+void add_layer_norm_kernels(KernelTable&);
+void add_where_kernels(KernelTable&);
 
 /// The table of every built-in kernel.
 const KernelTable& kernels();
@@ -72,9 +80,13 @@ const KernelTable& kernels();
 /// the bias needs no scaling.
 std::vector<float> implied_bias_scale(const KernelContext& ctx, int64_t channels);
 
-/// Calls fn(i) for i in [0, n) on up to `threads` threads (the caller's included); items must
-/// be independent. The first exception thrown by an item is rethrown after all threads joined.
+/// Calls fn(i) for i in [0, n) on up to `threads` threads (the caller's and workers of one
+/// process-wide Eigen thread pool, one per core); items must be independent. The first
+/// exception thrown by an item is rethrown after every item has finished.
 void parallel_for(int threads, int64_t n, const std::function<void(int64_t)>& fn);
+/// Splits [0, n) into at most `threads` ranges of at least `grain` items (a multiple of 16
+/// except the last) and calls fn(begin, end) for each, as parallel_for does.
+void parallel_ranges(int threads, int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn);
 
 // ---- shape helpers ----
 int64_t numel(const Shape& s);

@@ -1,147 +1,31 @@
 // Every Arm NN case with expected outputs (../shared/samples/armnn/*, tests/golden/armnn/*)
 // runs on "cpu" and matches the outputs Arm NN 20.08 CpuRef computed (outputs/*.npy) within
-// the case's tolerance: float |a - e| <= 1e-5 + 1e-4 |e|, quantized <= 1 step.
-//
-// A case whose graph holds an op without a kernel yet passes only when the op is listed in
-// kNotYetImplemented below; any other Unsupported error fails, so an op cannot go missing
-// silently. Remove an op from the list when its kernel lands.
+// the case's tolerance: float |a - e| <= 1e-5 + 1e-4 |e|, quantized <= 1 step
+// (armnn_case_runner.h).
 #include <doctest/doctest.h>
 
-#include <fstream>
-#include <iostream>
-#include <nlohmann/json.hpp>
-#include <map>
-#include <set>
-
+#include "armnn_case_runner.h"
 #include "nnbridge/cpu_ref.h"
-#include "nnbridge/error.h"
-#include "nnbridge/io.h"
-#include "nnbridge/npy.h"
 #include "support/paths.h"
 
 using namespace nnbridge;
-namespace fs = std::filesystem;
-
-namespace {
-
-const std::set<std::string> kNotYetImplemented = {
-    "armnn.Lstm", "armnn.QLstm", "armnn.DetectionPostProcess",
-};
-
-// Outputs whose expected values cannot follow the file, with the reason; checked to still
-// differ (so the entry goes away when the cause does).
-const std::map<std::string, std::string> kKnownMismatch = {
-    {"activation_zoo/y_softrelu",
-     "Arm NN 20.08's serializer writes SoftReLu as Sigmoid (see tests/golden/armnn/activation_soft_relu), but "
-     "this sample's outputs were computed from the in-memory network (SoftReLu), not from the file"},
-    {"rank/y",
-     "Arm NN 20.08 CpuRef outputs Rank as shape [1]; the core Rank schema infers a 0-d tensor"},
-};
-
-struct Tally {
-  int ran = 0, matched = 0, unsupported = 0, skipped = 0;
-  std::vector<std::string> failures;
-};
-
-TensorMap read_dir(const fs::path& dir) {
-  TensorMap m;
-  if (!fs::exists(dir)) return m;
-  for (const auto& e : fs::directory_iterator(dir))
-    if (e.path().extension() == ".npy") m[e.path().stem().string()] = read_npy(e.path());
-  return m;
-}
-
-void run_case(const fs::path& dir, bool need_listed_outputs, Tally& tally) {
-  const fs::path model = dir / "model.armnn";
-  if (!fs::exists(model) || !fs::exists(dir / "case.json")) return;
-  std::ifstream f(dir / "case.json");
-  nlohmann::json c = nlohmann::json::parse(f);
-  const std::string name = dir.filename().string();
-  if (c.contains("outputs_absent_because") || !fs::exists(dir / "outputs") ||
-      (need_listed_outputs && !c.contains("outputs"))) {
-    ++tally.skipped;
-    return;
-  }
-  Tolerance tol{1e-5, 1e-4, 1};
-  if (c.contains("tolerance")) {
-    const auto& t = c["tolerance"];
-    if (t.contains("float32")) tol.atol = t["float32"].value("atol", 1e-5), tol.rtol = t["float32"].value("rtol", 1e-4);
-    if (t.contains("quantized")) tol.quantized_steps = t["quantized"].value("max_abs_diff_in_steps", 1);
-  }
-  Graph g = load(model);
-  std::unique_ptr<Plan> plan;
-  try {
-    plan = find_backend("cpu")->prepare(g, {});
-  } catch (const Error& e) {
-    if (e.code() == ErrorCode::Unsupported) {
-      for (const Node& n : g.nodes)
-        if (kNotYetImplemented.count(n.op) && std::string(e.what()).find(n.op) != std::string::npos) {
-          ++tally.unsupported;
-          MESSAGE(name << ": not yet implemented: " << n.op);
-          return;
-        }
-    }
-    tally.failures.push_back(name + ": prepare: " + e.what());
-    return;
-  }
-  ++tally.ran;
-  TensorMap outputs;
-  try {
-    outputs = plan->run(read_dir(dir / "inputs"));
-  } catch (const Error& e) {
-    tally.failures.push_back(name + ": run: " + e.what());
-    return;
-  }
-  TensorMap expected = read_dir(dir / "outputs");
-  if (expected.empty()) {
-    tally.failures.push_back(name + ": no outputs/*.npy");
-    return;
-  }
-  bool ok = true;
-  for (const OutputReport& r : compare_outputs(outputs, expected, tol, "cpu")) {
-    auto known = kKnownMismatch.find(name + "/" + r.output);
-    if (known != kKnownMismatch.end()) {
-      if (r.passed) tally.failures.push_back(name + ": output " + r.output + " now matches: remove it from kKnownMismatch");
-      else MESSAGE(name << ": output " << r.output << " differs as known: " << known->second);
-      continue;
-    }
-    if (r.passed) continue;
-    ok = false;
-    tally.failures.push_back(name + ": output " + r.output + ": " + r.message + " (max abs " +
-                             std::to_string(r.max_abs_error) + ", max rel " + std::to_string(r.max_rel_error) +
-                             ", steps " + std::to_string(r.max_steps) + ")");
-  }
-  if (ok) ++tally.matched;
-}
-
-void report(const char* suite, const Tally& t) {
-  std::cout << suite << ": " << t.ran << " cases ran on cpu, " << t.matched << " matched Arm NN CpuRef, "
-            << t.unsupported << " need a kernel not yet implemented, " << t.skipped << " have no expected outputs\n";
-  for (const auto& f : t.failures) std::cout << "  FAIL " << f << "\n";
-}
-
-}  // namespace
 
 TEST_CASE("cpu vs Arm NN 20.08 CpuRef: ../shared/samples/armnn") {
   auto root = test::shared_sample("armnn");
   NNBRIDGE_REQUIRE_SHARED(root);
   cpu_ref::register_backend();
-  Tally t;
-  for (const auto& e : fs::directory_iterator(*root)) run_case(e.path(), false, t);
-  report("shared samples", t);
+  test::ArmnnCaseTally t;
+  test::run_armnn_cases(*root, false, t);
+  test::report_armnn_cases("shared samples", t);
   CHECK(t.failures.empty());
   CHECK(t.ran > 0);
 }
 
 TEST_CASE("cpu vs Arm NN 20.08 CpuRef: tests/golden/armnn") {
   cpu_ref::register_backend();
-  Tally t;
-  std::vector<fs::path> dirs;
-  for (const auto& e : fs::directory_iterator(test::source_dir() / "tests/golden/armnn"))
-    if (e.is_directory()) dirs.push_back(e.path());
-  std::sort(dirs.begin(), dirs.end());
-  for (const auto& d : dirs) run_case(d, true, t);
-  report("golden", t);
+  test::ArmnnCaseTally t;
+  test::run_armnn_cases(test::source_dir() / "tests/golden/armnn", true, t);
+  test::report_armnn_cases("golden", t);
   CHECK(t.failures.empty());
   CHECK(t.ran > 0);
 }

@@ -1,5 +1,6 @@
 // Hand-checked vectors for the rules the issue calls tricky: softmax beta and axis, u8/s8
-// requantization rounding (half away from zero, as Arm NN armnn::Quantize), broadcasting.
+// requantization rounding (half away from zero, as Arm NN armnn::Quantize), broadcasting, and
+// float16 / bfloat16 tensors (computed in float32, rounded to the declared type).
 // Expected values are written out by hand or computed from the textbook formula.
 #include <doctest/doctest.h>
 
@@ -44,7 +45,7 @@ std::vector<T> y_of(const TensorMap& m) {
 
 }  // namespace
 
-TEST_CASE("softmax: beta scales the input, axis selects the normalized dim") {
+TEST_CASE("cpu rules: softmax: beta scales the input, axis selects the normalized dim") {
   // x = [[0, 1], [2, 4]]; axis 0, beta 0.5 -> column j: exp(0.5*x_ij) / sum_i exp(0.5*x_ij).
   Graph g = one_node("Softmax", {f32({2, 2})}, f32({2, 2}), {{"axis", Attr(int64_t{0})}, {"beta", Attr(0.5)}});
   auto y = y_of<float>(run(g, {{"x0", HostTensor::from_values<float>(f32({2, 2}), std::vector<float>{0, 1, 2, 4})}}));
@@ -65,7 +66,7 @@ TEST_CASE("softmax: beta scales the input, axis selects the normalized dim") {
   CHECK(y3[1] == doctest::Approx(std::log(0.5)));
 }
 
-TEST_CASE("requantize: round half away from zero, then clamp (Arm NN armnn::Quantize)") {
+TEST_CASE("cpu rules: requantize: round half away from zero, then clamp (Arm NN armnn::Quantize)") {
   // QAsymmU8 scale 1 zero point 10: q = round(x) + 10.
   TensorType u8{DataType::QAsymmU8, {6}, false, Quantization{{1.0}, {10}, std::nullopt}};
   Graph g = one_node("QuantizeLinear", {f32({6})}, u8);
@@ -91,7 +92,7 @@ TEST_CASE("requantize: round half away from zero, then clamp (Arm NN armnn::Quan
   CHECK(y3[1] == -1);
 }
 
-TEST_CASE("broadcasting: [2,1,3] + [1,4,1] -> [2,4,3]") {
+TEST_CASE("cpu rules: broadcasting: [2,1,3] + [1,4,1] -> [2,4,3]") {
   Graph g = one_node("Add", {f32({2, 1, 3}), f32({1, 4, 1})}, f32({2, 4, 3}));
   std::vector<float> a{0, 1, 2, 10, 20, 30}, b{100, 200, 300, 400};
   auto y = y_of<float>(run(g, {{"x0", HostTensor::from_values<float>(f32({2, 1, 3}), a)},
@@ -107,7 +108,7 @@ TEST_CASE("broadcasting: [2,1,3] + [1,4,1] -> [2,4,3]") {
   CHECK(std::vector<float>(y2.begin(), y2.end()) == std::vector<float>{0, 1, 2, -9, -8, -7});
 }
 
-TEST_CASE("plan: bad inputs and unsupported ops are errors naming them") {
+TEST_CASE("cpu rules: plan: bad inputs and unsupported ops are errors naming them") {
   Graph g = one_node("Relu", {f32({2})}, f32({2}));
   cpu_ref::register_backend();
   auto plan = find_backend("cpu")->prepare(g, {});
@@ -133,7 +134,7 @@ TEST_CASE("plan: bad inputs and unsupported ops are errors naming them") {
   }
 }
 
-TEST_CASE("conv: im2col + GEMM equals the direct sum, on 1 and on 3 threads") {
+TEST_CASE("cpu rules: conv: im2col + GEMM equals the direct sum, on 1 and on 3 threads") {
   // Y[o][y][x] = B[o] + sum_{c,ky,kx} X[c][y*s - p + ky][x*s - p + kx] * W[o][c][ky][kx] (ONNX Conv),
   // large enough (> 2^20 multiply-adds) for the kernel to split rows across threads.
   const int C = 8, M = 16, H = 32, Wd = 32, K = 3, S = 1, P = 1;
@@ -180,5 +181,96 @@ TEST_CASE("conv: im2col + GEMM equals the direct sum, on 1 and on 3 threads") {
     double worst = 0;
     for (std::size_t i = 0; i < y.size(); ++i) worst = std::max(worst, std::fabs(y[i] - expect[i]));
     CHECK(worst < 1e-4);
+  }
+}
+
+TEST_CASE("cpu rules: requantize through an op: QAsymmU8 Add rounds +-0.5 and 2.5 half away from zero") {
+  // Inputs scale 0.5, zero point 2: a = [3, 1, 7, 5] -> [0.5, -0.5, 2.5, 1.5]; b = 2 -> 0.
+  // Output scale 1, zero point 10: round half away from zero gives [1, -1, 3, 2] + 10
+  // (round half to even would give [10, 10, 12, 12]).
+  TensorType in{DataType::QAsymmU8, {4}, false, Quantization{{0.5}, {2}, std::nullopt}};
+  TensorType out{DataType::QAsymmU8, {4}, false, Quantization{{1.0}, {10}, std::nullopt}};
+  Graph g = one_node("Add", {in, in}, out);
+  auto y = y_of<uint8_t>(run(g, {{"x0", HostTensor::from_values<uint8_t>(in, std::vector<uint8_t>{3, 1, 7, 5})},
+                                 {"x1", HostTensor::from_values<uint8_t>(in, std::vector<uint8_t>{2, 2, 2, 2})}}));
+  CHECK(std::vector<int>(y.begin(), y.end()) == std::vector<int>{11, 9, 13, 12});
+}
+
+TEST_CASE("cpu rules: broadcasting of equal-rank operands with size-1 dims: [3,1] * [1,2] -> [3,2]") {
+  Graph g = one_node("Mul", {f32({3, 1}), f32({1, 2})}, f32({3, 2}));
+  auto y = y_of<float>(run(g, {{"x0", HostTensor::from_values<float>(f32({3, 1}), std::vector<float>{1, 2, 3})},
+                               {"x1", HostTensor::from_values<float>(f32({1, 2}), std::vector<float>{10, -1})}}));
+  CHECK(std::vector<float>(y.begin(), y.end()) == std::vector<float>{10, -1, 20, -2, 30, -3});
+}
+
+// float16 and bfloat16 tensors are computed in float32 and rounded to the declared type on
+// output. Inputs and expected outputs are written as IEEE bit patterns, worked out by hand:
+// binary16 has 10 fraction bits (ulp 2^-10 at 1, 2 at 2048), bfloat16 has 7 (ulp 2^-7 at 1, 2 at
+// 256). Ties: float16 rounds them away from zero (the half library Arm NN's Half.hpp uses,
+// default round-to-nearest without HALF_ROUND_TIES_TO_EVEN), bfloat16 to even (Arm NN
+// BFloat16.hpp, round to nearest even).
+namespace {
+
+TensorType typed(DataType t, std::vector<int64_t> shape) { return TensorType{t, std::move(shape), false, std::nullopt}; }
+
+std::vector<uint16_t> run_bits(const Graph& g, DataType t, const std::vector<std::pair<std::vector<int64_t>, std::vector<uint16_t>>>& ins) {
+  TensorMap m;
+  for (std::size_t i = 0; i < ins.size(); ++i)
+    m["x" + std::to_string(i)] = HostTensor::from_values<uint16_t>(typed(t, ins[i].first), ins[i].second);
+  auto out = run(g, std::move(m));
+  CHECK(out.at("y").dtype() == t);
+  return y_of<uint16_t>(out);
+}
+
+}  // namespace
+
+TEST_CASE("cpu rules: float16 Add: float32 sum rounded to binary16, ties away from zero, overflow to inf") {
+  const auto t = typed(DataType::Float16, {6});
+  Graph g = one_node("Add", {t, t}, t);
+  // 1 + 2^-11 (tie) -> 1 + 2^-10; -1 - 2^-11 -> -(1 + 2^-10); 2048 + 1 (tie) -> 2050;
+  // 2048 + 1.5 -> 2049.5 -> 2050; 0.5 + 0.25 = 0.75 exactly; 65504 + 65504 -> +inf.
+  auto y = run_bits(g, DataType::Float16,
+                    {{{6}, {0x3C00, 0xBC00, 0x6800, 0x6800, 0x3800, 0x7BFF}},
+                     {{6}, {0x1000, 0x9000, 0x3C00, 0x3E00, 0x3400, 0x7BFF}}});
+  CHECK(y == std::vector<uint16_t>{0x3C01, 0xBC01, 0x6801, 0x6801, 0x3A00, 0x7C00});
+}
+
+TEST_CASE("cpu rules: bfloat16 Add: float32 sum rounded to bfloat16, ties to even") {
+  const auto t = typed(DataType::BFloat16, {4});
+  Graph g = one_node("Add", {t, t}, t);
+  // 1 + 2^-8 (tie, 1 is even) -> 1; 1 + 3*2^-8 (tie between 1 + 2^-7 and 1 + 2^-6) -> 1 + 2^-6;
+  // 256 + 1 (tie) -> 256; 256 + 3 (tie between 258 and 260) -> 260.
+  auto y = run_bits(g, DataType::BFloat16, {{{4}, {0x3F80, 0x3F80, 0x4380, 0x4380}}, {{4}, {0x3B80, 0x3C40, 0x3F80, 0x4040}}});
+  CHECK(y == std::vector<uint16_t>{0x3F80, 0x3F82, 0x4380, 0x4382});
+}
+
+TEST_CASE("cpu rules: float16 and bfloat16 Conv: inputs, weights and outputs of the declared type, float32 inside") {
+  // X = [a, 1, 1] (NCHW [1, 1, 1, 3]), W = [1, 1] ([1, 1, 1, 2]), B = [0.5]:
+  // y = [a + 1 + 0.5, 1 + 1 + 0.5]. float16, a = 2048: 2049.5 -> 2050 (0x6801), 2.5 exact (0x4100).
+  // With B = 0 (no bias): 2049 is a tie -> 2050 away from zero. bfloat16, a = 256: 257.5 -> 258
+  // (0x4381), 2.5 exact (0x4020); without bias 257 is a tie -> 256 (even, 0x4380).
+  struct Case {
+    DataType t;
+    uint16_t a, one, half, zero;
+    std::vector<uint16_t> with_bias, without_bias;
+  };
+  const Case cases[] = {{DataType::Float16, 0x6800, 0x3C00, 0x3800, 0x0000, {0x6801, 0x4100}, {0x6801, 0x4000}},
+                        {DataType::BFloat16, 0x4380, 0x3F80, 0x3F00, 0x0000, {0x4381, 0x4020}, {0x4380, 0x4000}}};
+  for (const Case& c : cases) {
+    CAPTURE(to_string(c.t));
+    for (bool bias : {true, false}) {
+      CAPTURE(bias);
+      Graph g;
+      ValueId x = g.add_value(Value{"x0", typed(c.t, {1, 1, 1, 3}), std::nullopt, {}});
+      const std::vector<uint16_t> w{c.one, c.one}, b{bias ? c.half : c.zero};
+      ValueId wi = g.add_value(Value{"w", typed(c.t, {1, 1, 1, 2}), Buffer::copy_of(std::as_bytes(std::span<const uint16_t>(w))), {}});
+      ValueId bi = g.add_value(Value{"b", typed(c.t, {1}), Buffer::copy_of(std::as_bytes(std::span<const uint16_t>(b))), {}});
+      ValueId y = g.add_value(Value{"y", typed(c.t, {1, 1, 1, 2}), std::nullopt, {}});
+      g.inputs = {x};
+      g.outputs = {y};
+      g.add_node(Node{"Conv", "conv", {x, wi, bi}, {y}, {{"kernel_shape", Attr(std::vector<int64_t>{1, 2})}}});
+      auto out = run_bits(g, c.t, {{{1, 1, 1, 3}, {c.a, c.one, c.one}}});
+      CHECK(out == (bias ? c.with_bias : c.without_bias));
+    }
   }
 }

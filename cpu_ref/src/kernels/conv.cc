@@ -1,4 +1,7 @@
-// Conv (2-D, NCHW or NHWC) by im2col and an Eigen GEMM per image and group.
+// Conv (2-D, NCHW or NHWC) by im2col and an Eigen GEMM per image, group and block of output
+// rows, written straight into the output: NCHW as W [mg, K] x col [K, P] (K = (ci, ky, kx), W
+// as OIHW), NHWC as col [P, K] x W^T (K = (ky, kx, ci), W as OHWI); a 1x1 convolution with
+// stride 1 and no padding reads X itself as col. Depthwise convolutions with multiplier 1 go to depthwise.cc.
 //
 // Weights are first brought to OIHW with C/group input channels per output channel:
 //   OIHW  ONNX;                      OHWI  Arm NN Convolution2d in NHWC;
@@ -8,42 +11,64 @@
 // Output size floor((in + pad_begin + pad_end - dilation*(k-1) - 1) / stride) + 1 (ONNX Conv-11).
 #include <Eigen/Core>
 
-#include "../kernel.h"
+#include <algorithm>
+
+#include "conv.h"
 
 namespace nnbridge::cpu_ref {
 
-namespace {
+int64_t ConvGeom::w_index(int64_t o, int64_t i, int64_t y, int64_t x) const {
+  const int64_t cg = c / group;
+  switch (wl) {
+    case WLayout::OIHW: return ((o * cg + i) * kh + y) * kw + x;
+    case WLayout::OHWI: return ((o * kh + y) * kw + x) * cg + i;
+    case WLayout::HWO1: return (y * kw + x) * m + o;
+    case WLayout::MIHW: {  // o = c * M + mult
+      const int64_t M = wshape[0], C = wshape[1];
+      return (((o % M) * C + o / M) * kh + y) * kw + x;
+    }
+  }
+  return 0;
+}
 
-using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-struct ConvGeom {
-  int64_t n, c, h, w, m, oh, ow, kh, kw, sh, sw, dh, dw, pt, pl, group;
-  bool nhwc;
-  std::string layout;
-  Shape wshape;
-};
-
-// W (any layout) -> OIHW [m][c/group][kh][kw].
+// Reserved then appended in the destination order: one pass, no zero-fill (for large weights the
+// page faults of a second pass cost more than the copy).
 std::vector<float> to_oihw(const ConvGeom& g, const float* w) {
-  const int64_t cg = g.c / g.group, K = cg * g.kh * g.kw;
-  std::vector<float> out(static_cast<std::size_t>(g.m * K));
-  const Shape& ws = g.wshape;
+  const int64_t cg = g.c / g.group;
+  std::vector<float> out;
+  out.reserve(static_cast<std::size_t>(g.m * cg * g.kh * g.kw));
   for (int64_t o = 0; o < g.m; ++o)
     for (int64_t i = 0; i < cg; ++i)
       for (int64_t y = 0; y < g.kh; ++y)
-        for (int64_t x = 0; x < g.kw; ++x) {
-          int64_t src;
-          if (g.layout == "OIHW") src = ((o * cg + i) * g.kh + y) * g.kw + x;
-          else if (g.layout == "OHWI") src = ((o * g.kh + y) * g.kw + x) * cg + i;
-          else if (g.layout == "1HWO") src = (y * g.kw + x) * g.m + o;
-          else {  // MIHW: o = c * M + m
-            const int64_t M = ws[0], C = ws[1];
-            src = (((o % M) * C + o / M) * g.kh + y) * g.kw + x;
-          }
-          out[static_cast<std::size_t>(((o * cg + i) * g.kh + y) * g.kw + x)] = w[src];
-        }
+        for (int64_t x = 0; x < g.kw; ++x) out.push_back(w[g.w_index(o, i, y, x)]);
   return out;
 }
+
+std::vector<float> conv_bias(const float* b, const std::vector<float>& bscale, int64_t m) {
+  std::vector<float> out(static_cast<std::size_t>(m), 0.0f);
+  if (b)
+    for (int64_t o = 0; o < m; ++o) out[o] = bscale.empty() ? b[o] : b[o] * bscale[o];
+  return out;
+}
+
+namespace {
+
+// W as OHWI: [m][kh][kw][c / group], the [M, K = (ky, kx, ci)] matrix the NHWC path multiplies.
+std::vector<float> to_ohwi(const ConvGeom& g, const float* w) {
+  const int64_t cg = g.c / g.group;
+  std::vector<float> out;
+  out.reserve(static_cast<std::size_t>(g.m * cg * g.kh * g.kw));
+  for (int64_t o = 0; o < g.m; ++o)
+    for (int64_t y = 0; y < g.kh; ++y)
+      for (int64_t x = 0; x < g.kw; ++x)
+        for (int64_t i = 0; i < cg; ++i) out.push_back(w[g.w_index(o, i, y, x)]);
+  return out;
+}
+
+// The run-time body of the GEMM path (below).
+void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* bias, float* y, int threads, int64_t row_blocks);
+
+using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 Kernel make_conv(const KernelContext& ctx) {
   const Shape& xs = ctx.in[0].shape;
@@ -67,6 +92,7 @@ Kernel make_conv(const KernelContext& ctx) {
   if (g.layout == "OIHW" || g.layout == "MIHW") g.kh = ws[2], g.kw = ws[3];
   else if (g.layout == "OHWI" || g.layout == "1HWO") g.kh = ws[1], g.kw = ws[2];
   else ctx.unsupported("kernel_layout \"" + g.layout + "\"");
+  g.wl = g.layout == "OIHW" ? WLayout::OIHW : g.layout == "OHWI" ? WLayout::OHWI : g.layout == "1HWO" ? WLayout::HWO1 : WLayout::MIHW;
   if (g.layout == "1HWO" || g.layout == "MIHW") {
     if (g.group != g.c) ctx.invalid("depthwise kernel_layout " + g.layout + " needs group = input channels");
   }
@@ -88,69 +114,113 @@ Kernel make_conv(const KernelContext& ctx) {
   } else if (auto_pad == "VALID") {
     g.pt = g.pl = 0;
   }
-  std::shared_ptr<const std::vector<float>> wconst;
-  if (ctx.constants[1]) wconst = std::make_shared<const std::vector<float>>(to_oihw(g, ctx.constants[1]->data()));
   const bool has_bias = ctx.has_input(2);
   if (has_bias && numel(ctx.in[2].shape) != g.m) ctx.invalid("B must have one value per output channel");
-  const std::vector<float> bscale = implied_bias_scale(ctx, g.m);
+  std::vector<float> bscale = implied_bias_scale(ctx, g.m);
+  if (g.group == g.c && g.m == g.c && g.group > 1) return make_depthwise(ctx, g, has_bias, std::move(bscale));
 
   // Work items: (image, group, block of output rows), independent of each other. Rows are
-  // split only when images x groups leave threads idle, and only for enough work per item.
-  const int64_t macs = g.n * g.m * (g.c / g.group) * g.kh * g.kw * g.oh * g.ow;
+  // split when images x groups leave threads idle, and so that an im2col buffer stays near
+  // 1 MiB; not below 2^18 multiply-adds per item.
+  const int64_t cg = g.c / g.group, K = cg * g.kh * g.kw;
+  const int64_t macs = g.n * g.m * K * g.oh * g.ow;
   const int threads = macs < (int64_t{1} << 20) ? 1 : ctx.threads;
-  const int64_t row_blocks = g.n * g.group >= threads ? 1 : std::min<int64_t>(g.oh, threads);
+  const bool direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.oh == g.h && g.ow == g.w;
+  int64_t row_blocks = g.n * g.group >= threads ? 1 : std::min<int64_t>(g.oh, threads);
+  if (!direct) row_blocks = std::max(row_blocks, std::min(g.oh, K * g.oh * g.ow / (int64_t{1} << 18)));
+  row_blocks = std::max<int64_t>(1, std::min(row_blocks, macs / (int64_t{1} << 18) / std::max<int64_t>(g.n * g.group, 1)));
+  // The GEMM reads W as [M, K]: OHWI for NHWC, OIHW for NCHW. W in that layout is used as it
+  // is (no copy); another layout is repacked once when constant, else per run.
+  const bool repack = g.nhwc ? g.wl != WLayout::OHWI : g.wl != WLayout::OIHW;
+  auto pack = [g](const float* w) { return g.nhwc ? to_ohwi(g, w) : to_oihw(g, w); };
+  std::shared_ptr<const std::vector<float>> wprep;
+  if (repack && ctx.constants[1]) wprep = std::make_shared<const std::vector<float>>(pack(ctx.constants[1]->data()));
 
-  return [g, wconst, has_bias, bscale, threads, row_blocks](std::span<const float* const> in, std::span<float* const> out) {
+  return [g, repack, wprep, pack, has_bias, bscale, threads, row_blocks](std::span<const float* const> in, std::span<float* const> out) {
     std::vector<float> wlocal;
-    const float* w;
-    if (wconst) {
-      w = wconst->data();
-    } else {
-      wlocal = to_oihw(g, in[1]);
+    const float* w = in[1];
+    if (wprep) {
+      w = wprep->data();
+    } else if (repack) {
+      wlocal = pack(in[1]);
       w = wlocal.data();
     }
-    const float* x = in[0];
-    const float* b = has_bias ? in[2] : nullptr;
-    float* y = out[0];
-    const int64_t cg = g.c / g.group, mg = g.m / g.group, K = cg * g.kh * g.kw;
-    // Element (n, c, y, x) of X in either layout.
-    auto xat = [&](int64_t n, int64_t c, int64_t yy, int64_t xx) {
-      return g.nhwc ? x[((n * g.h + yy) * g.w + xx) * g.c + c] : x[((n * g.c + c) * g.h + yy) * g.w + xx];
-    };
-    const int64_t rows_per = (g.oh + row_blocks - 1) / row_blocks;
-    parallel_for(threads, g.n * g.group * row_blocks, [&](int64_t item) {
-      const int64_t rb = item % row_blocks, gi = (item / row_blocks) % g.group, n = item / (row_blocks * g.group);
-      const int64_t oy0 = rb * rows_per, oy1 = std::min(g.oh, oy0 + rows_per);
-      if (oy0 >= oy1) return;
-      const int64_t P = (oy1 - oy0) * g.ow;
-      RowMat col(K, P), res(mg, P);
+    const std::vector<float> bias = conv_bias(has_bias ? in[2] : nullptr, bscale, g.m);
+    conv_gemm(g, in[0], w, bias.data(), out[0], threads, row_blocks);
+  };
+}
+
+void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* bias, float* y, int threads, int64_t row_blocks) {
+  using Stride = Eigen::OuterStride<>;
+  const int64_t cg = g.c / g.group, mg = g.m / g.group, K = cg * g.kh * g.kw, PO = g.oh * g.ow;
+  const bool direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.oh == g.h && g.ow == g.w;
+  const int64_t rows_per = (g.oh + row_blocks - 1) / row_blocks;
+  parallel_for(threads, g.n * g.group * row_blocks, [&](int64_t item) {
+    const int64_t rb = item % row_blocks, gi = (item / row_blocks) % g.group, n = item / (row_blocks * g.group);
+    const int64_t oy0 = rb * rows_per, oy1 = std::min(g.oh, oy0 + rows_per);
+    if (oy0 >= oy1) return;
+    const int64_t P = (oy1 - oy0) * g.ow, p0 = oy0 * g.ow;
+    Eigen::Map<const Eigen::VectorXf> b(bias + gi * mg, mg);
+    RowMat col;
+    if (g.nhwc) {
+      // col [P, K], K = (ky, kx, ci); Y block [P, mg] at column gi * mg of the [N*OH*OW, M] output.
+      const float* cp;
+      int64_t cstride = K;
+      if (direct) {
+        cp = x + (n * PO + p0) * g.c + gi * cg;
+        cstride = g.c;
+      } else {
+        col.resize(P, K);
+        for (int64_t oy = oy0; oy < oy1; ++oy)
+          for (int64_t ox = 0; ox < g.ow; ++ox) {
+            float* row = col.data() + ((oy - oy0) * g.ow + ox) * K;
+            for (int64_t ky = 0; ky < g.kh; ++ky) {
+              const int64_t iy = oy * g.sh - g.pt + ky * g.dh;
+              for (int64_t kx = 0; kx < g.kw; ++kx, row += cg) {
+                const int64_t ix = ox * g.sw - g.pl + kx * g.dw;
+                if (iy >= 0 && iy < g.h && ix >= 0 && ix < g.w) std::copy_n(x + ((n * g.h + iy) * g.w + ix) * g.c + gi * cg, cg, row);
+                else std::fill_n(row, cg, 0.0f);
+              }
+            }
+          }
+        cp = col.data();
+      }
+      Eigen::Map<const RowMat, 0, Stride> cm(cp, P, K, Stride(cstride));
+      Eigen::Map<const RowMat> wm(w + gi * mg * K, mg, K);
+      Eigen::Map<RowMat, 0, Stride> ym(y + (n * PO + p0) * g.m + gi * mg, P, mg, Stride(g.m));
+      ym.noalias() = cm * wm.transpose();
+      ym.rowwise() += b.transpose();
+      return;
+    }
+    // NCHW: col [K, P], K = (ci, ky, kx); Y block [mg, P] in rows of the output planes.
+    const float* cp;
+    int64_t cstride = P;
+    if (direct) {
+      cp = x + (n * g.c + gi * cg) * PO + p0;
+      cstride = PO;
+    } else {
+      col.resize(K, P);
       for (int64_t ci = 0; ci < cg; ++ci)
         for (int64_t ky = 0; ky < g.kh; ++ky)
           for (int64_t kx = 0; kx < g.kw; ++kx) {
             float* row = col.data() + ((ci * g.kh + ky) * g.kw + kx) * P;
+            const float* plane = x + (n * g.c + gi * cg + ci) * g.h * g.w;
             for (int64_t oy = oy0; oy < oy1; ++oy) {
               const int64_t iy = oy * g.sh - g.pt + ky * g.dh;
               for (int64_t ox = 0; ox < g.ow; ++ox) {
                 const int64_t ix = ox * g.sw - g.pl + kx * g.dw;
-                row[(oy - oy0) * g.ow + ox] =
-                    (iy >= 0 && iy < g.h && ix >= 0 && ix < g.w) ? xat(n, gi * cg + ci, iy, ix) : 0.0f;
+                row[(oy - oy0) * g.ow + ox] = (iy >= 0 && iy < g.h && ix >= 0 && ix < g.w) ? plane[iy * g.w + ix] : 0.0f;
               }
             }
           }
-      Eigen::Map<const RowMat> wm(w + gi * mg * K, mg, K);
-      res.noalias() = wm * col;
-      const int64_t PO = g.oh * g.ow, p0 = oy0 * g.ow;
-      for (int64_t m = 0; m < mg; ++m) {
-        const int64_t o = gi * mg + m;
-        const float bias = b ? (bscale.empty() ? b[o] : b[o] * bscale[o]) : 0.0f;
-        for (int64_t p = 0; p < P; ++p) {
-          const float v = res(m, p) + bias;
-          if (g.nhwc) y[(n * PO + p0 + p) * g.m + o] = v;
-          else y[(n * g.m + o) * PO + p0 + p] = v;
-        }
-      }
-    });
-  };
+      cp = col.data();
+    }
+    Eigen::Map<const RowMat, 0, Stride> cm(cp, K, P, Stride(cstride));
+    Eigen::Map<const RowMat> wm(w + gi * mg * K, mg, K);
+    Eigen::Map<RowMat, 0, Stride> ym(y + (n * g.m + gi * mg) * PO + p0, mg, P, Stride(PO));
+    ym.noalias() = wm * cm;
+    ym.colwise() += b;
+  });
 }
 
 }  // namespace

@@ -3,15 +3,22 @@
 // Broadcasting is NumPy's (shapes aligned at the right, size-1 dims stretched; ONNX
 // "multidirectional broadcasting"); Arm NN CpuRef's rule (equal ranks, size-1 dims
 // stretched: armnn/src/backends/reference/workloads/Broadcast.hpp) is a subset of it.
-#include <xsimd/xsimd.hpp>
-
+//
+// At prepare time the output's dims are coalesced (size-1 dims dropped, neighbours merged where
+// both inputs step through them alike), so the innermost run reads each input either
+// contiguously or as one repeated value: the vector kernels of simd.h take it whole.
 #include <cmath>
+#include <cstring>
 
 #include "../kernel.h"
+#include "vector_ops.h"
 
 namespace nnbridge::cpu_ref {
 
 namespace {
+
+// Elements per thread below which an elementwise kernel stays on one thread.
+constexpr int64_t kGrain = int64_t{1} << 15;
 
 // Input strides in output index space: 0 where the input dim is 1 (or absent).
 Shape broadcast_strides(const Shape& in, const Shape& out) {
@@ -23,58 +30,109 @@ Shape broadcast_strides(const Shape& in, const Shape& out) {
   return st;
 }
 
-template <class F, class FV>
-Kernel binary(const KernelContext& ctx, F f, FV fv) {
+// The output as coalesced dims; the last one is the inner run (strides 0 or 1 there).
+struct Loop {
+  Shape dims, sa, sb;
+  int64_t inner = 1, outer = 1;
+};
+
+Loop coalesce(const Shape& a, const Shape& b, const Shape& o) {
+  const Shape fa = broadcast_strides(a, o), fb = broadcast_strides(b, o);
+  Loop l;
+  for (std::size_t d = 0; d < o.size(); ++d) {
+    if (o[d] == 1) continue;
+    if (!l.dims.empty() && l.sa.back() == fa[d] * o[d] && l.sb.back() == fb[d] * o[d]) {
+      l.dims.back() *= o[d];
+      l.sa.back() = fa[d], l.sb.back() = fb[d];
+    } else {
+      l.dims.push_back(o[d]), l.sa.push_back(fa[d]), l.sb.push_back(fb[d]);
+    }
+  }
+  if (l.dims.empty()) l.dims = {1}, l.sa = {0}, l.sb = {0};
+  l.inner = l.dims.back();
+  l.outer = numel(l.dims) / std::max<int64_t>(l.inner, 1);
+  return l;
+}
+
+// Calls run(a_offset, b_offset, y_offset) for outer rows [r0, r1) of `l`.
+template <class Run>
+void for_rows(const Loop& l, int64_t r0, int64_t r1, Run run) {
+  const std::size_t r = l.dims.size() - 1;  // outer dims
+  std::vector<int64_t> idx(r, 0);
+  int64_t pa = 0, pb = 0, rem = r0;
+  for (std::size_t d = r; d-- > 0;) {
+    idx[d] = rem % l.dims[d];
+    rem /= l.dims[d];
+    pa += idx[d] * l.sa[d], pb += idx[d] * l.sb[d];
+  }
+  for (int64_t row = r0; row < r1; ++row) {
+    run(pa, pb, row * l.inner);
+    for (std::size_t d = r; d-- > 0;) {
+      if (++idx[d] < l.dims[d]) {
+        pa += l.sa[d], pb += l.sb[d];
+        break;
+      }
+      pa -= l.sa[d] * (l.dims[d] - 1), pb -= l.sb[d] * (l.dims[d] - 1);
+      idx[d] = 0;
+    }
+  }
+}
+
+Loop check_binary(const KernelContext& ctx) {
   if (ctx.in.size() != 2) ctx.invalid("needs 2 inputs");
-  const Shape a = ctx.in[0].shape, b = ctx.in[1].shape, o = ctx.out[0].shape;
+  const Shape &a = ctx.in[0].shape, &b = ctx.in[1].shape, &o = ctx.out[0].shape;
   if (a.size() > o.size() || b.size() > o.size()) ctx.invalid("input rank exceeds the output rank");
   for (std::size_t i = 0; i < a.size(); ++i)
     if (a[i] != 1 && a[i] != o[o.size() - a.size() + i]) ctx.invalid("input 0 does not broadcast to the output");
   for (std::size_t i = 0; i < b.size(); ++i)
     if (b[i] != 1 && b[i] != o[o.size() - b.size() + i]) ctx.invalid("input 1 does not broadcast to the output");
-  const int64_t n = numel(o);
-  if (numel(a) == n && numel(b) == n) {
-    return [n, f, fv](std::span<const float* const> in, std::span<float* const> out) {
-      using B = xsimd::batch<float>;
-      const float *x = in[0], *y = in[1];
-      float* z = out[0];
-      int64_t i = 0;
-      for (; i + static_cast<int64_t>(B::size) <= n; i += B::size)
-        fv(B::load_unaligned(x + i), B::load_unaligned(y + i)).store_unaligned(z + i);
-      for (; i < n; ++i) z[i] = f(x[i], y[i]);
-    };
+  for (std::size_t d = 0; d < o.size(); ++d) {  // every output dim > 1 comes from an input
+    auto dim = [&](const Shape& s) { return d + s.size() >= o.size() ? s[d + s.size() - o.size()] : int64_t{1}; };
+    if (o[d] != 1 && dim(a) == 1 && dim(b) == 1) ctx.invalid("output dim " + std::to_string(d) + " is 1 in both inputs");
   }
-  Shape sa = broadcast_strides(a, o), sb = broadcast_strides(b, o);
-  return [o, sa, sb, n, f](std::span<const float* const> in, std::span<float* const> out) {
-    const std::size_t r = o.size();
-    std::vector<int64_t> idx(r, 0);
+  return coalesce(a, b, o);
+}
+
+// A binary op of simd.h over the broadcast output, split into row ranges across threads.
+Kernel binary(const KernelContext& ctx, simd::Binary op) {
+  const Loop l = check_binary(ctx);
+  const int threads = ctx.threads;
+  const auto* k = &simd::kernels();
+  if (numel(ctx.out[0].shape) == 0) return [](std::span<const float* const>, std::span<float* const>) {};
+  const simd::Operands form = l.sa.back() == 0 ? (l.sb.back() == 0 ? simd::Operands::VecVec : simd::Operands::ScalarVec)
+                              : l.sb.back() == 0 ? simd::Operands::VecScalar : simd::Operands::VecVec;
+  const int64_t rows_grain = std::max<int64_t>(1, kGrain / std::max<int64_t>(l.inner, 1));
+  return [l, threads, k, op, form, rows_grain](std::span<const float* const> in, std::span<float* const> out) {
     const float *x = in[0], *y = in[1];
     float* z = out[0];
-    const int64_t inner = r ? o[r - 1] : 1, ia = r ? sa[r - 1] : 0, ib = r ? sb[r - 1] : 0;
-    int64_t pa = 0, pb = 0;
-    for (int64_t i = 0; i < n; i += inner) {
-      for (int64_t k = 0; k < inner; ++k) z[i + k] = f(x[pa + k * ia], y[pb + k * ib]);
-      // Advance the outer index (all dims but the last).
-      for (std::size_t d = r > 0 ? r - 1 : 0; d-- > 0;) {
-        if (++idx[d] < o[d]) {
-          pa += sa[d], pb += sb[d];
-          break;
-        }
-        pa -= sa[d] * (o[d] - 1), pb -= sb[d] * (o[d] - 1);
-        idx[d] = 0;
-      }
+    if (l.outer == 1) {  // one run: split it
+      parallel_ranges(threads, l.inner, kGrain, [&](int64_t b, int64_t e) {
+        const float* pa = form == simd::Operands::ScalarVec ? x : x + b;
+        const float* pb = form == simd::Operands::VecScalar ? y : y + b;
+        k->binary(op, form, pa, pb, z + b, static_cast<std::size_t>(e - b));
+      });
+      return;
     }
+    parallel_ranges(threads, l.outer, rows_grain, [&](int64_t r0, int64_t r1) {
+      for_rows(l, r0, r1, [&](int64_t pa, int64_t pb, int64_t po) {
+        k->binary(op, form, x + pa, y + pb, z + po, static_cast<std::size_t>(l.inner));
+      });
+    });
   };
 }
 
+// A binary op with a scalar formula only (Pow), on the same coalesced loop.
 template <class F>
 Kernel binary_scalar(const KernelContext& ctx, F f) {
-  return binary(ctx, f, [f](xsimd::batch<float> a, xsimd::batch<float> b) {
-    alignas(64) float x[xsimd::batch<float>::size], y[xsimd::batch<float>::size];
-    a.store_aligned(x), b.store_aligned(y);
-    for (std::size_t i = 0; i < xsimd::batch<float>::size; ++i) x[i] = f(x[i], y[i]);
-    return xsimd::batch<float>::load_aligned(x);
-  });
+  const Loop l = check_binary(ctx);
+  return [l, f](std::span<const float* const> in, std::span<float* const> out) {
+    const float *x = in[0], *y = in[1];
+    float* z = out[0];
+    const int64_t ia = l.sa.back(), ib = l.sb.back();
+    for_rows(l, 0, l.outer, [&](int64_t pa, int64_t pb, int64_t po) {
+      for (int64_t k = 0; k < l.inner; ++k) z[po + k] = f(x[pa + k * ia], y[pb + k * ib]);
+    });
+  };
 }
 
 template <class F>
@@ -92,50 +150,65 @@ KernelFactory unary(F f) {
 
 }  // namespace
 
+Kernel simd_unary(const KernelContext& ctx, simd::Unary op, simd::UnaryParams p) {
+  const int64_t n = numel(ctx.out[0].shape);
+  if (numel(ctx.in[0].shape) != n) ctx.invalid("output size differs from the input's");
+  const int threads = ctx.threads;
+  const auto* k = &simd::kernels();
+  return [n, threads, k, op, p](std::span<const float* const> in, std::span<float* const> out) {
+    const float* x = in[0];
+    float* y = out[0];
+    parallel_ranges(threads, n, kGrain, [&](int64_t b, int64_t e) { k->unary(op, p, x + b, y + b, static_cast<std::size_t>(e - b)); });
+  };
+}
+
 void add_elementwise_kernels(KernelTable& t) {
-  using B = xsimd::batch<float>;
-  t["Add"] = [](const KernelContext& c) { return binary(c, [](float a, float b) { return a + b; }, [](B a, B b) { return a + b; }); };
-  t["Sub"] = [](const KernelContext& c) { return binary(c, [](float a, float b) { return a - b; }, [](B a, B b) { return a - b; }); };
-  t["Mul"] = [](const KernelContext& c) { return binary(c, [](float a, float b) { return a * b; }, [](B a, B b) { return a * b; }); };
-  t["Div"] = [](const KernelContext& c) { return binary(c, [](float a, float b) { return a / b; }, [](B a, B b) { return a / b; }); };
-  t["Max"] = [](const KernelContext& c) {
-    return binary(c, [](float a, float b) { return std::max(a, b); }, [](B a, B b) { return xsimd::max(a, b); });
-  };
-  t["Min"] = [](const KernelContext& c) {
-    return binary(c, [](float a, float b) { return std::min(a, b); }, [](B a, B b) { return xsimd::min(a, b); });
-  };
+  using simd::Binary;
+  auto bin = [](Binary op) { return [op](const KernelContext& c) { return binary(c, op); }; };
+  t["Add"] = bin(Binary::Add);
+  t["Sub"] = bin(Binary::Sub);
+  t["Mul"] = bin(Binary::Mul);
+  t["Div"] = bin(Binary::Div);
+  t["Max"] = bin(Binary::Max);  // std::max(a, b), as Arm NN CpuRef Maximum
+  t["Min"] = bin(Binary::Min);
   t["Pow"] = [](const KernelContext& c) { return binary_scalar(c, [](float a, float b) { return std::pow(a, b); }); };
-  t["SquaredDifference"] = [](const KernelContext& c) {
-    return binary(c, [](float a, float b) { return (a - b) * (a - b); }, [](B a, B b) { return (a - b) * (a - b); });
-  };
-  t["Equal"] = [](const KernelContext& c) { return binary_scalar(c, [](float a, float b) { return a == b ? 1.0f : 0.0f; }); };
-  t["NotEqual"] = [](const KernelContext& c) { return binary_scalar(c, [](float a, float b) { return a != b ? 1.0f : 0.0f; }); };
-  t["Greater"] = [](const KernelContext& c) { return binary_scalar(c, [](float a, float b) { return a > b ? 1.0f : 0.0f; }); };
-  t["GreaterOrEqual"] = [](const KernelContext& c) { return binary_scalar(c, [](float a, float b) { return a >= b ? 1.0f : 0.0f; }); };
-  t["Less"] = [](const KernelContext& c) { return binary_scalar(c, [](float a, float b) { return a < b ? 1.0f : 0.0f; }); };
-  t["LessOrEqual"] = [](const KernelContext& c) { return binary_scalar(c, [](float a, float b) { return a <= b ? 1.0f : 0.0f; }); };
-  t["And"] = [](const KernelContext& c) { return binary_scalar(c, [](float a, float b) { return (a != 0 && b != 0) ? 1.0f : 0.0f; }); };
-  t["Or"] = [](const KernelContext& c) { return binary_scalar(c, [](float a, float b) { return (a != 0 || b != 0) ? 1.0f : 0.0f; }); };
+  t["SquaredDifference"] = bin(Binary::SquaredDifference);
+  t["Equal"] = bin(Binary::Equal);
+  t["NotEqual"] = bin(Binary::NotEqual);
+  t["Greater"] = bin(Binary::Greater);
+  t["GreaterOrEqual"] = bin(Binary::GreaterOrEqual);
+  t["Less"] = bin(Binary::Less);
+  t["LessOrEqual"] = bin(Binary::LessOrEqual);
+  t["And"] = bin(Binary::And);
+  t["Or"] = bin(Binary::Or);
 
   // PRelu (ONNX PRelu-16; Arm NN Prelu): x if x >= 0 else slope * x, slope broadcast.
-  t["PRelu"] = [](const KernelContext& c) { return binary_scalar(c, [](float x, float s) { return x >= 0 ? x : s * x; }); };
+  t["PRelu"] = bin(Binary::PRelu);
 
+  using simd::Unary;
+  auto vec = [](Unary op) { return [op](const KernelContext& c) { return simd_unary(c, op, {}); }; };
   t["Not"] = unary([](float x) { return x == 0 ? 1.0f : 0.0f; });
-  t["Abs"] = unary([](float x) { return std::fabs(x); });
-  t["Neg"] = unary([](float x) { return -x; });
-  t["Sqrt"] = unary([](float x) { return std::sqrt(x); });
-  t["Rsqrt"] = unary([](float x) { return 1.0f / std::sqrt(x); });
-  t["Exp"] = unary([](float x) { return std::exp(x); });
-  t["Log"] = unary([](float x) { return std::log(x); });
+  t["Abs"] = vec(Unary::Abs);
+  t["Neg"] = vec(Unary::Neg);
+  t["Sqrt"] = vec(Unary::Sqrt);
+  t["Rsqrt"] = vec(Unary::Rsqrt);
+  t["Exp"] = vec(Unary::Exp);
+  t["Log"] = vec(Unary::Log);
   t["Sin"] = unary([](float x) { return std::sin(x); });
   t["Ceil"] = unary([](float x) { return std::ceil(x); });
   t["Floor"] = unary([](float x) { return std::floor(x); });
-  t["Reciprocal"] = unary([](float x) { return 1.0f / x; });
-  t["Square"] = unary([](float x) { return x * x; });
+  t["Reciprocal"] = vec(Unary::Reciprocal);
+  t["Square"] = vec(Unary::Square);
   t["Sign"] = unary([](float x) { return static_cast<float>((x > 0) - (x < 0)); });
   // ONNX Round: half to even.
   t["Round"] = unary([](float x) { return std::nearbyint(x); });
-  t["Identity"] = unary([](float x) { return x; });
+  t["Identity"] = [](const KernelContext& ctx) -> Kernel {
+    const int64_t n = numel(ctx.out[0].shape);
+    if (numel(ctx.in[0].shape) != n) ctx.invalid("output size differs from the input's");
+    return [n](std::span<const float* const> in, std::span<float* const> out) {
+      if (n) std::memcpy(out[0], in[0], static_cast<std::size_t>(n) * sizeof(float));
+    };
+  };
 }
 
 }  // namespace nnbridge::cpu_ref

@@ -1,8 +1,13 @@
 // Gemm Y = alpha * A' * B' + beta * C (ONNX Gemm-13) and MatMul (numpy matmul), with Eigen.
+// Eigen's product runs on one thread (its own threading needs OpenMP): large products are
+// split into row blocks (or column blocks when Y has few rows, as FullyConnected on one
+// image) and the blocks computed on ctx.threads threads.
 //
 // Arm NN FullyConnected extension (core Gemm schema, sdk/core/src/ops/): A of rank > 2 is read as
 // 2-D [numel / K, K], K taken from B (K = B's dim 1 when transB, else dim 0).
 #include <Eigen/Core>
+
+#include <algorithm>
 
 #include "../kernel.h"
 
@@ -11,6 +16,35 @@ namespace nnbridge::cpu_ref {
 namespace {
 
 using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// Y = A * B (A, B: Eigen expressions, e.g. transposed maps) in blocks across threads.
+template <class EA, class EB>
+void product(int threads, const EA& A, const EB& B, Eigen::Map<RowMat>& Y) {
+  const int64_t M = Y.rows(), N = Y.cols(), K = A.cols();
+  const int64_t parts = std::min<int64_t>(threads, M * N * K >> 19);
+  if (parts <= 1) {
+    Y.noalias() = A * B;
+    return;
+  }
+  if (M >= N || M >= 16 * parts) {
+    parallel_ranges(static_cast<int>(parts), M, std::max<int64_t>(1, M / parts), [&](int64_t r0, int64_t r1) {
+      Y.middleRows(r0, r1 - r0).noalias() = A.middleRows(r0, r1 - r0) * B;
+    });
+  } else {
+    parallel_ranges(static_cast<int>(parts), N, std::max<int64_t>(1, N / parts), [&](int64_t c0, int64_t c1) {
+      Y.middleCols(c0, c1 - c0).noalias() = A * B.middleCols(c0, c1 - c0);
+    });
+  }
+}
+
+// Y = op(A) * op(B) for the four transpose combinations.
+void product(int threads, bool ta, bool tb, const Eigen::Map<const RowMat>& A, const Eigen::Map<const RowMat>& B,
+             Eigen::Map<RowMat>& Y) {
+  if (ta && tb) product(threads, A.transpose(), B.transpose(), Y);
+  else if (ta) product(threads, A.transpose(), B, Y);
+  else if (tb) product(threads, A, B.transpose(), Y);
+  else product(threads, A, B, Y);
+}
 
 Kernel make_gemm(const KernelContext& ctx) {
   const bool ta = ctx.attr_int("transA", 0) != 0, tb = ctx.attr_int("transB", 0) != 0;
@@ -41,14 +75,12 @@ Kernel make_gemm(const KernelContext& ctx) {
   }
   const int64_t as0 = as.size() == 2 ? as[0] : M, as1 = as.size() == 2 ? as[1] : K;
   const std::vector<float> bscale = cn == N ? implied_bias_scale(ctx, N) : std::vector<float>{};
+  const int threads = ctx.threads;
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     Eigen::Map<const RowMat> A(in[0], as0, as1);
     Eigen::Map<const RowMat> B(in[1], bs[0], bs[1]);
     Eigen::Map<RowMat> Y(out[0], M, N);
-    if (ta && tb) Y.noalias() = A.transpose() * B.transpose();
-    else if (ta) Y.noalias() = A.transpose() * B;
-    else if (tb) Y.noalias() = A * B.transpose();
-    else Y.noalias() = A * B;
+    product(threads, ta, tb, A, B, Y);
     if (alpha != 1.0f) Y *= alpha;
     if (has_c)
       for (int64_t i = 0; i < M; ++i)
@@ -82,8 +114,11 @@ Kernel make_matmul(const KernelContext& ctx) {
   };
   Shape sa = bstrides(a), sb = bstrides(b);
   const int64_t nb = numel(batch), a0 = a[a.size() - 2], a1 = a.back(), b0 = b[b.size() - 2], b1 = b.back();
+  const int threads = ctx.threads;
+  // Batches across threads when there are enough of them, else each product split.
+  const bool by_batch = nb >= threads && nb * M * N * K >= (int64_t{1} << 20);
   return [=](std::span<const float* const> in, std::span<float* const> out) {
-    for (int64_t i = 0; i < nb; ++i) {
+    parallel_for(by_batch ? threads : 1, nb, [&](int64_t i) {
       int64_t rem = i, ia = 0, ib = 0;
       for (std::size_t d = batch.size(); d-- > 0;) {
         int64_t idx = rem % batch[d];
@@ -93,11 +128,8 @@ Kernel make_matmul(const KernelContext& ctx) {
       Eigen::Map<const RowMat> A(in[0] + ia * a0 * a1, a0, a1);
       Eigen::Map<const RowMat> B(in[1] + ib * b0 * b1, b0, b1);
       Eigen::Map<RowMat> Y(out[0] + i * M * N, M, N);
-      if (ta && tb) Y.noalias() = A.transpose() * B.transpose();
-      else if (ta) Y.noalias() = A.transpose() * B;
-      else if (tb) Y.noalias() = A * B.transpose();
-      else Y.noalias() = A * B;
-    }
+      product(by_batch ? 1 : threads, ta, tb, A, B, Y);
+    });
   };
 }
 

@@ -2,9 +2,10 @@
 // InstanceNormalization (ONNX; Arm NN scalar gamma/beta attributes when scale/B are absent)
 // and LpNormalization with p = 2 as Arm NN L2Normalization: x / sqrt(max(sum x^2, epsilon))
 // over the channel axis (armnn/src/backends/reference/workloads/RefL2NormalizationWorkload.cpp).
+#include <algorithm>
 #include <cmath>
 
-#include "../kernel.h"
+#include "vector_ops.h"
 
 namespace nnbridge::cpu_ref {
 
@@ -26,20 +27,35 @@ int64_t channel_axis(const KernelContext& ctx) {
   return ctx.attr_string("data_layout", "NCHW") == "NHWC" ? r - 1 : 1;
 }
 
+// Per channel: mul = scale / sqrt(var + epsilon), then y = (x - mean) * mul + B, one vector run
+// per channel (NCHW) or per pixel (NHWC, channels innermost).
 Kernel make_batchnorm(const KernelContext& ctx) {
   if (ctx.in.size() < 5) ctx.invalid("needs X, scale, B, mean, var");
   ChannelView v(ctx.in[0].shape, channel_axis(ctx));
   for (int i = 1; i < 5; ++i)
     if (numel(ctx.in[i].shape) != v.c) ctx.invalid("parameters must have one value per channel");
   const float eps = static_cast<float>(ctx.attr_float("epsilon", 1e-5));
-  return [v, eps](std::span<const float* const> in, std::span<float* const> out) {
-    for (int64_t o = 0; o < v.outer; ++o)
-      for (int64_t c = 0; c < v.c; ++c) {
-        const float mul = in[1][c] / std::sqrt(in[4][c] + eps), mean = in[3][c], b = in[2][c];
-        const float* x = in[0] + (o * v.c + c) * v.inner;
-        float* y = out[0] + (o * v.c + c) * v.inner;
-        for (int64_t i = 0; i < v.inner; ++i) y[i] = (x[i] - mean) * mul + b;
+  const int threads = ctx.threads;
+  const auto* k = &simd::kernels();
+  return [v, eps, threads, k](std::span<const float* const> in, std::span<float* const> out) {
+    std::vector<float> mul(static_cast<std::size_t>(v.c));
+    for (int64_t c = 0; c < v.c; ++c) mul[c] = in[1][c] / std::sqrt(in[4][c] + eps);
+    const float *mean = in[3], *b = in[2];
+    if (v.inner == 1) {
+      parallel_ranges(threads, v.outer, std::max<int64_t>(1, (int64_t{1} << 15) / std::max<int64_t>(v.c, 1)),
+                      [&](int64_t o0, int64_t o1) {
+                        for (int64_t o = o0; o < o1; ++o)
+                          k->scale_shift(in[0] + o * v.c, out[0] + o * v.c, static_cast<std::size_t>(v.c), mean, mul.data(), b, true);
+                      });
+      return;
+    }
+    parallel_ranges(threads, v.outer * v.c, std::max<int64_t>(1, (int64_t{1} << 15) / std::max<int64_t>(v.inner, 1)), [&](int64_t r0, int64_t r1) {
+      for (int64_t r = r0; r < r1; ++r) {
+        const int64_t c = r % v.c;
+        k->scale_shift(in[0] + r * v.inner, out[0] + r * v.inner, static_cast<std::size_t>(v.inner), mean + c, &mul[c], b + c,
+                       false);
       }
+    });
   };
 }
 

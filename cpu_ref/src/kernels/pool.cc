@@ -8,6 +8,7 @@
 // - padding never takes part in a maximum; a window that covers only padding yields 0.
 // - LpPool: ONNX LpPool-18 (sum |x|^p)^(1/p); for graphs read from Arm NN, Arm NN's L2
 //   pooling sqrt(sum x^2 / divisor) with the divisor of AveragePool.
+#include <algorithm>
 #include <cmath>
 
 #include "../kernel.h"
@@ -61,6 +62,9 @@ Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp) {
   if (ys.size() != 4 || ys[0] != N || (nhwc ? ys[3] : ys[1]) != C) ctx.invalid("output shape does not match the input's N and C");
   for (int64_t v : s)
     if (v < 1) ctx.invalid("strides must be >= 1");
+  const int threads = ctx.threads;
+  // Threads take blocks of output rows (n, oy); each row is all channels and columns.
+  const int64_t row_work = std::max<int64_t>(1, C * OW * k[0] * k[1]);
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     const float* x = in[0];
     float* y = out[0];
@@ -70,9 +74,10 @@ Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp) {
     auto oat = [&](int64_t n, int64_t c, int64_t i, int64_t j) {
       return nhwc ? ((n * OH + i) * OW + j) * C + c : ((n * C + c) * OH + i) * OW + j;
     };
-    for (int64_t n = 0; n < N; ++n)
-      for (int64_t c = 0; c < C; ++c)
-        for (int64_t oy = 0; oy < OH; ++oy)
+    parallel_ranges(threads, N * OH, std::max<int64_t>(1, (int64_t{1} << 16) / row_work), [&](int64_t r0, int64_t r1) {
+      for (int64_t row = r0; row < r1; ++row) {
+        const int64_t n = row / OH, oy = row % OH;
+        for (int64_t c = 0; c < C; ++c)
           for (int64_t ox = 0; ox < OW; ++ox) {
             const int64_t hs = oy * s[0] - p[0], ws = ox * s[1] - p[1];
             int64_t padded_taps = 0, real_taps = 0;
@@ -100,6 +105,8 @@ Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp) {
             else r = std::pow(lp_mean ? acc / div : acc, 1.0 / static_cast<double>(lp));
             y[oat(n, c, oy, ox)] = static_cast<float>(r);
           }
+      }
+    });
   };
 }
 

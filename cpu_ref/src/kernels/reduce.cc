@@ -1,8 +1,9 @@
 // ReduceMean/Sum/Max/Min/Prod (ONNX, axes attribute; empty axes = all) and ArgMax/ArgMin
 // (ONNX ArgMax-13: first index of the extreme unless select_last_index).
+#include <algorithm>
 #include <cmath>
 
-#include "../kernel.h"
+#include "vector_ops.h"
 
 namespace nnbridge::cpu_ref {
 
@@ -10,6 +11,21 @@ namespace {
 
 enum class Op { Mean, Sum, Max, Min, Prod };
 
+simd::Fold fold_of(Op op) {
+  switch (op) {
+    case Op::Mean: case Op::Sum: return simd::Fold::Sum;
+    case Op::Max: return simd::Fold::Max;
+    case Op::Min: return simd::Fold::Min;
+    case Op::Prod: return simd::Fold::Prod;
+  }
+  return simd::Fold::Sum;
+}
+
+float identity(Op op) { return op == Op::Max ? -INFINITY : op == Op::Min ? INFINITY : op == Op::Prod ? 1.0f : 0.0f; }
+
+// Accumulates in float, in input order per output element (as Arm NN CpuRef's Mean and Reduce
+// do); the vector paths fold in lanes, which changes only the summation order. Max/Min follow
+// std::max / std::min.
 Kernel make_reduce(const KernelContext& ctx, Op op) {
   const Shape& is = ctx.in[0].shape;
   const int64_t r = static_cast<int64_t>(is.size());
@@ -18,7 +34,7 @@ Kernel make_reduce(const KernelContext& ctx, Op op) {
   std::vector<bool> red(r, axes.empty());
   for (int64_t a : axes) red[norm_axis(a, r)] = true;
   // Output index of each input element: the kept dims, in order.
-  Shape kept, kst = {};
+  Shape kept;
   for (int64_t d = 0; d < r; ++d)
     if (!red[d]) kept.push_back(is[d]);
   Shape ks = strides_of(kept), ostr(r, 0);
@@ -26,21 +42,64 @@ Kernel make_reduce(const KernelContext& ctx, Op op) {
     if (!red[d]) ostr[d] = ks[k++];
   const int64_t on = numel(kept);
   if (numel(ctx.out[0].shape) != on) ctx.invalid("output size does not match the reduction");
-  const int64_t count = numel(is) / std::max<int64_t>(on, 1);
+  const int64_t n = numel(is);
+  const int64_t count = n / std::max<int64_t>(on, 1);
+  const float init = identity(op);
+  const simd::Fold fold = fold_of(op);
+  const auto* k = &simd::kernels();
+  const int threads = ctx.threads;
+  auto finish = [op, count, on](float* y) {
+    if (op == Op::Mean)
+      for (int64_t i = 0; i < on; ++i) y[i] = y[i] / static_cast<float>(count);
+  };
+  // Runs of dims (size-1 dims dropped): reduced or kept, neighbours of one kind merged.
+  std::vector<std::pair<bool, int64_t>> runs;
+  for (int64_t d = 0; d < r; ++d) {
+    if (is[d] == 1) continue;
+    if (!runs.empty() && runs.back().first == red[d]) runs.back().second *= is[d];
+    else runs.emplace_back(red[d], is[d]);
+  }
+  // [outer kept][len reduced][inner kept], each part possibly absent (= 1).
+  int64_t outer = 1, len = 1, inner = 1;
+  bool simple = true;
+  std::size_t i = 0;
+  if (i < runs.size() && !runs[i].first) outer = runs[i++].second;
+  if (i < runs.size() && runs[i].first) len = runs[i++].second;
+  if (i < runs.size() && !runs[i].first) inner = runs[i++].second;
+  if (i != runs.size()) simple = false;
+  if (simple && n > 0) {
+    return [=](std::span<const float* const> in, std::span<float* const> out) {
+      const float* x = in[0];
+      float* y = out[0];
+      const int64_t grain = std::max<int64_t>(1, (int64_t{1} << 15) / std::max<int64_t>(len * inner, 1));
+      parallel_ranges(threads, outer, grain, [&](int64_t o0, int64_t o1) {
+        for (int64_t o = o0; o < o1; ++o) {
+          const float* xo = x + o * len * inner;
+          if (inner == 1) {
+            y[o] = k->fold(fold, xo, static_cast<std::size_t>(len), init);
+            continue;
+          }
+          float* yo = y + o * inner;
+          for (int64_t j = 0; j < inner; ++j) yo[j] = init;
+          for (int64_t l = 0; l < len; ++l) k->fold_into(fold, xo + l * inner, yo, static_cast<std::size_t>(inner));
+        }
+      });
+      finish(y);
+    };
+  }
   return [=](std::span<const float* const> in, std::span<float* const> out) {
-    std::vector<double> acc(static_cast<std::size_t>(on),
-                            op == Op::Max ? -INFINITY : op == Op::Min ? INFINITY : op == Op::Prod ? 1.0 : 0.0);
-    const int64_t n = numel(is);
+    float* y = out[0];
+    for (int64_t j = 0; j < on; ++j) y[j] = init;
     std::vector<int64_t> idx(r, 0);
     int64_t o = 0;
-    for (int64_t i = 0; i < n; ++i) {
-      const double v = in[0][i];
-      double& a = acc[o];
+    for (int64_t e = 0; e < n; ++e) {
+      const float v = in[0][e];
+      float& a = y[o];
       switch (op) {
-        case Op::Mean: case Op::Sum: a += v; break;
+        case Op::Mean: case Op::Sum: a = a + v; break;
         case Op::Max: a = std::max(a, v); break;
         case Op::Min: a = std::min(a, v); break;
-        case Op::Prod: a *= v; break;
+        case Op::Prod: a = a * v; break;
       }
       for (int64_t d = r; d-- > 0;) {
         if (++idx[d] < is[d]) {
@@ -51,8 +110,7 @@ Kernel make_reduce(const KernelContext& ctx, Op op) {
         idx[d] = 0;
       }
     }
-    for (int64_t k = 0; k < on; ++k)
-      out[0][k] = static_cast<float>(op == Op::Mean ? acc[k] / static_cast<double>(count) : acc[k]);
+    finish(y);
   };
 }
 

@@ -2,9 +2,8 @@
 // softmax(x)_i = exp(beta * (x_i - max)) / sum_j exp(beta * (x_j - max))
 // (ONNX Softmax-13 for axis; Arm NN SoftmaxDescriptor.m_Beta, armnn/src/backends/reference/
 // workloads/Softmax.cpp), log_softmax(x)_i = beta * (x_i - max) - log(sum_j exp(beta * (x_j - max))).
-#include <cmath>
-
-#include "../kernel.h"
+// The vector kernel (simd/simd.h) takes one [len][inner] block; blocks go to threads.
+#include "vector_ops.h"
 
 namespace nnbridge::cpu_ref {
 
@@ -20,28 +19,17 @@ KernelFactory softmax(bool log) {
     for (int64_t d = 0; d < axis; ++d) outer *= s[d];
     for (int64_t d = axis + 1; d < rank; ++d) inner *= s[d];
     const int64_t len = rank ? s[axis] : 1;
+    if (numel(ctx.out[0].shape) != numel(s)) ctx.invalid("output size differs from the input's");
+    const int threads = ctx.threads;
+    const auto* k = &simd::kernels();
+    const int64_t block = len * inner, grain = std::max<int64_t>(1, (int64_t{1} << 14) / std::max<int64_t>(block, 1));
     return [=](std::span<const float* const> in, std::span<float* const> out) {
-      const float* x = in[0];
-      float* y = out[0];
-      for (int64_t o = 0; o < outer; ++o)
-        for (int64_t k = 0; k < inner; ++k) {
-          const float* xp = x + o * len * inner + k;
-          float* yp = y + o * len * inner + k;
-          float mx = -INFINITY;
-          for (int64_t i = 0; i < len; ++i) mx = std::max(mx, xp[i * inner]);
-          float sum = 0;
-          for (int64_t i = 0; i < len; ++i) {
-            float e = std::exp(beta * (xp[i * inner] - mx));
-            if (!log) yp[i * inner] = e;
-            sum += e;
-          }
-          if (log) {
-            float ls = std::log(sum);
-            for (int64_t i = 0; i < len; ++i) yp[i * inner] = beta * (xp[i * inner] - mx) - ls;
-          } else {
-            for (int64_t i = 0; i < len; ++i) yp[i * inner] /= sum;
-          }
-        }
+      if (block == 0) return;
+      parallel_ranges(threads, outer, grain, [&](int64_t o0, int64_t o1) {
+        for (int64_t o = o0; o < o1; ++o)
+          k->softmax(in[0] + o * block, out[0] + o * block, static_cast<std::size_t>(len), static_cast<std::size_t>(inner),
+                     beta, log);
+      });
     };
   };
 }

@@ -1,5 +1,8 @@
 #include "nnbridge/check.h"
 
+#include <map>
+#include <mutex>
+#include <set>
 #include <unordered_map>
 
 #include "nnbridge/error.h"
@@ -223,16 +226,64 @@ class Checker {
   std::vector<Issue> issues_;
 };
 
+struct NativeChecks {
+  std::mutex mutex;
+  std::map<std::string, std::pair<NativeCheck, std::string>, std::less<>> by_namespace;  // rules, format
+};
+
+NativeChecks& native_checks() {
+  static NativeChecks* n = new NativeChecks;  // never destroyed: check() may run during static destruction
+  return *n;
+}
+
+// The registered rule sets that apply to `g` (register_native_check), in namespace order.
+std::vector<std::pair<std::string, NativeCheck>> native_checks_for(const Graph& g) {
+  std::set<std::string, std::less<>> spaces;
+  auto add = [&](const std::string& name) {
+    if (auto dot = name.find('.'); dot != std::string::npos && dot > 0) spaces.insert(name.substr(0, dot));
+  };
+  for (const Node& n : g.nodes) add(n.op);
+  for (const auto& [key, value] : g.metadata) add(key);
+  std::vector<std::pair<std::string, NativeCheck>> out;
+  NativeChecks& nc = native_checks();
+  std::lock_guard lock(nc.mutex);
+  for (const auto& [space, entry] : nc.by_namespace)
+    if (spaces.count(space) || (!entry.second.empty() && entry.second == g.source_format))
+      out.emplace_back(space, entry.first);
+  return out;
+}
+
 }  // namespace
 
+void register_native_check(std::string op_namespace, NativeCheck fn, std::string format) {
+  NativeChecks& nc = native_checks();
+  std::lock_guard lock(nc.mutex);
+  nc.by_namespace[std::move(op_namespace)] = {std::move(fn), std::move(format)};
+}
+
 std::vector<Issue> check(const Graph& g) {
+  std::vector<Issue> issues;
   try {
-    return Checker(g).run();
+    issues = Checker(g).run();
   } catch (const std::exception& e) {
     return {Issue{Issue::Severity::Error, "", std::string("checker failed: ") + e.what()}};
   } catch (...) {
     return {Issue{Issue::Severity::Error, "", "checker failed"}};
   }
+  try {
+    for (const auto& [space, fn] : native_checks_for(g)) {
+      try {
+        fn(g, issues);
+      } catch (const std::exception& e) {
+        issues.push_back({Issue::Severity::Error, "", "the " + space + ".* rules failed: " + e.what()});
+      } catch (...) {
+        issues.push_back({Issue::Severity::Error, "", "the " + space + ".* rules failed"});
+      }
+    }
+  } catch (...) {
+    issues.push_back({Issue::Severity::Error, "", "checker failed while looking up format rules"});
+  }
+  return issues;
 }
 
 void check_or_throw(const Graph& g) {

@@ -6,7 +6,9 @@
 #include <utility>
 
 #include "json_format.h"
+#include "nnbridge/formats/afcm.h"
 #include "nnbridge/formats/armnn.h"
+#include "nnbridge/formats/vkgraph.h"
 #include "nnbridge/io.h"
 
 namespace nnbridge {
@@ -21,6 +23,9 @@ struct Registry {
 
   void add_locked(FormatHandler handler) {
     auto fresh = std::make_unique<FormatHandler>(std::move(handler));
+    // check() learns the rules of the format's native ops (core cannot know them).
+    if (fresh->check && !fresh->native_ops.empty())
+      register_native_check(fresh->native_ops, fresh->check, fresh->name);
     for (auto& slot : handlers) {
       if (slot->name == fresh->name) {
         retired.push_back(std::move(slot));
@@ -37,6 +42,9 @@ Registry& registry() {
     auto* reg = new Registry;  // never destroyed: handlers may be used during static destruction
     reg->add_locked(formats::armnn::format_handler());
     reg->add_locked(io_detail::json_format_handler());
+    reg->add_locked(formats::afcm::format_handler());
+    reg->add_locked(formats::vkgraph::format_handler());
+    reg->add_locked(formats::vkgraph::delegate_handler());
     return reg;
   }();
   return *r;

@@ -13,6 +13,9 @@
 #include "nnbridge/cpu_ref.h"
 #include "nnbridge/error.h"
 #include "nnbridge/exec.h"
+#ifdef NNBRIDGE_HAVE_OPENCL
+#include "nnbridge/gpu.h"
+#endif
 #include "nnbridge/io.h"
 #include "nnbridge/npy.h"
 
@@ -24,6 +27,9 @@ namespace fs = std::filesystem;
 struct RunArgs {
   std::string model, inputs, outputs, backend = "cpu";
   int threads = 0;
+  std::vector<std::string> extensions;
+  std::string device, fallback;  // opencl.device, opencl.fallback (nnbridge/gpu.h)
+  std::string named_data;        // vkgraph / vkdelegate: folder of named-data constants
   bool json = false;
 };
 
@@ -42,6 +48,9 @@ void check_file_name(const std::string& name, const char* what) {
 int run_run(const RunArgs& a) {
   using Clock = std::chrono::steady_clock;
   cpu_ref::register_backend();
+#ifdef NNBRIDGE_HAVE_OPENCL
+  gpu::register_backend();
+#endif
   auto backend = find_backend(a.backend);
   if (!backend) {
     std::string names;
@@ -49,9 +58,26 @@ int run_run(const RunArgs& a) {
     std::cerr << "nnbridge: error: no backend named \"" << a.backend << "\" (available: " << names << ")\n";
     return kUsage;
   }
-  Graph g = load(a.model);
+  LoadOptions load_options;
+  if (!a.named_data.empty()) {
+    // ExecuTorch keeps some Vulkan constants outside the payload, by key (nnbridge/formats/vkgraph.h).
+    const std::string format = detect_format(a.model);
+    if (format != "vkgraph" && format != "vkdelegate") {
+      std::cerr << "nnbridge: error: --named-data applies to vkgraph and vkdelegate models, not " << format << "\n";
+      return kUsage;
+    }
+    load_options.options[format + ".named_data"] = a.named_data;
+  }
+  Graph g = load(a.model, load_options);
   BackendOptions options;
   options.threads = a.threads;
+  options.extensions = a.extensions;  // loaded by prepare(); a bad library is an Error naming it
+  if (!a.device.empty()) options.options["opencl.device"] = a.device;
+  if (!a.fallback.empty()) options.options["opencl.fallback"] = a.fallback;
+  if ((!a.device.empty() || !a.fallback.empty()) && a.backend != "opencl") {
+    std::cerr << "nnbridge: error: --device and --fallback apply to --backend opencl\n";
+    return kUsage;
+  }
   auto t0 = Clock::now();
   std::unique_ptr<Plan> plan = backend->prepare(g, options);
   auto t1 = Clock::now();
@@ -123,6 +149,15 @@ void add_run(CLI::App& app, Action& action) {
       ->required();
   sub->add_option("--backend", args->backend, "The backend (default: cpu)");
   sub->add_option("--threads", args->threads, "Worker threads (default 0: all cores)")->check(CLI::NonNegativeNumber);
+  sub->add_option("--extension", args->extensions,
+                  "A cpu extension library (.so) registering custom kernels; repeatable (nnbridge/cpu_kernel_api.h)")
+      ->allow_extra_args(false);
+  sub->add_option("--device", args->device,
+                  "opencl: the device by index or by a substring of \"platform: device\" (default: the first GPU, else any)");
+  sub->add_option("--fallback", args->fallback, "opencl: run nodes without an opencl kernel on cpu (`cpu`) or fail (`none`, default)")
+      ->check(CLI::IsMember({"none", "cpu"}));
+  sub->add_option("--named-data", args->named_data,
+                  "vkgraph/vkdelegate: folder holding the named-data constants, one file per key");
   sub->add_flag("--json", args->json, "Print a JSON summary with timings");
   sub->callback([&action, args] { action = [args] { return run_run(*args); }; });
 }

@@ -31,6 +31,8 @@ void add_convert(CLI::App& app, Action& action);
 void add_check(CLI::App& app, Action& action);
 void add_formats(CLI::App& app, Action& action);
 void add_run(CLI::App& app, Action& action);
+void add_afcm(CLI::App& app, Action& action);  ///< `afcm shaders` (cmd_afcm.cc)
+void add_config(CLI::App& app, Action& action);  ///< `config convert|check|dump` (cmd_config.cc)
 
 /// `-O key=value` / `-I key=value` arguments as a map; the validator refuses text without '='.
 std::map<std::string, std::string, std::less<>> key_values(const std::vector<std::string>& args);

@@ -26,6 +26,8 @@ int run(int argc, char** argv) {
   add_check(app, action);
   add_formats(app, action);
   add_run(app, action);
+  add_afcm(app, action);
+  add_config(app, action);
 
   try {
     app.parse(argc, argv);

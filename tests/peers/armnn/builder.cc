@@ -1,7 +1,10 @@
 #include <armnn/Exceptions.hpp>
 
+#include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstring>
+#include <ctime>
 #include <stdexcept>
 
 #include "harness.h"
@@ -147,7 +150,9 @@ armnn::ConstTensor Builder::constant_of(const armnn::TensorInfo& info, const std
 
 std::vector<NpyArray> run_on_cpuref(const armnn::INetwork& net,
                                     const std::vector<std::pair<armnn::LayerBindingId, const NpyArray*>>& inputs,
-                                    const std::vector<armnn::LayerBindingId>& outputs) {
+                                    const std::vector<armnn::LayerBindingId>& outputs, CpuRefTiming* timing) {
+  using Clock = std::chrono::steady_clock;
+  const auto t0 = Clock::now();
   armnn::IRuntime::CreationOptions options;
   options.m_DynamicBackendsPath = kDynamicBackendsPath;
   armnn::IRuntimePtr runtime = armnn::IRuntime::Create(options);
@@ -180,8 +185,22 @@ std::vector<NpyArray> run_on_cpuref(const armnn::INetwork& net,
     result[i].data.assign(info.GetNumBytes(), 0);
     out.emplace_back(outputs[i], armnn::Tensor(info, result[i].data.data()));
   }
-  if (runtime->EnqueueWorkload(id, in, out) != armnn::Status::Success)
-    throw std::runtime_error("EnqueueWorkload failed");
+  if (timing) timing->prepare_s = std::chrono::duration<double>(Clock::now() - t0).count();
+  auto cpu_s = [] {
+    timespec t{};
+    clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
+    return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
+  };
+  for (int r = 0; r < (timing ? std::max(timing->runs, 1) : 1); ++r) {
+    const auto t1 = Clock::now();
+    const double c1 = cpu_s();
+    if (runtime->EnqueueWorkload(id, in, out) != armnn::Status::Success)
+      throw std::runtime_error("EnqueueWorkload failed");
+    if (timing) {
+      timing->run_s.push_back(std::chrono::duration<double>(Clock::now() - t1).count());
+      timing->run_cpu_s.push_back(cpu_s() - c1);
+    }
+  }
   return result;
 }
 

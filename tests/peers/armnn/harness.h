@@ -103,19 +103,37 @@ void add_elementwise_cases(std::vector<CaseDef>& out);
 void add_conv_cases(std::vector<CaseDef>& out);
 void add_shape_cases(std::vector<CaseDef>& out);
 void add_misc_cases(std::vector<CaseDef>& out);
+void add_conv_variant_cases(std::vector<CaseDef>& out);
+void add_shape_variant_cases(std::vector<CaseDef>& out);
+void add_recurrent_variant_cases(std::vector<CaseDef>& out);
 std::vector<CaseDef> all_cases();
 
-/// Optimizes `net` for CpuRef, runs it once and returns the outputs (NumPy form, in `outputs`
-/// order). Throws armnn::Exception / std::runtime_error when CpuRef cannot.
+/// Wall-clock times of a timed CpuRef run (steady clock, seconds).
+struct CpuRefTiming {
+  int runs = 1;                ///< how many times to run the loaded network
+  double prepare_s = 0;        ///< Optimize + LoadNetwork
+  std::vector<double> run_s;   ///< one EnqueueWorkload each
+  std::vector<double> run_cpu_s;  ///< the same, process CPU time (CLOCK_PROCESS_CPUTIME_ID)
+};
+
+/// Optimizes `net` for CpuRef, runs it once (or `timing->runs` times, recording each run's
+/// time) and returns the outputs of the last run (NumPy form, in `outputs` order). Throws
+/// armnn::Exception / std::runtime_error when CpuRef cannot.
 std::vector<NpyArray> run_on_cpuref(const armnn::INetwork& net,
                                     const std::vector<std::pair<armnn::LayerBindingId, const NpyArray*>>& inputs,
-                                    const std::vector<armnn::LayerBindingId>& outputs);
+                                    const std::vector<armnn::LayerBindingId>& outputs, CpuRefTiming* timing = nullptr);
 
 /// Subcommands.
 int cmd_generate(const std::string& self, const std::string& outdir, const std::string& only);
 int cmd_inspect(const std::string& file);
 int cmd_run(const std::string& file, const std::string& indir, const std::string& outdir);
-int cmd_bench_models(const std::string& outdir);
+/// `run` RUNS times on one loaded network; prints {"prepare_ms", "run_ms": [...], "median_ms",
+/// "median_cpu_ms"} as JSON (wall-clock and process CPU time of EnqueueWorkload).
+int cmd_time(const std::string& file, const std::string& indir, int runs);
+/// Writes the benchmark networks into `outdir`; only the one named `only` unless it is empty.
+int cmd_bench_models(const std::string& outdir, const std::string& only = "");
 int cmd_examples(const std::string& outdir);
+/// The example cpu extension's model and input (extension_example.cc).
+int cmd_extension_example(const std::string& outdir);
 
 }  // namespace peer

@@ -5,6 +5,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <algorithm>
 #include <filesystem>
 #include <fstream>
 #include <iostream>
@@ -161,6 +162,40 @@ int cmd_run(const std::string& file, const std::string& indir, const std::string
     return 0;
   } catch (const std::exception& e) {
     std::cerr << "run " << file << ": " << e.what() << "\n";
+    return 1;
+  }
+}
+
+int cmd_time(const std::string& file, const std::string& indir, int runs) {
+  try {
+    Recorder rec;
+    auto net = deserialize(file, rec);
+    std::vector<NpyArray> in_data;
+    for (const auto& b : rec.inputs) in_data.push_back(read_npy(std::filesystem::path(indir) / (b.name + ".npy")));
+    std::vector<std::pair<LayerBindingId, const NpyArray*>> ins;
+    for (size_t i = 0; i < rec.inputs.size(); ++i) ins.emplace_back(rec.inputs[i].id, &in_data[i]);
+    std::vector<LayerBindingId> outs;
+    for (const auto& b : rec.outputs) outs.push_back(b.id);
+    CpuRefTiming timing;
+    timing.runs = runs;
+    run_on_cpuref(*net, ins, outs, &timing);
+    std::vector<double> ms;
+    for (double s : timing.run_s) ms.push_back(s * 1e3);
+    std::vector<double> sorted = ms;
+    std::sort(sorted.begin(), sorted.end());
+    nlohmann::json j;
+    j["file"] = file;
+    j["prepare_ms"] = timing.prepare_s * 1e3;
+    j["run_ms"] = ms;
+    j["median_ms"] = sorted[sorted.size() / 2];
+    std::vector<double> cpu;
+    for (double c : timing.run_cpu_s) cpu.push_back(c * 1e3);
+    std::sort(cpu.begin(), cpu.end());
+    j["median_cpu_ms"] = cpu[cpu.size() / 2];
+    std::cout << j.dump() << "\n";
+    return 0;
+  } catch (const std::exception& e) {
+    std::cerr << "time " << file << ": " << e.what() << "\n";
     return 1;
   }
 }

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "nnbridge/check.h"
 #include "nnbridge/graph.h"
 
 namespace nnbridge {
@@ -60,6 +61,11 @@ struct FormatHandler {
   std::function<Graph(const Source&, const LoadOptions&)> read;
   /// Writes `g` to `path`. Use write_file_atomic; never leave a half-written file.
   std::function<void(const Graph& g, const std::filesystem::path& path, const SaveOptions&)> write;
+  /// The namespace of the format's native ops that `check` knows ("gl" for gl.Program); may be empty.
+  std::string native_ops;
+  /// Rules for graphs holding `native_ops` ops or metadata, or read from this format, beyond what
+  /// core checks (the format registry hands them to check() through register_native_check); may be empty.
+  NativeCheck check;
 };
 
 /// Writes bytes to `path` atomically (temporary file in the same folder, then rename).

@@ -70,12 +70,26 @@ using TensorMap = std::map<std::string, HostTensor, std::less<>>;
 /// (QAsymmU8 -> UInt8, QAsymmS8/QSymmS8 -> Int8, QSymmS16 -> Int16); others map to themselves.
 DataType storage_type(DataType t);
 
+/// Kernels a caller adds to one backend (DESIGN.md "Backends": custom kernels come in through a
+/// registration API). Each backend defines its own subclass (cpu: nnbridge::cpu_ref::KernelRegistry
+/// in nnbridge/cpu_ref.h); a backend uses the sets whose backend() is its name and ignores the rest,
+/// so one BackendOptions can carry sets for several backends (validate()).
+class CustomKernelSet {
+ public:
+  virtual ~CustomKernelSet() = default;
+  /// The name of the backend the kernels are for ("cpu").
+  virtual std::string_view backend() const = 0;
+};
+
 /// How a backend is asked to prepare a graph.
 struct BackendOptions {
   /// Worker threads; 0 means all cores.
   int threads = 0;
-  /// Extension shared libraries (by path) that register kernels (issue 3; not loaded yet).
+  /// Extension shared libraries (by path) that register kernels, loaded by prepare() on top of
+  /// `custom_kernels` (cpu: see nnbridge/cpu_kernel_api.h; each failure is an Error naming the path).
   std::vector<std::string> extensions;
+  /// Kernels registered by the application, shared (a plan keeps what it uses alive).
+  std::vector<std::shared_ptr<const CustomKernelSet>> custom_kernels;
   /// Backend-specific options, namespaced by backend ("cpu.xxx").
   std::map<std::string, std::string, std::less<>> options;
 };

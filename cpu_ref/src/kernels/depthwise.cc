@@ -1,0 +1,95 @@
+// Depthwise convolution with channel multiplier 1, direct (no im2col): NHWC rows go through the
+// vector kernel simd::Kernels::depthwise_row (channels in lanes), NCHW planes through axpy per
+// tap where the stride is 1 (output columns in lanes) and a scalar loop otherwise. Both sum
+// B[c] first, then the taps in (ky, kx) order, a multiply then an add each.
+#include <algorithm>
+
+#include "../simd/simd.h"
+#include "conv.h"
+
+namespace nnbridge::cpu_ref {
+
+namespace {
+
+// W as [kh][kw][c] (NHWC) or [c][kh][kw] (NCHW), from W in its own layout.
+std::vector<float> depthwise_weights(const ConvGeom& g, const float* w) {
+  if (!g.nhwc) return to_oihw(g, w);
+  std::vector<float> out;
+  out.reserve(static_cast<std::size_t>(g.c * g.kh * g.kw));
+  for (int64_t y = 0; y < g.kh; ++y)
+    for (int64_t x = 0; x < g.kw; ++x)
+      for (int64_t c = 0; c < g.c; ++c) out.push_back(w[g.w_index(c, 0, y, x)]);
+  return out;
+}
+
+void nchw_plane(const ConvGeom& g, const simd::Kernels& k, const float* x, const float* w, float bias, float* y) {
+  for (int64_t oy = 0; oy < g.oh; ++oy) {
+    float* yr = y + oy * g.ow;
+    std::fill(yr, yr + g.ow, bias);
+    for (int64_t ky = 0; ky < g.kh; ++ky) {
+      const int64_t iy = oy * g.sh - g.pt + ky * g.dh;
+      if (iy < 0 || iy >= g.h) continue;
+      const float* xr = x + iy * g.w;
+      for (int64_t kx = 0; kx < g.kw; ++kx) {
+        const float wt = w[ky * g.kw + kx];
+        const int64_t off = kx * g.dw - g.pl;  // ix = ox * sw + off
+        // Output columns whose input column lies in [0, w).
+        const int64_t lo = off >= 0 ? 0 : (-off + g.sw - 1) / g.sw;
+        const int64_t hi = g.w - 1 - off < 0 ? -1 : std::min(g.ow - 1, (g.w - 1 - off) / g.sw);
+        if (hi < lo) continue;
+        if (g.sw == 1) {
+          k.axpy(wt, xr + lo + off, yr + lo, static_cast<std::size_t>(hi - lo + 1));
+        } else {
+          for (int64_t ox = lo; ox <= hi; ++ox) yr[ox] = yr[ox] + wt * xr[ox * g.sw + off];
+        }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+Kernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool has_bias, std::vector<float> bscale) {
+  std::shared_ptr<const std::vector<float>> wprep;
+  if (ctx.constants[1]) wprep = std::make_shared<const std::vector<float>>(depthwise_weights(g, ctx.constants[1]->data()));
+  const int64_t macs = g.n * g.c * g.kh * g.kw * g.oh * g.ow;
+  const int threads = macs < (int64_t{1} << 18) ? 1 : ctx.threads;
+  const auto* k = &simd::kernels();
+  return [g, wprep, has_bias, bscale, threads, k](std::span<const float* const> in, std::span<float* const> out) {
+    std::vector<float> wlocal;
+    const float* w;
+    if (wprep) {
+      w = wprep->data();
+    } else {
+      wlocal = depthwise_weights(g, in[1]);
+      w = wlocal.data();
+    }
+    const std::vector<float> bias = conv_bias(has_bias ? in[2] : nullptr, bscale, g.c);
+    const float* x = in[0];
+    float* y = out[0];
+    if (g.nhwc) {
+      const int64_t row_macs = std::max<int64_t>(1, g.ow * g.c * g.kh * g.kw);
+      parallel_ranges(threads, g.n * g.oh, std::max<int64_t>(1, (int64_t{1} << 16) / row_macs), [&](int64_t r0, int64_t r1) {
+        for (int64_t r = r0; r < r1; ++r) {
+          const int64_t n = r / g.oh, oy = r % g.oh;
+          simd::DepthwiseRow row;
+          row.x = x + n * g.h * g.w * g.c;
+          row.w = w;
+          row.bias = bias.data();
+          row.y = y + (n * g.oh + oy) * g.ow * g.c;
+          row.h = g.h, row.w_in = g.w, row.c = g.c, row.kh = g.kh, row.kw = g.kw;
+          row.iy0 = oy * g.sh - g.pt, row.dh = g.dh;
+          row.ow = g.ow, row.sw = g.sw, row.pl = g.pl, row.dw = g.dw;
+          k->depthwise_row(row);
+        }
+      });
+      return;
+    }
+    parallel_for(threads, g.n * g.c, [&](int64_t plane) {
+      const int64_t c = plane % g.c;
+      nchw_plane(g, *k, x + plane * g.h * g.w, w + c * g.kh * g.kw, bias[static_cast<std::size_t>(c)], y + plane * g.oh * g.ow);
+    });
+  };
+}
+
+}  // namespace nnbridge::cpu_ref

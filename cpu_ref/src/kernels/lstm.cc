@@ -1,0 +1,253 @@
+// armnn.Lstm: one time step of Arm NN's LSTM layer, computed as Arm NN 20.08 CpuRef does
+// (armnn/src/backends/reference/workloads/RefLstmWorkload.cpp and LstmUtils.cpp, themselves a
+// port of Android NN's LSTM::Eval). Float32 only: other dtypes are Error(Unsupported); missing
+// or mis-sized parameters, Error(Invalid).
+//
+// Inputs: input [B, nIn], output_state_in [B, nOut], cell_state_in [B, nCell], then the
+// LstmInputParams the file carries (named by armnn.constInputs): W_x* [nCell, nIn],
+// W_h* [nCell, nOut], biases [nCell]; optional input gate (no CIFG), peephole vectors
+// cellTo*Weights [nCell], projectionWeights [nOut, nCell] and projectionBias [nOut], and
+// *LayerNormWeights [nCell]. Attributes: armnn.descriptor.{activationFunc, cifgEnabled,
+// peepholeEnabled, projectionEnabled, layerNormEnabled, clippingThresCell, clippingThresProj}.
+// Outputs: scratch [B, 4 nCell] (CIFG: [B, 3 nCell]), output_state_out [B, nOut],
+// cell_state_out [B, nCell], output [B, nOut].
+//
+// Per gate g in {i, f, c, o} (pre = bias + W_xg x + W_hg h_in; Arm NN accumulates each row in
+// order, starting from the bias, or from 0 with layer norm where the bias is added after it):
+//   i = sigmoid(pre_i + p_i * c_in), f = sigmoid(pre_f + p_f * c_in)    (peephole terms optional)
+//   layer norm (when enabled) replaces pre by LN_w * (pre - mean) / stddev + bias, with
+//   stddev = sqrt(E[x^2] - mean^2), or sqrt(1e-8) when that variance is exactly 0
+//   g = act(pre_c); c_out = clip(f * c_in + g * i), with i = 1 - f under CIFG
+//   o = sigmoid(pre_o + p_o * c_out); h = o * act(c_out)
+//   output = clip(P h + P_bias) with projection, else h; output_state_out = output.
+// act is the TfLite fused-activation code in activationFunc: 0 none, 1 relu, 3 relu6, 4 tanh,
+// 6 sigmoid (LstmUtils SetActivationParameters; other codes are Error(Unsupported)). With code
+// 0 CpuRef applies no activation at all, so h = o * pre_c: kept as CpuRef computes it. Clipping
+// thresholds <= 0 mean no clipping.
+//
+// The scratch output is CpuRef's working buffer after the step, gate-major and batch-major
+// inside a gate: CIFG [cell, forget, output], else [input, cell, forget, output], each B x nCell,
+// holding i, act(c_out) (or pre_c with code 0), f (1 - f under CIFG) and o * act(c_out).
+#include <algorithm>
+#include <cmath>
+
+#include "armnn_params.h"
+
+namespace nnbridge::cpu_ref {
+
+namespace {
+
+struct LstmShape {
+  int64_t batch = 0, n_in = 0, n_cell = 0, n_out = 0;
+};
+
+// Input indices of the parameters; -1 where absent.
+struct LstmParams {
+  int w_xi = -1, w_xf = -1, w_xc = -1, w_xo = -1, w_hi = -1, w_hf = -1, w_hc = -1, w_ho = -1;
+  int b_i = -1, b_f = -1, b_c = -1, b_o = -1;
+  int p_i = -1, p_f = -1, p_o = -1;
+  int proj_w = -1, proj_b = -1;
+  int ln_i = -1, ln_f = -1, ln_c = -1, ln_o = -1;
+};
+
+struct LstmConfig {
+  bool cifg = true, peephole = false, projection = false, layer_norm = false;
+  int act = 0;
+  float clip_cell = 0, clip_proj = 0;
+};
+
+float apply_act(int code, float x) {
+  switch (code) {
+    case 1: return std::max(0.f, x);
+    case 3: return std::min(6.f, std::max(0.f, x));
+    case 4: return armnn_tanh(1.f, 1.f, x);
+    case 6: return armnn_sigmoid(x);
+    default: return x;
+  }
+}
+
+float clip(float x, float limit) { return std::max(-limit, std::min(limit, x)); }
+
+// acc[b][r] += sum_c m[r][c] * v[b][c], one product at a time (LstmUtils
+// MatrixBatchVectorMultiplyAccumulate).
+void matvec_acc(const float* m, int64_t rows, int64_t cols, const float* v, int64_t batch, float* acc) {
+  for (int64_t b = 0; b < batch; ++b)
+    for (int64_t r = 0; r < rows; ++r) {
+      float s = acc[b * rows + r];
+      for (int64_t c = 0; c < cols; ++c) s = s + m[r * cols + c] * v[b * cols + c];
+      acc[b * rows + r] = s;
+    }
+}
+
+// In place per batch row: LN_w * (x - mean) / stddev + bias (LstmUtils MeanStddevNormalization,
+// VectorBatchVectorCwiseProduct, VectorBatchVectorAdd).
+void layer_norm(float* x, int64_t n, int64_t batch, const float* w, const float* bias) {
+  constexpr float kEpsilon = 1e-8f;  // RefLstmWorkload m_LayerNormEpsilon
+  for (int64_t b = 0; b < batch; ++b) {
+    float* row = x + b * n;
+    float sum = 0.f, sum_sq = 0.f;
+    for (int64_t i = 0; i < n; ++i) {
+      sum += row[i];
+      sum_sq += row[i] * row[i];
+    }
+    const float mean = sum / static_cast<float>(n);
+    const float variance = sum_sq / static_cast<float>(n) - mean * mean;
+    const float inv = 1.0f / std::sqrt(variance == 0 ? kEpsilon : variance);
+    for (int64_t i = 0; i < n; ++i) row[i] = (row[i] - mean) * inv;
+    for (int64_t i = 0; i < n; ++i) row[i] = w[i] * row[i];
+    for (int64_t i = 0; i < n; ++i) row[i] = row[i] + bias[i];
+  }
+}
+
+Kernel make_lstm(const KernelContext& ctx) {
+  if (ctx.in.size() < 3 || ctx.out.size() != 4) ctx.invalid("needs 3 input slots and 4 outputs (scratch, output_state_out, cell_state_out, output)");
+  for (std::size_t i = 0; i < 3; ++i)
+    if (ctx.in[i].dtype != DataType::Float32) ctx.unsupported("only float32 LSTM is implemented (input " + std::to_string(i) + " is " + std::string(to_string(ctx.in[i].dtype)) + ")");
+  for (const TensorType& t : ctx.out)
+    if (t.dtype != DataType::Float32) ctx.unsupported("only float32 LSTM is implemented");
+  const ArmnnConstInputs named(ctx, 3);
+  LstmConfig cfg;
+  cfg.cifg = ctx.attr_int("armnn.descriptor.cifgEnabled", 1) != 0;
+  cfg.peephole = ctx.attr_int("armnn.descriptor.peepholeEnabled", 0) != 0;
+  cfg.projection = ctx.attr_int("armnn.descriptor.projectionEnabled", 0) != 0;
+  cfg.layer_norm = ctx.attr_int("armnn.descriptor.layerNormEnabled", 0) != 0;
+  cfg.act = static_cast<int>(ctx.attr_int("armnn.descriptor.activationFunc", 0));
+  cfg.clip_cell = static_cast<float>(ctx.attr_float("armnn.descriptor.clippingThresCell", 0));
+  cfg.clip_proj = static_cast<float>(ctx.attr_float("armnn.descriptor.clippingThresProj", 0));
+  if (cfg.act != 0 && cfg.act != 1 && cfg.act != 3 && cfg.act != 4 && cfg.act != 6)
+    ctx.unsupported("activationFunc " + std::to_string(cfg.act) + " (Arm NN knows 0, 1, 3, 4, 6)");
+
+  const Shape& xs = ctx.in[0].shape;
+  if (xs.size() != 2) ctx.invalid("input must be [batch, inputSize]");
+  LstmShape s;
+  s.batch = xs[0];
+  s.n_in = xs[1];
+  const int i_xo = named.find("inputParams.inputToOutputWeights");
+  const int i_ho = named.find("inputParams.recurrentToOutputWeights");
+  if (i_xo < 0 || i_ho < 0 || ctx.in[i_xo].shape.size() != 2 || ctx.in[i_ho].shape.size() != 2)
+    ctx.invalid("needs 2-D inputToOutputWeights and recurrentToOutputWeights");
+  s.n_cell = ctx.in[i_xo].shape[0];  // as CpuRef: nCell from W_xo, nOutput from W_ho
+  s.n_out = ctx.in[i_ho].shape[1];
+  if (numel(ctx.in[1].shape) != s.batch * s.n_out || numel(ctx.in[2].shape) != s.batch * s.n_cell)
+    ctx.invalid("output_state_in must be [batch, outputSize] and cell_state_in [batch, numUnits]");
+  if (numel(ctx.out[0].shape) != s.batch * s.n_cell * (cfg.cifg ? 3 : 4) || numel(ctx.out[1].shape) != s.batch * s.n_out ||
+      numel(ctx.out[2].shape) != s.batch * s.n_cell || numel(ctx.out[3].shape) != s.batch * s.n_out)
+    ctx.invalid("output shapes do not match the batch, numUnits and outputSize of the weights");
+  if (!cfg.projection && s.n_out != s.n_cell) ctx.invalid("without projection outputSize must equal numUnits");
+
+  const int64_t wx = s.n_cell * s.n_in, wh = s.n_cell * s.n_out, nc = s.n_cell;
+  LstmParams p;
+  p.w_xf = named.require("inputParams.inputToForgetWeights", wx);
+  p.w_xc = named.require("inputParams.inputToCellWeights", wx);
+  p.w_xo = named.require("inputParams.inputToOutputWeights", wx);
+  p.w_hf = named.require("inputParams.recurrentToForgetWeights", wh);
+  p.w_hc = named.require("inputParams.recurrentToCellWeights", wh);
+  p.w_ho = named.require("inputParams.recurrentToOutputWeights", wh);
+  p.b_f = named.require("inputParams.forgetGateBias", nc);
+  p.b_c = named.require("inputParams.cellBias", nc);
+  p.b_o = named.require("inputParams.outputGateBias", nc);
+  if (!cfg.cifg) {
+    p.w_xi = named.require("inputParams.inputToInputWeights", wx);
+    p.w_hi = named.require("inputParams.recurrentToInputWeights", wh);
+    p.b_i = named.require("inputParams.inputGateBias", nc);
+  }
+  if (cfg.peephole) {
+    if (!cfg.cifg) p.p_i = named.require("inputParams.cellToInputWeights", nc);
+    p.p_f = named.require("inputParams.cellToForgetWeights", nc);
+    p.p_o = named.require("inputParams.cellToOutputWeights", nc);
+  }
+  if (cfg.projection) {
+    p.proj_w = named.require("inputParams.projectionWeights", s.n_out * nc);
+    p.proj_b = named.optional("inputParams.projectionBias", s.n_out);
+  }
+  if (cfg.layer_norm) {
+    if (!cfg.cifg) p.ln_i = named.require("inputParams.inputLayerNormWeights", nc);
+    p.ln_f = named.require("inputParams.forgetLayerNormWeights", nc);
+    p.ln_c = named.require("inputParams.cellLayerNormWeights", nc);
+    p.ln_o = named.require("inputParams.outputLayerNormWeights", nc);
+  }
+
+  return [s, p, cfg](std::span<const float* const> in, std::span<float* const> out) {
+    const int64_t B = s.batch, n = s.n_cell, gs = B * n;
+    const float *x = in[0], *h_in = in[1], *c_in = in[2];
+    float* scratch = out[0];
+    float* c_out = out[2];
+    float* y = out[3];
+    float* gi = cfg.cifg ? nullptr : scratch;
+    float* gc = scratch + (cfg.cifg ? 0 : 1) * gs;
+    float* gf = scratch + (cfg.cifg ? 1 : 2) * gs;
+    float* go = scratch + (cfg.cifg ? 2 : 3) * gs;
+
+    // Pre-activations: bias (or 0 under layer norm) + W_x x + W_h h_in.
+    auto init = [&](float* g, int bias) {
+      for (int64_t b = 0; b < B; ++b)
+        for (int64_t k = 0; k < n; ++k) g[b * n + k] = cfg.layer_norm ? 0.f : in[bias][k];
+    };
+    if (!cfg.cifg) init(gi, p.b_i);
+    init(gf, p.b_f);
+    init(gc, p.b_c);
+    init(go, p.b_o);
+    if (!cfg.cifg) matvec_acc(in[p.w_xi], n, s.n_in, x, B, gi);
+    matvec_acc(in[p.w_xf], n, s.n_in, x, B, gf);
+    matvec_acc(in[p.w_xc], n, s.n_in, x, B, gc);
+    matvec_acc(in[p.w_xo], n, s.n_in, x, B, go);
+    if (!cfg.cifg) matvec_acc(in[p.w_hi], n, s.n_out, h_in, B, gi);
+    matvec_acc(in[p.w_hf], n, s.n_out, h_in, B, gf);
+    matvec_acc(in[p.w_hc], n, s.n_out, h_in, B, gc);
+    matvec_acc(in[p.w_ho], n, s.n_out, h_in, B, go);
+
+    auto peephole = [&](float* g, int w, const float* c) {
+      for (int64_t b = 0; b < B; ++b)
+        for (int64_t k = 0; k < n; ++k) g[b * n + k] = g[b * n + k] + in[w][k] * c[b * n + k];
+    };
+    auto sigmoid_all = [&](float* g) {
+      for (int64_t i = 0; i < gs; ++i) g[i] = armnn_sigmoid(g[i]);
+    };
+    if (!cfg.cifg) {
+      if (cfg.peephole) peephole(gi, p.p_i, c_in);
+      if (cfg.layer_norm) layer_norm(gi, n, B, in[p.ln_i], in[p.b_i]);
+      sigmoid_all(gi);
+    }
+    if (cfg.peephole) peephole(gf, p.p_f, c_in);
+    if (cfg.layer_norm) layer_norm(gf, n, B, in[p.ln_f], in[p.b_f]);
+    sigmoid_all(gf);
+    if (cfg.layer_norm) layer_norm(gc, n, B, in[p.ln_c], in[p.b_c]);
+
+    for (int64_t i = 0; i < gs; ++i) c_out[i] = gf[i] * c_in[i];
+    if (cfg.act > 0)
+      for (int64_t i = 0; i < gs; ++i) gc[i] = apply_act(cfg.act, gc[i]);
+    if (cfg.cifg) {
+      for (int64_t i = 0; i < gs; ++i) gf[i] = 1.0f - gf[i];
+      for (int64_t i = 0; i < gs; ++i) c_out[i] = c_out[i] + gc[i] * gf[i];
+    } else {
+      for (int64_t i = 0; i < gs; ++i) c_out[i] = c_out[i] + gc[i] * gi[i];
+    }
+    if (cfg.clip_cell > 0)
+      for (int64_t i = 0; i < gs; ++i) c_out[i] = clip(c_out[i], cfg.clip_cell);
+
+    if (cfg.peephole) peephole(go, p.p_o, c_out);
+    if (cfg.layer_norm) layer_norm(go, n, B, in[p.ln_o], in[p.b_o]);
+    sigmoid_all(go);
+    if (cfg.act > 0)
+      for (int64_t i = 0; i < gs; ++i) gc[i] = apply_act(cfg.act, c_out[i]);
+    for (int64_t i = 0; i < gs; ++i) go[i] = go[i] * gc[i];
+
+    const int64_t ys = B * s.n_out;
+    if (cfg.projection) {
+      for (int64_t b = 0; b < B; ++b)
+        for (int64_t k = 0; k < s.n_out; ++k) y[b * s.n_out + k] = p.proj_b >= 0 ? in[p.proj_b][k] : 0.f;
+      matvec_acc(in[p.proj_w], s.n_out, n, go, B, y);
+      if (cfg.clip_proj > 0)
+        for (int64_t i = 0; i < ys; ++i) y[i] = clip(y[i], cfg.clip_proj);
+    } else {
+      std::copy(go, go + ys, y);
+    }
+    std::copy(y, y + ys, out[1]);
+  };
+}
+
+}  // namespace
+
+void add_lstm_kernels(KernelTable& t) { t["armnn.Lstm"] = make_lstm; }
+
+}  // namespace nnbridge::cpu_ref

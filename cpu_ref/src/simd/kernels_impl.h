@@ -1,0 +1,336 @@
+// The xsimd source of the vector kernels (simd.h), one instantiation per instruction set.
+// Include only from arch_*.cc: each of those is compiled with its own -m flags.
+//
+// Everything here lives in an anonymous namespace or is a template on the instruction set,
+// so no symbol compiled with AVX flags can stand in for one the SSE2 path uses (the linker
+// keeps one copy of an inline function; were it the AVX one, an SSE2 machine would fault).
+// Use no std:: function templates or inline math overloads here for the same reason
+// (tests/cpu_ref/check_simd_symbols.sh checks the object files).
+#pragma once
+
+#include <xsimd/xsimd.hpp>
+
+#include "make_kernels.h"
+
+namespace nnbridge::cpu_ref::simd {
+namespace {
+
+// std::max / std::min, spelled out (see simd.h).
+inline float smax(float a, float b) { return (a < b) ? b : a; }
+inline float smin(float a, float b) { return (b < a) ? b : a; }
+
+template <class A>
+struct Impl {
+  using B = xsimd::batch<float, A>;
+  static constexpr std::size_t L = B::size;
+
+  static B load(const float* p) { return B::load_unaligned(p); }
+
+  // std::max(a, b) is MAXPS(b, a) and std::min(a, b) is MINPS(b, a): xsimd::max/min are
+  // MAXPS/MINPS of (self, other).
+  static B vmax(B a, B b) { return xsimd::max(b, a); }
+  static B vmin(B a, B b) { return xsimd::min(b, a); }
+
+  // y = f(x) over n values; the last n % L values go through f in a zero-padded register.
+  template <class F>
+  static void map1(const float* x, float* y, std::size_t n, F f) {
+    std::size_t i = 0;
+    for (; i + L <= n; i += L) f(load(x + i)).store_unaligned(y + i);
+    if (i == n) return;
+    alignas(64) float t[L] = {};
+    for (std::size_t j = 0; i + j < n; ++j) t[j] = x[i + j];
+    f(B::load_aligned(t)).store_aligned(t);
+    for (std::size_t j = 0; i + j < n; ++j) y[i + j] = t[j];
+  }
+
+  template <class F>
+  static void map2(Operands form, const float* a, const float* b, float* y, std::size_t n, F f) {
+    std::size_t i = 0;
+    if (form == Operands::VecVec) {
+      for (; i + L <= n; i += L) f(load(a + i), load(b + i)).store_unaligned(y + i);
+    } else if (form == Operands::VecScalar) {
+      const B bs(*b);
+      for (; i + L <= n; i += L) f(load(a + i), bs).store_unaligned(y + i);
+    } else {
+      const B as(*a);
+      for (; i + L <= n; i += L) f(as, load(b + i)).store_unaligned(y + i);
+    }
+    if (i == n) return;
+    alignas(64) float ta[L] = {}, tb[L] = {};
+    for (std::size_t j = 0; i + j < n; ++j) {
+      ta[j] = form == Operands::ScalarVec ? *a : a[i + j];
+      tb[j] = form == Operands::VecScalar ? *b : b[i + j];
+    }
+    f(B::load_aligned(ta), B::load_aligned(tb)).store_aligned(ta);
+    for (std::size_t j = 0; i + j < n; ++j) y[i + j] = ta[j];
+  }
+
+  static B flag(xsimd::batch_bool<float, A> c) { return xsimd::select(c, B(1.0f), B(0.0f)); }
+  static B unflag(xsimd::batch_bool<float, A> c) { return xsimd::select(c, B(0.0f), B(1.0f)); }
+
+  static void binary(Binary op, Operands form, const float* a, const float* b, float* y, std::size_t n) {
+    const B zero(0.0f);
+    switch (op) {
+      case Binary::Add: return map2(form, a, b, y, n, [](B p, B q) { return p + q; });
+      case Binary::Sub: return map2(form, a, b, y, n, [](B p, B q) { return p - q; });
+      case Binary::Mul: return map2(form, a, b, y, n, [](B p, B q) { return p * q; });
+      case Binary::Div: return map2(form, a, b, y, n, [](B p, B q) { return p / q; });
+      case Binary::Max: return map2(form, a, b, y, n, [](B p, B q) { return vmax(p, q); });
+      case Binary::Min: return map2(form, a, b, y, n, [](B p, B q) { return vmin(p, q); });
+      case Binary::SquaredDifference: return map2(form, a, b, y, n, [](B p, B q) { return (p - q) * (p - q); });
+      case Binary::PRelu: return map2(form, a, b, y, n, [zero](B p, B q) { return xsimd::select(p >= zero, p, q * p); });
+      case Binary::Equal: return map2(form, a, b, y, n, [](B p, B q) { return flag(p == q); });
+      // Written with == only: x86 "not equal" compares are ordered on some instruction sets
+      // (false for NaN), C++'s != is true for NaN.
+      case Binary::NotEqual: return map2(form, a, b, y, n, [](B p, B q) { return unflag(p == q); });
+      case Binary::Greater: return map2(form, a, b, y, n, [](B p, B q) { return flag(p > q); });
+      case Binary::GreaterOrEqual: return map2(form, a, b, y, n, [](B p, B q) { return flag(p >= q); });
+      case Binary::Less: return map2(form, a, b, y, n, [](B p, B q) { return flag(p < q); });
+      case Binary::LessOrEqual: return map2(form, a, b, y, n, [](B p, B q) { return flag(p <= q); });
+      case Binary::And: return map2(form, a, b, y, n, [zero](B p, B q) { return unflag((p == zero) || (q == zero)); });
+      case Binary::Or: return map2(form, a, b, y, n, [zero](B p, B q) { return unflag((p == zero) && (q == zero)); });
+    }
+  }
+
+  static void unary(Unary op, UnaryParams p, const float* x, float* y, std::size_t n) {
+    const B zero(0.0f), one(1.0f), pa(p.a), pb(p.b);
+    switch (op) {
+      case Unary::Relu: return map1(x, y, n, [zero](B v) { return vmax(zero, v); });
+      case Unary::Clip: return map1(x, y, n, [pa, pb](B v) { return vmin(pb, vmax(pa, v)); });
+      case Unary::LeakyRelu: return map1(x, y, n, [zero, pa](B v) { return xsimd::select(v > zero, v, pa * v); });
+      case Unary::Affine: return map1(x, y, n, [pa, pb](B v) { return pa * v + pb; });
+      case Unary::HardSwish:
+        return map1(x, y, n, [zero](B v) { return v * vmin(vmax(v + B(3.0f), zero), B(6.0f)) / B(6.0f); });
+      case Unary::Sigmoid: return map1(x, y, n, [one](B v) { return one / (one + xsimd::exp(-v)); });
+      case Unary::Tanh: return map1(x, y, n, [](B v) { return xsimd::tanh(v); });
+      case Unary::ScaledTanh: return map1(x, y, n, [pa, pb](B v) { return pa * xsimd::tanh(pb * v); });
+      case Unary::Elu:
+        return map1(x, y, n, [zero, one, pa](B v) { return xsimd::select(v >= zero, v, pa * (xsimd::exp(v) - one)); });
+      case Unary::Softplus: return map1(x, y, n, [one](B v) { return xsimd::log(one + xsimd::exp(v)); });
+      case Unary::GeluErf:
+        return map1(x, y, n, [one](B v) { return B(0.5f) * v * (one + xsimd::erf(v * B(0.70710678f))); });
+      case Unary::GeluTanh:
+        return map1(x, y, n, [one](B v) {
+          return B(0.5f) * v * (one + xsimd::tanh(B(0.7978845608f) * (v + B(0.044715f) * v * v * v)));
+        });
+      case Unary::Abs: return map1(x, y, n, [](B v) { return xsimd::abs(v); });
+      // The sign bit flipped, as C++'s unary minus (xsimd's -v is 0 - v on some sets: +0 for +0).
+      case Unary::Neg: return map1(x, y, n, [](B v) { return v ^ B(-0.0f); });
+      case Unary::Sqrt: return map1(x, y, n, [](B v) { return xsimd::sqrt(v); });
+      case Unary::Rsqrt: return map1(x, y, n, [one](B v) { return one / xsimd::sqrt(v); });
+      case Unary::Exp: return map1(x, y, n, [](B v) { return xsimd::exp(v); });
+      case Unary::Log: return map1(x, y, n, [](B v) { return xsimd::log(v); });
+      case Unary::Reciprocal: return map1(x, y, n, [one](B v) { return one / v; });
+      case Unary::Square: return map1(x, y, n, [](B v) { return v * v; });
+    }
+  }
+
+  static float fold1(Fold op, float acc, float v) {
+    switch (op) {
+      case Fold::Sum: return acc + v;
+      case Fold::Max: return smax(acc, v);
+      case Fold::Min: return smin(acc, v);
+      case Fold::Prod: return acc * v;
+    }
+    return acc;
+  }
+
+  static B foldv(Fold op, B acc, B v) {
+    switch (op) {
+      case Fold::Sum: return acc + v;
+      case Fold::Max: return vmax(acc, v);
+      case Fold::Min: return vmin(acc, v);
+      case Fold::Prod: return acc * v;
+    }
+    return acc;
+  }
+
+  static float identity(Fold op) {
+    switch (op) {
+      case Fold::Sum: return 0.0f;
+      case Fold::Max: return -__builtin_inff();
+      case Fold::Min: return __builtin_inff();
+      case Fold::Prod: return 1.0f;
+    }
+    return 0.0f;
+  }
+
+  static float fold(Fold op, const float* x, std::size_t n, float init) {
+    std::size_t i = 0;
+    float r = init;
+    if (n >= L) {
+      B acc(identity(op));
+      for (; i + L <= n; i += L) acc = foldv(op, acc, load(x + i));
+      alignas(64) float t[L];
+      acc.store_aligned(t);
+      for (std::size_t j = 0; j < L; ++j) r = fold1(op, r, t[j]);
+    }
+    for (; i < n; ++i) r = fold1(op, r, x[i]);
+    return r;
+  }
+
+  static void fold_into(Fold op, const float* x, float* acc, std::size_t n) {
+    switch (op) {
+      case Fold::Sum: return map2(Operands::VecVec, acc, x, acc, n, [](B a, B v) { return a + v; });
+      case Fold::Max: return map2(Operands::VecVec, acc, x, acc, n, [](B a, B v) { return vmax(a, v); });
+      case Fold::Min: return map2(Operands::VecVec, acc, x, acc, n, [](B a, B v) { return vmin(a, v); });
+      case Fold::Prod: return map2(Operands::VecVec, acc, x, acc, n, [](B a, B v) { return a * v; });
+    }
+  }
+
+  // Rows of `rem` < L values at stride `inner` gathered into zero-padded registers: the tail
+  // columns of a vertical softmax go through the same vector arithmetic as the rest.
+  static B gather(const float* p, std::size_t rem) {
+    alignas(64) float t[L] = {};
+    for (std::size_t j = 0; j < rem; ++j) t[j] = p[j];
+    return B::load_aligned(t);
+  }
+  static void scatter(B v, float* p, std::size_t rem) {
+    alignas(64) float t[L];
+    v.store_aligned(t);
+    for (std::size_t j = 0; j < rem; ++j) p[j] = t[j];
+  }
+
+  // One column block [len][k0, k0 + width) of a softmax along len; width <= L.
+  static void softmax_columns(const float* x, float* y, std::size_t len, std::size_t inner, std::size_t width, B bb,
+                              bool log) {
+    auto get = [&](const float* p) { return width == L ? load(p) : gather(p, width); };
+    auto put = [&](B v, float* p) {
+      if (width == L) v.store_unaligned(p);
+      else scatter(v, p, width);
+    };
+    B m(-__builtin_inff());
+    for (std::size_t i = 0; i < len; ++i) m = vmax(m, get(x + i * inner));
+    B s(0.0f);
+    for (std::size_t i = 0; i < len; ++i) {
+      const B e = xsimd::exp(bb * (get(x + i * inner) - m));
+      if (!log) put(e, y + i * inner);
+      s = s + e;
+    }
+    if (!log) {
+      for (std::size_t i = 0; i < len; ++i) put(get(y + i * inner) / s, y + i * inner);
+    } else {
+      const B ls = xsimd::log(s);
+      for (std::size_t i = 0; i < len; ++i) put(bb * (get(x + i * inner) - m) - ls, y + i * inner);
+    }
+  }
+
+  static void softmax(const float* x, float* y, std::size_t len, std::size_t inner, float beta, bool log) {
+    const B bb(beta);
+    if (inner > 1) {
+      std::size_t k = 0;
+      for (; k + L <= inner; k += L) softmax_columns(x + k, y + k, len, inner, L, bb, log);
+      if (k < inner) softmax_columns(x + k, y + k, len, inner, inner - k, bb, log);
+      return;
+    }
+    const float mx = fold(Fold::Max, x, len, -__builtin_inff());
+    const B bm(mx);
+    B s(0.0f);
+    std::size_t i = 0;
+    for (; i + L <= len; i += L) {
+      const B e = xsimd::exp(bb * (load(x + i) - bm));
+      if (!log) e.store_unaligned(y + i);
+      s = s + e;
+    }
+    alignas(64) float t[L];
+    s.store_aligned(t);
+    float sum = 0.0f;
+    for (std::size_t j = 0; j < L; ++j) sum += t[j];
+    if (i < len) {
+      const B e = xsimd::exp(bb * (gather(x + i, len - i) - bm));
+      e.store_aligned(t);
+      for (std::size_t j = 0; i + j < len; ++j) {
+        if (!log) y[i + j] = t[j];
+        sum += t[j];
+      }
+    }
+    if (!log) {
+      const B bs(sum);
+      map1(y, y, len, [bs](B v) { return v / bs; });
+    } else {
+      const B ls = xsimd::log(B(sum));
+      map1(x, y, len, [bb, bm, ls](B v) { return bb * (v - bm) - ls; });
+    }
+  }
+
+  static void scale_shift(const float* x, float* y, std::size_t n, const float* sub, const float* mul, const float* add,
+                          bool per_element) {
+    std::size_t i = 0;
+    if (per_element) {
+      for (; i + L <= n; i += L) ((load(x + i) - load(sub + i)) * load(mul + i) + load(add + i)).store_unaligned(y + i);
+      for (; i < n; ++i) y[i] = (x[i] - sub[i]) * mul[i] + add[i];
+    } else {
+      const B s(*sub), m(*mul), a(*add);
+      for (; i + L <= n; i += L) ((load(x + i) - s) * m + a).store_unaligned(y + i);
+      for (; i < n; ++i) y[i] = (x[i] - *sub) * *mul + *add;
+    }
+  }
+
+  static void axpy(float a, const float* x, float* y, std::size_t n) {
+    const B ba(a);
+    std::size_t i = 0;
+    for (; i + L <= n; i += L) (load(y + i) + ba * load(x + i)).store_unaligned(y + i);
+    for (; i < n; ++i) y[i] = y[i] + a * x[i];
+  }
+
+  static void depthwise_row(const DepthwiseRow& r) {
+    const int64_t c = r.c;
+    for (int64_t ox = 0; ox < r.ow; ++ox) {
+      const int64_t ix0 = ox * r.sw - r.pl;
+      float* yo = r.y + ox * c;
+      int64_t c0 = 0;
+      for (; c0 + static_cast<int64_t>(L) <= c; c0 += L) {
+        B acc = r.bias ? load(r.bias + c0) : B(0.0f);
+        for (int64_t ky = 0; ky < r.kh; ++ky) {
+          const int64_t iy = r.iy0 + ky * r.dh;
+          if (iy < 0 || iy >= r.h) continue;
+          const float* xr = r.x + iy * r.w_in * c + c0;
+          const float* wr = r.w + ky * r.kw * c + c0;
+          for (int64_t kx = 0; kx < r.kw; ++kx) {
+            const int64_t ix = ix0 + kx * r.dw;
+            if (ix < 0 || ix >= r.w_in) continue;
+            acc = acc + load(xr + ix * c) * load(wr + kx * c);
+          }
+        }
+        acc.store_unaligned(yo + c0);
+      }
+      for (; c0 < c; ++c0) {
+        float acc = r.bias ? r.bias[c0] : 0.0f;
+        for (int64_t ky = 0; ky < r.kh; ++ky) {
+          const int64_t iy = r.iy0 + ky * r.dh;
+          if (iy < 0 || iy >= r.h) continue;
+          for (int64_t kx = 0; kx < r.kw; ++kx) {
+            const int64_t ix = ix0 + kx * r.dw;
+            if (ix < 0 || ix >= r.w_in) continue;
+            acc = acc + r.x[(iy * r.w_in + ix) * c + c0] * r.w[(ky * r.kw + kx) * c + c0];
+          }
+        }
+        yo[c0] = acc;
+      }
+    }
+  }
+
+  static Kernels table() {
+    Kernels k;
+    k.arch = A::name();
+    k.lanes = L;
+    k.binary = &binary;
+    k.unary = &unary;
+    k.softmax = &softmax;
+    k.fold = &fold;
+    k.fold_into = &fold_into;
+    k.scale_shift = &scale_shift;
+    k.axpy = &axpy;
+    k.depthwise_row = &depthwise_row;
+    return k;
+  }
+};
+
+}  // namespace
+
+template <class Arch>
+Kernels MakeKernels::operator()(Arch) const {
+  return Impl<Arch>::table();
+}
+
+}  // namespace nnbridge::cpu_ref::simd

@@ -1,0 +1,120 @@
+// Vector kernels of the CPU backend (float32), compiled once per x86 instruction set (SSE2,
+// SSE4.2, AVX2, AVX-512F) from one xsimd source and chosen at run time with xsimd::dispatch,
+// so one binary uses AVX-512 where the CPU has it and still runs on SSE2-only machines.
+//
+// Every function computes the same value for an element whatever the instruction set and
+// whatever its position in the array: arithmetic is the plain IEEE sequence written in each
+// comment (no fused multiply-add; the files are compiled with -ffp-contract=off), and the
+// last n % lanes elements go through the same vector code in a zero-padded register. Only
+// exp, log, tanh and erf are xsimd's polynomial approximations (a few ulp from the C library).
+//
+// max/min follow std::max / std::min exactly, including NaN and signed zero: std::max(a, b)
+// is (a < b) ? b : a, which is what x86 MAXPS computes with its operands swapped. That is
+// also Arm NN CpuRef's rule: it uses std::max / std::min (armnn/src/backends/reference/
+// workloads/Activation.cpp, Maximum.hpp, Minimum.hpp).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace nnbridge::cpu_ref::simd {
+
+/// Binary elementwise ops: y = f(a, b). Comparisons and logical ops give 1.0f or 0.0f.
+enum class Binary : uint8_t {
+  Add,                ///< a + b
+  Sub,                ///< a - b
+  Mul,                ///< a * b
+  Div,                ///< a / b
+  Max,                ///< std::max(a, b)
+  Min,                ///< std::min(a, b)
+  SquaredDifference,  ///< (a - b) * (a - b)
+  PRelu,              ///< a >= 0 ? a : b * a   (b: the slope)
+  Equal,              ///< a == b
+  NotEqual,           ///< a != b
+  Greater,            ///< a > b
+  GreaterOrEqual,     ///< a >= b
+  Less,               ///< a < b
+  LessOrEqual,        ///< a <= b
+  And,                ///< a != 0 && b != 0
+  Or,                 ///< a != 0 || b != 0
+};
+
+/// How the operands of one binary run are laid out: n contiguous values or one value for all n.
+enum class Operands : uint8_t { VecVec, VecScalar, ScalarVec };
+
+/// Unary elementwise ops: y = f(x) with up to two parameters p.a, p.b.
+enum class Unary : uint8_t {
+  Relu,        ///< std::max(0, x)
+  Clip,        ///< std::min(p.b, std::max(p.a, x))       (p.a = min, p.b = max)
+  LeakyRelu,   ///< x > 0 ? x : p.a * x
+  Affine,      ///< p.a * x + p.b
+  HardSwish,   ///< x * std::min(std::max(x + 3, 0), 6) / 6
+  Sigmoid,     ///< 1 / (1 + exp(-x))
+  Tanh,        ///< tanh(x)
+  ScaledTanh,  ///< p.a * tanh(p.b * x)
+  Elu,         ///< x >= 0 ? x : p.a * (exp(x) - 1)
+  Softplus,    ///< log(1 + exp(x))
+  GeluErf,     ///< 0.5 * x * (1 + erf(x * 0.70710678))
+  GeluTanh,    ///< 0.5 * x * (1 + tanh(0.7978845608 * (x + 0.044715 * x * x * x)))
+  Abs,         ///< |x|
+  Neg,         ///< -x
+  Sqrt,        ///< sqrt(x) (IEEE, exact)
+  Rsqrt,       ///< 1 / sqrt(x)
+  Exp,         ///< exp(x)
+  Log,         ///< log(x)
+  Reciprocal,  ///< 1 / x
+  Square,      ///< x * x
+};
+
+struct UnaryParams {
+  float a = 0, b = 0;
+};
+
+/// Folds for reductions: Sum a + x, Max std::max(a, x), Min std::min(a, x), Prod a * x.
+enum class Fold : uint8_t { Sum, Max, Min, Prod };
+
+/// One output row of a depthwise convolution with channel multiplier 1 in NHWC:
+/// y[ox][c] = bias[c] + sum over taps (ky, kx) inside the image, in that order, of
+/// x[iy0 + ky*dh][ox*sw - pl + kx*dw][c] * w[ky][kx][c]   (each step a multiply then an add).
+struct DepthwiseRow {
+  const float* x = nullptr;     ///< one image, [h][w][c]
+  const float* w = nullptr;     ///< [kh][kw][c]
+  const float* bias = nullptr;  ///< [c], or nullptr for 0
+  float* y = nullptr;           ///< the output row, [ow][c]
+  int64_t h = 0, w_in = 0, c = 0, kh = 0, kw = 0;
+  int64_t iy0 = 0, dh = 1;      ///< input row of tap ky: iy0 + ky * dh (rows outside [0, h) are padding)
+  int64_t ow = 0, sw = 1, pl = 0, dw = 1;
+};
+
+/// The kernels of one instruction set.
+struct Kernels {
+  const char* arch = "";  ///< xsimd's name of the instruction set ("avx512f", "avx2", "sse4.2", "sse2")
+  std::size_t lanes = 1;  ///< floats per register
+
+  /// y[i] = op(a[i or 0], b[i or 0]) for i < n, per `form`. y may be a or b.
+  void (*binary)(Binary op, Operands form, const float* a, const float* b, float* y, std::size_t n);
+  /// y[i] = op(x[i]) for i < n. y may be x.
+  void (*unary)(Unary op, UnaryParams p, const float* x, float* y, std::size_t n);
+  /// Softmax (or log-softmax) of one [len][inner] block along len (Arm NN / ONNX with beta):
+  /// y = exp(beta * (x - max)) / sum, log: beta * (x - max) - log(sum). len >= 1.
+  void (*softmax)(const float* x, float* y, std::size_t len, std::size_t inner, float beta, bool log);
+  /// Folds x[0..n) into `init` (the lanes fold separately, then in lane order into init).
+  float (*fold)(Fold op, const float* x, std::size_t n, float init);
+  /// acc[i] = op(acc[i], x[i]) for i < n.
+  void (*fold_into)(Fold op, const float* x, float* acc, std::size_t n);
+  /// y[i] = (x[i] - sub) * mul + add, with sub/mul/add read at [i] when per_element, else at [0].
+  void (*scale_shift)(const float* x, float* y, std::size_t n, const float* sub, const float* mul, const float* add,
+                      bool per_element);
+  /// y[i] = y[i] + a * x[i].
+  void (*axpy)(float a, const float* x, float* y, std::size_t n);
+  /// One output row of a depthwise convolution (see DepthwiseRow).
+  void (*depthwise_row)(const DepthwiseRow& r);
+};
+
+/// The kernels xsimd::dispatch picked for this CPU (chosen on first use, then fixed).
+const Kernels& kernels();
+/// Every compiled instruction set that this CPU can run, best first (tests compare them).
+std::vector<const Kernels*> runnable_kernels();
+
+}  // namespace nnbridge::cpu_ref::simd

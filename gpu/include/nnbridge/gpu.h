@@ -1,0 +1,54 @@
+// The OpenCL backend, registered as "opencl" (DESIGN.md "Backends"; issue 7).
+//
+// It runs the same graphs as "cpu" on any OpenCL 1.2+ device (PoCL on the CPU in CI, GPUs
+// elsewhere), with the same numeric rules: every tensor lives on the device as float32; inputs
+// and constants of other dtypes are converted to float32 on the host first, and each node's
+// result is rounded to the node's declared output dtype and back (quantized types: requantized
+// with round half away from zero and clamping, Arm NN armnn::Quantize) by the very conversion
+// functions cpu uses (cpu_ref/src/convert.h), so the two backends cannot disagree on that rule.
+//
+// Options (BackendOptions::options):
+//   opencl.device    = N | text   the N-th device of all platforms (0-based, in list_devices()
+//                                 order), or the first whose "platform: device" name contains
+//                                 `text` (case-sensitive). Default: the first GPU, else the first
+//                                 device of any type. No match: Error(Invalid) listing the devices.
+//   opencl.fallback  = none | cpu a node whose op has no opencl kernel runs on the cpu backend
+//                                 (its inputs are read back, run, and its outputs written to the
+//                                 device) when `cpu`; with `none` (the default) prepare() throws
+//                                 Error(Unsupported) naming the node and the op.
+// Any other "opencl.*" key is Error(Invalid).
+//
+// Programs are built once per process for each (device, source hash, build options) and kept
+// in memory; a build failure is Error(Backend) carrying the node, the kernel file and the
+// compiler's build log. A plan holds one device buffer per tensor; run() calls on one plan are
+// serialized (they share those buffers).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "nnbridge/exec.h"
+
+namespace nnbridge::gpu {
+
+/// The backend object ("opencl").
+std::shared_ptr<const Backend> backend();
+/// Registers backend() with nnbridge::register_backend(); call once before find_backend("opencl").
+void register_backend();
+/// The canonical ops this backend has a kernel for, sorted.
+std::vector<std::string> supported_ops();
+
+/// One OpenCL device as the ICD loader reports it.
+struct DeviceInfo {
+  int index = 0;          ///< position over all platforms, in platform then device order
+  std::string platform;   ///< CL_PLATFORM_NAME
+  std::string name;       ///< CL_DEVICE_NAME
+  bool gpu = false;       ///< CL_DEVICE_TYPE includes CL_DEVICE_TYPE_GPU
+  std::string version;    ///< CL_DEVICE_VERSION
+};
+/// Every device of every platform; empty when there is no OpenCL platform (no ICD installed).
+/// Never throws.
+std::vector<DeviceInfo> list_devices();
+
+}  // namespace nnbridge::gpu

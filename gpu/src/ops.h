@@ -1,0 +1,48 @@
+// Internal op interface of the opencl backend: one factory per canonical op, run at prepare
+// time with the node's resolved types and attributes (cpu_ref's KernelContext, so both
+// backends read attributes and defaults the same way), returning a Launch that enqueues the
+// node's kernels on the device. Factories throw Error(Unsupported) for attribute values they
+// do not implement, Error(Invalid) for inconsistent shapes, Error(Backend) for a failed build.
+#pragma once
+
+#include <functional>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "device.h"
+#include "kernel.h"  // cpu_ref/src: KernelContext, numel, strides_of, norm_axis
+
+namespace nnbridge::gpu {
+
+using cpu_ref::KernelContext;
+using cpu_ref::Shape;
+
+struct OpContext {
+  const KernelContext& k;
+  const Device& dev;
+  std::string label;  ///< `node 3 "name" (Op)`, for build errors
+  /// A kernel `name` of the embedded file `file`, built (or taken from the cache) now.
+  cl::Kernel kernel(const char* file, const char* name) const;
+  /// A read-only device buffer holding `v` (at least one element).
+  cl::Buffer ints(const std::vector<int>& v) const;
+  cl::Buffer floats(const std::vector<float>& v) const;
+  /// `v` as an int, or Error(Unsupported) when the device kernels' int indexing cannot hold it.
+  int to_int(int64_t v) const;
+};
+
+/// Enqueues one node: `in` (absent optional inputs: a 1-element dummy) and `out` are the
+/// node's device buffers, float32, C order, of the resolved shapes.
+using Launch = std::function<void(const Device&, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out)>;
+using OpFactory = std::function<Launch(const OpContext&)>;
+using OpTable = std::map<std::string, OpFactory, std::less<>>;
+
+void add_elementwise_ops(OpTable&);  // ops.cc: unary, binary, Identity-like copies, Transpose, Concat
+void add_nn_ops(OpTable&);           // ops_nn.cc: Softmax, Conv, pooling, Gemm, Reduce*, BatchNormalization
+const OpTable& ops();
+
+/// Runs `k` over `n` work items (nothing when n is 0).
+void enqueue(const Device& dev, const cl::Kernel& k, int64_t n);
+
+}  // namespace nnbridge::gpu

@@ -1,0 +1,277 @@
+// Network ops of the opencl backend: Softmax (softmax.cl), Conv (conv.cl), pooling (pool.cl),
+// Gemm (gemm.cl), Reduce* (reduce.cl), BatchNormalization (normalization.cl). Geometry and
+// attribute rules are cpu_ref's (the comments name its file), so both backends read a node alike.
+#include <algorithm>
+#include <cmath>
+
+#include "ops.h"
+
+namespace nnbridge::gpu {
+
+namespace {
+
+using cpu_ref::norm_axis;
+using cpu_ref::numel;
+using cpu_ref::strides_of;
+
+// Sets each argument in order.
+template <class... A>
+void set_args(cl::Kernel& k, const A&... a) {
+  cl_uint i = 0;
+  (k.setArg(i++, a), ...);
+}
+
+OpFactory softmax(bool log) {
+  return [log](const OpContext& c) -> Launch {
+    const Shape& s = c.k.in[0].shape;
+    const int64_t rank = static_cast<int64_t>(s.size());
+    if (rank == 0) c.k.unsupported("a 0-d input");
+    const int64_t axis = norm_axis(c.k.attr_int("axis", -1), rank);
+    const float beta = static_cast<float>(c.k.attr_float("beta", 1.0));
+    int64_t outer = 1, inner = 1;
+    for (int64_t d = 0; d < axis; ++d) outer *= s[d];
+    for (int64_t d = axis + 1; d < rank; ++d) inner *= s[d];
+    const int len = c.to_int(s[axis]), in_ = c.to_int(inner);
+    const int64_t cols = c.to_int(outer * inner);
+    c.to_int(numel(s));
+    cl::Kernel k = c.kernel("softmax.cl", "softmax");
+    return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
+      set_args(k, in[0], out[0], len, in_, beta, log ? 1 : 0);
+      if (in_ > 0) enqueue(dev, k, cols);
+    };
+  };
+}
+
+// cpu_ref/src/kernels/conv.cc: weights brought to OIHW with C/group input channels per output
+// channel from OIHW (ONNX), OHWI (Arm NN NHWC), 1HWO (depthwise [1, H, W, C*M], o reads
+// channel o / M) or MIHW (Arm NN 20.08 depthwise [M, C, H, W], o = c*M + m is W[m][c]).
+Launch conv(const OpContext& c) {
+  const KernelContext& k = c.k;
+  const Shape& xs = k.in[0].shape;
+  const Shape& ys = k.out[0].shape;
+  const Shape& ws = k.in[1].shape;
+  if (xs.size() != 4 || ys.size() != 4) k.unsupported("only 2-D convolution (rank-4 X) is implemented");
+  if (ws.size() != 4) k.invalid("W must have rank 4");
+  if (!k.constants[1]) k.unsupported("W that is not a constant");
+  const bool nhwc = k.attr_string("data_layout", "NCHW") == "NHWC";
+  const std::string layout = k.attr_string("kernel_layout", "OIHW");
+  const int64_t n = xs[0], C = nhwc ? xs[3] : xs[1], H = nhwc ? xs[1] : xs[2], W = nhwc ? xs[2] : xs[3];
+  const int64_t M = nhwc ? ys[3] : ys[1], OH = nhwc ? ys[1] : ys[2], OW = nhwc ? ys[2] : ys[3];
+  const int64_t group = k.attr_int("group", 1);
+  int64_t kh, kw;
+  if (layout == "OIHW" || layout == "MIHW") kh = ws[2], kw = ws[3];
+  else if (layout == "OHWI" || layout == "1HWO") kh = ws[1], kw = ws[2];
+  else k.unsupported("kernel_layout \"" + layout + "\"");
+  if ((layout == "1HWO" || layout == "MIHW") && group != C) k.invalid("depthwise kernel_layout " + layout + " needs group = input channels");
+  if (group < 1 || C % group != 0 || M % group != 0) k.invalid("channels do not divide into groups");
+  const int64_t cg = C / group;
+  if (numel(ws) != M * cg * kh * kw) k.invalid("W size does not match the channels and kernel");
+  auto w_index = [&](int64_t o, int64_t i, int64_t y, int64_t x) -> int64_t {
+    if (layout == "OIHW") return ((o * cg + i) * kh + y) * kw + x;
+    if (layout == "OHWI") return ((o * kh + y) * kw + x) * cg + i;
+    if (layout == "1HWO") return (y * kw + x) * M + o;
+    const int64_t mult = ws[0], chans = ws[1];  // MIHW
+    return (((o % mult) * chans + o / mult) * kh + y) * kw + x;
+  };
+  const std::vector<float>& wsrc = *k.constants[1];
+  std::vector<float> oihw;
+  oihw.reserve(wsrc.size());
+  for (int64_t o = 0; o < M; ++o)
+    for (int64_t i = 0; i < cg; ++i)
+      for (int64_t y = 0; y < kh; ++y)
+        for (int64_t x = 0; x < kw; ++x) oihw.push_back(wsrc[w_index(o, i, y, x)]);
+  Shape strides = k.attr_ints("strides", {1, 1}), dil = k.attr_ints("dilations", {1, 1}), pads = k.attr_ints("pads", {0, 0, 0, 0});
+  if (strides.size() != 2 || dil.size() != 2 || pads.size() != 4) k.invalid("strides/dilations/pads sizes");
+  int64_t pt = pads[0], pl = pads[1];
+  const std::string auto_pad = k.attr_string("auto_pad", "NOTSET");
+  if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
+    auto begin = [&](int64_t in, int64_t out, int64_t ks, int64_t s, int64_t d) {
+      const int64_t total = std::max<int64_t>(0, (out - 1) * s + d * (ks - 1) + 1 - in);
+      return auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
+    };
+    pt = begin(H, OH, kh, strides[0], dil[0]);
+    pl = begin(W, OW, kw, strides[1], dil[1]);
+  } else if (auto_pad == "VALID") {
+    pt = pl = 0;
+  }
+  // Bias: constant (scaled by Arm NN's implied bias scale where it applies), else read as is.
+  const bool has_bias = k.has_input(2);
+  if (has_bias && numel(k.in[2].shape) != M) k.invalid("B must have one value per output channel");
+  const std::vector<float> bscale = cpu_ref::implied_bias_scale(k, M);
+  std::vector<float> bias(static_cast<std::size_t>(M), 0.0f);
+  const bool bias_on_device = has_bias && !k.constants[2];
+  if (bias_on_device && !bscale.empty()) k.unsupported("a quantized bias that is not a constant");
+  if (has_bias && k.constants[2])
+    for (int64_t o = 0; o < M; ++o) bias[o] = bscale.empty() ? (*k.constants[2])[o] : (*k.constants[2])[o] * bscale[o];
+  std::vector<int> g;
+  for (int64_t v : {n, C, H, W, M, OH, OW, kh, kw, strides[0], strides[1], dil[0], dil[1], pt + 0, pl + 0, group})
+    g.push_back(v < 0 ? static_cast<int>(v) : c.to_int(v));
+  g.push_back(nhwc ? 1 : 0);
+  const int64_t total = c.to_int(numel(ys));
+  c.to_int(numel(xs));
+  cl::Buffer gb = c.ints(g), wb = c.floats(oihw), bb = c.floats(bias);
+  cl::Kernel kern = c.kernel("conv.cl", "conv2d");
+  return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
+    set_args(kern, in[0], wb, bias_on_device ? in[2] : bb, out[0], gb);
+    enqueue(dev, kern, total);
+  };
+}
+
+// cpu_ref/src/kernels/pool.cc.
+OpFactory pool(bool is_max, bool global) {
+  return [=](const OpContext& c) -> Launch {
+    const KernelContext& k = c.k;
+    const Shape& xs = k.in[0].shape;
+    const Shape& ys = k.out[0].shape;
+    if (xs.size() != 4 || ys.size() != 4) k.unsupported("only 2-D pooling (rank-4 X) is implemented");
+    const bool nhwc = k.attr_string("data_layout", "NCHW") == "NHWC";
+    const int64_t N = xs[0], C = nhwc ? xs[3] : xs[1], H = nhwc ? xs[1] : xs[2], W = nhwc ? xs[2] : xs[3];
+    const int64_t OH = nhwc ? ys[1] : ys[2], OW = nhwc ? ys[2] : ys[3];
+    if (ys[0] != N || (nhwc ? ys[3] : ys[1]) != C) k.invalid("output shape does not match the input's N and C");
+    Shape ks = global ? Shape{H, W} : k.attr_ints("kernel_shape");
+    Shape s = global ? Shape{1, 1} : k.attr_ints("strides", {1, 1});
+    Shape d = global ? Shape{1, 1} : k.attr_ints("dilations", {1, 1});
+    Shape p = global ? Shape{0, 0, 0, 0} : k.attr_ints("pads", {0, 0, 0, 0});
+    if (ks.size() != 2 || s.size() != 2 || d.size() != 2 || p.size() != 4) k.invalid("kernel_shape/strides/dilations/pads sizes");
+    const std::string auto_pad = global ? "NOTSET" : k.attr_string("auto_pad", "NOTSET");
+    if (auto_pad != "NOTSET" && auto_pad != "VALID") k.unsupported("auto_pad " + auto_pad + " for pooling");
+    if (auto_pad == "VALID") p = {0, 0, 0, 0};
+    for (int64_t v : s)
+      if (v < 1) k.invalid("strides must be >= 1");
+    const bool include_pad = !is_max && k.attr_int("count_include_pad", 0) != 0;
+    std::vector<int> g;
+    for (int64_t v : {N, C, H, W, OH, OW, ks[0], ks[1], s[0], s[1], d[0], d[1], p[0], p[1], p[2], p[3]}) g.push_back(c.to_int(v));
+    g.push_back(nhwc ? 1 : 0);
+    g.push_back(is_max ? 1 : 0);
+    g.push_back(include_pad ? 1 : 0);
+    const int64_t total = c.to_int(numel(ys));
+    c.to_int(numel(xs));
+    cl::Buffer gb = c.ints(g);
+    cl::Kernel kern = c.kernel("pool.cl", "pool2d");
+    return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
+      set_args(kern, in[0], out[0], gb);
+      enqueue(dev, kern, total);
+    };
+  };
+}
+
+// cpu_ref/src/kernels/gemm.cc: A of rank != 2 is read as [numel / K, K].
+Launch gemm(const OpContext& c) {
+  const KernelContext& k = c.k;
+  const bool ta = k.attr_int("transA", 0) != 0, tb = k.attr_int("transB", 0) != 0;
+  const float alpha = static_cast<float>(k.attr_float("alpha", 1.0)), beta = static_cast<float>(k.attr_float("beta", 1.0));
+  const Shape& bs = k.in[1].shape;
+  if (bs.size() != 2) k.invalid("B must be 2-D");
+  const int64_t K = tb ? bs[1] : bs[0], N = tb ? bs[0] : bs[1];
+  const Shape& as = k.in[0].shape;
+  int64_t M;
+  if (as.size() == 2) {
+    M = ta ? as[1] : as[0];
+    if ((ta ? as[0] : as[1]) != K) k.invalid("A and B disagree on K");
+  } else {
+    if (ta) k.invalid("transA with A of rank != 2");
+    if (K == 0 || numel(as) % K != 0) k.invalid("A's size is not a multiple of K");
+    M = numel(as) / K;
+  }
+  if (numel(k.out[0].shape) != M * N) k.invalid("output size is not M * N");
+  const bool has_c = k.has_input(2);
+  int64_t cm = 1, cn = 1;
+  if (has_c) {
+    const Shape& cs = k.in[2].shape;
+    if (cs.size() > 2) k.invalid("C must have rank <= 2");
+    if (cs.size() >= 1) cn = cs.back();
+    if (cs.size() == 2) cm = cs[0];
+    if ((cn != 1 && cn != N) || (cm != 1 && cm != M)) k.invalid("C does not broadcast to [M, N]");
+  }
+  std::vector<float> cscale = cn == N ? cpu_ref::implied_bias_scale(k, N) : std::vector<float>{};
+  if (cscale.empty()) cscale.assign(static_cast<std::size_t>(std::max<int64_t>(N, 1)), 1.0f);
+  std::vector<int> g;
+  for (int64_t v : {M, N, K}) g.push_back(c.to_int(v));
+  for (int64_t v : {int64_t{ta}, int64_t{tb}, int64_t{has_c}, cm, cn}) g.push_back(c.to_int(v));
+  const int64_t total = c.to_int(M * N);
+  cl::Buffer gb = c.ints(g), sb = c.floats(cscale);
+  cl::Kernel kern = c.kernel("gemm.cl", "gemm");
+  return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
+    set_args(kern, in[0], in[1], has_c ? in[2] : in[0], sb, out[0], gb, alpha, beta);
+    enqueue(dev, kern, total);
+  };
+}
+
+// cpu_ref/src/kernels/reduce.cc: no axes reduces every axis.
+OpFactory reduce(int op) {
+  return [op](const OpContext& c) -> Launch {
+    const KernelContext& k = c.k;
+    const Shape& is = k.in[0].shape;
+    const int64_t r = static_cast<int64_t>(is.size());
+    if (k.in.size() > 1) k.unsupported("axes as an input is not implemented");
+    const Shape axes = k.attr_ints("axes");
+    std::vector<bool> red(static_cast<std::size_t>(r), axes.empty());
+    for (int64_t a : axes) red[norm_axis(a, r)] = true;
+    const Shape st = strides_of(is);
+    std::vector<int> kd, ks, rd, rs;
+    int64_t on = 1, count = 1;
+    for (int64_t d = 0; d < r; ++d) {
+      if (red[d]) rd.push_back(c.to_int(is[d])), rs.push_back(c.to_int(st[d])), count *= is[d];
+      else kd.push_back(c.to_int(is[d])), ks.push_back(c.to_int(st[d])), on *= is[d];
+    }
+    if (numel(k.out[0].shape) != on) k.invalid("output size does not match the reduction");
+    std::vector<int> meta{static_cast<int>(kd.size())};
+    meta.insert(meta.end(), kd.begin(), kd.end());
+    meta.insert(meta.end(), ks.begin(), ks.end());
+    meta.push_back(static_cast<int>(rd.size()));
+    meta.insert(meta.end(), rd.begin(), rd.end());
+    meta.insert(meta.end(), rs.begin(), rs.end());
+    const int cnt = c.to_int(count);
+    const int64_t total = c.to_int(on);
+    c.to_int(numel(is));
+    cl::Buffer mb = c.ints(meta);
+    cl::Kernel kern = c.kernel("reduce.cl", "reduce");
+    return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
+      set_args(kern, in[0], out[0], mb, op, cnt);
+      enqueue(dev, kern, total);
+    };
+  };
+}
+
+// cpu_ref/src/kernels/normalization.cc: channel axis 1 (NCHW) or the last (NHWC).
+Launch batchnorm(const OpContext& c) {
+  const KernelContext& k = c.k;
+  if (k.in.size() < 5) k.invalid("needs X, scale, B, mean, var");
+  const Shape& s = k.in[0].shape;
+  const int64_t r = static_cast<int64_t>(s.size());
+  if (r < 2) k.invalid("X must have rank >= 2");
+  const int64_t axis = k.attr_string("data_layout", "NCHW") == "NHWC" ? r - 1 : 1;
+  int64_t inner = 1;
+  for (int64_t d = axis + 1; d < r; ++d) inner *= s[d];
+  for (int i = 1; i < 5; ++i)
+    if (numel(k.in[i].shape) != s[axis]) k.invalid("parameters must have one value per channel");
+  const int channels = c.to_int(s[axis]), in_ = c.to_int(inner);
+  const float eps = static_cast<float>(k.attr_float("epsilon", 1e-5));
+  const int64_t total = c.to_int(numel(s));
+  cl::Kernel kern = c.kernel("normalization.cl", "batchnorm");
+  return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
+    set_args(kern, in[0], in[1], in[2], in[3], in[4], out[0], channels, in_, eps);
+    enqueue(dev, kern, total);
+  };
+}
+
+}  // namespace
+
+void add_nn_ops(OpTable& t) {
+  t["Softmax"] = softmax(false);
+  t["LogSoftmax"] = softmax(true);
+  t["Conv"] = conv;
+  t["MaxPool"] = pool(true, false);
+  t["AveragePool"] = pool(false, false);
+  t["GlobalMaxPool"] = pool(true, true);
+  t["GlobalAveragePool"] = pool(false, true);
+  t["Gemm"] = gemm;
+  t["ReduceMean"] = reduce(0);
+  t["ReduceSum"] = reduce(1);
+  t["ReduceMax"] = reduce(2);
+  t["ReduceMin"] = reduce(3);
+  t["ReduceProd"] = reduce(4);
+  t["BatchNormalization"] = batchnorm;
+}
+
+}  // namespace nnbridge::gpu

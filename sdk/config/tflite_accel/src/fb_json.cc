@@ -1,0 +1,176 @@
+// fb-json: FlatBuffers JSON against the twin. Read with flatbuffers::Parser, as TFLite reads
+// its settings files (tflite_settings_json_parser.cc); written here from the reflection schema,
+// because flatc 2.0.8's printer keeps only 6 significant digits of a float.
+#include <flatbuffers/idl.h>
+#include <flatbuffers/reflection.h>
+
+#include <algorithm>
+#include <charconv>
+#include <cmath>
+#include <regex>
+#include <stdexcept>
+
+#include "internal.h"
+#include "nnbridge/error.h"
+
+namespace nnbridge::config::tflite_accel::detail {
+namespace {
+
+using reflection::BaseType;
+
+template <class F>
+std::string real(F v) {
+  // flatbuffers::Parser reads these spellings of the non-finite values.
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v < 0 ? "-inf" : "inf";
+  char buf[64];
+  auto r = std::to_chars(buf, buf + sizeof buf, v);  // shortest text that reads back exactly
+  return {buf, r.ptr};
+}
+
+std::string json_string(std::string_view s) {
+  static const char* hex = "0123456789abcdef";
+  std::string out = "\"";
+  for (std::size_t i = 0; i < s.size();) {
+    const auto c = static_cast<unsigned char>(s[i]);
+    if (c == '"' || c == '\\') {
+      out += '\\';
+      out += static_cast<char>(c);
+    } else if (c == '\n') {
+      out += "\\n";
+    } else if (c == '\t') {
+      out += "\\t";
+    } else if (c == '\r') {
+      out += "\\r";
+    } else if (c < 0x20) {
+      out += "\\u00";
+      out += hex[c >> 4];
+      out += hex[c & 15];
+    } else if (std::size_t n = utf8_length(s, i); n > 0) {
+      out.append(s.substr(i, n));
+      i += n;
+      continue;
+    } else {
+      // Refused before writing (first_non_utf8): flatbuffers::Parser rejects it.
+      throw std::logic_error("fb-json: a string that is not UTF-8");
+    }
+    ++i;
+  }
+  return out + "\"";
+}
+
+class JsonWriter {
+ public:
+  explicit JsonWriter(const reflection::Schema& s) : schema_(s) {}
+
+  std::string out;
+
+  void table(const flatbuffers::Table& t, const reflection::Object& obj, int depth) {
+    std::vector<const reflection::Field*> fields(obj.fields()->begin(), obj.fields()->end());
+    std::sort(fields.begin(), fields.end(), [](auto* a, auto* b) { return a->id() < b->id(); });
+    const std::string pad(static_cast<std::size_t>(2 * (depth + 1)), ' ');
+    bool first = true;
+    out += "{";
+    for (const reflection::Field* f : fields) {
+      if (!t.CheckField(f->offset())) continue;
+      out += first ? "\n" : ",\n";
+      first = false;
+      out += pad + json_string(f->name()->str()) + ": ";
+      field(t, *f, depth + 1);
+    }
+    out += first ? "}" : "\n" + pad.substr(2) + "}";
+  }
+
+ private:
+  const reflection::Schema& schema_;
+
+  // An integer, by its enum name when the field is an enum and the value one of its values.
+  void integer(int64_t v, const reflection::Type& type) {
+    if (type.index() >= 0) {
+      const reflection::Enum* e = schema_.enums()->Get(static_cast<flatbuffers::uoffset_t>(type.index()));
+      if (const reflection::EnumVal* ev = e->values()->LookupByKey(v)) {
+        out += json_string(ev->name()->str());
+        return;
+      }
+    }
+    out += std::to_string(v);
+  }
+
+  void element(const uint8_t* p, BaseType bt, const reflection::Type& type, int depth) {
+    switch (bt) {
+      case reflection::Bool: out += flatbuffers::ReadScalar<uint8_t>(p) ? "true" : "false"; break;
+      case reflection::ULong: out += std::to_string(flatbuffers::ReadScalar<uint64_t>(p)); break;
+      case reflection::Float: out += real(flatbuffers::ReadScalar<float>(p)); break;
+      case reflection::Double: out += real(flatbuffers::ReadScalar<double>(p)); break;
+      case reflection::String: {
+        // Offsets are relative to where they are stored.
+        const auto* str = reinterpret_cast<const flatbuffers::String*>(p + flatbuffers::ReadScalar<flatbuffers::uoffset_t>(p));
+        out += json_string(std::string_view(str->c_str(), str->size()));
+        break;
+      }
+      case reflection::Obj:
+        table(*reinterpret_cast<const flatbuffers::Table*>(p + flatbuffers::ReadScalar<flatbuffers::uoffset_t>(p)),
+              *schema_.objects()->Get(static_cast<flatbuffers::uoffset_t>(type.index())), depth);
+        break;
+      default: integer(flatbuffers::GetAnyValueI(bt, p), type); break;
+    }
+  }
+
+  void field(const flatbuffers::Table& t, const reflection::Field& f, int depth) {
+    const reflection::Type& type = *f.type();
+    const BaseType bt = type.base_type();
+    if (bt == reflection::Vector) {
+      const auto* v = t.GetPointer<const flatbuffers::VectorOfAny*>(f.offset());
+      const BaseType et = type.element();
+      const std::size_t size = flatbuffers::GetTypeSize(et);
+      const bool tables = et == reflection::Obj;
+      const std::string pad(static_cast<std::size_t>(2 * (depth + 1)), ' ');
+      out += "[";
+      for (flatbuffers::uoffset_t j = 0; j < v->size(); ++j) {
+        out += tables ? (j ? ",\n" + pad : "\n" + pad) : (j ? ", " : "");
+        element(v->Data() + j * size, et, type, depth + 1);
+      }
+      out += tables && v->size() ? "\n" + pad.substr(2) + "]" : "]";
+      return;
+    }
+    element(t.GetAddressOf(f.offset()), bt, type, depth);
+  }
+};
+
+}  // namespace
+
+std::string fb_to_json(std::string_view fb, const pb::Descriptor& d) {
+  std::vector<uint64_t> storage((fb.size() + 7) / 8);
+  std::copy(fb.begin(), fb.end(), reinterpret_cast<char*>(storage.data()));
+  const auto* buf = reinterpret_cast<const uint8_t*>(storage.data());
+  JsonWriter w(fb_schema());
+  w.table(*flatbuffers::GetAnyRoot(buf), fb_object(d), 0);
+  return w.out + "\n";
+}
+
+std::string fb_json_to_fb(std::string_view json, const pb::Descriptor& d, const std::string& file) {
+  flatbuffers::IDLOptions opts;
+  // A field the file writes is present, even at its default value (presence is kept).
+  opts.force_defaults = true;
+  flatbuffers::Parser parser(opts);
+  const std::string schema(fbs_text());
+  if (!parser.Parse(schema.c_str()) || !parser.SetRootType(fb_name(d).c_str()))
+    throw std::logic_error("the embedded configuration.fbs does not parse: " + parser.error_);
+  // The parser reads up to the first NUL.
+  if (json.find('\0') != std::string_view::npos)
+    throw Error(ErrorCode::Malformed, "a NUL byte in FlatBuffers JSON", file, "byte " + std::to_string(json.find('\0')));
+  const std::string text(json);
+  if (!parser.Parse(text.c_str())) {
+    // "<line>: <column>: error: <message>"
+    static const std::regex where(R"(^\s*(\d+):\s*(\d+):\s*error:\s*([^\n]*))");
+    std::smatch m;
+    if (std::regex_search(parser.error_, m, where))
+      throw Error(ErrorCode::Malformed, m[3].str(), file, "line " + m[1].str() + ", column " + m[2].str());
+    throw Error(ErrorCode::Malformed, parser.error_, file);
+  }
+  if (parser.builder_.GetSize() == 0)
+    throw Error(ErrorCode::Malformed, "holds no JSON object (FlatBuffers JSON of " + fb_name(d) + " expected)", file);
+  return {reinterpret_cast<const char*>(parser.builder_.GetBufferPointer()), parser.builder_.GetSize()};
+}
+
+}  // namespace nnbridge::config::tflite_accel::detail

@@ -1,0 +1,93 @@
+// ExecuTorch's Vulkan delegate: the VkGraph FlatBuffer (schemas/vkgraph/schema.fbs, identifier
+// "VK00", ExecuTorch schema 1.4) and the delegate payload that carries it ("VH00" header,
+// flatbuffer, constant segment).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "nnbridge/format.h"
+
+namespace nnbridge::formats::vkgraph {
+
+/// The handler registered as format "vkgraph": a bare VkGraph flatbuffer (extension .vkgraph).
+/// Sniffing: "VK00" at bytes 4..7. The bare flatbuffer holds no constant data (VkBytes point
+/// into a segment that is not there): constants read as values without data.
+///
+/// How a VkGraph maps to the IR (the reader and both writers agree on it):
+/// - Values. Every VkTensor of `values` is an IR Value, kept in table order, with attr
+///   `vk.value` = its index. Graph inputs and outputs are the tensors of `input_ids` /
+///   `output_ids`, named `input_<i>` / `output_<i>` by their position there (so `nnbridge run`
+///   reads input_0.npy and writes output_0.npy); other tensors are named `v<index>`. Shapes
+///   are `dims` (PyTorch order: NCHW), dtypes BOOL/UINT8/INT8/INT32/FLOAT16/FLOAT32/FLOAT64/INT64
+///   map to Bool/UInt8/Int8/Int32/Float16/Float32/Float64/Int64. VkTensor fields kept as attrs
+///   when not their non-constant default: `vk.constant_id` (!= -1), `vk.mem_obj_id` (!= -1),
+///   `vk.storage_type`, `vk.memory_layout`, `vk.staging_datatype` (schema enum names, when not
+///   DEFAULT_STORAGE / DEFAULT_LAYOUT / UNSET), `vk.dims_absent`.
+/// - Non-tensor values (Null, Int, Double, Bool, IntList, DoubleList, BoolList, ValueList,
+///   String, SymInt) have no IR Value: graph metadata `vk.value_kinds` lists the GraphTypes kind
+///   (1..11) of every entry, `vk.value.<index>` holds each payload (int, float, bool, list or
+///   string; none for Null or an absent list/string). Deduplicated scalars, orphans and order
+///   survive a round-trip this way.
+/// - Operators. Each OperatorCall is one Node named `node_<i>` with `vk.node_id`, `vk.name`
+///   (the operator name) and `vk.args` (the raw value indices). An operator in the mapping
+///   table (sdk/formats/vkgraph/src/ops.cc: aten.add.Tensor, aten.convolution.default, ...)
+///   becomes its canonical op with canonical attributes; its tensor arguments (and the tensors of
+///   ValueList arguments) are the node's inputs in canonical order and its output(s) the node's
+///   outputs. Every other operator is the native op `vk.<name>` (e.g. `vk.et_vk.prepack.default`):
+///   inputs are the tensors of all arguments but the last, outputs the tensors of the last, and
+///   it is written back verbatim from `vk.args`.
+/// - Constants: metadata `vk.constants.offset`, `vk.constants.length`, `vk.constants.named_key`
+///   mirror the `constants` table; a tensor with constant_id >= 0 refers to an entry. In the
+///   delegate payload the entry's bytes become the Value's constant (a view into the file).
+///   Named-data entries (offset 0xFFFFFFFFFFFFFFFF + `named_key`) stay external references.
+/// - Kept as metadata: `vk.version`, `vk.shaders.*`, `vk.storage_type_override`,
+///   `vk.memory_layout_override`, `vk.input_ids` / `vk.output_ids` (only when they name
+///   non-tensor values), `vk.absent` (top-level vectors and per-entry fields absent from the file).
+///
+/// Reader: rejects a missing identifier, failed FlatBuffers verification, union kinds outside
+/// 1..11, enum values the schema does not define, out-of-range value indices and constant ids
+/// (Error Malformed / Invalid, `where` in schema names: "chain[3].args[1]"), and ExecuTorch 0.2
+/// blobs whose OperatorCall lacks node_id (Error Unsupported; never misread).
+/// Writer option: vkgraph.constants = external (write the table of a graph whose constants
+/// have data, dropping the data; without it such a graph is Error Unsupported).
+FormatHandler format_handler();
+
+/// The handler registered as format "vkdelegate": the Vulkan delegate payload (extension
+/// .vkdelegate). Sniffing: "VH00" at bytes 4..7. Reader option: vkdelegate.named_data = DIR
+/// (a folder holding one file per named-data key, named as the key) resolves named-data
+/// constants at load time. Writes by ExecuTorch's layout rules (see DelegateHeader).
+FormatHandler delegate_handler();
+
+/// The payload header, little-endian: bytes 0..3 zero, 4..7 "VH00", then these fields at
+/// offsets 8 (u16), 10, 14, 18 (u32) and 22 (u64). Source: ExecuTorch
+/// backends/vulkan/runtime/VulkanDelegateHeader.cpp and serialization/vulkan_graph_serialize.py.
+struct DelegateHeader {
+  uint16_t header_size = kHeaderSize;
+  uint32_t flatbuffer_offset = 0;  ///< from the start of the payload
+  uint32_t flatbuffer_size = 0;    ///< the flatbuffer's length, without padding
+  uint32_t bytes_offset = 0;       ///< start of the constant segment
+  uint64_t bytes_size = 0;         ///< segment length; 0 with data after bytes_offset: to the end
+
+  static constexpr uint16_t kHeaderSize = 30;
+  /// Writers pad the header to 32 bytes and align the flatbuffer and each constant to 16.
+  static constexpr std::size_t kAlignment = 16;
+  friend bool operator==(const DelegateHeader&, const DelegateHeader&) = default;
+};
+
+/// Parses and validates the header of a `payload_size`-byte payload starting at `bytes`
+/// (at least 30 bytes are needed). Rejects with Error(Malformed), `where` "header.<field>":
+/// fewer than 30 bytes, magic other than "VH00", header_size < 30, flatbuffer_offset <
+/// header_size, flatbuffer_size 0, flatbuffer or segment past the end (64-bit arithmetic,
+/// so sums that wrap in 32 bits are caught), bytes_offset before the flatbuffer's end.
+DelegateHeader parse_delegate_header(std::span<const std::byte> payload);
+/// The 30 header bytes for `h`.
+std::vector<uint8_t> encode_delegate_header(const DelegateHeader& h);
+/// The constant segment [offset, offset + size) of a payload whose header is `h`:
+/// bytes_size, or everything after bytes_offset when bytes_size is 0.
+std::pair<std::size_t, std::size_t> constant_segment(const DelegateHeader& h, std::size_t payload_size);
+
+}  // namespace nnbridge::formats::vkgraph

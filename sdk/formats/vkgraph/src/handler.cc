@@ -1,0 +1,104 @@
+// The two format handlers: "vkgraph" (bare flatbuffer) and "vkdelegate" (VH00 payload).
+#include <cstring>
+
+#include "internal.h"
+#include "nnbridge/error.h"
+#include "nnbridge/formats/vkgraph.h"
+
+namespace nnbridge::formats::vkgraph {
+
+namespace {
+
+bool magic_at_4(std::span<const std::byte> b, const char* magic) {
+  return b.size() >= 8 && std::memcmp(b.data() + 4, magic, 4) == 0;
+}
+
+std::string option(const std::map<std::string, std::string, std::less<>>& o, const std::string& key) {
+  auto it = o.find(key);
+  return it == o.end() ? std::string() : it->second;
+}
+
+}  // namespace
+
+Graph read_vkgraph(const Source& src, const LoadOptions& o) {
+  RawGraph rg = decode(src.bytes, o.limits);
+  return to_ir(rg, src, std::nullopt, "vkgraph", option(o.options, "vkgraph.named_data"));
+}
+
+Graph read_delegate(const Source& src, const LoadOptions& o) {
+  const DelegateHeader h = parse_delegate_header(src.bytes);
+  auto [offset, size] = constant_segment(h, src.bytes.size());
+  try {
+    RawGraph rg = decode(src.bytes.subspan(h.flatbuffer_offset, h.flatbuffer_size), o.limits);
+    return to_ir(rg, src, Segment{offset, size}, "vkdelegate", option(o.options, "vkdelegate.named_data"));
+  } catch (const Error& e) {
+    // Places inside the flatbuffer read "flatbuffer.values[3]..." in payload messages.
+    throw Error(e.code(), e.message(), {}, "flatbuffer" + (e.where().empty() ? "" : "." + e.where()));
+  }
+}
+
+std::vector<uint8_t> write_vkgraph(const Graph& g, const SaveOptions& o) {
+  const std::string mode = option(o.options, "vkgraph.constants");
+  if (!mode.empty() && mode != "external")
+    throw Error(ErrorCode::Invalid, "vkgraph.constants must be \"external\", not \"" + mode + "\"");
+  Written w = from_ir(g, false);
+  if (w.constants_with_data > 0 && mode.empty())
+    throw Error(ErrorCode::Unsupported,
+                std::to_string(w.constants_with_data) +
+                    " constants have data, which a bare VkGraph cannot hold: write a vkdelegate payload, or pass "
+                    "vkgraph.constants=external to write the table without the data");
+  return encode(w.raw);
+}
+
+std::vector<uint8_t> write_delegate(const Graph& g, const SaveOptions&) {
+  Written w = from_ir(g, true);
+  const std::vector<uint8_t> fb = encode(w.raw);
+  // ExecuTorch's serialize_vulkan_graph: header padded to 32, flatbuffer (no size prefix)
+  // padded to 16, then the segment (each constant already padded to 16).
+  const std::size_t header_len = 32, fb_len = (fb.size() + 15) / 16 * 16;
+  if (header_len + fb_len > UINT32_MAX) throw Error(ErrorCode::Unsupported, "the flatbuffer is too large for the VH00 header");
+  DelegateHeader h;
+  h.flatbuffer_offset = static_cast<uint32_t>(header_len);
+  h.flatbuffer_size = static_cast<uint32_t>(fb.size());
+  h.bytes_offset = static_cast<uint32_t>(header_len + fb_len);
+  h.bytes_size = w.segment.size();
+  std::vector<uint8_t> out = encode_delegate_header(h);
+  out.resize(header_len, 0);
+  out.insert(out.end(), fb.begin(), fb.end());
+  out.resize(header_len + fb_len, 0);
+  out.insert(out.end(), w.segment.begin(), w.segment.end());
+  return out;
+}
+
+FormatHandler format_handler() {
+  FormatHandler h;
+  h.name = "vkgraph";
+  h.description = "ExecuTorch Vulkan VkGraph flatbuffer (VK00, schema 1.4), without constant data";
+  h.extensions = {"vkgraph"};
+  h.reader_options = {"vkgraph.named_data"};
+  h.writer_options = {"vkgraph.constants"};
+  h.sniff = [](std::span<const std::byte> b) { return magic_at_4(b, "VK00"); };
+  h.read = read_vkgraph;
+  h.write = [](const Graph& g, const std::filesystem::path& path, const SaveOptions& o) {
+    auto bytes = write_vkgraph(g, o);
+    write_file_atomic(path, std::as_bytes(std::span<const uint8_t>(bytes)));
+  };
+  return h;
+}
+
+FormatHandler delegate_handler() {
+  FormatHandler h;
+  h.name = "vkdelegate";
+  h.description = "ExecuTorch Vulkan delegate payload (VH00 header, VkGraph, constant segment)";
+  h.extensions = {"vkdelegate"};
+  h.reader_options = {"vkdelegate.named_data"};
+  h.sniff = [](std::span<const std::byte> b) { return magic_at_4(b, "VH00"); };
+  h.read = read_delegate;
+  h.write = [](const Graph& g, const std::filesystem::path& path, const SaveOptions& o) {
+    auto bytes = write_delegate(g, o);
+    write_file_atomic(path, std::as_bytes(std::span<const uint8_t>(bytes)));
+  };
+  return h;
+}
+
+}  // namespace nnbridge::formats::vkgraph

@@ -1,0 +1,321 @@
+// Rewrites a graph into the forms ATen operators take before the writer maps it, with every
+// change an explicit node or constant of the written graph (nothing is reinterpreted):
+// - NHWC Conv / ConvTranspose / MaxPool / AveragePool / Resize (Arm NN's default layout): a
+//   Transpose to NCHW before the op and one back to NHWC after it (ATen convolutions and
+//   pools are NCHW; PyTorch documents no NHWC form of aten.convolution);
+// - convolution weights in Arm NN layouts (OHWI, 1HWO and MIHW depthwise; OHWI/OIHW for the
+//   transposed case) permuted once into PyTorch's OIHW / IOHW constants;
+// - Gemm whose A has rank > 2 (Arm NN FullyConnected): a Reshape of A to [M, K] first; Gemm
+//   without C and with alpha 1: the MatMul it is (aten.mm / aten.linear);
+// - Softmax / LogSoftmax with beta != 1 (Arm NN): a Mul by beta first;
+// - Square, ScaledTanh, Affine (Arm NN activations): Mul / Tanh / Add of constants;
+// - BatchNormalization (inference): a Mul and an Add by per-channel constants folded from
+//   scale, B, mean, var and epsilon (ONNX BatchNormalization-15: y = (x - mean) * scale /
+//   sqrt(var + epsilon) + B).
+// - an Identity in front of a graph output (Arm NN's Output layer): dropped, its producer
+//   writing the output value.
+// Nodes that need none of this, and nodes read from a VkGraph (`vk.name`), are copied unchanged.
+#include <cmath>
+#include <cstring>
+#include <set>
+
+#include "internal.h"
+#include "nnbridge/error.h"
+
+namespace nnbridge::formats::vkgraph {
+
+namespace {
+
+using Ints = std::vector<int64_t>;
+
+const std::string* str_attr(const Node& n, const char* k) {
+  auto it = n.attrs.find(k);
+  return it != n.attrs.end() && it->second.is<std::string>() ? &it->second.get<std::string>() : nullptr;
+}
+int64_t int_attr(const Node& n, const char* k, int64_t def) {
+  auto it = n.attrs.find(k);
+  return it != n.attrs.end() && it->second.is<int64_t>() ? it->second.get<int64_t>() : def;
+}
+double float_attr(const Node& n, const char* k, double def) {
+  auto it = n.attrs.find(k);
+  return it != n.attrs.end() && it->second.is<double>() ? it->second.get<double>() : def;
+}
+
+// Element order of `in` (shape `shape`) permuted so that output dim i is input dim perm[i].
+Buffer permute_bytes(const Buffer& in, const Ints& shape, const Ints& perm, std::size_t elem) {
+  const std::size_t r = shape.size();
+  Ints out_shape(r), in_strides(r, 1);
+  for (std::size_t i = r; i-- > 1;) in_strides[i - 1] = in_strides[i] * shape[i];
+  for (std::size_t i = 0; i < r; ++i) out_shape[i] = shape[static_cast<std::size_t>(perm[i])];
+  int64_t total = 1;
+  for (int64_t d : shape) total *= d;
+  std::vector<std::byte> out(in.size());
+  Ints idx(r, 0);
+  for (int64_t k = 0; k < total; ++k) {
+    int64_t src = 0;
+    for (std::size_t i = 0; i < r; ++i) src += idx[i] * in_strides[static_cast<std::size_t>(perm[i])];
+    std::memcpy(out.data() + k * elem, in.data() + src * elem, elem);
+    for (std::size_t d = r; d-- > 0;) {
+      if (++idx[d] < out_shape[d]) break;
+      idx[d] = 0;
+    }
+  }
+  return Buffer::owned(std::move(out));
+}
+
+class Lowering {
+ public:
+  explicit Lowering(const Graph& g) : src_(g) {
+    out_ = g;
+    out_.nodes.clear();
+    for (const auto& v : g.values) names_.insert(v.name);
+  }
+
+  Lowered run() {
+    superseded_.assign(src_.values.size(), false);
+    bypass_output_copies();
+    for (const Node& n : nodes_) lower(n);
+    superseded_.resize(out_.values.size(), false);
+    return Lowered{std::move(out_), std::move(superseded_)};
+  }
+
+  // Arm NN's Output layers read as Identity nodes in front of each graph output. A VkGraph
+  // names its outputs by value, so the producer writes the output value itself and later
+  // readers of the copied value read it there (an Identity of a value another node produces
+  // and that is not itself a graph output; semantics unchanged).
+  void bypass_output_copies() {
+    nodes_ = src_.nodes;
+    const std::size_t nv = src_.values.size();
+    std::vector<int> producer(nv, -1);
+    std::vector<bool> is_output(nv, false);
+    for (std::size_t i = 0; i < nodes_.size(); ++i)
+      for (ValueId v : nodes_[i].outputs)
+        if (v < nv) producer[v] = static_cast<int>(i);
+    for (ValueId v : src_.outputs)
+      if (v < nv) is_output[v] = true;
+    std::vector<ValueId> renamed(nv);
+    for (ValueId v = 0; v < nv; ++v) renamed[v] = v;
+    std::vector<bool> drop(nodes_.size(), false);
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+      Node& n = nodes_[i];
+      if (n.op != "Identity" || n.attrs.count("vk.name") || n.inputs.size() != 1 || n.outputs.size() != 1) continue;
+      const ValueId x = n.inputs[0], y = n.outputs[0];
+      if (x >= nv || y >= nv || producer[x] < 0 || is_output[x] || !is_output[y]) continue;
+      Node& p = nodes_[static_cast<std::size_t>(producer[x])];
+      if (p.op.rfind("vk.", 0) == 0 || p.attrs.count("vk.name") || !(out_.values[x].type == out_.values[y].type)) continue;
+      for (ValueId& o : p.outputs)
+        if (o == x) o = y;
+      producer[y] = producer[x];
+      renamed[x] = y;
+      superseded_[x] = true;
+      drop[i] = true;
+    }
+    // Readers before and after the dropped copy now read the value the producer writes.
+    std::vector<Node> kept;
+    for (std::size_t i = 0; i < nodes_.size(); ++i) {
+      if (drop[i]) continue;
+      for (ValueId& v : nodes_[i].inputs)
+        if (v != kNoValue && v < nv) v = renamed[v];
+      kept.push_back(std::move(nodes_[i]));
+    }
+    nodes_ = std::move(kept);
+  }
+
+  std::string unique(const std::string& base) {
+    std::string n = base;
+    for (int k = 1; names_.count(n); ++k) n = base + "_" + std::to_string(k);
+    names_.insert(n);
+    return n;
+  }
+  ValueId add_value(const std::string& base, TensorType t, std::optional<Buffer> data = std::nullopt) {
+    Value v;
+    v.name = unique(base);
+    v.type = std::move(t);
+    v.constant = std::move(data);
+    return out_.add_value(std::move(v));
+  }
+  const TensorType& type(ValueId v) const { return out_.values[v].type; }
+  [[noreturn]] void unsupported(const Node& n, const std::string& why) const {
+    throw Error(ErrorCode::Unsupported, "node '" + n.name + "' (" + n.op + "): " + why);
+  }
+
+  ValueId transpose(ValueId x, const Ints& perm, const std::string& name) {
+    TensorType t = type(x);
+    t.quantization.reset();
+    Ints s = t.shape;
+    for (std::size_t i = 0; i < perm.size(); ++i) t.shape[i] = s[static_cast<std::size_t>(perm[i])];
+    ValueId y = add_value(name, t);
+    out_.add_node(Node{"Transpose", name, {x}, {y}, {{"perm", Attr(perm)}}});
+    return y;
+  }
+
+  // A constant input permuted (and reshaped) into a new constant value.
+  ValueId permuted_constant(const Node& n, ValueId w, const Ints& perm, Ints final_shape = {}) {
+    const Value& v = out_.values[w];
+    if (!v.constant) unsupported(n, "its weights must be a constant to change their layout");
+    if (v.type.shape.size() != perm.size()) unsupported(n, "weights of unexpected rank");
+    TensorType t = v.type;
+    for (std::size_t i = 0; i < perm.size(); ++i) t.shape[i] = v.type.shape[static_cast<std::size_t>(perm[i])];
+    if (!final_shape.empty()) t.shape = final_shape;
+    Buffer b = permute_bytes(*v.constant, v.type.shape, perm, element_size(v.type.dtype));
+    superseded_[w] = true;
+    return add_value(v.name + ".aten", t, std::move(b));
+  }
+
+  ValueId scalar_constant(float x, const std::string& name, Ints shape = {1}) {
+    std::vector<std::byte> b(sizeof x);
+    std::memcpy(b.data(), &x, sizeof x);
+    return add_value(name, TensorType{DataType::Float32, std::move(shape), false, std::nullopt}, Buffer::owned(std::move(b)));
+  }
+
+  void lower(Node n) {
+    // Native operators, and nodes read from a VkGraph (their operator expresses them), pass.
+    if (n.op.rfind("vk.", 0) == 0 || n.attrs.count("vk.name")) return out_.add_node(std::move(n)), void();
+    weights(n);
+    if (n.op == "Gemm") gemm(n);
+    if ((n.op == "Softmax" || n.op == "LogSoftmax") && float_attr(n, "beta", 1.0) != 1.0) {
+      float beta = static_cast<float>(float_attr(n, "beta", 1.0));
+      ValueId c = scalar_constant(beta, n.name + ".beta");
+      ValueId scaled = add_value(n.name + ".scaled", type(n.inputs[0]));
+      out_.add_node(Node{"Mul", n.name + ".beta_mul", {n.inputs[0], c}, {scaled}, {}});
+      n.inputs[0] = scaled;
+      n.attrs.erase("beta");
+    }
+    if (n.op == "BatchNormalization") return batch_norm(n);
+    if (n.op == "Square" || n.op == "ScaledTanh" || n.op == "Affine") return activation(n);
+    const std::string* layout = str_attr(n, "data_layout");
+    static const std::set<std::string> spatial{"Conv", "ConvTranspose", "MaxPool", "AveragePool", "Resize"};
+    if (!layout || *layout != "NHWC" || !spatial.count(n.op)) return out_.add_node(std::move(n)), void();
+    if (type(n.inputs[0]).shape.size() != 4 || n.outputs.size() != 1) unsupported(n, "NHWC with rank other than 4");
+    n.inputs[0] = transpose(n.inputs[0], {0, 3, 1, 2}, n.name + ".to_nchw");
+    n.attrs.erase("data_layout");
+    if (n.op == "Resize") {
+      auto it = n.attrs.find("sizes");
+      if (it != n.attrs.end() && it->second.get<Ints>().size() == 4) {
+        Ints s = it->second.get<Ints>();
+        it->second = Attr(Ints{s[0], s[3], s[1], s[2]});
+      }
+    }
+    ValueId y = n.outputs[0];
+    TensorType t = type(y);
+    t.shape = {t.shape[0], t.shape[3], t.shape[1], t.shape[2]};
+    ValueId y_nchw = add_value(out_.values[y].name + ".nchw", t);
+    n.outputs[0] = y_nchw;
+    std::string name = n.name;
+    out_.add_node(std::move(n));
+    out_.add_node(Node{"Transpose", name + ".to_nhwc", {y_nchw}, {y}, {{"perm", Attr(Ints{0, 2, 3, 1})}}});
+  }
+
+  // Arm NN weight layouts -> PyTorch's (OIHW for Conv, IOHW for the transposed convolution).
+  void weights(Node& n) {
+    if ((n.op != "Conv" && n.op != "ConvTranspose") || n.inputs.size() < 2) return;
+    const std::string* kl = str_attr(n, "kernel_layout");
+    if (!kl) return;
+    const ValueId w = n.inputs[1];
+    const Ints s = type(w).shape;
+    if (s.size() != 4) unsupported(n, "weights must be 4-D");
+    if (n.op == "Conv" && *kl == "OHWI") n.inputs[1] = permuted_constant(n, w, {0, 3, 1, 2});
+    else if (n.op == "Conv" && *kl == "1HWO") n.inputs[1] = permuted_constant(n, w, {3, 0, 1, 2});  // [C*M, 1, H, W]
+    else if (n.op == "Conv" && *kl == "MIHW")  // [M, I, H, W] -> [I, M, H, W] -> [I*M, 1, H, W]
+      n.inputs[1] = permuted_constant(n, w, {1, 0, 2, 3}, {s[1] * s[0], 1, s[2], s[3]});
+    else if (n.op == "ConvTranspose" && *kl == "OHWI") n.inputs[1] = permuted_constant(n, w, {3, 0, 1, 2});
+    else if (n.op == "ConvTranspose" && *kl == "OIHW") n.inputs[1] = permuted_constant(n, w, {1, 0, 2, 3});
+    else return;
+    n.attrs.erase("kernel_layout");
+  }
+
+  void gemm(Node& n) {
+    if (n.inputs.size() < 2 || int_attr(n, "transA", 0) != 0) return;
+    const TensorType a = type(n.inputs[0]);
+    if (a.shape.size() > 2 && type(n.inputs[1]).shape.size() == 2) {
+      const int64_t k = int_attr(n, "transB", 0) ? type(n.inputs[1]).shape[1] : type(n.inputs[1]).shape[0];
+      auto count = a.element_count();
+      if (!count || k <= 0 || *count % k) unsupported(n, "cannot flatten A to [M, K]");
+      TensorType t = a;
+      t.quantization.reset();
+      t.shape = {*count / k, k};
+      ValueId flat = add_value(out_.values[n.inputs[0]].name + ".2d", t);
+      out_.add_node(Node{"Reshape", n.name + ".flatten", {n.inputs[0]}, {flat}, {{"shape", Attr(t.shape)}}});
+      n.inputs[0] = flat;
+    }
+    // Without C and with alpha 1, Gemm is a MatMul (aten.mm, or aten.linear when B is [N, K]).
+    if ((n.inputs.size() < 3 || n.inputs[2] == kNoValue) && float_attr(n, "alpha", 1.0) == 1.0) {
+      n.op = "MatMul";
+      n.inputs.resize(2);
+      n.attrs.erase("alpha");
+      n.attrs.erase("beta");
+    }
+  }
+
+  // Activations with no ATen operator, as the arithmetic that defines them (ONNX / Arm NN):
+  // Square x*x, ScaledTanh alpha*tanh(beta*x), Affine alpha*x + beta.
+  void activation(const Node& n) {
+    const ValueId x = n.inputs.at(0), y = n.outputs.at(0);
+    const TensorType t = type(x);  // a copy: adding values moves the vector
+    if (t.dtype != DataType::Float32) unsupported(n, "only float32 is decomposed");
+    if (n.op == "Square") return out_.add_node(Node{"Mul", n.name, {x, x}, {y}, {}}), void();
+    const float alpha = static_cast<float>(float_attr(n, "alpha", 1.0));
+    const float beta = static_cast<float>(float_attr(n, "beta", n.op == "Affine" ? 0.0 : 1.0));
+    ValueId a = scalar_constant(alpha, n.name + ".alpha"), b = scalar_constant(beta, n.name + ".beta");
+    ValueId mid = add_value(n.name + ".mid", t);
+    if (n.op == "ScaledTanh") {
+      ValueId scaled = add_value(n.name + ".scaled", t);
+      out_.add_node(Node{"Mul", n.name + ".beta_mul", {x, b}, {scaled}, {}});
+      out_.add_node(Node{"Tanh", n.name + ".tanh", {scaled}, {mid}, {}});
+      out_.add_node(Node{"Mul", n.name, {mid, a}, {y}, {}});
+      return;
+    }
+    out_.add_node(Node{"Mul", n.name + ".alpha_mul", {x, a}, {mid}, {}});
+    out_.add_node(Node{"Add", n.name, {mid, b}, {y}, {}});
+  }
+
+  void batch_norm(const Node& n) {
+    if (n.inputs.size() != 5) unsupported(n, "BatchNormalization needs X, scale, B, mean, var");
+    std::vector<const Value*> p;
+    for (std::size_t i = 1; i < 5; ++i) {
+      const Value& v = out_.values[n.inputs[i]];
+      if (!v.constant || v.type.dtype != DataType::Float32) unsupported(n, "its parameters must be float32 constants");
+      p.push_back(&v);
+      superseded_[n.inputs[i]] = true;
+    }
+    const int64_t c = *p[0]->type.element_count();
+    for (const Value* v : p)
+      if (*v->type.element_count() != c) unsupported(n, "parameters of different sizes");
+    auto at = [](const Value* v, int64_t i) {
+      float x;
+      std::memcpy(&x, v->constant->data() + i * 4, 4);
+      return x;
+    };
+    const double eps = float_attr(n, "epsilon", 1e-5);
+    std::vector<std::byte> mul(static_cast<std::size_t>(c) * 4), add(static_cast<std::size_t>(c) * 4);
+    for (int64_t i = 0; i < c; ++i) {
+      float m = static_cast<float>(at(p[0], i) / std::sqrt(double(at(p[3], i)) + eps));
+      float a = static_cast<float>(at(p[1], i) - double(at(p[2], i)) * m);
+      std::memcpy(mul.data() + i * 4, &m, 4);
+      std::memcpy(add.data() + i * 4, &a, 4);
+    }
+    const TensorType x = type(n.inputs[0]);  // a copy: adding values moves the vector
+    const bool nhwc = str_attr(n, "data_layout") && *str_attr(n, "data_layout") == "NHWC";
+    Ints shape{c};  // NHWC: the channel is the last dim and broadcasts as is
+    if (!nhwc)
+      for (std::size_t d = 2; d < x.shape.size(); ++d) shape.push_back(1);  // [C, 1, 1] against N, C, H, W
+    TensorType ct{DataType::Float32, shape, false, std::nullopt};
+    ValueId m = add_value(n.name + ".scale", ct, Buffer::owned(std::move(mul)));
+    ValueId a = add_value(n.name + ".shift", ct, Buffer::owned(std::move(add)));
+    ValueId scaled = add_value(n.name + ".scaled", x);
+    out_.add_node(Node{"Mul", n.name + ".mul", {n.inputs[0], m}, {scaled}, {}});
+    out_.add_node(Node{"Add", n.name, {scaled, a}, {n.outputs[0]}, {}});
+  }
+
+  const Graph& src_;
+  std::vector<Node> nodes_;
+  std::vector<bool> superseded_;
+  Graph out_;
+  std::set<std::string> names_;
+};
+
+}  // namespace
+
+Lowered lower_for_aten(const Graph& g) { return Lowering(g).run(); }
+
+}  // namespace nnbridge::formats::vkgraph

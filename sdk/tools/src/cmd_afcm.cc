@@ -1,0 +1,62 @@
+// `nnbridge afcm shaders FILE DIR`: each program's full GLSL compute shader, header rebuilt
+// (TFLite stores shader bodies without it), so that users can read or compile them.
+#include <filesystem>
+#include <iostream>
+#include <memory>
+
+#include "commands.h"
+#include "nnbridge/error.h"
+#include "nnbridge/format.h"
+#include "nnbridge/formats/afcm.h"
+#include "nnbridge/io.h"
+
+namespace nnbridge::cli {
+namespace {
+
+namespace fs = std::filesystem;
+
+struct ShadersArgs {
+  std::string file, dir, from;
+};
+
+int run_shaders(const ShadersArgs& a) {
+  LoadOptions lo;
+  if (!a.from.empty()) lo.format = resolve_format_name(a.from);
+  Graph g = load(a.file, lo);
+  std::vector<std::string> sources;
+  try {
+    sources = formats::afcm::shader_sources(g);
+  } catch (const Error& e) {
+    throw e.with_file(a.file);
+  }
+  if (sources.empty()) throw Error(ErrorCode::Invalid, "holds no gl.Program (not a compiled model?)", a.file);
+  const fs::path dir = a.dir;
+  std::error_code ec;
+  fs::create_directories(dir, ec);
+  if (!fs::is_directory(dir)) throw Error(ErrorCode::Io, "cannot create the folder", a.dir);
+  // One file per program, named by its place in the file; all written, or none.
+  std::vector<FileContents> files;
+  files.reserve(sources.size());
+  for (std::size_t i = 0; i < sources.size(); ++i)
+    files.push_back({dir / ("program_" + std::to_string(i) + ".comp"), std::as_bytes(std::span(sources[i]))});
+  write_files_atomic(files);
+  for (const auto& f : files) std::cout << f.path.string() << "\n";
+  return kOk;
+}
+
+}  // namespace
+
+void add_afcm(CLI::App& app, Action& action) {
+  auto* sub = app.add_subcommand("afcm", "Tools for TFLite GPU OpenGL compiled models (.flow)");
+  sub->require_subcommand(1);
+  auto args = std::make_shared<ShadersArgs>();
+  auto* shaders = sub->add_subcommand(
+      "shaders", "Write each program's full GLSL source (header rebuilt from its workgroup_size) to DIR/program_<i>.comp");
+  shaders->add_option("FILE", args->file, "The compiled model (or its IR JSON)")->required();
+  shaders->add_option("DIR", args->dir, "The folder to write into (created if needed)")->required();
+  shaders->add_option("--from", args->from, "Read as this format (name or extension) instead of sniffing")
+      ->check(check_format_name);
+  shaders->callback([&action, args] { action = [args] { return run_shaders(*args); }; });
+}
+
+}  // namespace nnbridge::cli

@@ -1,0 +1,266 @@
+// The CPU backend's threaded and vectorized paths against direct sums written from the ONNX
+// definitions (Conv-11, Gemm-13, MatMul), on 1 and 3 threads: NHWC im2col, 1x1 convolutions
+// read in place, depthwise convolutions (NHWC and NCHW, strides, asymmetric padding), row- and
+// column-split GEMMs, batched MatMul. Then the memory plan: tensors alive at the same time never
+// share memory, and one plan runs many times, also from several threads at once.
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <cmath>
+#include <functional>
+#include <stdexcept>
+#include <thread>
+
+#include "kernel.h"
+#include "memory_plan.h"
+#include "nnbridge/cpu_ref.h"
+#include "nnbridge/error.h"
+
+using namespace nnbridge;
+
+namespace {
+
+TensorType f32(std::vector<int64_t> shape) { return TensorType{DataType::Float32, std::move(shape), false, std::nullopt}; }
+
+std::vector<float> data(std::size_t n, int seed) {
+  std::vector<float> v(n);
+  for (std::size_t i = 0; i < n; ++i)
+    v[i] = static_cast<float>(static_cast<int>((i * 2654435761u + static_cast<unsigned>(seed) * 97u) % 2001u) - 1000) / 1000.0f;
+  return v;
+}
+
+Buffer bytes(const std::vector<float>& v) { return Buffer::copy_of(std::as_bytes(std::span<const float>(v))); }
+
+// One node `op` with a graph input "x", constant inputs, output "y".
+Graph one_node(const std::string& op, TensorType x, std::vector<std::pair<TensorType, std::vector<float>>> consts,
+               TensorType y, AttrMap attrs) {
+  Graph g;
+  Node n{op, "n", {}, {}, std::move(attrs)};
+  ValueId xi = g.add_value(Value{"x", std::move(x), std::nullopt, {}});
+  g.inputs.push_back(xi);
+  n.inputs.push_back(xi);
+  for (std::size_t i = 0; i < consts.size(); ++i)
+    n.inputs.push_back(g.add_value(Value{"c" + std::to_string(i), consts[i].first, bytes(consts[i].second), {}}));
+  ValueId yi = g.add_value(Value{"y", std::move(y), std::nullopt, {}});
+  n.outputs.push_back(yi);
+  g.outputs.push_back(yi);
+  g.add_node(std::move(n));
+  return g;
+}
+
+// Runs `g` on 1 and 3 threads and compares "y" with `expect`.
+void check_threads(const Graph& g, const std::vector<float>& x, const std::vector<double>& expect) {
+  cpu_ref::register_backend();
+  for (int threads : {1, 3}) {
+    CAPTURE(threads);
+    BackendOptions opt;
+    opt.threads = threads;
+    auto out = find_backend("cpu")->prepare(g, opt)->run({{"x", HostTensor::from_values<float>(g.values[g.inputs[0]].type, x)}});
+    auto y = out.at("y").values<float>();
+    REQUIRE(y.size() == expect.size());
+    double worst = 0;
+    for (std::size_t i = 0; i < y.size(); ++i) worst = std::max(worst, std::fabs(y[i] - expect[i]) / (1.0 + std::fabs(expect[i])));
+    CHECK(worst < 1e-5);
+  }
+}
+
+struct ConvCase {
+  int64_t c, m, h, w, k, s, group;
+  std::vector<int64_t> pads;  // top, left, bottom, right
+  bool nhwc;
+};
+
+// Y = B + sum over (ci, ky, kx) of X * W (ONNX Conv-11), W as OIHW in the math, stored in the
+// layout the case names; depthwise (group = C) with the Arm NN 20.08 MIHW layout [1, C, kh, kw].
+void conv_case(const ConvCase& t) {
+  const int64_t oh = (t.h + t.pads[0] + t.pads[2] - t.k) / t.s + 1, ow = (t.w + t.pads[1] + t.pads[3] - t.k) / t.s + 1;
+  const int64_t cg = t.c / t.group;
+  const bool dw = t.group == t.c && t.group > 1;
+  const auto x = data(static_cast<std::size_t>(t.c * t.h * t.w), 1), w = data(static_cast<std::size_t>(t.m * cg * t.k * t.k), 2),
+             b = data(static_cast<std::size_t>(t.m), 3);
+  // W[o][ci][ky][kx] in OIHW order; stored as OHWI for NHWC group convolutions.
+  auto W = [&](int64_t o, int64_t ci, int64_t ky, int64_t kx) { return w[static_cast<std::size_t>(((o * cg + ci) * t.k + ky) * t.k + kx)]; };
+  std::vector<float> stored(w.size());
+  std::string layout = "OIHW";
+  std::vector<int64_t> wshape{t.m, cg, t.k, t.k};
+  if (dw) {
+    layout = "MIHW", wshape = {1, t.c, t.k, t.k}, stored = w;  // [1][C][kh][kw] = OIHW with M = 1
+  } else if (t.nhwc) {
+    layout = "OHWI", wshape = {t.m, t.k, t.k, cg};
+    for (int64_t o = 0; o < t.m; ++o)
+      for (int64_t ci = 0; ci < cg; ++ci)
+        for (int64_t ky = 0; ky < t.k; ++ky)
+          for (int64_t kx = 0; kx < t.k; ++kx) stored[static_cast<std::size_t>(((o * t.k + ky) * t.k + kx) * cg + ci)] = W(o, ci, ky, kx);
+  } else {
+    stored = w;
+  }
+  auto X = [&](int64_t c, int64_t y, int64_t xx) {
+    return t.nhwc ? x[static_cast<std::size_t>((y * t.w + xx) * t.c + c)] : x[static_cast<std::size_t>((c * t.h + y) * t.w + xx)];
+  };
+  std::vector<double> expect(static_cast<std::size_t>(t.m * oh * ow));
+  const int64_t mg = t.m / t.group;
+  for (int64_t o = 0; o < t.m; ++o)
+    for (int64_t y = 0; y < oh; ++y)
+      for (int64_t xx = 0; xx < ow; ++xx) {
+        double acc = b[o];
+        for (int64_t ci = 0; ci < cg; ++ci)
+          for (int64_t ky = 0; ky < t.k; ++ky)
+            for (int64_t kx = 0; kx < t.k; ++kx) {
+              const int64_t iy = y * t.s - t.pads[0] + ky, ix = xx * t.s - t.pads[1] + kx;
+              if (iy < 0 || iy >= t.h || ix < 0 || ix >= t.w) continue;
+              acc += double(X((o / mg) * cg + ci, iy, ix)) * W(o, ci, ky, kx);
+            }
+        expect[static_cast<std::size_t>(t.nhwc ? (y * ow + xx) * t.m + o : (o * oh + y) * ow + xx)] = acc;
+      }
+  const auto xs = t.nhwc ? std::vector<int64_t>{1, t.h, t.w, t.c} : std::vector<int64_t>{1, t.c, t.h, t.w};
+  const auto ys = t.nhwc ? std::vector<int64_t>{1, oh, ow, t.m} : std::vector<int64_t>{1, t.m, oh, ow};
+  Graph g = one_node("Conv", f32(xs), {{f32(wshape), stored}, {f32({t.m}), b}}, f32(ys),
+                     {{"kernel_shape", Attr(std::vector<int64_t>{t.k, t.k})},
+                      {"pads", Attr(t.pads)},
+                      {"strides", Attr(std::vector<int64_t>{t.s, t.s})},
+                      {"group", Attr(t.group)},
+                      {"kernel_layout", Attr(layout)},
+                      {"data_layout", Attr(std::string(t.nhwc ? "NHWC" : "NCHW"))}});
+  check_threads(g, x, expect);
+}
+
+}  // namespace
+
+TEST_CASE("cpu parallel: NHWC convolution by im2col, and a 1x1 convolution read in place") {
+  SUBCASE("3x3 stride 2, NHWC") { conv_case({16, 24, 40, 40, 3, 2, 1, {1, 1, 1, 1}, true}); }
+  SUBCASE("1x1 stride 1, NHWC, in place") { conv_case({64, 64, 32, 32, 1, 1, 1, {0, 0, 0, 0}, true}); }
+  SUBCASE("1x1 stride 1, NCHW, in place") { conv_case({64, 64, 32, 32, 1, 1, 1, {0, 0, 0, 0}, false}); }
+  SUBCASE("3x3, 2 groups, NHWC") { conv_case({16, 32, 30, 30, 3, 1, 2, {1, 1, 1, 1}, true}); }
+}
+
+TEST_CASE("cpu parallel: depthwise convolution, NHWC and NCHW, strides 1 and 2, asymmetric padding") {
+  SUBCASE("NHWC stride 1") { conv_case({32, 32, 40, 40, 3, 1, 32, {1, 1, 1, 1}, true}); }
+  SUBCASE("NHWC stride 2, pad bottom/right only") { conv_case({48, 48, 41, 41, 3, 2, 48, {0, 0, 1, 1}, true}); }
+  SUBCASE("NCHW stride 1") { conv_case({32, 32, 40, 40, 3, 1, 32, {1, 1, 1, 1}, false}); }
+  SUBCASE("NCHW stride 2") { conv_case({24, 24, 41, 41, 5, 2, 24, {2, 1, 2, 2}, false}); }
+}
+
+TEST_CASE("cpu parallel: Gemm split by rows and by columns, batched MatMul") {
+  auto gemm = [](int64_t M, int64_t N, int64_t K) {
+    // Y = A * B^T + C (ONNX Gemm-13, transB = 1, C of shape [N]).
+    const auto a = data(static_cast<std::size_t>(M * K), 4), b = data(static_cast<std::size_t>(N * K), 5),
+               c = data(static_cast<std::size_t>(N), 6);
+    std::vector<double> e(static_cast<std::size_t>(M * N));
+    for (int64_t i = 0; i < M; ++i)
+      for (int64_t j = 0; j < N; ++j) {
+        double acc = c[j];
+        for (int64_t k = 0; k < K; ++k) acc += double(a[i * K + k]) * b[j * K + k];
+        e[i * N + j] = acc;
+      }
+    Graph g = one_node("Gemm", f32({M, K}), {{f32({N, K}), b}, {f32({N}), c}}, f32({M, N}), {{"transB", Attr(int64_t{1})}});
+    check_threads(g, a, e);
+  };
+  SUBCASE("rows") { gemm(64, 256, 512); }
+  SUBCASE("columns (one row)") { gemm(1, 1024, 2048); }
+  SUBCASE("batched MatMul") {
+    const int64_t B = 4, M = 64, K = 128, N = 96;
+    const auto a = data(static_cast<std::size_t>(B * M * K), 7), b = data(static_cast<std::size_t>(K * N), 8);
+    std::vector<double> e(static_cast<std::size_t>(B * M * N));
+    for (int64_t n = 0; n < B; ++n)
+      for (int64_t i = 0; i < M; ++i)
+        for (int64_t j = 0; j < N; ++j) {
+          double acc = 0;
+          for (int64_t k = 0; k < K; ++k) acc += double(a[(n * M + i) * K + k]) * b[k * N + j];
+          e[(n * M + i) * N + j] = acc;
+        }
+    check_threads(one_node("MatMul", f32({B, M, K}), {{f32({K, N}), b}}, f32({B, M, N}), {}), a, e);
+  }
+}
+
+TEST_CASE("cpu parallel_for: every item runs exactly once; an item's exception reaches the caller") {
+  for (int threads : {1, 2, 5}) {
+    CAPTURE(threads);
+    std::vector<std::atomic<int>> hits(1000);
+    cpu_ref::parallel_for(threads, 1000, [&](int64_t i) { hits[static_cast<std::size_t>(i)]++; });
+    int wrong = 0;
+    for (auto& h : hits) wrong += h.load() != 1;
+    CHECK(wrong == 0);
+    std::atomic<int> ran{0};
+    CHECK_THROWS_WITH_AS(cpu_ref::parallel_for(threads, 100,
+                                               [&](int64_t i) {
+                                                 ++ran;
+                                                 if (i == 37) throw std::runtime_error("item 37");
+                                               }),
+                         "item 37", std::runtime_error);
+    CHECK(ran.load() >= 38);
+    // Ranges cover [0, n) without overlap, in multiples of 16 but the last.
+    std::vector<std::atomic<int>> cover(1001);
+    cpu_ref::parallel_ranges(threads, 1001, 100, [&](int64_t b, int64_t e) {
+      CHECK((e == 1001 || (e - b) % 16 == 0));
+      for (int64_t i = b; i < e; ++i) cover[static_cast<std::size_t>(i)]++;
+    });
+    wrong = 0;
+    for (auto& h : cover) wrong += h.load() != 1;
+    CHECK(wrong == 0);
+  }
+}
+
+TEST_CASE("cpu memory plan: tensors alive at the same step never overlap; a chain needs two slots") {
+  using cpu_ref::Lifetime;
+  // A chain s0 -> s1 -> s2 -> s3 of equal tensors: each dies at the next step, so two slots do.
+  std::vector<Lifetime> chain{{0, 1, 100}, {1, 2, 100}, {2, 3, 100}, {3, 3, 100}};
+  auto p = cpu_ref::plan_memory(chain, 4);
+  CHECK(p.floats == 2 * 112);  // 100 rounded up to 16 floats
+  CHECK(p.offset[0] == p.offset[2]);
+  CHECK(p.offset[0] != p.offset[1]);
+  // Random lifetimes: the property, checked pairwise.
+  std::vector<Lifetime> t;
+  for (std::size_t i = 0; i < 200; ++i) {
+    const std::size_t first = (i * 37) % 50, len = (i * 11) % 7;
+    t.push_back({first, first + len, static_cast<int64_t>(1 + (i * 53) % 300)});
+  }
+  t.push_back({5, 5, 0});  // size 0: not placed
+  auto q = cpu_ref::plan_memory(t, 57);
+  CHECK(q.offset.back() == -1);
+  for (std::size_t i = 0; i + 1 < t.size(); ++i) {
+    CHECK(q.offset[i] % 16 == 0);
+    CHECK(q.offset[i] + t[i].floats <= q.floats);
+    for (std::size_t j = i + 1; j + 1 < t.size(); ++j) {
+      const bool live_together = t[i].first <= t[j].last && t[j].first <= t[i].last;
+      const bool share = q.offset[i] < q.offset[j] + t[j].floats && q.offset[j] < q.offset[i] + t[i].floats;
+      if (live_together && share) FAIL("tensors " << i << " and " << j << " overlap");
+    }
+  }
+}
+
+TEST_CASE("cpu plan: one plan runs many times and from several threads at once") {
+  // y = relu(x + 1) * 2 (Add, Relu, Mul): two intermediate tensors in the arena.
+  Graph g;
+  const auto t = f32({1000});
+  ValueId x = g.add_value(Value{"x", t, std::nullopt, {}});
+  ValueId one = g.add_value(Value{"one", f32({1}), bytes({1.0f}), {}});
+  ValueId two = g.add_value(Value{"two", f32({1}), bytes({2.0f}), {}});
+  ValueId a = g.add_value(Value{"a", t, std::nullopt, {}});
+  ValueId r = g.add_value(Value{"r", t, std::nullopt, {}});
+  ValueId y = g.add_value(Value{"y", t, std::nullopt, {}});
+  g.inputs = {x};
+  g.outputs = {y};
+  g.add_node(Node{"Add", "add", {x, one}, {a}, {}});
+  g.add_node(Node{"Relu", "relu", {a}, {r}, {}});
+  g.add_node(Node{"Mul", "mul", {r, two}, {y}, {}});
+  cpu_ref::register_backend();
+  auto plan = find_backend("cpu")->prepare(g, {});
+  auto check = [&](int seed) {
+    const auto in = data(1000, seed);
+    auto out = plan->run({{"x", HostTensor::from_values<float>(t, in)}});
+    auto v = out.at("y").values<float>();
+    int bad = 0;
+    for (std::size_t i = 0; i < in.size(); ++i)
+      if (v[i] != std::max(0.0f, in[i] + 1.0f) * 2.0f) ++bad;
+    return bad;
+  };
+  for (int i = 0; i < 3; ++i) CHECK(check(i) == 0);
+  std::vector<int> bad(4, 0);
+  std::vector<std::thread> th;
+  for (int k = 0; k < 4; ++k)
+    th.emplace_back([&, k] {
+      for (int i = 0; i < 50; ++i) bad[k] += check(10 * k + i);
+    });
+  for (auto& t2 : th) t2.join();
+  for (int k = 0; k < 4; ++k) CHECK(bad[k] == 0);
+}

@@ -1,0 +1,251 @@
+// The vector kernels (cpu_ref/src/simd) on every instruction set this CPU runs, against the
+// scalar formulas written in simd.h: bit for bit where simd.h promises plain IEEE arithmetic
+// (including NaN, infinities and signed zeros, and the std::max / std::min rules), within a few
+// ulp for exp/log/tanh/erf. Lengths 1..40 cover every tail of 4-, 8- and 16-lane registers.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "simd/simd.h"
+
+using namespace nnbridge::cpu_ref::simd;
+
+namespace {
+
+const float kNaN = std::numeric_limits<float>::quiet_NaN();
+const float kInf = std::numeric_limits<float>::infinity();
+
+// Inputs with the special values in varying positions.
+std::vector<float> values(std::size_t n, int seed, bool specials) {
+  std::vector<float> v(n);
+  uint32_t s = 2463534242u + static_cast<uint32_t>(seed) * 7919u;
+  for (std::size_t i = 0; i < n; ++i) {
+    s ^= s << 13, s ^= s >> 17, s ^= s << 5;
+    v[i] = static_cast<float>(static_cast<int>(s % 2001) - 1000) / 250.0f;  // [-4, 4]
+  }
+  if (specials) {
+    const float sp[] = {kNaN, 0.0f, -0.0f, kInf, -kInf, 1.0f, -1.0f};
+    for (std::size_t i = 0; i < n; i += 3) v[i] = sp[(i / 3 + static_cast<std::size_t>(seed)) % 7];
+  }
+  return v;
+}
+
+bool same_bits(float a, float b) {
+  if (std::isnan(a) || std::isnan(b)) return std::isnan(a) && std::isnan(b);
+  return std::memcmp(&a, &b, sizeof a) == 0;
+}
+
+bool close(float a, float e) {
+  if (std::isnan(e)) return std::isnan(a);
+  if (std::isinf(e)) return a == e;
+  return std::fabs(a - e) <= 1e-6f + 4e-6f * std::fabs(e);
+}
+
+float f_binary(Binary op, float a, float b) {
+  switch (op) {
+    case Binary::Add: return a + b;
+    case Binary::Sub: return a - b;
+    case Binary::Mul: return a * b;
+    case Binary::Div: return a / b;
+    case Binary::Max: return std::max(a, b);
+    case Binary::Min: return std::min(a, b);
+    case Binary::SquaredDifference: return (a - b) * (a - b);
+    case Binary::PRelu: return a >= 0 ? a : b * a;
+    case Binary::Equal: return a == b ? 1.0f : 0.0f;
+    case Binary::NotEqual: return a != b ? 1.0f : 0.0f;
+    case Binary::Greater: return a > b ? 1.0f : 0.0f;
+    case Binary::GreaterOrEqual: return a >= b ? 1.0f : 0.0f;
+    case Binary::Less: return a < b ? 1.0f : 0.0f;
+    case Binary::LessOrEqual: return a <= b ? 1.0f : 0.0f;
+    case Binary::And: return (a != 0 && b != 0) ? 1.0f : 0.0f;
+    case Binary::Or: return (a != 0 || b != 0) ? 1.0f : 0.0f;
+  }
+  return 0;
+}
+
+// Exact unary formulas (simd.h), parameters a = -0.5, b = 1.5 where used.
+float f_unary_exact(Unary op, float x) {
+  const float a = -0.5f, b = 1.5f;
+  switch (op) {
+    case Unary::Relu: return std::max(0.0f, x);
+    case Unary::Clip: return std::min(b, std::max(a, x));
+    case Unary::LeakyRelu: return x > 0 ? x : a * x;
+    case Unary::Affine: return a * x + b;
+    case Unary::HardSwish: return x * std::min(std::max(x + 3.0f, 0.0f), 6.0f) / 6.0f;
+    case Unary::Abs: return std::fabs(x);
+    case Unary::Neg: return -x;
+    case Unary::Sqrt: return std::sqrt(x);
+    case Unary::Rsqrt: return 1.0f / std::sqrt(x);
+    case Unary::Reciprocal: return 1.0f / x;
+    case Unary::Square: return x * x;
+    default: return 0;
+  }
+}
+
+float f_unary_approx(Unary op, float x) {
+  const float a = -0.5f, b = 1.5f;
+  switch (op) {
+    case Unary::Sigmoid: return 1.0f / (1.0f + std::exp(-x));
+    case Unary::Tanh: return std::tanh(x);
+    case Unary::ScaledTanh: return a * std::tanh(b * x);
+    case Unary::Elu: return x >= 0 ? x : a * (std::exp(x) - 1.0f);
+    case Unary::Softplus: return std::log(1.0f + std::exp(x));
+    case Unary::GeluErf: return 0.5f * x * (1.0f + std::erf(x * 0.70710678f));
+    case Unary::GeluTanh: return 0.5f * x * (1.0f + std::tanh(0.7978845608f * (x + 0.044715f * x * x * x)));
+    case Unary::Exp: return std::exp(x);
+    case Unary::Log: return std::log(x);
+    default: return 0;
+  }
+}
+
+}  // namespace
+
+TEST_CASE("cpu simd: xsimd::dispatch picks the best compiled instruction set this CPU runs") {
+  const auto all = runnable_kernels();
+  REQUIRE(!all.empty());
+  MESSAGE("dispatch chose " << std::string(kernels().arch) << " (" << kernels().lanes << " float lanes); runnable here:");
+  for (const Kernels* k : all) MESSAGE("  " << std::string(k->arch));
+  CHECK(std::string(kernels().arch) == all.front()->arch);
+  CHECK(kernels().lanes == all.front()->lanes);
+  CHECK(std::string(all.back()->arch) == "sse2");  // the x86-64 baseline, always there
+}
+
+TEST_CASE("cpu simd: binary ops and operand forms equal the scalar formulas bit for bit") {
+  const Binary ops[] = {Binary::Add, Binary::Sub, Binary::Mul, Binary::Div, Binary::Max, Binary::Min,
+                        Binary::SquaredDifference, Binary::PRelu, Binary::Equal, Binary::NotEqual, Binary::Greater,
+                        Binary::GreaterOrEqual, Binary::Less, Binary::LessOrEqual, Binary::And, Binary::Or};
+  for (const Kernels* k : runnable_kernels()) {
+    const std::string arch = k->arch;
+    CAPTURE(arch);
+    for (std::size_t n = 1; n <= 40; n += 3) {
+      const auto a = values(n, 1, true), b = values(n, 2, true);
+      for (Binary op : ops) {
+        CAPTURE(static_cast<int>(op));
+        for (Operands form : {Operands::VecVec, Operands::VecScalar, Operands::ScalarVec}) {
+          std::vector<float> y(n);
+          k->binary(op, form, a.data(), b.data(), y.data(), n);
+          int bad = 0;
+          for (std::size_t i = 0; i < n; ++i) {
+            const float e = f_binary(op, form == Operands::ScalarVec ? a[0] : a[i], form == Operands::VecScalar ? b[0] : b[i]);
+            if (!same_bits(y[i], e)) ++bad;
+          }
+          CHECK_MESSAGE(bad == 0, "form " << static_cast<int>(form) << " n " << n);
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("cpu simd: unary ops: exact ones bit for bit, exp/log/tanh/erf ones within a few ulp") {
+  const Unary exact[] = {Unary::Relu, Unary::Clip, Unary::LeakyRelu, Unary::Affine, Unary::HardSwish, Unary::Abs,
+                         Unary::Neg, Unary::Sqrt, Unary::Rsqrt, Unary::Reciprocal, Unary::Square};
+  const Unary approx[] = {Unary::Sigmoid, Unary::Tanh, Unary::ScaledTanh, Unary::Elu, Unary::Softplus,
+                          Unary::GeluErf, Unary::GeluTanh, Unary::Exp, Unary::Log};
+  const UnaryParams p{-0.5f, 1.5f};
+  for (const Kernels* k : runnable_kernels()) {
+    const std::string arch = k->arch;
+    CAPTURE(arch);
+    for (std::size_t n = 1; n <= 40; n += 3) {
+      const auto x = values(n, 3, true);
+      for (Unary op : exact) {
+        CAPTURE(static_cast<int>(op));
+        std::vector<float> y(n);
+        k->unary(op, p, x.data(), y.data(), n);
+        for (std::size_t i = 0; i < n; ++i) CHECK_MESSAGE(same_bits(y[i], f_unary_exact(op, x[i])), "x = " << x[i]);
+      }
+      auto xf = values(n, 4, false);  // finite inputs
+      for (Unary op : approx) {
+        CAPTURE(static_cast<int>(op));
+        std::vector<float> in = xf;
+        if (op == Unary::Log)
+          for (float& v : in) v = std::fabs(v) + 0.01f;
+        std::vector<float> y(n);
+        k->unary(op, p, in.data(), y.data(), n);
+        for (std::size_t i = 0; i < n; ++i) CHECK_MESSAGE(close(y[i], f_unary_approx(op, in[i])), "x = " << in[i] << " got " << y[i]);
+      }
+    }
+  }
+}
+
+TEST_CASE("cpu simd: softmax rows and columns, folds, scale_shift, axpy") {
+  for (const Kernels* k : runnable_kernels()) {
+    const std::string arch = k->arch;
+    CAPTURE(arch);
+    for (std::size_t len : {1u, 5u, 17u, 40u})
+      for (std::size_t inner : {1u, 3u, 16u, 21u})
+        for (bool log : {false, true}) {
+          const auto x = values(len * inner, static_cast<int>(len + inner), false);
+          std::vector<float> y(x.size());
+          k->softmax(x.data(), y.data(), len, inner, 0.75f, log);
+          for (std::size_t j = 0; j < inner; ++j) {
+            double mx = -INFINITY, sum = 0;
+            for (std::size_t i = 0; i < len; ++i) mx = std::max(mx, double(x[i * inner + j]));
+            for (std::size_t i = 0; i < len; ++i) sum += std::exp(0.75 * (x[i * inner + j] - mx));
+            for (std::size_t i = 0; i < len; ++i) {
+              const double z = 0.75 * (x[i * inner + j] - mx);
+              const double e = log ? z - std::log(sum) : std::exp(z) / sum;
+              CHECK(std::fabs(y[i * inner + j] - e) <= 2e-6 + 2e-6 * std::fabs(e));
+            }
+          }
+        }
+    for (std::size_t n = 1; n <= 40; n += 3) {
+      const auto x = values(n, 5, false), s = values(n, 6, false), m = values(n, 7, false), a = values(n, 8, false);
+      // Max/Min folds are order-free: exact; Sum and Prod within rounding.
+      float mx = -INFINITY, mn = INFINITY;
+      double sum = 0.5, prod = 1;
+      for (float v : x) mx = std::max(mx, v), mn = std::min(mn, v), sum += v, prod *= v / 4;
+      CHECK(k->fold(Fold::Max, x.data(), n, -INFINITY) == mx);
+      CHECK(k->fold(Fold::Min, x.data(), n, INFINITY) == mn);
+      CHECK(std::fabs(k->fold(Fold::Sum, x.data(), n, 0.5f) - sum) <= 1e-4);
+      std::vector<float> xs(x);
+      for (float& v : xs) v /= 4;
+      CHECK(std::fabs(k->fold(Fold::Prod, xs.data(), n, 1.0f) - prod) <= 1e-6 + 1e-5 * std::fabs(prod));
+      std::vector<float> acc(s), y(n), z(m);
+      k->fold_into(Fold::Max, x.data(), acc.data(), n);
+      k->scale_shift(x.data(), y.data(), n, s.data(), m.data(), a.data(), true);
+      k->axpy(-1.25f, x.data(), z.data(), n);
+      for (std::size_t i = 0; i < n; ++i) {
+        CHECK(acc[i] == std::max(s[i], x[i]));
+        CHECK(same_bits(y[i], (x[i] - s[i]) * m[i] + a[i]));
+        CHECK(same_bits(z[i], m[i] + -1.25f * x[i]));
+      }
+      k->scale_shift(x.data(), y.data(), n, &s[0], &m[0], &a[0], false);
+      for (std::size_t i = 0; i < n; ++i) CHECK(same_bits(y[i], (x[i] - s[0]) * m[0] + a[0]));
+    }
+  }
+}
+
+TEST_CASE("cpu simd: depthwise_row is the bias plus the taps inside the image, in (ky, kx) order") {
+  // 3x3 taps, dilation 2 in y, stride 2 in x, padding 2 left: many taps fall outside.
+  const int64_t h = 6, w = 7, kh = 3, kw = 3, dh = 2, sw = 2, pl = 2, dw = 1, ow = 4;
+  for (const Kernels* k : runnable_kernels())
+    for (int64_t c : {1, 5, 16, 37}) {
+      const std::string arch = k->arch;
+    CAPTURE(arch);
+      CAPTURE(c);
+      const auto x = values(static_cast<std::size_t>(h * w * c), 9, false), wt = values(static_cast<std::size_t>(kh * kw * c), 10, false),
+                 b = values(static_cast<std::size_t>(c), 11, false);
+      for (int64_t iy0 : {-2, 0, 3}) {
+        std::vector<float> y(static_cast<std::size_t>(ow * c));
+        DepthwiseRow r;
+        r.x = x.data(), r.w = wt.data(), r.bias = b.data(), r.y = y.data();
+        r.h = h, r.w_in = w, r.c = c, r.kh = kh, r.kw = kw, r.iy0 = iy0, r.dh = dh, r.ow = ow, r.sw = sw, r.pl = pl, r.dw = dw;
+        k->depthwise_row(r);
+        for (int64_t ox = 0; ox < ow; ++ox)
+          for (int64_t ch = 0; ch < c; ++ch) {
+            float e = b[ch];
+            for (int64_t ky = 0; ky < kh; ++ky)
+              for (int64_t kx = 0; kx < kw; ++kx) {
+                const int64_t iy = iy0 + ky * dh, ix = ox * sw - pl + kx * dw;
+                if (iy < 0 || iy >= h || ix < 0 || ix >= w) continue;
+                e = e + x[(iy * w + ix) * c + ch] * wt[(ky * kw + kx) * c + ch];
+              }
+            CHECK(y[ox * c + ch] == doctest::Approx(e).epsilon(1e-6));
+          }
+      }
+    }
+}

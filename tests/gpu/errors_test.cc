@@ -1,0 +1,166 @@
+// The opencl backend's error paths: device choice, kernel build failures, ops without a kernel
+// (exit 3 naming the op, or per-node fallback to cpu when opencl.fallback=cpu allows it), the
+// program cache, and the CLI's --device / --fallback.
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cmath>
+#include <cstdio>
+#include <sys/wait.h>
+
+#include "device.h"  // gpu/src: the program cache
+#include "nnbridge/cpu_ref.h"
+#include "nnbridge/error.h"
+#include "nnbridge/gpu.h"
+#include "nnbridge/io.h"
+#include "support/paths.h"
+
+using namespace nnbridge;
+namespace fs = std::filesystem;
+
+namespace {
+
+bool have_opencl() {
+  if (!gpu::list_devices().empty()) return true;
+  test::skip("no OpenCL platform or device (install pocl-opencl-icd)");
+  return false;
+}
+
+// x [2, 3] float32 -> one `op` node named "the_node" -> y.
+Graph one_node(const std::string& op, AttrMap attrs = {}) {
+  Graph g;
+  g.values.push_back(Value{"x", TensorType{DataType::Float32, {2, 3}, false, std::nullopt}, {}, {}});
+  g.values.push_back(Value{"y", TensorType{DataType::Float32, {2, 3}, false, std::nullopt}, {}, {}});
+  g.nodes.push_back(Node{op, "the_node", {0}, {1}, std::move(attrs)});
+  g.inputs = {0};
+  g.outputs = {1};
+  return g;
+}
+
+std::string error_of(const std::function<void()>& f, ErrorCode* code = nullptr) {
+  try {
+    f();
+  } catch (const Error& e) {
+    if (code) *code = e.code();
+    return e.what();
+  }
+  return "";
+}
+
+struct Result {
+  int rc;
+  std::string out;
+};
+
+Result cli(const std::string& args) {
+  std::string cmd = std::string("'") + NNBRIDGE_CLI + "' " + args + " 2>&1";
+  FILE* p = ::popen(cmd.c_str(), "r");
+  REQUIRE(p != nullptr);
+  std::string out;
+  std::array<char, 4096> buf;
+  while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
+  int status = ::pclose(p);
+  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
+}
+
+}  // namespace
+
+TEST_CASE("opencl: a device spec that matches no device is Invalid and lists the devices") {
+  if (!have_opencl()) return;
+  const Graph g = one_node("Relu");
+  for (const char* spec : {"no such device anywhere", "999"}) {
+    BackendOptions o;
+    o.options["opencl.device"] = spec;
+    ErrorCode code{};
+    const std::string msg = error_of([&] { gpu::backend()->prepare(g, o); }, &code);
+    CHECK(code == ErrorCode::Invalid);
+    CHECK(msg.find(std::string("opencl.device=\"") + spec + "\"") != std::string::npos);
+    CHECK(msg.find("0: " + gpu::list_devices()[0].platform) != std::string::npos);
+  }
+  BackendOptions bad;
+  bad.options["opencl.fallbak"] = "cpu";
+  CHECK(error_of([&] { gpu::backend()->prepare(g, bad); }).find("opencl.fallbak") != std::string::npos);
+}
+
+TEST_CASE("opencl: the device can be chosen by index and by name") {
+  if (!have_opencl()) return;
+  const auto devices = gpu::list_devices();
+  const Graph g = one_node("Relu");
+  for (const std::string& spec : {std::string("0"), devices[0].name}) {
+    BackendOptions o;
+    o.options["opencl.device"] = spec;
+    auto plan = gpu::backend()->prepare(g, o);
+    const std::vector<float> x{-1, 2, -3, 4, 0, -0.5f};
+    TensorMap in;
+    in["x"] = HostTensor::from_values<float>(TensorType{DataType::Float32, {2, 3}, false, std::nullopt}, x);
+    const TensorMap out = plan->run(in);
+    auto y = out.at("y").values<float>();
+    CHECK(std::vector<float>(y.begin(), y.end()) == std::vector<float>{0, 2, 0, 4, 0, 0});  // max(0, x) by hand
+  }
+}
+
+TEST_CASE("opencl: a kernel that fails to build reports the node, the file and the build log") {
+  if (!have_opencl()) return;
+  auto dev = gpu::open_device("");
+  ErrorCode code{};
+  const std::string msg = error_of(
+      [&] {
+        gpu::get_program(*dev, "broken.cl", "__kernel void k(__global float* y) { y[0] = undeclared_thing; }",
+                         "node 7 \"conv1\" (Conv)");
+      },
+      &code);
+  CHECK(code == ErrorCode::Backend);
+  CHECK(msg.find("node 7 \"conv1\" (Conv)") != std::string::npos);
+  CHECK(msg.find("broken.cl") != std::string::npos);
+  CHECK(msg.find("build log") != std::string::npos);
+  CHECK(msg.find("undeclared_thing") != std::string::npos);  // the compiler's own diagnostic
+}
+
+TEST_CASE("opencl: programs are built once per device and source") {
+  if (!have_opencl()) return;
+  const Graph g = one_node("Sigmoid");
+  gpu::backend()->prepare(g, {});
+  const int built = gpu::programs_built();
+  gpu::backend()->prepare(g, {});
+  gpu::backend()->prepare(one_node("Exp"), {});  // same file, elementwise.cl
+  CHECK(gpu::programs_built() == built);
+}
+
+TEST_CASE("opencl: an op without a kernel is Unsupported naming it, or runs on cpu with opencl.fallback=cpu") {
+  if (!have_opencl()) return;
+  cpu_ref::register_backend();
+  const Graph g = one_node("LpNormalization", {{"axis", Attr(int64_t{-1})}});
+  ErrorCode code{};
+  const std::string msg = error_of([&] { gpu::backend()->prepare(g, {}); }, &code);
+  CHECK(code == ErrorCode::Unsupported);
+  CHECK(msg.find("LpNormalization") != std::string::npos);
+  CHECK(msg.find("the_node") != std::string::npos);
+
+  BackendOptions o;
+  o.options["opencl.fallback"] = "cpu";
+  auto plan = gpu::backend()->prepare(g, o);
+  const std::vector<float> x{3, 4, 0, 1, 2, 2};
+  TensorMap in;
+  in["x"] = HostTensor::from_values<float>(TensorType{DataType::Float32, {2, 3}, false, std::nullopt}, x);
+  const TensorMap out = plan->run(in);
+  auto y = out.at("y").values<float>();
+  // x / ||x||_2 per row, by hand: [3, 4, 0] / 5, [1, 2, 2] / 3.
+  const float want[] = {0.6f, 0.8f, 0.0f, 1.0f / 3, 2.0f / 3, 2.0f / 3};
+  for (int i = 0; i < 6; ++i) CHECK(y[i] == doctest::Approx(want[i]).epsilon(1e-6));
+}
+
+TEST_CASE("nnbridge run --backend opencl: exit 3 naming a missing op or an unknown device") {
+  if (!have_opencl()) return;
+  const fs::path dir = test::temp_dir();
+  save(one_node("LpNormalization", {{"axis", Attr(int64_t{-1})}}), dir / "model.json");
+  fs::create_directories(dir / "in");
+  Result r = cli("run '" + (dir / "model.json").string() + "' --backend opencl --inputs '" + (dir / "in").string() +
+                 "' --outputs '" + (dir / "out").string() + "'");
+  CHECK(r.rc == 3);
+  CHECK(r.out.find("LpNormalization") != std::string::npos);
+  r = cli("run '" + (dir / "model.json").string() + "' --backend opencl --device 'no such device' --inputs '" +
+          (dir / "in").string() + "' --outputs '" + (dir / "out").string() + "'");
+  CHECK(r.rc == 3);
+  CHECK(r.out.find("no OpenCL device matches") != std::string::npos);
+  CHECK(!fs::exists(dir / "out"));
+}

@@ -62,11 +62,13 @@ double median_s(const std::function<void()>& fn, double budget_s = 0.3, int min_
 
 // Medians of `a` and `b` timed alternately (so that load from other processes, which drifts,
 // hits both alike), over about `budget_s`.
-std::pair<double, double> median_pair(const std::function<void()>& a, const std::function<void()>& b, double budget_s = 0.6) {
+std::pair<double, double> median_pair(const std::function<void()>& a, const std::function<void()>& b, double budget_s = 1.0,
+                                      int min_runs = 7) {
   a(), b();
   std::vector<double> ta, tb;
   const auto start = Clock::now();
-  while (ta.size() < 1000 && (ta.size() < 7 || std::chrono::duration<double>(Clock::now() - start).count() < budget_s)) {
+  while (ta.size() < 1000 && (static_cast<int>(ta.size()) < min_runs ||
+                              std::chrono::duration<double>(Clock::now() - start).count() < budget_s)) {
     auto t0 = Clock::now();
     a();
     ta.push_back(std::chrono::duration<double>(Clock::now() - t0).count());
@@ -163,13 +165,24 @@ void mobilenet(const Args& a, std::vector<Row>& rows, std::vector<std::string>& 
     clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
     return static_cast<double>(t.tv_sec) + 1e-9 * static_cast<double>(t.tv_nsec);
   };
-  double c0 = cpu_s();
-  const double all_ms = 1e3 * median_s([&] { out = plan->run(inputs); }, 0.0, a.runs);
-  const double all_cpu_ms = 1e3 * (cpu_s() - c0) / (a.runs + 1);
   auto plan1 = prepare(g, 1);
-  c0 = cpu_s();
-  const double one_ms = 1e3 * median_s([&] { plan1->run(inputs); }, 0.0, a.runs);
-  const double one_cpu_ms = 1e3 * (cpu_s() - c0) / (a.runs + 1);
+  out = plan->run(inputs);
+  // All cores and one thread alternately (drifting load hits both alike), CPU time apart.
+  double all_cpu = 0, one_cpu = 0;
+  const auto [all_s, one_s] = median_pair(
+      [&] {
+        const double c = cpu_s();
+        plan->run(inputs);
+        all_cpu += cpu_s() - c;
+      },
+      [&] {
+        const double c = cpu_s();
+        plan1->run(inputs);
+        one_cpu += cpu_s() - c;
+      },
+      0.0, a.runs);
+  const double all_ms = 1e3 * all_s, one_ms = 1e3 * one_s;
+  const double all_cpu_ms = 1e3 * all_cpu / (a.runs + 1), one_cpu_ms = 1e3 * one_cpu / (a.runs + 1);
   notes.push_back("MobileNet: " + fs::path(a.model).filename().string() + ", " + std::to_string(g.nodes.size()) +
                   " nodes; nnbridge prepare " + fmt("%.0f", prep_ms) + " ms; medians of " + std::to_string(a.runs) +
                   " runs (nnbridge) and " + std::to_string(a.armnn_runs) + " runs (Arm NN); nnbridge CPU time per run " +

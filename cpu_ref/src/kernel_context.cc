@@ -77,7 +77,7 @@ namespace {
 Eigen::ThreadPool* shared_pool() {
   static Eigen::ThreadPool* pool = [] {
     const int cores = static_cast<int>(std::thread::hardware_concurrency());
-    return cores > 1 ? new Eigen::ThreadPool(cores - 1) : nullptr;
+    return cores > 1 ? new Eigen::ThreadPool(cores - 1, /*allow_spinning=*/false) : nullptr;
   }();
   return pool;
 }

@@ -151,7 +151,7 @@ TEST_CASE("inference failures are reported at the node") {
   CHECK(has_error_at(g, "nodes[1]"));  // [1,4] + [3] does not broadcast
 }
 
-TEST_CASE("format-native ops are checked for ids only; unknown plain ops warn") {
+TEST_CASE("format-native ops are checked for ids only, unknown plain ops warn") {
   Graph g = good();
   g.nodes[0].op = "armnn.StandIn";
   g.nodes[0].attrs["anything"] = "goes";

@@ -62,7 +62,7 @@ TEST_CASE("check: native rules also run for the namespace's metadata and for gra
   CHECK(calls == 2);
 }
 
-TEST_CASE("check: native rules that throw become one error finding; check() itself never throws") {
+TEST_CASE("check: native rules that throw become one error finding, check() itself never throws") {
   register_native_check("ncthrow", [](const Graph&, std::vector<Issue>&) { throw std::runtime_error("boom"); });
   std::vector<Issue> issues;
   CHECK_NOTHROW(issues = check(graph_with("ncthrow.X")));

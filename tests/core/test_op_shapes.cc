@@ -232,7 +232,7 @@ TEST_CASE("space/depth/batch rearrangements") {
                  {{"block_shape", Ints{2, 2}}, {"crops", Ints{1, 0, 0, 0}}, {"data_layout", "NHWC"}}) == Shape{2, 5, 4, 3});
 }
 
-TEST_CASE("MatMul broadcasts batches; Gemm flattens rank > 2 A") {
+TEST_CASE("MatMul broadcasts batches, Gemm flattens rank > 2 A") {
   CHECK(shape_of("MatMul", {{f32({2, 1, 3, 4})}, {f32({5, 4, 6})}}) == Shape{2, 5, 3, 6});
   CHECK(shape_of("MatMul", {{f32({4})}, {f32({3, 4, 6})}}) == Shape{3, 6});
   CHECK(shape_of("MatMul", {{f32({3, 4})}, {f32({4})}}) == Shape{3});

@@ -126,11 +126,14 @@ void conv_case(const ConvCase& t) {
 
 }  // namespace
 
-TEST_CASE("cpu parallel: NHWC convolution by im2col, and a 1x1 convolution read in place") {
+TEST_CASE("cpu parallel: NHWC convolution by im2col, and 1x1 convolutions read in place, split by rows or channels") {
   SUBCASE("3x3 stride 2, NHWC") { conv_case({16, 24, 40, 40, 3, 2, 1, {1, 1, 1, 1}, true}); }
   SUBCASE("1x1 stride 1, NHWC, in place") { conv_case({64, 64, 32, 32, 1, 1, 1, {0, 0, 0, 0}, true}); }
   SUBCASE("1x1 stride 1, NCHW, in place") { conv_case({64, 64, 32, 32, 1, 1, 1, {0, 0, 0, 0}, false}); }
   SUBCASE("3x3, 2 groups, NHWC") { conv_case({16, 32, 30, 30, 3, 1, 2, {1, 1, 1, 1}, true}); }
+  // 7x7 pixels, 512 channels: split by output channels rather than rows.
+  SUBCASE("1x1 on a small image, NHWC, channel blocks") { conv_case({256, 512, 7, 7, 1, 1, 1, {0, 0, 0, 0}, true}); }
+  SUBCASE("1x1 on a small image, NCHW, channel blocks") { conv_case({256, 512, 7, 7, 1, 1, 1, {0, 0, 0, 0}, false}); }
 }
 
 TEST_CASE("cpu parallel: depthwise convolution, NHWC and NCHW, strides 1 and 2, asymmetric padding") {
@@ -172,7 +175,21 @@ TEST_CASE("cpu parallel: Gemm split by rows and by columns, batched MatMul") {
   }
 }
 
-TEST_CASE("cpu parallel_for: every item runs exactly once; an item's exception reaches the caller") {
+TEST_CASE("cpu parallel: broadcast binary ops split into rows, a scalar per row and a vector per row") {
+  // [1, C, H, W] op [1, C, 1, 1] (NCHW bias: one value per row of H*W) and [N, H, W, C] op [C]
+  // (NHWC: one vector per row), large enough for several threads; NumPy broadcasting.
+  const int64_t C = 24, H = 96, W = 40;
+  const auto x = data(static_cast<std::size_t>(C * H * W), 11), c = data(static_cast<std::size_t>(C), 12);
+  std::vector<double> e1(x.size()), e2(x.size());
+  for (int64_t i = 0; i < C * H * W; ++i) {
+    e1[static_cast<std::size_t>(i)] = double(x[i]) - c[i / (H * W)];
+    e2[static_cast<std::size_t>(i)] = double(x[i]) * c[i % C];
+  }
+  check_threads(one_node("Sub", f32({1, C, H, W}), {{f32({1, C, 1, 1}), c}}, f32({1, C, H, W}), {}), x, e1);
+  check_threads(one_node("Mul", f32({1, H, W, C}), {{f32({C}), c}}, f32({1, H, W, C}), {}), x, e2);
+}
+
+TEST_CASE("cpu parallel_for: every item runs exactly once, an item's exception reaches the caller") {
   for (int threads : {1, 2, 5}) {
     CAPTURE(threads);
     std::vector<std::atomic<int>> hits(1000);
@@ -200,7 +217,7 @@ TEST_CASE("cpu parallel_for: every item runs exactly once; an item's exception r
   }
 }
 
-TEST_CASE("cpu memory plan: tensors alive at the same step never overlap; a chain needs two slots") {
+TEST_CASE("cpu memory plan: tensors alive at the same step never overlap, a chain needs two slots") {
   using cpu_ref::Lifetime;
   // A chain s0 -> s1 -> s2 -> s3 of equal tensors: each dies at the next step, so two slots do.
   std::vector<Lifetime> chain{{0, 1, 100}, {1, 2, 100}, {2, 3, 100}, {3, 3, 100}};

@@ -133,7 +133,7 @@ TEST_CASE("io json: a large constant goes to <stem>.bin next to the JSON") {
   }
 }
 
-TEST_CASE("io json: options choose inlining; unknown options are refused") {
+TEST_CASE("io json: options choose inlining, unknown options are refused") {
   fs::path dir = test::temp_dir();
   SaveOptions inline_all;
   inline_all.options["json.inline_limit"] = "1000000";

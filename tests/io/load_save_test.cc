@@ -62,7 +62,7 @@ TEST_CASE("io load: the content decides, whatever the extension") {
   CHECK(detect_format(dir / "a.json") == "toy");
 }
 
-TEST_CASE("io load: the extension decides when no content matches; the reader's error names the file") {
+TEST_CASE("io load: the extension decides when no content matches, the reader's error names the file") {
   ToyRegistered toy;
   fs::path dir = test::temp_dir();
   const fs::path p = dir / "b.toy";
@@ -75,7 +75,7 @@ TEST_CASE("io load: the extension decides when no content matches; the reader's 
   CHECK(std::string(e.what()).find(p.string()) != std::string::npos);
 }
 
-TEST_CASE("io load: options.format overrides sniffing; an unknown name is Unsupported") {
+TEST_CASE("io load: options.format overrides sniffing, an unknown name is Unsupported") {
   ToyRegistered toy;
   fs::path dir = test::temp_dir();
   write_text(dir / "c.toy", "TOY1c\n");
@@ -132,7 +132,7 @@ TEST_CASE("io load from memory: sniffs, and copies the bytes when no owner is gi
   CHECK(v.values[0].constant->data() == shared->data() + 8);
 }
 
-TEST_CASE("io save: format from options, else the extension; never guessed") {
+TEST_CASE("io save: format from options, else the extension, never guessed") {
   ToyRegistered toy;
   fs::path dir = test::temp_dir();
   write_text(dir / "in.toy", "TOY1named\n123");

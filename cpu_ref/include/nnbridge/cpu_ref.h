@@ -9,6 +9,12 @@
 // Arm NN layers without a canonical op that CpuRef 20.08 runs (armnn.Lstm, armnn.QLstm,
 // armnn.DetectionPostProcess) have kernels that follow CpuRef's workloads step by step;
 // armnn.QLstm also rounds its internal buffers where CpuRef does (cpu_ref/src/kernels/qlstm.cc).
+//
+// Speed: Eigen products for Conv, Gemm and MatMul; xsimd kernels, compiled once per x86
+// instruction set and chosen at run time (simd_arch()), for elementwise ops, activations,
+// softmax, reductions, BatchNormalization and depthwise convolution; BackendOptions::threads
+// (0: all cores) workers of one process-wide thread pool; a plan keeps its intermediate tensors
+// in one reused arena and reads float32 inputs in place (bench/README.md has the measurements).
 #pragma once
 
 #include <filesystem>

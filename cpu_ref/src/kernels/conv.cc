@@ -66,7 +66,12 @@ std::vector<float> to_ohwi(const ConvGeom& g, const float* w) {
 }
 
 // The run-time body of the GEMM path (below).
-void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* bias, float* y, int threads, int64_t row_blocks);
+// Work split of the GEMM path: items (image, group, block of output rows, block of channels).
+struct Blocks {
+  int threads = 1;
+  int64_t rows = 1, chans = 1;
+};
+void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* bias, float* y, const Blocks& b);
 
 using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
@@ -119,16 +124,24 @@ Kernel make_conv(const KernelContext& ctx) {
   std::vector<float> bscale = implied_bias_scale(ctx, g.m);
   if (g.group == g.c && g.m == g.c && g.group > 1) return make_depthwise(ctx, g, has_bias, std::move(bscale));
 
-  // Work items: (image, group, block of output rows), independent of each other. Rows are
-  // split when images x groups leave threads idle, and so that an im2col buffer stays near
-  // 1 MiB; not below 2^18 multiply-adds per item.
-  const int64_t cg = g.c / g.group, K = cg * g.kh * g.kw;
+  // Work items: (image, group, block of output rows, block of output channels), independent of
+  // each other. When images x groups leave threads idle, the larger GEMM dim is split (each
+  // block packs the whole other operand, so splitting the smaller dim would repeat more work):
+  // rows of the output (P = OH * OW), or its channels, which for a 1x1 convolution on a small
+  // image is the larger. Not below 2^18 multiply-adds per item; an im2col buffer of a row
+  // block stays near 1 MiB.
+  const int64_t cg = g.c / g.group, mg = g.m / g.group, K = cg * g.kh * g.kw;
   const int64_t macs = g.n * g.m * K * g.oh * g.ow;
-  const int threads = macs < (int64_t{1} << 20) ? 1 : ctx.threads;
   const bool direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.oh == g.h && g.ow == g.w;
-  int64_t row_blocks = g.n * g.group >= threads ? 1 : std::min<int64_t>(g.oh, threads);
-  if (!direct) row_blocks = std::max(row_blocks, std::min(g.oh, K * g.oh * g.ow / (int64_t{1} << 18)));
-  row_blocks = std::max<int64_t>(1, std::min(row_blocks, macs / (int64_t{1} << 18) / std::max<int64_t>(g.n * g.group, 1)));
+  Blocks blocks;
+  blocks.threads = macs < (int64_t{1} << 20) ? 1 : ctx.threads;
+  const int64_t images = g.n * g.group, per_image = std::max<int64_t>(1, macs / (int64_t{1} << 18) / std::max<int64_t>(images, 1));
+  if (images < blocks.threads) {
+    if (direct && g.oh * g.ow < mg) blocks.chans = std::min<int64_t>({mg, blocks.threads, per_image});
+    else blocks.rows = std::min<int64_t>({g.oh, blocks.threads, per_image});
+  }
+  if (!direct) blocks.rows = std::max(blocks.rows, std::min(g.oh, K * g.oh * g.ow / (int64_t{1} << 18)));
+
   // The GEMM reads W as [M, K]: OHWI for NHWC, OIHW for NCHW. W in that layout is used as it
   // is (no copy); another layout is repacked once when constant, else per run.
   const bool repack = g.nhwc ? g.wl != WLayout::OHWI : g.wl != WLayout::OIHW;
@@ -136,7 +149,7 @@ Kernel make_conv(const KernelContext& ctx) {
   std::shared_ptr<const std::vector<float>> wprep;
   if (repack && ctx.constants[1]) wprep = std::make_shared<const std::vector<float>>(pack(ctx.constants[1]->data()));
 
-  return [g, repack, wprep, pack, has_bias, bscale, threads, row_blocks](std::span<const float* const> in, std::span<float* const> out) {
+  return [g, repack, wprep, pack, has_bias, bscale, blocks](std::span<const float* const> in, std::span<float* const> out) {
     std::vector<float> wlocal;
     const float* w = in[1];
     if (wprep) {
@@ -146,24 +159,27 @@ Kernel make_conv(const KernelContext& ctx) {
       w = wlocal.data();
     }
     const std::vector<float> bias = conv_bias(has_bias ? in[2] : nullptr, bscale, g.m);
-    conv_gemm(g, in[0], w, bias.data(), out[0], threads, row_blocks);
+    conv_gemm(g, in[0], w, bias.data(), out[0], blocks);
   };
 }
 
-void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* bias, float* y, int threads, int64_t row_blocks) {
+void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* bias, float* y, const Blocks& bl) {
   using Stride = Eigen::OuterStride<>;
   const int64_t cg = g.c / g.group, mg = g.m / g.group, K = cg * g.kh * g.kw, PO = g.oh * g.ow;
   const bool direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.oh == g.h && g.ow == g.w;
-  const int64_t rows_per = (g.oh + row_blocks - 1) / row_blocks;
-  parallel_for(threads, g.n * g.group * row_blocks, [&](int64_t item) {
-    const int64_t rb = item % row_blocks, gi = (item / row_blocks) % g.group, n = item / (row_blocks * g.group);
+  const int64_t rows_per = (g.oh + bl.rows - 1) / bl.rows, chans_per = (mg + bl.chans - 1) / bl.chans;
+  parallel_for(bl.threads, g.n * g.group * bl.rows * bl.chans, [&](int64_t item) {
+    const int64_t cb = item % bl.chans, rb = (item / bl.chans) % bl.rows, gi = (item / (bl.chans * bl.rows)) % g.group,
+                  n = item / (bl.chans * bl.rows * g.group);
     const int64_t oy0 = rb * rows_per, oy1 = std::min(g.oh, oy0 + rows_per);
-    if (oy0 >= oy1) return;
-    const int64_t P = (oy1 - oy0) * g.ow, p0 = oy0 * g.ow;
-    Eigen::Map<const Eigen::VectorXf> b(bias + gi * mg, mg);
+    const int64_t m0 = cb * chans_per, m1 = std::min(mg, m0 + chans_per), mb = m1 - m0;
+    if (oy0 >= oy1 || m0 >= m1) return;
+    const int64_t P = (oy1 - oy0) * g.ow, p0 = oy0 * g.ow, o0 = gi * mg + m0;  // o0: first output channel
+    Eigen::Map<const Eigen::VectorXf> b(bias + o0, mb);
+    Eigen::Map<const RowMat> wm(w + o0 * K, mb, K);  // rows o0 .. o0 + mb of W as [M, K]
     RowMat col;
     if (g.nhwc) {
-      // col [P, K], K = (ky, kx, ci); Y block [P, mg] at column gi * mg of the [N*OH*OW, M] output.
+      // col [P, K], K = (ky, kx, ci); Y block [P, mb] at column o0 of the [N*OH*OW, M] output.
       const float* cp;
       int64_t cstride = K;
       if (direct) {
@@ -186,13 +202,12 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* b
         cp = col.data();
       }
       Eigen::Map<const RowMat, 0, Stride> cm(cp, P, K, Stride(cstride));
-      Eigen::Map<const RowMat> wm(w + gi * mg * K, mg, K);
-      Eigen::Map<RowMat, 0, Stride> ym(y + (n * PO + p0) * g.m + gi * mg, P, mg, Stride(g.m));
+      Eigen::Map<RowMat, 0, Stride> ym(y + (n * PO + p0) * g.m + o0, P, mb, Stride(g.m));
       ym.noalias() = cm * wm.transpose();
       ym.rowwise() += b.transpose();
       return;
     }
-    // NCHW: col [K, P], K = (ci, ky, kx); Y block [mg, P] in rows of the output planes.
+    // NCHW: col [K, P], K = (ci, ky, kx); Y block [mb, P] in rows of the output planes.
     const float* cp;
     int64_t cstride = P;
     if (direct) {
@@ -216,8 +231,7 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* b
       cp = col.data();
     }
     Eigen::Map<const RowMat, 0, Stride> cm(cp, K, P, Stride(cstride));
-    Eigen::Map<const RowMat> wm(w + gi * mg * K, mg, K);
-    Eigen::Map<RowMat, 0, Stride> ym(y + (n * g.m + gi * mg) * PO + p0, mg, P, Stride(PO));
+    Eigen::Map<RowMat, 0, Stride> ym(y + (n * g.m + o0) * PO + p0, mb, P, Stride(PO));
     ym.noalias() = wm * cm;
     ym.colwise() += b;
   });

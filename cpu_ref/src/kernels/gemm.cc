@@ -1,7 +1,7 @@
 // Gemm Y = alpha * A' * B' + beta * C (ONNX Gemm-13) and MatMul (numpy matmul), with Eigen.
 // Eigen's product runs on one thread (its own threading needs OpenMP): large products are
-// split into row blocks (or column blocks when Y has few rows, as FullyConnected on one
-// image) and the blocks computed on ctx.threads threads.
+// split into row blocks, or column blocks when Y has more columns than rows (FullyConnected on
+// a few images), and the blocks computed on ctx.threads threads.
 //
 // Arm NN FullyConnected extension (core Gemm schema, sdk/core/src/ops/): A of rank > 2 is read as
 // 2-D [numel / K, K], K taken from B (K = B's dim 1 when transB, else dim 0).
@@ -26,7 +26,8 @@ void product(int threads, const EA& A, const EB& B, Eigen::Map<RowMat>& Y) {
     Y.noalias() = A * B;
     return;
   }
-  if (M >= N || M >= 16 * parts) {
+  // Split the larger of M and N: each block packs all of the other operand.
+  if (M >= N) {
     parallel_ranges(static_cast<int>(parts), M, std::max<int64_t>(1, M / parts), [&](int64_t r0, int64_t r1) {
       Y.middleRows(r0, r1 - r0).noalias() = A.middleRows(r0, r1 - r0) * B;
     });

@@ -1,6 +1,9 @@
 // Picks the vector kernels for this CPU with xsimd::dispatch (once, on first use).
 #include <xsimd/xsimd.hpp>
 
+#include <cstdlib>
+#include <cstring>
+
 #include "make_kernels.h"
 #include "nnbridge/cpu_ref.h"
 
@@ -42,6 +45,11 @@ const std::vector<Kernels>& all_runnable() {
 
 const Kernels& kernels() {
   static const Kernels k = [] {
+    // NNBRIDGE_CPU_SIMD=<name> picks a lower instruction set this CPU runs (tests use it to run
+    // whole graphs on the SSE2 kernels); an unknown or unavailable name is ignored.
+    if (const char* want = std::getenv("NNBRIDGE_CPU_SIMD"))
+      for (const Kernels& r : all_runnable())
+        if (std::strcmp(want, r.arch) == 0) return r;
     const Kernels chosen = xsimd::dispatch<Archs>(MakeKernels{})();
     // Keep xsimd's choice unless the OS check above ruled it out; then the best one left.
     for (const Kernels& r : all_runnable())

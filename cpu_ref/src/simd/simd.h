@@ -112,7 +112,9 @@ struct Kernels {
   void (*depthwise_row)(const DepthwiseRow& r);
 };
 
-/// The kernels xsimd::dispatch picked for this CPU (chosen on first use, then fixed).
+/// The kernels xsimd::dispatch picked for this CPU (chosen on first use, then fixed), or the
+/// ones the environment variable NNBRIDGE_CPU_SIMD names ("sse2", "sse4.2", "avx2", "avx512f")
+/// when this CPU runs them.
 const Kernels& kernels();
 /// Every compiled instruction set that this CPU can run, best first (tests compare them).
 std::vector<const Kernels*> runnable_kernels();

@@ -42,7 +42,7 @@ std::vector<uint8_t> cl_cache(const json& j) {
 
 }  // namespace
 
-TEST_CASE("afcm malformed: every truncation and every single-byte change is an Error or reads; no crash") {
+TEST_CASE("afcm malformed: every truncation and every single-byte change is an Error or reads, no crash") {
   const auto good = base_bytes();
   for (std::size_t n = 0; n < good.size(); ++n) {
     auto r = read_error(std::vector<uint8_t>(good.begin(), good.begin() + n));

@@ -124,7 +124,7 @@ TEST_CASE("afcm sample smoke_equivalent: the IR holds what flatc decodes") {
   CHECK(g.values[n.inputs[0]].constant->is_view());
 }
 
-TEST_CASE("afcm samples: written back, flatc decodes them identically; writing is deterministic") {
+TEST_CASE("afcm samples: written back, flatc decodes them identically, writing is deterministic") {
   auto files = samples();
   if (files.empty()) {
     test::skip("../shared/samples is not present");
@@ -164,7 +164,7 @@ TEST_CASE("afcm sample empty.flow: a 16-byte model with no fields reads, writes 
     CHECK(at(issues, where, Issue::Severity::Error).size() == 1);
 }
 
-TEST_CASE("afcm sample smoke_equivalent: no errors; the unused shader and the UNKNOWN constant buffer are warnings") {
+TEST_CASE("afcm sample smoke_equivalent: no errors, the unused shader and the UNKNOWN constant buffer are warnings") {
   auto p = test::shared_sample("afcm/smoke_equivalent.flow");
   NNBRIDGE_REQUIRE_SHARED(p);
   auto issues = findings(read(*p));

@@ -11,6 +11,9 @@ usage: check_golden.py PEER GOLDEN_DIR WORK_DIR
 3. For every case it loads whose outputs were computed, `PEER run` on the deserialized network
    reproduces the committed outputs byte for byte (CpuRef is deterministic), except where case.json
    records an Arm NN 20.08 deserializer defect, which must still show.
+
+The generated cases stay in WORK_DIR/out: the ctest fixture armnn_generated hands them to the cpu
+backend's test (tests/cpu_ref/armnn_generated_test.cc) as expected values made at test time.
 """
 import filecmp
 import json

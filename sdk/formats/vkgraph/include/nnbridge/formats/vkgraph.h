@@ -25,8 +25,9 @@ namespace nnbridge::formats::vkgraph {
 ///   are `dims` (PyTorch order: NCHW), dtypes BOOL/UINT8/INT8/INT32/FLOAT16/FLOAT32/FLOAT64/INT64
 ///   map to Bool/UInt8/Int8/Int32/Float16/Float32/Float64/Int64. VkTensor fields kept as attrs
 ///   when not their non-constant default: `vk.constant_id` (!= -1), `vk.mem_obj_id` (!= -1),
-///   `vk.storage_type`, `vk.memory_layout`, `vk.staging_datatype` (schema enum names, when not
-///   DEFAULT_STORAGE / DEFAULT_LAYOUT / UNSET), `vk.dims_absent`.
+///   `vk.storage_type`, `vk.memory_layout` (schema enum names, when not DEFAULT_STORAGE /
+///   DEFAULT_LAYOUT), `vk.dims_absent`; `vk.staging_datatype` always (a new tensor without it
+///   is written staging in its own datatype, as ExecuTorch's builder does).
 /// - Non-tensor values (Null, Int, Double, Bool, IntList, DoubleList, BoolList, ValueList,
 ///   String, SymInt) have no IR Value: graph metadata `vk.value_kinds` lists the GraphTypes kind
 ///   (1..11) of every entry, `vk.value.<index>` holds each payload (int, float, bool, list or
@@ -46,7 +47,22 @@ namespace nnbridge::formats::vkgraph {
 ///   Named-data entries (offset 0xFFFFFFFFFFFFFFFF + `named_key`) stay external references.
 /// - Kept as metadata: `vk.version`, `vk.shaders.*`, `vk.storage_type_override`,
 ///   `vk.memory_layout_override`, `vk.input_ids` / `vk.output_ids` (only when they name
-///   non-tensor values), `vk.absent` (top-level vectors and per-entry fields absent from the file).
+///   non-tensor values), `vk.absent` (top-level vectors and per-entry fields absent from the file),
+///   `vk.constant_bytes.<k>` (a segment entry no tensor uses, or whose length is not its tensor's
+///   byte size: its own bytes, so the segment is laid out again unchanged).
+///
+/// Writer: entries kept from a VkGraph stay at their indices; a node whose kept `vk.args` still
+/// read back (through its mapping row) as the node's inputs, outputs and canonical attributes is
+/// written with them, any other node gets new entries appended as ExecuTorch's VkGraphBuilder
+/// makes them (scalars shared, Null and lists new, the output last). Non-constant tensors store
+/// constant_id = -1 and mem_obj_id = -1 explicitly. Graphs from other formats are first rewritten
+/// with explicit nodes where ATen takes another form (src/lower.cc): NHWC Conv / pools / Resize
+/// between Transposes, Arm NN weight layouts permuted to OIHW / IOHW constants, Gemm on rank > 2
+/// after a Reshape, Softmax beta as a Mul, BatchNormalization as Mul + Add, Square / ScaledTanh /
+/// Affine as their arithmetic, and the Identity of an Arm NN Output layer dropped. A canonical
+/// node no row can express (LRN, InstanceNormalization, MaxPool with Indices, ...), a native op
+/// of another format and a quantized tensor are Error(Unsupported) naming the node or value;
+/// nothing is dropped silently.
 ///
 /// Reader: rejects a missing identifier, failed FlatBuffers verification, union kinds outside
 /// 1..11, enum values the schema does not define, out-of-range value indices and constant ids

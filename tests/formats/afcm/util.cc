@@ -8,6 +8,7 @@
 
 #include "nnbridge/buffer.h"
 #include "nnbridge/formats/afcm.h"
+#include "support/flatc.h"
 #include "support/paths.h"
 
 namespace nnbridge::test::afcm {
@@ -16,26 +17,12 @@ std::filesystem::path schema() { return NNBRIDGE_AFCM_SCHEMA; }
 std::filesystem::path cl_schema() { return NNBRIDGE_AFCM_CL_SCHEMA; }
 
 std::string flatc_json(const std::filesystem::path& binary, const std::filesystem::path& schema_path) {
-  auto dir = temp_dir();
-  std::string cmd = std::string(NNBRIDGE_FLATC) + " --no-warnings --raw-binary --json --strict-json --defaults-json -o '" +
-                    dir.string() + "' '" + schema_path.string() + "' -- '" + binary.string() + "' 2>/dev/null";
-  if (std::system(cmd.c_str()) != 0) return {};
-  std::ifstream in(dir / (binary.stem().string() + ".json"));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return test::flatc_json(binary, schema_path);
 }
 
 std::filesystem::path flatc_binary(const std::string& json, const std::string& stem,
                                    const std::filesystem::path& schema_path) {
-  auto dir = temp_dir();
-  std::ofstream(dir / (stem + ".json")) << json;
-  std::string cmd = std::string(NNBRIDGE_FLATC) + " --no-warnings -b -o '" + dir.string() + "' '" +
-                    schema_path.string() + "' '" + (dir / (stem + ".json")).string() + "' 2>&1";
-  if (std::system(cmd.c_str()) != 0) return {};
-  for (const auto& e : std::filesystem::directory_iterator(dir))
-    if (e.path().extension() != ".json") return e.path();
-  return {};
+  return test::flatc_binary(json, stem, schema_path);
 }
 
 Graph read(const std::filesystem::path& p) {

@@ -6,6 +6,7 @@
 
 #include "nnbridge/buffer.h"
 #include "nnbridge/formats/armnn.h"
+#include "support/flatc.h"
 #include "support/paths.h"
 
 namespace nnbridge::test::armnn {
@@ -14,26 +15,12 @@ std::filesystem::path schema() { return NNBRIDGE_ARMNN_SCHEMA; }
 std::filesystem::path seed_schema() { return NNBRIDGE_ARMNN_SEED_SCHEMA; }
 
 std::string flatc_json(const std::filesystem::path& binary, const std::filesystem::path& schema_path) {
-  auto dir = temp_dir();
-  std::string cmd = std::string(NNBRIDGE_FLATC) + " --no-warnings --raw-binary --json --strict-json --defaults-json -o '" +
-                    dir.string() + "' '" + schema_path.string() + "' -- '" + binary.string() + "' 2>/dev/null";
-  if (std::system(cmd.c_str()) != 0) return {};
-  auto out = dir / (binary.stem().string() + ".json");
-  std::ifstream in(out);
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return test::flatc_json(binary, schema_path);
 }
 
 std::filesystem::path flatc_binary(const std::string& json, const std::string& stem,
                                    const std::filesystem::path& schema_path) {
-  auto dir = temp_dir();
-  auto src = dir / (stem + ".json");
-  std::ofstream(src) << json;
-  std::string cmd = std::string(NNBRIDGE_FLATC) + " --no-warnings -b -o '" + dir.string() + "' '" +
-                    schema_path.string() + "' '" + src.string() + "' 2>&1";
-  if (std::system(cmd.c_str()) != 0) return {};
-  return dir / (stem + ".armnn");
+  return test::flatc_binary(json, stem, schema_path);
 }
 
 Graph read(const std::filesystem::path& p, const LoadOptions& o) {

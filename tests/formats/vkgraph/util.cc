@@ -6,6 +6,7 @@
 
 #include "nnbridge/buffer.h"
 #include "nnbridge/formats/vkgraph.h"
+#include "support/flatc.h"
 #include "support/paths.h"
 
 namespace nnbridge::test::vk {
@@ -14,25 +15,12 @@ std::filesystem::path schema() { return NNBRIDGE_VKGRAPH_SCHEMA; }
 std::filesystem::path legacy_schema() { return source_dir() / "tests/formats/vkgraph/data/legacy_schema.fbs"; }
 
 std::string flatc_json(const std::filesystem::path& binary, const std::filesystem::path& schema_path) {
-  auto dir = temp_dir();
-  std::string cmd = std::string(NNBRIDGE_FLATC) + " --no-warnings --raw-binary --json --strict-json --defaults-json -o '" +
-                    dir.string() + "' '" + schema_path.string() + "' -- '" + binary.string() + "' 2>/dev/null";
-  if (std::system(cmd.c_str()) != 0) return {};
-  std::ifstream in(dir / (binary.stem().string() + ".json"));
-  std::stringstream ss;
-  ss << in.rdbuf();
-  return ss.str();
+  return test::flatc_json(binary, schema_path);
 }
 
 std::filesystem::path flatc_binary(const std::string& json, const std::string& stem,
                                    const std::filesystem::path& schema_path) {
-  auto dir = temp_dir();
-  auto src = dir / (stem + ".json");
-  std::ofstream(src) << json;
-  std::string cmd = std::string(NNBRIDGE_FLATC) + " --no-warnings -b -o '" + dir.string() + "' '" +
-                    schema_path.string() + "' '" + src.string() + "' 2>&1";
-  if (std::system(cmd.c_str()) != 0) return {};
-  return dir / (stem + ".bin");
+  return test::flatc_binary(json, stem, schema_path);
 }
 
 Graph read(const std::filesystem::path& p, bool delegate, const LoadOptions& o) {

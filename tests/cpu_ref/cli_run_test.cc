@@ -9,30 +9,15 @@
 #include "nnbridge/exec.h"
 #include "nnbridge/npy.h"
 #include "support/paths.h"
+#include "support/shell_cli.h"
 
 using namespace nnbridge;
 namespace fs = std::filesystem;
+using nnbridge::test::cli;
+using nnbridge::test::q;
+using nnbridge::test::Result;
 
 namespace {
-
-struct Result {
-  int rc;
-  std::string out;
-};
-
-// Runs the CLI with `args` (already shell-quoted), capturing stdout and stderr together.
-Result cli(const std::string& args) {
-  std::string cmd = std::string("'") + NNBRIDGE_CLI + "' " + args + " 2>&1";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  std::array<char, 4096> buf;
-  while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-  int status = ::pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
 
 }  // namespace
 

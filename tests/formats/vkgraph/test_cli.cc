@@ -11,31 +11,17 @@
 #include "nnbridge/exec.h"
 #include "nnbridge/npy.h"
 #include "support/paths.h"
+#include "support/shell_cli.h"
 #include "util.h"
 
 using namespace nnbridge;
 using namespace nnbridge::test::vk;
 namespace fs = std::filesystem;
+using nnbridge::test::cli;
+using nnbridge::test::q;
+using nnbridge::test::Result;
 
 namespace {
-
-struct Result {
-  int rc;
-  std::string out;
-};
-
-Result cli(const std::string& args) {
-  std::string cmd = std::string("'") + NNBRIDGE_CLI + "' " + args + " 2>&1";
-  FILE* p = ::popen(cmd.c_str(), "r");
-  REQUIRE(p != nullptr);
-  std::string out;
-  std::array<char, 4096> buf;
-  while (std::size_t n = std::fread(buf.data(), 1, buf.size(), p)) out.append(buf.data(), n);
-  int status = ::pclose(p);
-  return {WIFEXITED(status) ? WEXITSTATUS(status) : -1, out};
-}
-
-std::string q(const fs::path& p) { return "'" + p.string() + "'"; }
 
 void write_input(const fs::path& dir, const std::vector<float>& x) {
   fs::create_directories(dir);

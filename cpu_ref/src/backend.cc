@@ -173,7 +173,7 @@ class CpuBackend final : public Backend {
       auto custom_kernel = choose_custom(custom, n.op, kernel_dtype(work, n), it != table.end());
       if (it == table.end() && !custom_kernel)
         throw Error(ErrorCode::Unsupported,
-                    "the cpu backend has no kernel for op " + n.op + " of " + label + other_dtypes_note(custom, n.op), {}, where);
+                    "the cpu backend has no kernel for op " + n.op + " (node " + std::to_string(i) + " \"" + n.name + "\")" + other_dtypes_note(custom, n.op), {}, where);
       // Types: the schema's inference, which must agree with every dim the file declares;
       // the declared type where inference leaves something unknown or has nothing to say.
       // (Kernels index buffers by these shapes, so a file cannot make them disagree.)

@@ -53,8 +53,9 @@ void RegistryAccess::add(KernelRegistry& r, std::shared_ptr<const KernelRegistry
   if (!k.compute) throw Error(ErrorCode::Invalid, "custom kernel " + kernel_text(k) + " has no compute function");
   for (const auto& old : r.entries_)
     if (old->kernel.op == k.op && old->kernel.dtype == k.dtype)
-      throw Error(ErrorCode::Invalid, "custom kernel " + kernel_text(k) + " is registered twice: by " + old->source +
-                                          " and by " + e->source);
+      throw Error(ErrorCode::Invalid, "custom kernel " + kernel_text(k) + " is registered twice: " +
+                                          (old->source == e->source ? "both times by " + old->source
+                                                                    : "by " + old->source + " and by " + e->source));
   r.entries_.push_back(std::move(e));
 }
 

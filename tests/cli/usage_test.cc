@@ -24,6 +24,18 @@ TEST_CASE("cli usage: --help lists every subcommand and exits 0") {
   CHECK(contains(run_cli({"info", "--help"}).out, "--json"));
 }
 
+TEST_CASE("cli usage: an unknown command is named, with the commands there are") {
+  RunResult r = run_cli({"bogus"});
+  CHECK(r.code == 2);
+  CHECK(contains(r.err, "unknown command 'bogus'"));
+  CHECK(contains(r.err, "convert"));
+  // A bad number is reported without CLI11's full double range.
+  RunResult t = run_cli({"run", "m.armnn", "--inputs", "i", "--outputs", "o", "--threads", "abc"});
+  CHECK(t.code == 2);
+  CHECK(contains(t.err, "--threads"));
+  CHECK(t.err.size() < 200);
+}
+
 TEST_CASE("cli usage: --version prints the project version") {
   RunResult r = run_cli({"--version"});
   CHECK(r.code == 0);

@@ -149,7 +149,7 @@ TEST_CASE("custom kernels: refused registrations are Error(Invalid) and leave th
     FAIL("no error");
   } catch (const Error& e) {
     CHECK(e.code() == ErrorCode::Invalid);
-    CHECK(std::string(e.what()).find("test.ScaledTanh (float32) is registered twice: by the application and by the application") !=
+    CHECK(std::string(e.what()).find("test.ScaledTanh (float32) is registered twice: both times by the application") !=
           std::string::npos);
   }
   KernelRegistry other;

@@ -49,6 +49,11 @@ int run_convert(const ConfigArgs& a) {
   ta::SaveOptions options;
   if (!a.to.empty()) options.form = ta::form_from_name(a.to);
   s.save(a.out, options);
+  // One line on success, as graph `convert` prints.
+  const auto in_form = a.from.empty() ? ta::form_from_path(a.in) : ta::form_from_name(a.from);
+  const auto out_form = options.form ? options.form : ta::form_from_path(a.out);
+  std::cout << a.in << " (" << (in_form ? ta::to_string(*in_form) : "?") << ") -> " << a.out << " ("
+            << (out_form ? ta::to_string(*out_form) : "?") << ", " << s.message_name() << ")\n";
   return kOk;
 }
 
@@ -99,7 +104,7 @@ void add_config(CLI::App& app, Action& action) {
   c->callback([&action, convert] { action = [convert] { return run_convert(*convert); }; });
 
   auto check = std::make_shared<ConfigArgs>();
-  auto* k = config->add_subcommand("check", "Check settings against TFLite's rules; exit 1 when an error is found");
+  auto* k = config->add_subcommand("check", "Check settings against TFLite's rules; exit 1 when the checker finds an error, 3 when FILE does not parse");
   k->add_option("FILE", check->in, "The settings file")->required();
   add_input(k, *check);
   k->callback([&action, check] { action = [check] { return run_check(*check); }; });

@@ -15,6 +15,12 @@ struct ConvertArgs {
 };
 
 int run_convert(const ConvertArgs& a) {
+  // An output format nobody can name is a usage error, found before the input is read.
+  if (a.to.empty() && !find_format_by_extension(std::filesystem::path(a.out).extension().string())) {
+    std::cerr << "nnbridge: error: " << a.out
+              << ": cannot tell the output format from its extension: use --to FORMAT (see `nnbridge formats`)\n";
+    return kUsage;
+  }
   LoadOptions lo;
   if (!a.from.empty()) lo.format = resolve_format_name(a.from);
   lo.options = key_values(a.reader_options);

@@ -22,6 +22,8 @@ TEST_CASE("tflite_accel cli: convert between forms by extension and by option") 
   RunResult r = run_cli({"config", "convert", (dir / "in.txtpb").string(), (dir / "out.pb").string()});
   CHECK(r.code == 0);
   CHECK(r.err.empty());
+  CHECK(contains(r.out, "(proto-text) -> "));
+  CHECK(contains(r.out, "(proto-binary, TFLiteSettings)"));
   CHECK(hex(read_file(dir / "out.pb")) == "08 04 2a 04 08 05 10 01");
   r = run_cli({"config", "convert", (dir / "out.pb").string(), (dir / "out.data").string(), "--to", "fb-json"});
   CHECK(r.code == 0);
@@ -33,6 +35,7 @@ TEST_CASE("tflite_accel cli: convert between forms by extension and by option") 
   write_file(dir / "c.txtpb", "preference: LOW_LATENCY tflite_settings { delegate: GPU }");
   r = run_cli({"config", "convert", (dir / "c.txtpb").string(), (dir / "c.fb").string(), "--message", "ComputeSettings"});
   CHECK(r.code == 0);
+  CHECK(contains(r.out, "(fb, ComputeSettings)"));
   r = run_cli({"config", "dump", (dir / "c.fb").string(), "--message", "tflite.ComputeSettings"});
   CHECK(r.code == 0);
   CHECK(r.out == "preference: LOW_LATENCY\ntflite_settings {\n  delegate: GPU\n}\n");

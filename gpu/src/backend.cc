@@ -10,6 +10,7 @@
 #include "convert.h"  // cpu_ref/src
 #include "nnbridge/cpu_ref.h"
 #include "nnbridge/gpu.h"
+#include "custom_layers.h"
 #include "ops.h"
 
 namespace nnbridge::gpu {
@@ -206,17 +207,25 @@ class GpuBackend final : public Backend {
   std::string name() const override { return "opencl"; }
 
   std::unique_ptr<Plan> prepare(const Graph& g, const BackendOptions& options) const override {
-    std::string device_spec, fallback = "none";
+    std::string device_spec, fallback = "none", cache_dir;
     for (const auto& [key, value] : options.options) {
       if (key.rfind("opencl.", 0) != 0) continue;  // another backend's
       if (key == "opencl.device") device_spec = value;
       else if (key == "opencl.fallback") fallback = value;
-      else throw Error(ErrorCode::Invalid, "unknown option \"" + key + "\" (the opencl backend knows opencl.device, opencl.fallback)");
+      else if (key == "opencl.cache_dir") cache_dir = value;
+      else throw Error(ErrorCode::Invalid, "unknown option \"" + key +
+                                               "\" (the opencl backend knows opencl.device, opencl.fallback, opencl.cache_dir)");
     }
     if (fallback != "none" && fallback != "cpu")
       throw Error(ErrorCode::Invalid, "opencl.fallback must be none or cpu, not \"" + fallback + "\"");
     auto plan = std::make_unique<GpuPlan>();
-    plan->dev = open_device(device_spec);
+    if (cache_dir.empty()) {
+      plan->dev = open_device(device_spec);
+    } else {  // the shared device's handles, with this plan's cache directory
+      auto dev = std::make_shared<Device>(*open_device(device_spec));
+      dev->cache_dir = cache_dir;
+      plan->dev = std::move(dev);
+    }
     try {
       build(*plan, g, options, fallback == "cpu");
     } catch (const cl::Error& e) {
@@ -262,9 +271,18 @@ class GpuBackend final : public Backend {
         if (v >= g.values.size()) throw Error(ErrorCode::Invalid, "output id out of range in " + label, {}, where);
         ready[v] = true;
       }
+      if (has_custom_layer(options, n)) {  // OpenVINO custom layer (custom_layers.h): before any built-in kernel
+        resolve_outputs(work, i, label, where);
+        try {
+          plan.steps.push_back(Step{n.inputs, n.outputs, custom_layer_launch(options, work, i, dev, label), {}});
+        } catch (const Error& e) {
+          throw Error(e.code(), e.message(), e.file(), e.where().empty() ? where : e.where());
+        }
+        continue;
+      }
       auto it = table.find(n.op);
       if (it == table.end() && !allow_fallback)
-        throw Error(ErrorCode::Unsupported, "the opencl backend has no kernel for op " + n.op + " of " + label +
+        throw Error(ErrorCode::Unsupported, "the opencl backend has no kernel for op " + n.op + " (node " + std::to_string(i) + " \"" + n.name + "\")" +
                                                 " (opencl.fallback=cpu runs such nodes on cpu)", {}, where);
       resolve_outputs(work, i, label, where);
       Step st{n.inputs, n.outputs, {}, {}};
@@ -285,8 +303,19 @@ class GpuBackend final : public Backend {
         try {
           st.launch = it->second(OpContext{ctx, dev, label});
         } catch (const Error& e) {
-          if (e.code() == ErrorCode::Backend) throw;  // a build failure already names the node
-          throw Error(e.code(), label + ": " + e.message(), {}, where);
+          // With opencl.fallback=cpu a kernel that fails to build (Backend) or refuses this node's
+          // form (Unsupported, e.g. Conv weights that are not constants) runs on cpu instead
+          // (TFLite's allow_automatic_fallback_on_compilation_error).
+          const bool can_fall_back = e.code() == ErrorCode::Backend || e.code() == ErrorCode::Unsupported;
+          if (!allow_fallback || !can_fall_back) {
+            if (e.code() == ErrorCode::Backend) throw;  // a build failure already names the node
+            throw Error(e.code(), label + ": " + e.message(), {}, where);
+          }
+          try {
+            st.fallback = make_fallback(work, i, options);
+          } catch (const Error& f) {
+            throw Error(f.code(), label + " (on cpu after the opencl kernel failed: " + e.message() + "): " + f.message(), {}, where);
+          }
         }
       }
       plan.steps.push_back(std::move(st));

@@ -1,12 +1,13 @@
-// Device enumeration and choice; the program cache.
+// Device enumeration and choice; the program cache (in memory here, on disk in binary_cache.cc).
 #include "device.h"
 
 #include <algorithm>
-#include <functional>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <tuple>
 
+#include "binary_cache.h"
 #include "embedded_kernels.h"
 #include "nnbridge/error.h"
 #include "nnbridge/gpu.h"
@@ -52,7 +53,8 @@ std::vector<Found> enumerate() {
 std::string label_of(const DeviceInfo& i) { return i.platform + ": " + i.name; }
 
 std::mutex g_mutex;
-int g_built = 0;
+int g_built = 0, g_loaded = 0;
+std::map<std::tuple<cl_device_id, std::string, std::string>, cl::Program> g_cache;  // guarded by g_mutex
 
 }  // namespace
 
@@ -102,13 +104,22 @@ std::shared_ptr<const Device> open_device(std::string_view spec) {
 }
 
 cl::Program get_program(const Device& dev, std::string_view file, const std::string& source, const std::string& what) {
-  static std::map<std::tuple<cl_device_id, std::size_t, std::string>, cl::Program> cache;
   // Single precision only, IEEE rounding of / and sqrt is not asked for: the kernels' results
   // are compared with cpu's within the tolerances of the Arm NN tests.
-  const std::string options = "-cl-std=CL1.2";
-  const auto key = std::make_tuple(dev.device(), std::hash<std::string>{}(source), options);
+  return get_program(dev, file, source, what, "-cl-std=CL1.2");
+}
+
+cl::Program get_program(const Device& dev, std::string_view file, const std::string& source, const std::string& what,
+                        const std::string& options) {
+  // The whole source and options are the key (not a hash of them): equal keys, equal programs.
+  const auto key = std::make_tuple(dev.device(), source, options);
   std::lock_guard lock(g_mutex);
-  if (auto it = cache.find(key); it != cache.end()) return it->second;
+  if (auto it = g_cache.find(key); it != g_cache.end()) return it->second;
+  if (std::optional<cl::Program> loaded = load_cached_binary(dev, source, options)) {
+    ++g_loaded;
+    g_cache.emplace(key, *loaded);
+    return *loaded;
+  }
   cl::Program program(dev.context, source);
   try {
     program.build(std::vector<cl::Device>{dev.device}, options.c_str());
@@ -123,7 +134,8 @@ cl::Program get_program(const Device& dev, std::string_view file, const std::str
                                         e.what() + " " + std::to_string(e.err()) + "); build log:\n" + log);
   }
   ++g_built;
-  cache.emplace(key, program);
+  store_cached_binary(dev, program, source, options);
+  g_cache.emplace(key, program);
   return program;
 }
 
@@ -136,6 +148,16 @@ cl::Program get_embedded_program(const Device& dev, std::string_view file, const
 int programs_built() {
   std::lock_guard lock(g_mutex);
   return g_built;
+}
+
+int programs_loaded() {
+  std::lock_guard lock(g_mutex);
+  return g_loaded;
+}
+
+void clear_program_cache() {
+  std::lock_guard lock(g_mutex);
+  g_cache.clear();
 }
 
 }  // namespace nnbridge::gpu

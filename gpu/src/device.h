@@ -1,6 +1,7 @@
 // Device choice and the per-process program cache of the opencl backend.
 #pragma once
 
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -15,6 +16,9 @@ struct Device {
   cl::Context context;
   cl::CommandQueue queue;
   std::string label;  ///< "platform: device"
+  /// opencl.cache_dir (gpu.h): where get_program() keeps program binaries; empty = memory only.
+  /// open_device() leaves it empty; prepare() copies the Device and sets it for its plan.
+  std::filesystem::path cache_dir;
 };
 
 /// The device `spec` names (gpu.h "opencl.device"): empty = the first GPU, else the first
@@ -23,13 +27,23 @@ struct Device {
 /// `spec` matches none (the message lists the devices). Devices are opened once per process.
 std::shared_ptr<const Device> open_device(std::string_view spec);
 
-/// The program built from `source` for `dev`, from the in-memory cache keyed by device, source
-/// hash and build options, else built now. A build failure throws Error(Backend) whose message
-/// holds `what` (the node asking for it), `file` and the compiler's build log.
+/// The program built from `source` for `dev`: from the in-memory cache (key: device, the full
+/// source text and the build options, compared whole), else from dev.cache_dir when set (a
+/// binary file whose recorded key matches; a missing, corrupt or stale file is ignored), else
+/// built now from source (and then written to dev.cache_dir). A build failure throws
+/// Error(Backend) whose message holds `what` (the node asking for it), `file` and the build log.
 cl::Program get_program(const Device& dev, std::string_view file, const std::string& source, const std::string& what);
+/// get_program() with the given build options instead of the embedded kernels' "-cl-std=CL1.2"
+/// (custom layers pass their CompilerOptions as written).
+cl::Program get_program(const Device& dev, std::string_view file, const std::string& source, const std::string& what,
+                        const std::string& options);
 /// get_program() for the embedded kernel file `file` ("conv.cl").
 cl::Program get_embedded_program(const Device& dev, std::string_view file, const std::string& what);
-/// How many programs get_program() has built in this process (the cache's misses).
+/// How many programs get_program() has built from source in this process.
 int programs_built();
+/// How many programs get_program() has loaded from a cache_dir binary in this process.
+int programs_loaded();
+/// Empties the in-memory program cache (tests: the next get_program() goes to disk or source).
+void clear_program_cache();
 
 }  // namespace nnbridge::gpu

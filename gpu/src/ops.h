@@ -39,7 +39,7 @@ using OpFactory = std::function<Launch(const OpContext&)>;
 using OpTable = std::map<std::string, OpFactory, std::less<>>;
 
 void add_elementwise_ops(OpTable&);  // ops.cc: unary, binary, Identity-like copies, Transpose, Concat
-void add_nn_ops(OpTable&);           // ops_nn.cc: Softmax, Conv, pooling, Gemm, Reduce*, BatchNormalization
+void add_nn_ops(OpTable&);           // ops_nn.cc: Softmax, Conv, pooling, Gemm, MatMul, Reduce*, BatchNormalization
 const OpTable& ops();
 
 /// Runs `k` over `n` work items (nothing when n is 0).

@@ -1,5 +1,5 @@
 // Network ops of the opencl backend: Softmax (softmax.cl), Conv (conv.cl), pooling (pool.cl),
-// Gemm (gemm.cl), Reduce* (reduce.cl), BatchNormalization (normalization.cl). Geometry and
+// Gemm and MatMul (gemm.cl), Reduce* (reduce.cl), BatchNormalization (normalization.cl). Geometry and
 // attribute rules are cpu_ref's (the comments name its file), so both backends read a node alike.
 #include <algorithm>
 #include <cmath>
@@ -197,6 +197,54 @@ Launch gemm(const OpContext& c) {
   };
 }
 
+// ONNX MatMul-13 = numpy.matmul (a 1-D A is [1, K], a 1-D B is [K, 1], the added dim dropped
+// from the output; batch dims broadcast numpy-style), plus Arm NN BatchMatMul's transA/transB
+// (cpu_ref/src/kernels/gemm.cc, which does not take 1-D operands).
+Launch matmul(const OpContext& c) {
+  const KernelContext& k = c.k;
+  Shape a = k.in[0].shape, b = k.in[1].shape;
+  const bool ta = k.attr_int("transA", 0) != 0, tb = k.attr_int("transB", 0) != 0;
+  if (a.empty() || b.empty()) k.invalid("MatMul inputs must have rank >= 1");
+  if ((a.size() == 1 && ta) || (b.size() == 1 && tb)) k.invalid("transA/transB need an operand of rank >= 2");
+  if (a.size() == 1) a.insert(a.begin(), 1);
+  if (b.size() == 1) b.push_back(1);
+  const int64_t M = ta ? a.back() : a[a.size() - 2], K = ta ? a[a.size() - 2] : a.back();
+  const int64_t N = tb ? b[b.size() - 2] : b.back();
+  if ((tb ? b.back() : b[b.size() - 2]) != K) k.invalid("A and B disagree on K");
+  const std::size_t nd = std::max(a.size(), b.size()) - 2;
+  // Output batch dims, and each operand's batch strides in matrices (0 where it broadcasts).
+  Shape batch(nd, 1), sa(nd, 0), sb(nd, 0);
+  auto strides = [&](const Shape& s, Shape& st) {
+    int64_t acc = 1;
+    for (std::size_t i = 0; i + 2 < s.size(); ++i) {
+      const std::size_t d = s.size() - 3 - i, od = nd - 1 - i;
+      if (s[d] != 1) {
+        if (batch[od] != 1 && batch[od] != s[d]) k.invalid("batch dims of A and B do not broadcast");
+        batch[od] = s[d];
+        st[od] = acc;
+      }
+      acc *= s[d];
+    }
+  };
+  strides(a, sa);
+  strides(b, sb);
+  const int64_t total = numel(batch) * M * N;
+  if (numel(k.out[0].shape) != total) k.invalid("output size is not batch * M * N");
+  std::vector<int> g;
+  for (int64_t v : {M, N, K, int64_t{ta}, int64_t{tb}, static_cast<int64_t>(nd)}) g.push_back(c.to_int(v));
+  for (const Shape* s : {&batch, &sa, &sb})
+    for (int64_t v : *s) g.push_back(c.to_int(v));
+  c.to_int(total);
+  c.to_int(numel(a));
+  c.to_int(numel(b));
+  cl::Buffer gb = c.ints(g);
+  cl::Kernel kern = c.kernel("gemm.cl", "matmul");
+  return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
+    set_args(kern, in[0], in[1], out[0], gb);
+    enqueue(dev, kern, total);
+  };
+}
+
 // cpu_ref/src/kernels/reduce.cc: no axes reduces every axis.
 OpFactory reduce(int op) {
   return [op](const OpContext& c) -> Launch {
@@ -266,6 +314,7 @@ void add_nn_ops(OpTable& t) {
   t["GlobalMaxPool"] = pool(true, true);
   t["GlobalAveragePool"] = pool(false, true);
   t["Gemm"] = gemm;
+  t["MatMul"] = matmul;
   t["ReduceMean"] = reduce(0);
   t["ReduceSum"] = reduce(1);
   t["ReduceMax"] = reduce(2);

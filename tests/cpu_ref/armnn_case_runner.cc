@@ -69,7 +69,7 @@ void run_armnn_case(const fs::path& dir, bool need_listed_outputs, ArmnnCaseTall
   } catch (const Error& e) {
     if (e.code() == ErrorCode::Unsupported) {
       for (const Node& n : g.nodes)
-        if (backend.count_unsupported && std::string(e.what()).find("(" + n.op + ")") != std::string::npos) {
+        if (backend.count_unsupported && std::string(e.what()).find("no kernel for op " + n.op + " ") != std::string::npos) {
           ++tally.unsupported;
           ++tally.unsupported_ops[n.op];
           return;

@@ -2,6 +2,10 @@
 // are fixed numbers, so every expected value below is written by hand.
 #include <doctest/doctest.h>
 
+#include <bit>
+#include <cmath>
+#include <limits>
+
 #include "nnbridge/error.h"
 #include "nnbridge/exec.h"
 
@@ -94,4 +98,83 @@ TEST_CASE("registry and validate()") {
   CHECK(r3.outputs[1].message.find("stub failure") != std::string::npos);
   CHECK(r3.outputs[2].message.find("missing") != std::string::npos);
   CHECK_THROWS_AS(validate(g, {}, std::span<const std::string>{}, Tolerance{}), Error);
+}
+
+// ---- ulp_distance and OutputReport::max_ulp: every value below counted by hand from the
+// IEEE 754 bit patterns.
+
+TEST_CASE("ulp_distance float32: neighbours, zeros, subnormals, infinity, NaN") {
+  CHECK(ulp_distance(1.0f, 1.0f) == 0);
+  CHECK(ulp_distance(1.0f, std::nextafter(1.0f, 2.0f)) == 1);  // 0x3f800000 -> 0x3f800001
+  CHECK(ulp_distance(1.0f, std::nextafter(1.0f, 0.0f)) == 1);  // 0x3f7fffff
+  // 1.0 = 0x3f800000, 2.0 = 0x40000000: 2^23 floats apart (one binade).
+  CHECK(ulp_distance(1.0f, 2.0f) == 0x800000u);
+  CHECK(ulp_distance(2.0f, 1.0f) == 0x800000u);
+  CHECK(ulp_distance(0.0f, -0.0f) == 0);
+  const float tiny = std::numeric_limits<float>::denorm_min();  // 0x00000001
+  CHECK(ulp_distance(tiny, -tiny) == 2);
+  CHECK(ulp_distance(0.0f, tiny) == 1);
+  CHECK(ulp_distance(-0.0f, tiny) == 1);
+  // -1.0 and 1.0: 0x3f800000 on each side of zero.
+  CHECK(ulp_distance(-1.0f, 1.0f) == 2u * 0x3f800000u);
+  CHECK(ulp_distance(std::numeric_limits<float>::max(), INFINITY) == 1);  // 0x7f7fffff -> 0x7f800000
+  CHECK(ulp_distance(-INFINITY, INFINITY) == 2u * 0x7f800000u);
+  const float nan = std::numeric_limits<float>::quiet_NaN();
+  CHECK(ulp_distance(nan, nan) == 0);
+  CHECK(ulp_distance(nan, -nan) == 0);
+  CHECK(ulp_distance(nan, 1.0f) == kUlpNaNMismatch);
+  CHECK(ulp_distance(INFINITY, nan) == kUlpNaNMismatch);
+}
+
+TEST_CASE("ulp_distance float64, float16 and bfloat16 in their own units") {
+  CHECK(ulp_distance(1.0, std::nextafter(1.0, 2.0)) == 1);
+  CHECK(ulp_distance(1.0, 2.0) == (uint64_t{1} << 52));
+  CHECK(ulp_distance(-std::numeric_limits<double>::max(), std::numeric_limits<double>::max()) ==
+        2 * uint64_t{0x7fefffffffffffff});
+  // binary16: 1.0 = 0x3c00, next = 0x3c01, 2.0 = 0x4000 (2^10 apart), -0 = 0x8000, inf = 0x7c00,
+  // max = 0x7bff, NaN = 0x7e00.
+  CHECK(ulp_distance_float16(0x3c00, 0x3c01) == 1);
+  CHECK(ulp_distance_float16(0x3c00, 0x4000) == 1024);
+  CHECK(ulp_distance_float16(0x0000, 0x8000) == 0);
+  CHECK(ulp_distance_float16(0x0001, 0x8001) == 2);
+  CHECK(ulp_distance_float16(0x7bff, 0x7c00) == 1);
+  CHECK(ulp_distance_float16(0x7e00, 0xfe01) == 0);
+  CHECK(ulp_distance_float16(0x7e00, 0x3c00) == kUlpNaNMismatch);
+  // bfloat16: 1.0 = 0x3f80, 2.0 = 0x4000 (2^7 apart), inf = 0x7f80; 0x7c00 is a number
+  // (2^121) in bfloat16 but inf in binary16, 0x7f81 a NaN.
+  CHECK(ulp_distance_bfloat16(0x3f80, 0x4000) == 128);
+  CHECK(ulp_distance_bfloat16(0xbf80, 0x3f80) == 2 * 0x3f80);
+  CHECK(ulp_distance_bfloat16(0x7c00, 0x7c01) == 1);
+  CHECK(ulp_distance_bfloat16(0x7f80, 0x7f81) == kUlpNaNMismatch);
+}
+
+TEST_CASE("OutputReport::max_ulp per dtype") {
+  // float32: the second element is 3 floats above 100 (0x42c80000 + 3).
+  const float up3 = std::bit_cast<float>(std::bit_cast<uint32_t>(100.0f) + 3);
+  auto r = compare_outputs(TensorMap{{"y", f32({2}, {1.0f, up3})}}, TensorMap{{"y", f32({2}, {1.0f, 100.0f})}}, Tolerance{})[0];
+  CHECK(r.passed);
+  CHECK(r.max_ulp == 3);
+  // float16 bits: 0x3c00 vs 0x3c05 and 0x4000 vs 0x4000.
+  TensorType h{DataType::Float16, {2}, false, std::nullopt};
+  r = compare_outputs(TensorMap{{"y", HostTensor::from_values<uint16_t>(h, std::vector<uint16_t>{0x3c05, 0x4000})}},
+                      TensorMap{{"y", HostTensor::from_values<uint16_t>(h, std::vector<uint16_t>{0x3c00, 0x4000})}},
+                      Tolerance{})[0];
+  CHECK(r.max_ulp == 5);
+  // int32: the largest integer difference, |7 - (-2)| = 9.
+  TensorType i{DataType::Int32, {2}, false, std::nullopt};
+  r = compare_outputs(TensorMap{{"y", HostTensor::from_values<int32_t>(i, std::vector<int32_t>{7, 4})}},
+                      TensorMap{{"y", HostTensor::from_values<int32_t>(i, std::vector<int32_t>{-2, 5})}}, Tolerance{})[0];
+  CHECK_FALSE(r.passed);
+  CHECK(r.max_ulp == 9);
+  // quantized: storage integers, not dequantized values (scale 0.5: 3 steps are 1.5 apart).
+  TensorType q{DataType::QAsymmU8, {2}, false, Quantization{{0.5}, {10}, std::nullopt}};
+  r = compare_outputs(TensorMap{{"y", HostTensor::from_values<uint8_t>(q, std::vector<uint8_t>{13, 0})}},
+                      TensorMap{{"y", HostTensor::from_values<uint8_t>(q, std::vector<uint8_t>{10, 0})}}, Tolerance{})[0];
+  CHECK(r.max_ulp == 3);
+  CHECK(r.max_steps == 3);
+  CHECK(r.max_abs_error == doctest::Approx(1.5));
+  // A NaN against a number.
+  r = compare_outputs(TensorMap{{"y", f32({1}, {NAN})}}, TensorMap{{"y", f32({1}, {0.0f})}}, Tolerance{})[0];
+  CHECK_FALSE(r.passed);
+  CHECK(r.max_ulp == kUlpNaNMismatch);
 }

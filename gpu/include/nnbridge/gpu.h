@@ -6,6 +6,10 @@
 // result is rounded to the node's declared output dtype and back (quantized types: requantized
 // with round half away from zero and clamping, Arm NN armnn::Quantize) by the very conversion
 // functions cpu uses (cpu_ref/src/convert.h), so the two backends cannot disagree on that rule.
+// float16 and bfloat16 are therefore computed in float32 and rounded per node (float16: ties
+// away from zero, as cpu and Arm NN's Half.hpp; bfloat16: ties to even), bit for bit as cpu, on
+// every device: no kernel uses the `half` type, so cl_khr_fp16 is neither needed nor used
+// (PoCL's CPU device does not report it).
 //
 // Options (BackendOptions::options):
 //   opencl.device    = N | text   the N-th device of all platforms (0-based, in list_devices()
@@ -16,10 +20,27 @@
 //                                 (its inputs are read back, run, and its outputs written to the
 //                                 device) when `cpu`; with `none` (the default) prepare() throws
 //                                 Error(Unsupported) naming the node and the op.
+//   opencl.cache_dir = DIR        keep built program binaries (clGetProgramInfo CL_PROGRAM_BINARIES)
+//                                 in DIR (created if missing), one file per (platform, device
+//                                 name, driver version, build options, source), written to a
+//                                 temporary file and renamed into place; later prepares, in any
+//                                 process, load them with clCreateProgramWithBinary instead of
+//                                 compiling. A missing, truncated, corrupt or stale file (other
+//                                 driver, other source: the file records the whole key, which is
+//                                 compared) is ignored: the program is built from source and the
+//                                 file rewritten. Never an error, nor is an unwritable DIR.
+//                                 Default: no disk cache.
 // Any other "opencl.*" key is Error(Invalid).
 //
-// Programs are built once per process for each (device, source hash, build options) and kept
-// in memory; a build failure is Error(Backend) carrying the node, the kernel file and the
+// Custom layers: BackendOptions::custom_kernels may hold OpenVINO custom-layer sets
+// (nnbridge::config::openvino_custom::custom_layer_set(), nnbridge/config/openvino_custom.h). A
+// node runs the SimpleGPU layer named N, in preference to any built-in kernel, when its op is N,
+// when it is an Arm NN StandIn layer (`armnn.StandIn`) named N, or a VkGraph operator `vk.N`:
+// its inputs are the layer's input ports 0.., its outputs the output ports 0.., Define `param`s
+// read the node's attributes. A <Tensor> asking for BYXF/FYXB/YXFB gets a device-side reorder.
+//
+// Programs are built once per process for each (device, source text, build options) and kept
+// in memory (the key compared whole, never just a hash of it); a build failure is Error(Backend) carrying the node, the kernel file and the
 // compiler's build log. A plan holds one device buffer per tensor; run() calls on one plan are
 // serialized (they share those buffers).
 #pragma once

@@ -1,4 +1,5 @@
 // validate(): run one graph on several backends and compare outputs (DESIGN.md "Backends").
+#include <algorithm>
 #include <cmath>
 
 #include "nnbridge/error.h"
@@ -13,6 +14,35 @@ std::vector<double> raw_values(const HostTensor& t) {
   plain.quantization.reset();
   plain.dtype = storage_type(plain.dtype);
   return HostTensor::from_buffer(plain, t.buffer()).to_double();
+}
+
+template <class Bits, class F>
+uint64_t max_ulp_bits(const HostTensor& a, const HostTensor& e, F distance) {
+  auto x = a.values<Bits>(), y = e.values<Bits>();
+  uint64_t m = 0;
+  for (std::size_t i = 0; i < x.size() && i < y.size(); ++i) m = std::max<uint64_t>(m, distance(x[i], y[i]));
+  return m;
+}
+
+// OutputReport::max_ulp: floats in their own units, every other type in storage integers
+// (`av`/`ev` as to_double() gives them, or raw storage integers for quantized types).
+uint64_t max_ulp(const HostTensor& a, const HostTensor& e, const std::vector<double>& av, const std::vector<double>& ev) {
+  switch (storage_type(a.dtype())) {
+    case DataType::Float32: return max_ulp_bits<float>(a, e, [](float x, float y) { return ulp_distance(x, y); });
+    case DataType::Float64: return max_ulp_bits<double>(a, e, [](double x, double y) { return ulp_distance(x, y); });
+    case DataType::Float16: return max_ulp_bits<uint16_t>(a, e, ulp_distance_float16);
+    case DataType::BFloat16: return max_ulp_bits<uint16_t>(a, e, ulp_distance_bfloat16);
+    default: break;
+  }
+  const bool quant = is_quantized(a.dtype()) || is_quantized(e.dtype());
+  const std::vector<double> x = quant ? raw_values(a) : av, y = quant ? raw_values(e) : ev;
+  uint64_t m = 0;
+  for (std::size_t i = 0; i < x.size() && i < y.size(); ++i) {
+    // Exact up to 2^53 (to_double()); larger int64 differences are rounded, and fail anyway.
+    const double d = std::fabs(x[i] - y[i]);
+    m = std::max<uint64_t>(m, d >= 1.8e19 ? UINT64_MAX : static_cast<uint64_t>(d));
+  }
+  return m;
 }
 
 OutputReport compare_one(const std::string& name, const HostTensor& a, const HostTensor& e_in, const Tolerance& tol) {
@@ -52,6 +82,7 @@ OutputReport compare_one(const std::string& name, const HostTensor& a, const Hos
       r.max_steps = std::max(r.max_steps, static_cast<int64_t>(std::fabs(aq[i] - eq[i])));
     ok = r.max_steps <= tol.quantized_steps;
   }
+  r.max_ulp = max_ulp(a, e, av, ev);
   r.passed = ok;
   if (!ok) r.message = "values differ beyond the tolerance";
   return r;

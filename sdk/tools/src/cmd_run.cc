@@ -3,6 +3,10 @@
 // Inputs are DIR/<graph input name>.npy in the graph's dtype (quantized inputs as their
 // storage integers) and exact shape; outputs are written as <graph output name>.npy, each
 // through a temporary file and a rename, so no half-written file is ever left.
+//
+// --settings FILE picks the backend, threads and opencl fallback from TFLite acceleration
+// settings (explicit flags win); --benchmark-event OUT writes the run as a TFLite BenchmarkEvent
+// (exec_settings.h, nnbridge/config/tflite_execution.h).
 #include <chrono>
 #include <iostream>
 #include <memory>
@@ -10,6 +14,8 @@
 #include <set>
 
 #include "commands.h"
+#include "exec_settings.h"
+#include "nnbridge/config/openvino_custom.h"
 #include "nnbridge/cpu_ref.h"
 #include "nnbridge/error.h"
 #include "nnbridge/exec.h"
@@ -30,8 +36,13 @@ struct RunArgs {
   std::vector<std::string> extensions;
   std::string device, fallback;  // opencl.device, opencl.fallback (nnbridge/gpu.h)
   std::string named_data;        // vkgraph / vkdelegate: folder of named-data constants
+  std::vector<std::string> custom_layers;  // --custom-layers XML, repeatable (nnbridge/config/openvino_custom.h)
   bool json = false;
+  bool backend_given = false;    // --backend on the command line (it wins over --settings)
+  ExecFlags flags;               // --settings, --benchmark-event (exec_settings.h)
 };
+
+using Stage = config::tflite_accel::BenchmarkRun::Stage;
 
 std::string shape_str(const std::vector<int64_t>& s) {
   std::string out = "[";
@@ -39,23 +50,20 @@ std::string shape_str(const std::vector<int64_t>& s) {
   return out + "]";
 }
 
-// A graph value name used as a file name must stay inside the folder.
-void check_file_name(const std::string& name, const char* what) {
-  if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos || name.find('\0') != std::string::npos)
-    throw Error(ErrorCode::Unsupported, std::string(what) + " \"" + name + "\" cannot be used as a file name");
-}
-
-int run_run(const RunArgs& a) {
+int run_body(const RunArgs& a, BenchmarkEventWriter& event, Stage& stage, std::string& source) {
   using Clock = std::chrono::steady_clock;
   cpu_ref::register_backend();
 #ifdef NNBRIDGE_HAVE_OPENCL
   gpu::register_backend();
 #endif
-  auto backend = find_backend(a.backend);
+  const ExecSetup setup = resolve(a.flags, event, source);
+  const std::string backend_name = a.backend_given ? a.backend : setup.default_backend();
+  source = config::tflite_accel::delegate_of_backend(backend_name);
+  auto backend = find_backend(backend_name);
   if (!backend) {
     std::string names;
     for (const auto& b : all_backends()) names += (names.empty() ? "" : ", ") + b->name();
-    std::cerr << "nnbridge: error: no backend named \"" << a.backend << "\" (available: " << names << ")\n";
+    std::cerr << "nnbridge: error: no backend named \"" << backend_name << "\" (available: " << names << ")\n";
     return kUsage;
   }
   LoadOptions load_options;
@@ -69,59 +77,41 @@ int run_run(const RunArgs& a) {
     load_options.options[format + ".named_data"] = a.named_data;
   }
   Graph g = load(a.model, load_options);
-  BackendOptions options;
-  options.threads = a.threads;
+  BackendOptions options = setup.options({backend_name});  // threads, opencl.fallback: flags over settings
   options.extensions = a.extensions;  // loaded by prepare(); a bad library is an Error naming it
   if (!a.device.empty()) options.options["opencl.device"] = a.device;
-  if (!a.fallback.empty()) options.options["opencl.fallback"] = a.fallback;
-  if ((!a.device.empty() || !a.fallback.empty()) && a.backend != "opencl") {
+  if (!a.custom_layers.empty()) {
+    if (backend_name != "opencl") {
+      std::cerr << "nnbridge: error: --custom-layers applies to --backend opencl\n";
+      return kUsage;
+    }
+    options.custom_kernels.push_back(
+        config::openvino_custom::custom_layer_set(std::vector<std::filesystem::path>(a.custom_layers.begin(), a.custom_layers.end())));
+  }
+  if ((!a.device.empty() || !a.fallback.empty()) && backend_name != "opencl") {
     std::cerr << "nnbridge: error: --device and --fallback apply to --backend opencl\n";
     return kUsage;
   }
   auto t0 = Clock::now();
   std::unique_ptr<Plan> plan = backend->prepare(g, options);
   auto t1 = Clock::now();
+  event.run().initialization_time_us.push_back(BenchmarkEventWriter::micros(t1 - t0));
 
   // Inputs: exactly one file per graph input, nothing else.
-  const fs::path in_dir = a.inputs;
-  if (!fs::is_directory(in_dir)) throw Error(ErrorCode::Io, "not a folder", a.inputs);
-  std::set<std::string> names;
-  for (const auto& [name, type] : plan->input_types()) {
-    check_file_name(name, "graph input");
-    names.insert(name + ".npy");
-  }
-  for (const auto& e : fs::directory_iterator(in_dir)) {
-    const std::string f = e.path().filename().string();
-    if (!names.count(f))
-      throw Error(ErrorCode::Invalid, "\"" + f + "\" is not a graph input (inputs: " + [&] {
-        std::string s;
-        for (const auto& [n, t] : plan->input_types()) s += (s.empty() ? "" : ", ") + n;
-        return s;
-      }() + ")", e.path().string());
-  }
-  TensorMap inputs;
-  for (const auto& [name, type] : plan->input_types()) {
-    const fs::path p = in_dir / (name + ".npy");
-    if (!fs::exists(p)) throw Error(ErrorCode::Invalid, "missing the file for graph input \"" + name + "\"", p.string());
-    HostTensor t = read_npy(p);
-    if (t.shape() != type.shape)
-      throw Error(ErrorCode::Invalid, "graph input \"" + name + "\" needs shape " + shape_str(type.shape) + ", the file has " +
-                                          shape_str(t.shape()), p.string());
-    if (t.dtype() != storage_type(type.dtype))
-      throw Error(ErrorCode::Invalid, "graph input \"" + name + "\" needs dtype " + std::string(to_string(storage_type(type.dtype))) +
-                                          ", the file has " + std::string(to_string(t.dtype())), p.string());
-    inputs[name] = HostTensor::from_buffer(type, t.buffer());
-  }
+  const TensorMap inputs = read_npy_folder(a.inputs, plan->input_types());
+  stage = Stage::Inference;
   auto t2 = Clock::now();
   TensorMap outputs = plan->run(inputs);
   auto t3 = Clock::now();
+  event.run().inference_time_us.push_back(BenchmarkEventWriter::micros(t3 - t2));
+  stage = Stage::Unknown;
 
   const fs::path out_dir = a.outputs;
   fs::create_directories(out_dir);
   nlohmann::json summary;
   summary["model"] = a.model;
-  summary["backend"] = a.backend;
-  summary["threads"] = a.threads;
+  summary["backend"] = backend_name;
+  summary["threads"] = options.threads;
   summary["prepare_ms"] = std::chrono::duration<double, std::milli>(t1 - t0).count();
   summary["run_ms"] = std::chrono::duration<double, std::milli>(t3 - t2).count();
   summary["outputs"] = nlohmann::json::array();
@@ -135,7 +125,21 @@ int run_run(const RunArgs& a) {
     if (!a.json) std::cout << name << ": " << to_string(t.dtype()) << " " << shape_str(t.shape()) << " -> " << p.string() << "\n";
   }
   if (a.json) std::cout << summary.dump(2) << "\n";
+  event.end(true);
   return kOk;
+}
+
+// A failure after --settings loaded leaves an ERROR BenchmarkEvent behind (--benchmark-event).
+int run_run(const RunArgs& a) {
+  BenchmarkEventWriter event(a.flags);
+  Stage stage = Stage::Initialization;
+  std::string source = "NONE";
+  try {
+    return run_body(a, event, stage, source);
+  } catch (...) {
+    event.error(stage, source);
+    throw;
+  }
 }
 
 }  // namespace
@@ -148,7 +152,7 @@ void add_run(CLI::App& app, Action& action) {
   sub->add_option("--outputs", args->outputs, "Folder to write <graph output name>.npy into (created if needed)")
       ->required();
   sub->add_option("--backend", args->backend, "The backend (default: cpu)");
-  sub->add_option("--threads", args->threads, "Worker threads (default 0: all cores)")->check(CLI::NonNegativeNumber);
+  sub->add_option("--threads", args->threads, "Worker threads (default 0: all cores)")->check(CLI::Range(0, 4096));
   sub->add_option("--extension", args->extensions,
                   "A cpu extension library (.so) registering custom kernels; repeatable (nnbridge/cpu_kernel_api.h)")
       ->allow_extra_args(false);
@@ -158,8 +162,17 @@ void add_run(CLI::App& app, Action& action) {
       ->check(CLI::IsMember({"none", "cpu"}));
   sub->add_option("--named-data", args->named_data,
                   "vkgraph/vkdelegate: folder holding the named-data constants, one file per key");
+  add_exec_flags(sub, args->flags);
+  sub->add_option("--custom-layers", args->custom_layers,
+                  "opencl: OpenVINO custom-layer XML (SimpleGPU kernels run for nodes of the layer's name); repeatable")
+      ->allow_extra_args(false);
   sub->add_flag("--json", args->json, "Print a JSON summary with timings");
-  sub->callback([&action, args] { action = [args] { return run_run(*args); }; });
+  sub->callback([&action, args, sub] {
+    args->backend_given = sub->count("--backend") > 0;
+    if (sub->count("--threads")) args->flags.threads = args->threads;
+    if (sub->count("--fallback")) args->flags.fallback = args->fallback;
+    action = [args] { return run_run(*args); };
+  });
 }
 
 }  // namespace nnbridge::cli

@@ -1,9 +1,13 @@
 // Helpers shared by the subcommands.
+#include <filesystem>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <sstream>
 
 #include "commands.h"
+#include "nnbridge/error.h"
 #include "nnbridge/io.h"
+#include "nnbridge/npy.h"
 
 namespace nnbridge::cli {
 
@@ -33,6 +37,45 @@ std::string check_format_name(const std::string& arg) {
   std::string known;
   for (const FormatHandler* h : all_formats()) known += (known.empty() ? "" : ", ") + h->name;
   return "unknown format '" + arg + "' (known: " + known + ")";
+}
+
+void check_file_name(const std::string& name, const char* what) {
+  if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos || name.find('\0') != std::string::npos)
+    throw Error(ErrorCode::Unsupported, std::string(what) + " \"" + name + "\" cannot be used as a file name");
+}
+
+TensorMap read_npy_folder(const std::string& dir, const std::vector<std::pair<std::string, TensorType>>& types,
+                          const char* what) {
+  namespace fs = std::filesystem;
+  const fs::path folder = dir;
+  if (!fs::is_directory(folder)) throw Error(ErrorCode::Io, "not a folder", dir);
+  std::set<std::string> files;
+  std::string names;
+  for (const auto& [name, type] : types) {
+    check_file_name(name, what);
+    files.insert(name + ".npy");
+    names += (names.empty() ? "" : ", ") + name;
+  }
+  for (const auto& e : fs::directory_iterator(folder)) {
+    const std::string f = e.path().filename().string();
+    if (!files.count(f))
+      throw Error(ErrorCode::Invalid, "\"" + f + "\" is not a " + what + " (" + what + "s: " + names + ")", e.path().string());
+  }
+  TensorMap out;
+  for (const auto& [name, type] : types) {
+    const fs::path p = folder / (name + ".npy");
+    if (!fs::exists(p)) throw Error(ErrorCode::Invalid, "missing the file for " + std::string(what) + " \"" + name + "\"", p.string());
+    HostTensor t = read_npy(p);
+    if (t.shape() != type.shape)
+      throw Error(ErrorCode::Invalid, std::string(what) + " \"" + name + "\" needs shape " + shape_text(type) + ", the file has " +
+                                          shape_text(t.type()), p.string());
+    if (t.dtype() != storage_type(type.dtype))
+      throw Error(ErrorCode::Invalid, std::string(what) + " \"" + name + "\" needs dtype " +
+                                          std::string(to_string(storage_type(type.dtype))) + ", the file has " +
+                                          std::string(to_string(t.dtype())), p.string());
+    out[name] = HostTensor::from_buffer(type, t.buffer());
+  }
+  return out;
 }
 
 std::string shape_text(const TensorType& t) {

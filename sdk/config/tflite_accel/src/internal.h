@@ -5,6 +5,7 @@
 #include <google/protobuf/message.h>
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -98,6 +99,13 @@ std::string fb_json_to_fb(std::string_view json, const pb::Descriptor& d, const 
 
 void parse_proto(std::string_view bytes, Form form, pb::Message& m, const std::string& file);
 std::string print_proto(const pb::Message& m, Form form);
+
+// ---- settings.cc: the message behind a Settings ----
+
+/// The root message of `s`.
+const pb::Message& message_of(const Settings& s);
+/// A Settings holding `m` (no warnings).
+Settings make_settings(std::unique_ptr<pb::Message> m);
 
 // ---- checks.cc ----
 

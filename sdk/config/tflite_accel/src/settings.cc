@@ -44,7 +44,17 @@ struct Settings::Impl {
 
 struct SettingsAccess {
   static Settings make(std::unique_ptr<Settings::Impl> impl) { return Settings(std::move(impl)); }
+  static const pb::Message& message(const Settings& s) { return *s.impl_->message; }
+  static Settings from_message(std::unique_ptr<pb::Message> m) {
+    auto impl = std::make_unique<Settings::Impl>();
+    impl->message = std::move(m);
+    return Settings(std::move(impl));
+  }
 };
+
+const pb::Message& detail::message_of(const Settings& s) { return SettingsAccess::message(s); }
+
+Settings detail::make_settings(std::unique_ptr<pb::Message> m) { return SettingsAccess::from_message(std::move(m)); }
 
 std::string_view to_string(Form form) {
   for (const auto& [f, name] : kFormNames)

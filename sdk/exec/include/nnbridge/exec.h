@@ -138,6 +138,25 @@ struct Tolerance {
   int64_t quantized_steps = 1;
 };
 
+/// The max_ulp value of a NaN compared with a number (or with a NaN of another sign: never,
+/// NaNs compare equal to each other whatever their sign and payload).
+inline constexpr uint64_t kUlpNaNMismatch = UINT64_MAX;
+
+/// Distance between two floating-point numbers in units in the last place: how many
+/// representable values of the type lie between them, i.e. the difference of their positions
+/// when every value is put on one integer line (the "ordered integer" mapping of the IEEE 754
+/// bit pattern: non-negative values keep their bits, a negative value maps to minus the bits
+/// of its magnitude). So ulp_distance(1.0f, std::nextafter(1.0f, 2.0f)) == 1, +0 and -0 are 0
+/// apart, the smallest positive and negative subnormals are 2 apart (across both zeros, which
+/// count as one value), FLT_MAX and +inf are 1 apart. NaN: two NaNs are 0 apart (any sign or
+/// payload), a NaN and a non-NaN are kUlpNaNMismatch apart. Never throws.
+uint64_t ulp_distance(float a, float b);
+uint64_t ulp_distance(double a, double b);
+/// The same on IEEE 754 binary16 values given by their bit patterns.
+uint64_t ulp_distance_float16(uint16_t a_bits, uint16_t b_bits);
+/// The same on bfloat16 values (the top 16 bits of a float32) given by their bit patterns.
+uint64_t ulp_distance_bfloat16(uint16_t a_bits, uint16_t b_bits);
+
 /// The comparison of one output of one backend.
 struct OutputReport {
   std::string output;
@@ -145,6 +164,13 @@ struct OutputReport {
   double max_abs_error = 0;  ///< in real values (quantized: dequantized)
   double max_rel_error = 0;  ///< max |a - e| / |e| over elements with e != 0
   int64_t max_steps = 0;     ///< quantized types: the largest difference in storage integers
+  /// The largest distance between an actual and its expected element in units in the last
+  /// place (ulp_distance): float32, float64, float16 and bfloat16 each in the units of their own
+  /// type; kUlpNaNMismatch when a NaN meets a number. Integer, bool and quantized types have
+  /// a step of one storage integer: their max_ulp is the largest |a - e| in storage integers
+  /// (for quantized types equal to max_steps). 0 when the tensors could not be compared
+  /// (shape or dtype differ; see message).
+  uint64_t max_ulp = 0;
   bool passed = false;
   std::string message;       ///< why it failed (shape or dtype mismatch, a backend error); empty if it passed
 };

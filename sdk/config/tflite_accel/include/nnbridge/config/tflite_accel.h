@@ -79,11 +79,13 @@ std::vector<std::string> message_names();
 /// or "tflite.X" / "tflite.Outer_.Inner" (FlatBuffers); nullopt when there is no such message.
 std::optional<std::string> resolve_message_name(std::string_view name);
 
+/// How Settings::load reads a file.
 struct LoadOptions {
   std::optional<Form> form;               ///< unset: from the file's extension (form_from_path)
   std::string message = "TFLiteSettings";  ///< the root message, any spelling resolve_message_name takes
 };
 
+/// How Settings::save writes a file.
 struct SaveOptions {
   std::optional<Form> form;  ///< unset: from the output's extension (form_from_path)
 };
@@ -93,10 +95,10 @@ class Settings {
  public:
   /// An empty message of type `message`. Throws Error(Unsupported) when there is none.
   explicit Settings(std::string_view message = "TFLiteSettings");
-  Settings(const Settings& other);
-  Settings& operator=(const Settings& other);
-  Settings(Settings&&) noexcept;
-  Settings& operator=(Settings&&) noexcept;
+  Settings(const Settings& other);             ///< a deep copy
+  Settings& operator=(const Settings& other);  ///< a deep copy
+  Settings(Settings&&) noexcept;               ///< leaves `other` unusable except for assignment
+  Settings& operator=(Settings&&) noexcept;    ///< leaves `other` unusable except for assignment
   ~Settings();
 
   /// Reads `path` in the form from `options` or its extension. Throws Error(Io) when the file
@@ -108,6 +110,7 @@ class Settings {
   /// Reads bytes in `form`; `file` names them in messages (empty for in-memory input).
   static Settings parse(std::span<const std::byte> bytes, Form form,
                         std::string_view message = "TFLiteSettings", const std::string& file = {});
+  /// As above, for bytes held in a string (the text forms).
   static Settings parse(std::string_view bytes, Form form, std::string_view message = "TFLiteSettings",
                         const std::string& file = {});
 

@@ -1,0 +1,115 @@
+// Reading a custom-layer XML file: the document rules (every top-level element is one
+// CustomLayer; OpenVINO intel_gpu custom_layer.cpp LoadFromFile), dispatch by type, duplicate
+// names, and merging several files.
+#include <fstream>
+#include <sstream>
+
+#include "internal.h"
+
+namespace nnbridge::config::openvino_custom {
+
+using detail::Context;
+using detail::Lines;
+using detail::Problems;
+
+const SimpleGpuLayer* CustomLayerConfig::find(std::string_view name) const {
+  for (const SimpleGpuLayer& l : gpu_layers)
+    if (l.name == name) return &l;
+  return nullptr;
+}
+
+namespace {
+
+// Adds `layer` to `into` by the duplicate rule; returns the refusal (without its location).
+std::optional<std::string> add_gpu_layer(CustomLayerConfig& into, SimpleGpuLayer layer, bool allow_override) {
+  for (SimpleGpuLayer& old : into.gpu_layers)
+    if (old.name == layer.name) {
+      const std::string msg = "custom layer \"" + layer.name + "\" is already defined at " + old.where.text();
+      if (!allow_override) return msg + " (allow_override / --allow-override lets a later definition replace it)";
+      into.warnings.push_back({Issue::Severity::Warning, layer.where.text(), msg + "; this definition replaces it"});
+      old = std::move(layer);
+      return std::nullopt;
+    }
+  into.gpu_layers.push_back(std::move(layer));
+  return std::nullopt;
+}
+
+}  // namespace
+
+CustomLayerConfig parse_custom_layers(std::string_view xml, const std::filesystem::path& file, const LoadCustomLayersOptions& options) {
+  const std::string label = file.string();
+  pugi::xml_document doc;
+  const pugi::xml_parse_result r = doc.load_buffer(xml.data(), xml.size(), pugi::parse_default | pugi::parse_fragment, pugi::encoding_utf8);
+  // parse_fragment keeps text between the top-level elements, so that it can be reported.
+  const Lines lines(xml);
+  if (!r)
+    throw Error(ErrorCode::Malformed, label + ":" + std::to_string(lines.line_of(r.offset)) + ": not well-formed XML: " + r.description(),
+                label);
+  Problems problems(label);
+  std::filesystem::path dir = file.parent_path();
+  if (dir.empty()) dir = ".";
+  const Context c{problems, lines, label, dir, options};
+  CustomLayerConfig out;
+  CustomLayerConfig single;  // the file's own layers before the duplicate rule
+  std::vector<detail::MvclEntry> mvcl;
+  bool any = false;
+  for (pugi::xml_node n = doc.first_child(); n; n = n.next_sibling()) {
+    if (n.type() == pugi::node_pcdata || n.type() == pugi::node_cdata) {
+      const std::string_view text = n.value();
+      const std::size_t first = text.find_first_not_of(" \t\r\n");
+      problems.add(lines.line_of(n.offset_debug() + static_cast<std::ptrdiff_t>(first == std::string_view::npos ? 0 : first)),
+                   "text outside any element");
+      continue;
+    }
+    if (n.type() != pugi::node_element) continue;
+    any = true;
+    if (std::string_view(n.name()) != "CustomLayer") {
+      c.error(n, "top-level element " + detail::tag(n) + " is not <CustomLayer> (a custom-layer file is a sequence of <CustomLayer> elements)");
+      continue;
+    }
+    const std::string type = n.attribute("type").value();
+    if (type == "SimpleGPU") detail::parse_simple_gpu(c, n, single);
+    else if (type == "MVCL") detail::parse_mvcl(c, n, mvcl);
+    else c.error(n, "<CustomLayer> type=\"" + type + "\" is not SimpleGPU (GPU) or MVCL (MYRIAD)");
+  }
+  if (!any) problems.add(1, "the file holds no <CustomLayer> element");
+  for (SimpleGpuLayer& l : single.gpu_layers) {
+    const int line = l.where.line;
+    if (auto refused = add_gpu_layer(out, std::move(l), options.allow_override)) problems.add(line, *refused);
+  }
+  detail::merge_mvcl(c, std::move(mvcl), out);
+  problems.throw_if_any();
+  return out;
+}
+
+CustomLayerConfig load_custom_layers(const std::filesystem::path& xml, const LoadCustomLayersOptions& options) {
+  std::ifstream in(xml, std::ios::binary);
+  if (!in) throw Error(ErrorCode::Io, "cannot open the custom-layer file", xml.string());
+  std::ostringstream text;
+  text << in.rdbuf();
+  if (in.bad()) throw Error(ErrorCode::Io, "cannot read the custom-layer file", xml.string());
+  return parse_custom_layers(text.str(), xml, options);
+}
+
+void merge_custom_layers(CustomLayerConfig& into, CustomLayerConfig more, const LoadCustomLayersOptions& options) {
+  std::vector<std::string> problems;
+  for (SimpleGpuLayer& l : more.gpu_layers) {
+    const std::string where = l.where.text();
+    if (auto refused = add_gpu_layer(into, std::move(l), options.allow_override)) problems.push_back(where + ": " + *refused);
+  }
+  for (MvclLayer& l : more.mvcl_layers) into.mvcl_layers.push_back(std::move(l));
+  for (Issue& w : more.warnings) into.warnings.push_back(std::move(w));
+  if (problems.empty()) return;
+  std::string msg = std::to_string(problems.size()) + (problems.size() == 1 ? " problem" : " problems") + " merging custom-layer files:";
+  for (const std::string& p : problems) msg += "\n  " + p;
+  throw Error(ErrorCode::Invalid, msg);
+}
+
+std::shared_ptr<const CustomLayerSet> custom_layer_set(std::span<const std::filesystem::path> xml_files,
+                                                       const LoadCustomLayersOptions& options) {
+  CustomLayerConfig all;
+  for (const auto& f : xml_files) merge_custom_layers(all, load_custom_layers(f, options), options);
+  return std::make_shared<const CustomLayerSet>(std::move(all));
+}
+
+}  // namespace nnbridge::config::openvino_custom

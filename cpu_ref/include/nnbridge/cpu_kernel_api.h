@@ -52,10 +52,12 @@ struct CustomNode {
   std::span<const TensorType> inputs;            ///< resolved; dtype Undefined for an absent optional input
   std::span<const TensorType> declared_outputs;  ///< as the graph declares them (dims may be -1, dtype Undefined)
 
+  /// The node's attribute `name`, or nullptr (no schema defaults: the op may have no schema).
   const Attr* attr(std::string_view name) const {
     auto it = node.attrs.find(name);
     return it == node.attrs.end() ? nullptr : &it->second;
   }
+  /// An int (a bool reads as 0/1).
   int64_t attr_int(std::string_view name, int64_t fallback = 0) const {
     const Attr* a = attr(name);
     if (!a) return fallback;
@@ -63,6 +65,7 @@ struct CustomNode {
     if (a->is<bool>()) return a->get<bool>() ? 1 : 0;
     throw std::invalid_argument("attribute " + std::string(name) + " is not an int");
   }
+  /// A float (an int is converted).
   double attr_float(std::string_view name, double fallback = 0) const {
     const Attr* a = attr(name);
     if (!a) return fallback;
@@ -70,18 +73,21 @@ struct CustomNode {
     if (a->is<int64_t>()) return static_cast<double>(a->get<int64_t>());
     throw std::invalid_argument("attribute " + std::string(name) + " is not a float");
   }
+  /// A string.
   std::string attr_string(std::string_view name, std::string fallback = {}) const {
     const Attr* a = attr(name);
     if (!a) return fallback;
     if (a->is<std::string>()) return a->get<std::string>();
     throw std::invalid_argument("attribute " + std::string(name) + " is not a string");
   }
+  /// A list of ints.
   std::vector<int64_t> attr_ints(std::string_view name, std::vector<int64_t> fallback = {}) const {
     const Attr* a = attr(name);
     if (!a) return fallback;
     if (a->is<std::vector<int64_t>>()) return a->get<std::vector<int64_t>>();
     throw std::invalid_argument("attribute " + std::string(name) + " is not a list of ints");
   }
+  /// A list of floats.
   std::vector<double> attr_floats(std::string_view name, std::vector<double> fallback = {}) const {
     const Attr* a = attr(name);
     if (!a) return fallback;
@@ -99,7 +105,7 @@ struct CustomNode {
 /// rounded. Float32 tensors are passed in place.
 template <class Byte>
 struct TensorRef {
-  const TensorType* type = nullptr;
+  const TensorType* type = nullptr;  ///< resolved dtype, shape and quantization
   Byte* data = nullptr;    ///< nullptr for an absent optional input
   std::size_t count = 0;   ///< elements (1 for a 0-d tensor)
   std::size_t bytes = 0;   ///< count times the element size
@@ -112,8 +118,8 @@ struct TensorRef {
     return {reinterpret_cast<P*>(data), count};
   }
 };
-using InputTensor = TensorRef<const std::byte>;
-using OutputTensor = TensorRef<std::byte>;
+using InputTensor = TensorRef<const std::byte>;  ///< read-only input elements
+using OutputTensor = TensorRef<std::byte>;       ///< output elements the kernel writes
 
 /// What a compute function gets for one execution of one node.
 struct KernelCall {
@@ -169,8 +175,8 @@ class KernelRegistrar {
 /// What the entry point returns: 0 when it registered its kernels, -1 when it failed (after
 /// calling fail()), or, when the loader's ABI version is not the one it was built for, that
 /// version (> 0) without touching the registrar.
-inline constexpr int32_t kCpuExtensionOk = 0;
-inline constexpr int32_t kCpuExtensionFailed = -1;
+inline constexpr int32_t kCpuExtensionOk = 0;       ///< kernels registered
+inline constexpr int32_t kCpuExtensionFailed = -1;  ///< registration failed; fail() said why
 
 /// The entry point's type: `int32_t nnbridge_cpu_extension(uint32_t abi_version, KernelRegistrar*)`.
 using CpuExtensionEntry = int32_t (*)(uint32_t abi_version, KernelRegistrar* registrar);

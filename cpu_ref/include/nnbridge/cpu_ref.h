@@ -57,6 +57,7 @@ std::string simd_arch();
 /// Not safe to modify from several threads at once; const use (prepare) is.
 class KernelRegistry final : public CustomKernelSet {
  public:
+  /// "cpu": the backend these kernels are for.
   std::string_view backend() const override { return "cpu"; }
 
   /// Registers `kernel` for the application. Throws Error(Invalid) when it has no op or no
@@ -77,6 +78,7 @@ class KernelRegistry final : public CustomKernelSet {
   const CustomKernel* find(std::string_view op, DataType dtype, std::string* source = nullptr) const;
   /// The dtypes registered for `op` (for error messages), in registration order.
   std::vector<DataType> dtypes_of(std::string_view op) const;
+  /// Number of registered kernels.
   std::size_t size() const;
 
   struct Entry;  ///< internal: a kernel with its registrant and the library that holds its code

@@ -15,7 +15,7 @@ namespace nnbridge {
 /// owner object, typically a MappedFile: loading a model never copies its constant data.
 class Buffer {
  public:
-  Buffer() = default;
+  Buffer() = default;  ///< an empty buffer
   /// Takes ownership of `bytes`.
   static Buffer owned(std::vector<std::byte> bytes);
   /// Copies `bytes` into a new owned buffer.
@@ -23,9 +23,13 @@ class Buffer {
   /// A view of `bytes`; `owner` keeps the memory alive for as long as any copy of the view lives.
   static Buffer view(std::shared_ptr<const void> owner, std::span<const std::byte> bytes);
 
+  /// The bytes; valid for as long as this Buffer or a copy of it lives.
   std::span<const std::byte> bytes() const noexcept { return {data_, size_}; }
+  /// The first byte (nullptr when empty). No alignment is promised beyond the owner's.
   const std::byte* data() const noexcept { return data_; }
+  /// Size in bytes.
   std::size_t size() const noexcept { return size_; }
+  /// True when size() is 0.
   bool empty() const noexcept { return size_ == 0; }
   /// True when this buffer is a view into memory it does not own (e.g. a mapped file).
   bool is_view() const noexcept { return is_view_; }
@@ -53,11 +57,13 @@ class MappedFile {
 
   /// Maps or reads `path`. Throws Error(Io) naming the file when it cannot be opened, read or mapped.
   static std::shared_ptr<const MappedFile> open(const std::filesystem::path& path);
-  ~MappedFile();
+  ~MappedFile();  ///< unmaps the file if it was mapped
   MappedFile(const MappedFile&) = delete;
   MappedFile& operator=(const MappedFile&) = delete;
 
+  /// The whole file's bytes, valid while this object lives.
   std::span<const std::byte> bytes() const noexcept { return {data_, size_}; }
+  /// The path it was opened with.
   const std::filesystem::path& path() const noexcept { return path_; }
   /// A Buffer viewing the whole file that keeps this mapping alive.
   Buffer buffer(const std::shared_ptr<const MappedFile>& self) const;

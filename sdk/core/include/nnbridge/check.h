@@ -9,11 +9,14 @@
 
 namespace nnbridge {
 
+/// One checker finding.
 struct Issue {
+  /// Error: the graph is inconsistent (it would not run or write correctly); Warning: it is
+  /// consistent but probably not what was meant.
   enum class Severity { Warning, Error };
-  Severity severity = Severity::Error;
+  Severity severity = Severity::Error;  ///< how bad it is
   std::string where;    ///< e.g. "nodes[3].inputs[1]"
-  std::string message;
+  std::string message;  ///< what is wrong, for people
 };
 
 /// Checks `g` and returns its findings; never throws.

@@ -24,8 +24,10 @@ const char* to_string(ErrorCode code);
 /// "model.armnn: layers[12].layer.base.index: refers to layer 40 of 12".
 class Error : public std::runtime_error {
  public:
+  /// An error with its code, its message, the file it is about and the place inside the file.
   Error(ErrorCode code, std::string message, std::string file = {}, std::string where = {});
 
+  /// The stable code (the CLI exits 3 for Io, Malformed, Unsupported and Invalid).
   ErrorCode code() const noexcept { return code_; }
   /// The file the error is about; empty for in-memory input.
   const std::string& file() const noexcept { return file_; }

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
@@ -16,24 +17,43 @@
 
 namespace nnbridge {
 
-/// Bounds applied to untrusted input (FlatBuffers verifier and friends).
+/// Bounds applied to untrusted input by the FlatBuffers readers (armnn, afcm, vkgraph,
+/// vkdelegate): flatbuffers::Verifier's nesting depth and table count, and the input size.
+/// The defaults let a 1M-layer Arm NN graph load (about 6 tables per layer; flatbuffers'
+/// own default of 1M tables would refuse anything past ~150k layers) while still bounding
+/// the work a hostile file can cause. Each reader takes them as reader options too (below).
 struct VerifierLimits {
-  unsigned max_depth = 64;
-  unsigned max_tables = 100'000'000;  ///< enough for 1M-node graphs
+  unsigned max_depth = 64;            ///< nesting of tables and vectors (flatbuffers' default)
+  unsigned max_tables = 100'000'000;  ///< tables verified in one file: enough for 1M-node graphs
+  /// Input bytes. FlatBuffers' 32-bit signed offsets cap a buffer at 2^31 - 1 bytes anyway.
+  std::uint64_t max_size = (std::uint64_t{1} << 31) - 1;
 };
 
+/// How load() reads a file.
 struct LoadOptions {
   std::string format;  ///< empty: sniff the content, then the extension
   /// Format-specific options, e.g. {"armnn.layout", "seed"}.
   std::map<std::string, std::string, std::less<>> options;
-  VerifierLimits limits;
+  VerifierLimits limits;  ///< bounds for untrusted bytes (reader options `<format>.max_*` override them)
 };
 
+/// How save() writes a file.
 struct SaveOptions {
   std::string format;  ///< empty: from the output extension, else the graph's source format
   /// Format-specific options, e.g. {"armnn.bindingIdsScheme", "1"}.
   std::map<std::string, std::string, std::less<>> options;
 };
+
+/// The reader option names of the limits for `format`: "<format>.max_depth",
+/// "<format>.max_tables", "<format>.max_size" (a FormatHandler lists them in reader_options).
+std::vector<std::string> verifier_limit_options(std::string_view format);
+/// options.limits with those reader options applied (decimal integers, at least 1;
+/// max_depth and max_tables at most 2^32 - 1, max_size at most 2^31 - 1). Throws Error(Invalid)
+/// naming the option for any other value.
+VerifierLimits verifier_limits(const LoadOptions& options, std::string_view format);
+/// Throws Error(Unsupported) when `size` bytes exceed limits.max_size, naming the option
+/// "<format>.max_size" that raises it.
+void check_input_size(std::size_t size, const VerifierLimits& limits, std::string_view format);
 
 /// The bytes a reader sees: a view kept alive by `owner` (a MappedFile or a copy).
 struct Source {
@@ -50,7 +70,7 @@ struct Source {
 /// One file format: how to recognise, read and write it.
 struct FormatHandler {
   std::string name;                     ///< "armnn", "json", ...
-  std::string description;
+  std::string description;              ///< one line for `nnbridge formats`
   std::vector<std::string> extensions;  ///< without dot: {"armnn"}
   /// The option names its reader and writer accept (full names: "armnn.layout"). load() and
   /// save() reject any other name with Error(Unsupported), so a misspelt option never passes silently.
@@ -74,8 +94,8 @@ void write_file_atomic(const std::filesystem::path& path, std::span<const std::b
 
 /// One file of a multi-file write.
 struct FileContents {
-  std::filesystem::path path;
-  std::span<const std::byte> bytes;
+  std::filesystem::path path;        ///< where it goes
+  std::span<const std::byte> bytes;  ///< its whole contents
 };
 
 /// Writes several files that belong together (a document and its sidecar): all are written

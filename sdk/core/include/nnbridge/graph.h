@@ -23,20 +23,20 @@ inline constexpr ValueId kNoValue = UINT32_MAX;
 /// Per-tensor when `scales` has one element and `axis` is unset; per-axis (Arm NN
 /// `quantizationScales` + `quantizationDim`) when `axis` is set, with one scale per slice.
 struct Quantization {
-  std::vector<double> scales;
+  std::vector<double> scales;        ///< one, or one per slice along `axis`
   std::vector<int64_t> zero_points;  ///< empty, one, or one per scale
-  std::optional<int64_t> axis;
+  std::optional<int64_t> axis;       ///< the quantized dimension (per-axis only)
   friend bool operator==(const Quantization&, const Quantization&) = default;
 };
 
 /// Element type, shape and quantization of a tensor.
 struct TensorType {
-  DataType dtype = DataType::Undefined;
+  DataType dtype = DataType::Undefined;  ///< element type (Undefined: not known)
   /// Dimensions, outermost first; -1 marks an unknown dimension.
   std::vector<int64_t> shape;
   /// True when even the rank is unknown (then `shape` is empty and meaningless).
   bool unknown_rank = false;
-  std::optional<Quantization> quantization;
+  std::optional<Quantization> quantization;  ///< set for the quantized dtypes
 
   /// Product of the dimensions; nullopt when a dimension or the rank is unknown, or on overflow.
   std::optional<int64_t> element_count() const;
@@ -48,12 +48,13 @@ struct TensorType {
 /// A tensor: a graph input, an intermediate result, a graph output or a constant.
 struct Value {
   std::string name;  ///< unique within the graph
-  TensorType type;
+  TensorType type;   ///< dtype, shape (-1: unknown dim) and quantization
   /// Constant data, little-endian, C order, `type.byte_size()` bytes, when the value is a constant.
   std::optional<Buffer> constant;
   /// Format-specific fields of the tensor (`armnn.*`, ...), kept for lossless round-trips.
   AttrMap attrs;
 
+  /// True when the value holds constant data.
   bool is_constant() const { return constant.has_value(); }
 };
 
@@ -62,14 +63,14 @@ struct Node {
   std::string op;    ///< canonical op (ONNX name) or a format-native op (`armnn.StandIn`, `vk.*`, `gl.Program`)
   std::string name;  ///< the node's name in its source file; may be empty, need not be unique
   std::vector<ValueId> inputs;   ///< kNoValue for an absent optional input
-  std::vector<ValueId> outputs;
-  AttrMap attrs;
+  std::vector<ValueId> outputs;  ///< the values it produces
+  AttrMap attrs;                 ///< canonical attributes (ONNX names) and `<format>.*` fields
 };
 
 /// A graph: values, nodes in topological order, inputs and outputs.
 struct Graph {
-  std::vector<Value> values;
-  std::vector<Node> nodes;
+  std::vector<Value> values;     ///< every tensor; a ValueId indexes this vector
+  std::vector<Node> nodes;       ///< in topological order: a node's inputs are produced before it
   std::vector<ValueId> inputs;   ///< graph inputs (non-constant values fed by the caller)
   std::vector<ValueId> outputs;  ///< graph outputs, in the source format's order
   AttrMap metadata;              ///< graph-level fields (`armnn.featureVersions.*`, ...)

@@ -42,12 +42,13 @@
 
 namespace nnbridge {
 
+/// How to_json() and write_json_file() lay out the JSON form.
 struct JsonWriteOptions {
   /// Constants up to this many bytes are inlined as base64; larger ones go to the sidecar.
   std::size_t inline_limit = 4096;
   /// Sidecar file name for large constants, relative to the JSON file; empty inlines everything.
   std::string sidecar;
-  int indent = 2;
+  int indent = 2;  ///< spaces per nesting level; -1 writes one line
 };
 
 /// Alignment of each constant's offset inside the sidecar (zero bytes pad between constants),

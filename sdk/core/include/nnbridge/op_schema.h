@@ -20,11 +20,11 @@ namespace nnbridge {
 
 /// One attribute of an op.
 struct AttrSpec {
-  std::string name;
-  AttrType type;
-  bool required = false;
+  std::string name;                   ///< canonical (ONNX) attribute name
+  AttrType type;                      ///< the only kind the checker accepts
+  bool required = false;              ///< a node without it is an Error finding
   std::optional<Attr> default_value;  ///< used when absent and not required
-  std::string doc;
+  std::string doc;                    ///< meaning, units and allowed values
 };
 
 /// What shape inference sees of one node.
@@ -36,10 +36,10 @@ struct InferenceContext {
   /// The attribute if present, else the schema default, else nullptr.
   const Attr* attr(std::string_view name) const;
   int64_t attr_int(std::string_view name) const;      ///< throws Error(Invalid) if missing or mistyped
-  double attr_float(std::string_view name) const;
-  const std::string& attr_string(std::string_view name) const;
-  const std::vector<int64_t>& attr_ints(std::string_view name) const;
-  const std::vector<double>& attr_floats(std::string_view name) const;
+  double attr_float(std::string_view name) const;                     ///< as attr_int, for a float
+  const std::string& attr_string(std::string_view name) const;        ///< as attr_int, for a string
+  const std::vector<int64_t>& attr_ints(std::string_view name) const;  ///< as attr_int, for a list of ints
+  const std::vector<double>& attr_floats(std::string_view name) const; ///< as attr_int, for a list of floats
   const struct OpSchema* schema = nullptr;
   /// The output types the graph declares (may be empty). Only a dtype hint, for ops whose
   /// output type is a choice of the file rather than a function of the inputs (Cast, ArgMax, Shape).
@@ -56,14 +56,15 @@ using ShapeInferenceFn = std::function<std::vector<TensorType>(const InferenceCo
 /// The declaration of one canonical op. `source` names where its semantics come from
 /// (e.g. "ONNX Softmax-13; Arm NN SoftmaxDescriptor.beta").
 struct OpSchema {
-  std::string name;
+  std::string name;                      ///< canonical op name (ONNX's where ONNX has the op)
   int min_inputs = 0, max_inputs = 0;    ///< max -1: variadic
   int min_outputs = 1, max_outputs = 1;  ///< max -1: variadic
-  std::vector<AttrSpec> attrs;
+  std::vector<AttrSpec> attrs;           ///< every attribute it accepts
   ShapeInferenceFn infer;                ///< may be empty: outputs keep the types the file declared
-  std::string doc;
-  std::string source;
+  std::string doc;                       ///< what it computes
+  std::string source;                    ///< where the semantics come from (see above)
 
+  /// The attribute named `attr_name`, or nullptr.
   const AttrSpec* find_attr(std::string_view attr_name) const;
 };
 

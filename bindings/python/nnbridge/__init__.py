@@ -1,0 +1,42 @@
+"""nnbridge: read, write, convert and run neural-network graph files.
+
+The Python face of the nnbridge C++ SDK (a pybind11 extension, ``nnbridge._nnbridge``, over the
+SDK's public API; nothing is implemented twice). In brief::
+
+    import nnbridge, numpy as np
+    g = nnbridge.load("model.armnn")                 # Graph; constants stay in the mapped file
+    for v in g.inputs: print(v.name, v.dtype, v.shape)
+    out = nnbridge.run(g, {"x": np.zeros((1, 4), np.float32)})   # {name: read-only ndarray}
+    nnbridge.save(g, "model.json")                   # format from the extension
+    nnbridge.convert("model.armnn", "model.vkgraph") # same bytes as `nnbridge convert`
+    report = nnbridge.validate(g, inputs, backends=("cpu", "opencl"))
+
+Errors are :class:`nnbridge.Error` subclasses, one per C++ error code (nnbridge.exceptions).
+TFLite acceleration settings live in :mod:`nnbridge.settings`, OpenVINO custom-layer XML in
+:mod:`nnbridge.custom_layers`.
+"""
+
+from __future__ import annotations
+
+from .exceptions import (BackendError, Error, InvalidError, IoError, MalformedError,  # noqa: F401
+                         UnsupportedError)
+from . import _nnbridge
+from ._nnbridge import (Buffer, Format, Graph, Issue, Node, OutputReport, Plan, Quantization,  # noqa: F401
+                        TensorType, ValidationReport, Value, backends, check, convert, detect_format,
+                        formats, load, opencl_devices, prepare, run, save, validate)
+from . import settings  # noqa: F401
+
+try:  # a build without sdk/config/openvino_custom has no custom_layers
+    from . import custom_layers  # noqa: F401
+except ImportError:  # pragma: no cover
+    pass
+
+__version__: str = _nnbridge.__version__
+
+__all__ = [
+    "Error", "IoError", "MalformedError", "UnsupportedError", "InvalidError", "BackendError",
+    "Buffer", "Format", "Graph", "Issue", "Node", "OutputReport", "Plan", "Quantization", "TensorType",
+    "ValidationReport", "Value",
+    "backends", "check", "convert", "detect_format", "formats", "load", "opencl_devices", "prepare", "run",
+    "save", "validate", "settings", "custom_layers",
+]

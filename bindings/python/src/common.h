@@ -1,0 +1,96 @@
+// Shared pieces of the nnbridge._nnbridge extension: NumPy dtype mapping, array <-> tensor
+// conversion, attribute conversion, and the graph view types.
+#pragma once
+
+#include <pybind11/numpy.h>
+#include <pybind11/pybind11.h>
+#include <pybind11/stl.h>
+#include <pybind11/stl/filesystem.h>
+
+#include <memory>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "nnbridge/attr.h"
+#include "nnbridge/buffer.h"
+#include "nnbridge/dtype.h"
+#include "nnbridge/error.h"
+#include "nnbridge/exec.h"
+#include "nnbridge/graph.h"
+
+namespace nnbridge::py_bind {
+
+namespace py = pybind11;
+
+// Registration of each part of the module (one per source file).
+void bind_errors(py::module_& m);
+void bind_arrays(py::module_& m);
+void bind_graph(py::module_& m);
+void bind_io(py::module_& m);
+void bind_exec(py::module_& m);
+void bind_settings(py::module_& m);
+void bind_custom_layers(py::module_& m);
+/// The custom-kernel set behind a nnbridge.custom_layers.CustomLayers object; py::type_error otherwise.
+std::shared_ptr<const CustomKernelSet> custom_kernel_set(py::handle h);
+/// Registers the backends this build has (cpu, opencl) with the SDK registry.
+void register_backends();
+
+/// The NumPy dtype that stores `t`'s elements: quantized types as their storage integers,
+/// bfloat16 as uint16 (NumPy has no bfloat16), bool as numpy.bool_. Throws Error(Unsupported)
+/// for Undefined.
+py::dtype numpy_dtype(DataType t);
+
+/// A shared_ptr that keeps a Python object alive; its deleter takes the GIL.
+std::shared_ptr<const void> keep_alive(py::object obj);
+
+/// A read-only NumPy array over `data` (no copy), with a Python nnbridge.Buffer holding `data`
+/// as its base. Throws Error(Invalid) naming `what` when the sizes disagree.
+py::array array_view(const Buffer& data, DataType dtype, const std::vector<int64_t>& shape, const std::string& what);
+
+/// `obj` as a C-contiguous, aligned array of `dtype`'s storage type: the same object when it
+/// already is one (zero-copy), else a converted copy (numpy forcecast). Throws Error(Invalid)
+/// naming `what` when it cannot be converted.
+py::array as_storage_array(py::handle obj, DataType dtype, const std::string& what);
+
+/// A HostTensor viewing `arr` (kept alive by the tensor) with `type`'s dtype and quantization
+/// and the array's shape, after checking the shape against `type` (-1 matches any size).
+/// Throws Error(Invalid) naming `what`.
+HostTensor tensor_view(const py::array& arr, const TensorType& type, const std::string& what);
+
+/// Tensors by name from a mapping of name -> array-like, for the graph values named in `types`.
+/// Throws Error(Invalid) for a missing or unknown name or a shape that does not fit.
+TensorMap tensors_from_dict(const py::dict& d, const std::vector<std::pair<std::string, TensorType>>& types,
+                            const char* what);
+/// A dict name -> read-only array viewing each tensor's bytes (no copy).
+py::dict tensors_to_dict(const TensorMap& tensors);
+
+py::object attr_to_py(const Attr& a);
+/// Throws py::type_error naming `name` for a value of no attribute type.
+Attr attr_from_py(py::handle h, const std::string& name);
+py::dict attrs_to_py(const AttrMap& attrs);
+AttrMap attrs_from_py(const py::handle& d);
+
+/// A view of one value of a graph (the graph stays alive while a view exists).
+struct ValueRef {
+  std::shared_ptr<Graph> graph;
+  ValueId id = 0;
+  Value& get() const;
+};
+/// A view of one node of a graph.
+struct NodeRef {
+  std::shared_ptr<Graph> graph;
+  std::size_t index = 0;
+  Node& get() const;
+};
+
+/// A value id from a ValueRef (of the same graph), a name, an int, or None (kNoValue when
+/// `allow_none`). Throws Error(Invalid) / py::type_error naming `what`.
+ValueId value_id(const Graph& g, py::handle h, const std::string& what, bool allow_none = false);
+
+/// Format-specific options from Python keyword arguments: a key with a dot is taken as is
+/// ("armnn.layout"), one without is namespaced by `format` ("layout" -> "armnn.layout").
+/// Values: str, bool (written "true"/"false"), int or float.
+std::map<std::string, std::string, std::less<>> options_from_kwargs(const py::dict& kw, const std::string& format);
+
+}  // namespace nnbridge::py_bind

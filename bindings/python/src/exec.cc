@@ -1,0 +1,237 @@
+// Running graphs (nnbridge/exec.h): prepare / Plan.run / run / validate, NumPy in and out
+// without copies where the layout allows (arrays.cc).
+#include <algorithm>
+
+#include "common.h"
+#include "nnbridge/cpu_ref.h"
+#ifdef NNBRIDGE_PY_HAVE_OPENCL
+#include "nnbridge/gpu.h"
+#endif
+
+namespace nnbridge::py_bind {
+
+namespace {
+
+/// A prepared graph: the plan and the copy of the graph it was prepared from (a Graph copy
+/// shares the constant bytes, so the caller may go on editing theirs).
+struct PyPlan {
+  std::shared_ptr<const Graph> graph;
+  std::shared_ptr<const Plan> plan;
+  std::string backend;
+};
+
+BackendOptions backend_options(int threads, const std::vector<std::string>& extensions, const py::dict& kw, const std::string& backend,
+                               py::handle custom_layers = py::none()) {
+  BackendOptions o;
+  if (!custom_layers.is_none()) {
+    if (py::isinstance<py::list>(custom_layers) || py::isinstance<py::tuple>(custom_layers)) {
+      for (auto c : custom_layers) o.custom_kernels.push_back(custom_kernel_set(c));
+    } else {
+      o.custom_kernels.push_back(custom_kernel_set(custom_layers));
+    }
+  }
+  o.threads = threads;
+  o.extensions = extensions;
+  o.options = options_from_kwargs(kw, backend);
+  return o;
+}
+
+std::shared_ptr<const Backend> backend_named(const std::string& name) {
+  if (auto b = find_backend(name)) return b;
+  std::string names;
+  for (const auto& b : all_backends()) names += (names.empty() ? "" : ", ") + b->name();
+  throw Error(ErrorCode::Invalid, "no backend named \"" + name + "\" (available: " + names + ")");
+}
+
+PyPlan prepare_plan(const Graph& g, const std::string& backend, int threads, const std::vector<std::string>& extensions,
+                    py::handle custom_layers, const py::dict& kw) {
+  BackendOptions o = backend_options(threads, extensions, kw, backend, custom_layers);
+  auto b = backend_named(backend);
+  auto copy = std::make_shared<const Graph>(g);
+  py::gil_scoped_release nogil;
+  std::shared_ptr<const Plan> plan = b->prepare(*copy, o);
+  return PyPlan{copy, plan, backend};
+}
+
+py::dict run_plan(const PyPlan& p, const py::dict& inputs) {
+  TensorMap in = tensors_from_dict(inputs, p.plan->input_types(), "input");
+  TensorMap out;
+  {
+    py::gil_scoped_release nogil;
+    out = p.plan->run(in);
+  }
+  return tensors_to_dict(out);
+}
+
+py::list types_list(const std::vector<std::pair<std::string, TensorType>>& types) {
+  py::list l;
+  for (const auto& [n, t] : types) l.append(py::make_tuple(n, t));
+  return l;
+}
+
+std::vector<std::pair<std::string, TensorType>> declared(const Graph& g, const std::vector<ValueId>& ids) {
+  std::vector<std::pair<std::string, TensorType>> out;
+  for (ValueId id : ids)
+    if (id < g.values.size()) out.emplace_back(g.values[id].name, g.values[id].type);
+  return out;
+}
+
+}  // namespace
+
+void bind_exec(py::module_& m) {
+  py::class_<PyPlan>(m, "Plan", R"doc(
+A graph prepared for one backend (nnbridge::Plan): shapes, memory and kernels chosen once;
+run() may be called many times (and from several threads: it releases the GIL).
+)doc")
+      .def_readonly("backend", &PyPlan::backend, "str: the backend's name.")
+      .def_property_readonly("inputs", [](const PyPlan& p) { return types_list(p.plan->input_types()); },
+                             "list[tuple[str, TensorType]]: the graph inputs' resolved types, in graph order.")
+      .def_property_readonly("outputs", [](const PyPlan& p) { return types_list(p.plan->output_types()); },
+                             "list[tuple[str, TensorType]]: the graph outputs' resolved types.")
+      .def("run", &run_plan, py::arg("inputs"), R"doc(
+Runs the graph. ``inputs``: {graph input name: array-like}, one per graph input, of the input's
+shape (-1 dims match any size). An array that is C-contiguous, aligned and of the input's
+storage dtype (``TensorType.numpy_dtype``) is read in place; anything else is converted once
+with NumPy's unsafe casting (forcecast). Returns {graph output name: numpy.ndarray}: read-only
+arrays that view the backend's result buffers (``.base`` is an nnbridge.Buffer; no copy).
+Raises InvalidError (a ValueError) naming the input for a missing, unknown or mis-shaped input
+or one that cannot be converted; BackendError when a kernel fails.
+)doc")
+      .def("__repr__", [](const PyPlan& p) { return "<nnbridge.Plan on " + p.backend + ">"; });
+
+  m.def("prepare", [](const Graph& g, const std::string& backend, int threads, std::vector<std::string> extensions,
+                      py::handle custom_layers, const py::kwargs& kw) {
+    return prepare_plan(g, backend, threads, extensions, custom_layers, kw);
+  }, py::arg("graph"), py::arg("backend") = "cpu", py::kw_only(), py::arg("threads") = 0,
+     py::arg("extensions") = std::vector<std::string>{}, py::arg("custom_layers") = py::none(), R"doc(
+Prepares ``graph`` for ``backend`` ("cpu", "opencl"; see backends()) and returns a Plan.
+
+``threads``: worker threads, 0 for all cores. ``extensions``: cpu extension libraries (.so
+paths) with custom kernels. ``custom_layers``: a nnbridge.custom_layers.CustomLayers (or a
+list of them) whose SimpleGPU layers the opencl backend runs. Other keyword arguments are backend options, namespaced by the
+backend: ``device="0"`` / ``fallback="cpu"`` mean ``opencl.device`` / ``opencl.fallback``
+(nnbridge/gpu.h). Raises InvalidError (unknown backend or option, inconsistent graph),
+UnsupportedError (an op without a kernel, naming the node), BackendError, and errors naming an
+extension library that cannot be loaded.
+)doc");
+
+  m.def("run", [](const Graph& g, const py::dict& inputs, const std::string& backend, int threads, std::vector<std::string> extensions,
+                  py::handle custom_layers, const py::kwargs& kw) {
+    return run_plan(prepare_plan(g, backend, threads, extensions, custom_layers, kw), inputs);
+  }, py::arg("graph"), py::arg("inputs"), py::arg("backend") = "cpu", py::kw_only(), py::arg("threads") = 0,
+        py::arg("extensions") = std::vector<std::string>{}, py::arg("custom_layers") = py::none(), R"doc(
+Runs ``graph`` once on ``backend``: ``prepare(graph, backend, ...).run(inputs)``.
+
+``inputs``: {graph input name: array-like}; returns {graph output name: read-only
+numpy.ndarray} (see Plan.run for dtypes and zero-copy rules). Prepare a Plan to run a graph
+many times. Raises what prepare() and Plan.run() raise: InvalidError (a ValueError) naming a
+missing, unknown or mis-shaped input, UnsupportedError naming a node without a kernel,
+BackendError.
+)doc");
+
+  py::class_<OutputReport>(m, "OutputReport", "The comparison of one output of one backend (nnbridge::OutputReport).")
+      .def_readonly("output", &OutputReport::output, "str: the graph output's name.")
+      .def_readonly("backend", &OutputReport::backend)
+      .def_readonly("max_abs_error", &OutputReport::max_abs_error, "float: max |actual - expected| in real values (quantized: dequantized).")
+      .def_readonly("max_rel_error", &OutputReport::max_rel_error, "float: max |a - e| / |e| over elements with e != 0.")
+      .def_readonly("max_steps", &OutputReport::max_steps, "int: quantized types: the largest difference in storage integers.")
+      .def_readonly("passed", &OutputReport::passed)
+      .def_readonly("message", &OutputReport::message, "str: why it failed; empty when it passed.")
+      .def("__bool__", [](const OutputReport& r) { return r.passed; })
+      .def("__repr__", [](const OutputReport& r) {
+        return "<nnbridge.OutputReport " + r.backend + "/" + r.output + (r.passed ? " passed" : " FAILED") + " max_abs_error=" +
+               std::to_string(r.max_abs_error) + (r.message.empty() ? "" : ": " + r.message) + ">";
+      });
+
+  py::class_<ValidationReport>(m, "ValidationReport", R"doc(
+What validate() found: ``outputs`` (list[OutputReport], backend-major then graph output order)
+and ``passed`` (every output passed). Iterable; true when it passed.
+)doc")
+      .def_readonly("outputs", &ValidationReport::outputs)
+      .def_property_readonly("passed", &ValidationReport::passed)
+      .def("__bool__", &ValidationReport::passed)
+      .def("__len__", [](const ValidationReport& r) { return r.outputs.size(); })
+      .def("__iter__", [](const ValidationReport& r) { return py::make_iterator(r.outputs.begin(), r.outputs.end()); },
+           py::keep_alive<0, 1>())
+      .def("__str__", [](const ValidationReport& r) {
+        std::string s;
+        for (const OutputReport& o : r.outputs)
+          s += o.backend + " " + o.output + ": " + (o.passed ? "passed" : "FAILED") + " (max abs " + std::to_string(o.max_abs_error) +
+               ", max rel " + std::to_string(o.max_rel_error) + ")" + (o.message.empty() ? "" : ": " + o.message) + "\n";
+        return s + (r.passed() ? "passed" : "FAILED");
+      })
+      .def("__repr__", [](const ValidationReport& r) {
+        return "<nnbridge.ValidationReport " + std::string(r.passed() ? "passed" : "FAILED") + ", " + std::to_string(r.outputs.size()) +
+               " outputs>";
+      });
+
+  m.def("validate", [](const Graph& g, const py::dict& inputs, std::vector<std::string> backends, const std::optional<py::dict>& expected,
+                       double atol, double rtol, int64_t quantized_steps, int threads, py::handle custom_layers, const py::kwargs& kw) {
+    TensorMap in = tensors_from_dict(inputs, declared(g, g.inputs), "input");
+    TensorMap exp;
+    if (expected) {
+      auto outs = declared(g, g.outputs);
+      for (auto item : *expected) {
+        std::string name = py::str(item.first);
+        auto it = std::find_if(outs.begin(), outs.end(), [&](const auto& p) { return p.first == name; });
+        if (it == outs.end()) throw Error(ErrorCode::Invalid, "expected: \"" + name + "\" is not a graph output");
+        const std::string what = "expected output \"" + name + "\"";
+        exp.emplace(name, tensor_view(as_storage_array(item.second, it->second.dtype, what), it->second, what));
+      }
+    }
+    BackendOptions o = backend_options(threads, {}, kw, "", custom_layers);
+    Tolerance tol{atol, rtol, quantized_steps};
+    py::gil_scoped_release nogil;
+    return validate(g, in, backends, tol, expected ? &exp : nullptr, o);
+  }, py::arg("graph"), py::arg("inputs"), py::arg("backends") = std::vector<std::string>{"cpu"}, py::arg("expected") = py::none(),
+     py::kw_only(), py::arg("atol") = 1e-5, py::arg("rtol") = 1e-4, py::arg("quantized_steps") = 1, py::arg("threads") = 0,
+     py::arg("custom_layers") = py::none(), R"doc(
+Runs ``graph`` on each of ``backends`` and compares every output (nnbridge::validate) with
+``expected`` ({graph output name: array-like}), or, when it is None, with the first backend's
+outputs. Float outputs agree when |a - e| <= atol + rtol * |e| elementwise (numpy.allclose's
+rule); quantized ones when they differ by at most ``quantized_steps`` storage integers;
+integer and bool ones exactly. Backend options are keyword arguments with the backend's prefix
+(``**{"opencl.fallback": "cpu"}``). A backend that fails gives failed reports carrying its
+message. Returns a ValidationReport. Raises InvalidError for bad inputs or expected arrays
+(naming them) and for an empty backend list.
+)doc");
+
+  m.def("_input_addresses", [](const Graph& g, const py::dict& inputs) {
+    TensorMap in = tensors_from_dict(inputs, declared(g, g.inputs), "input");
+    py::dict d;
+    for (const auto& [name, t] : in) d[py::str(name)] = reinterpret_cast<std::uintptr_t>(t.bytes().data());
+    return d;
+  }, py::arg("graph"), py::arg("inputs"),
+     "The address of the bytes each input tensor would be fed from (the conversion run() does): tests zero-copy.");
+
+  m.def("backends", [] {
+    std::vector<std::string> names;
+    for (const auto& b : all_backends()) names.push_back(b->name());
+    return names;
+  }, "The registered backends' names, sorted (\"cpu\", and \"opencl\" when this build has it).");
+
+  m.def("opencl_devices", [] {
+    py::list l;
+#ifdef NNBRIDGE_PY_HAVE_OPENCL
+    for (const gpu::DeviceInfo& d : gpu::list_devices()) {
+      py::dict e;
+      e["index"] = d.index;
+      e["platform"] = d.platform;
+      e["name"] = d.name;
+      e["gpu"] = d.gpu;
+      e["version"] = d.version;
+      l.append(e);
+    }
+#endif
+    return l;
+  }, "The OpenCL devices the opencl backend can use (dicts: index, platform, name, gpu, version); empty without OpenCL.");
+}
+
+void register_backends() {
+  cpu_ref::register_backend();
+#ifdef NNBRIDGE_PY_HAVE_OPENCL
+  gpu::register_backend();
+#endif
+}
+
+}  // namespace nnbridge::py_bind

@@ -1,0 +1,86 @@
+"""Every C++ error code reaches Python as its own exception class, with the SDK's message
+(file and place) and the attributes code / path / where / detail."""
+
+import numpy as np
+import pytest
+
+import nnbridge
+from nnbridge import exceptions
+from conftest import GOLDEN
+
+CODES = {"io": nnbridge.IoError, "malformed": nnbridge.MalformedError, "unsupported": nnbridge.UnsupportedError,
+         "invalid": nnbridge.InvalidError, "backend": nnbridge.BackendError}
+
+
+def test_one_class_per_cpp_error_code():
+    # nnbridge::ErrorCode, in enum order, as the extension reports it.
+    codes = nnbridge._nnbridge._error_codes()
+    assert [c for c, _ in codes] == ["io", "malformed", "unsupported", "invalid", "backend"]
+    for code, cls_name in codes:
+        cls = getattr(nnbridge, cls_name)
+        assert cls is CODES[code] and cls.code == code and issubclass(cls, nnbridge.Error)
+        assert exceptions.CLASS_BY_CODE[code] is cls
+
+
+@pytest.mark.parametrize("code", list(CODES))
+def test_each_code_is_translated(code):
+    with pytest.raises(CODES[code]) as e:
+        nnbridge._nnbridge._raise_error(code, "it broke", "model.armnn", "layers[3].layer")
+    err = e.value
+    assert str(err) == "model.armnn: layers[3].layer: it broke"
+    assert (err.code, err.path, err.where, err.detail) == (code, "model.armnn", "layers[3].layer", "it broke")
+    with pytest.raises(CODES[code]) as e2:
+        nnbridge._nnbridge._raise_error(code, "in memory")
+    assert (str(e2.value), e2.value.path, e2.value.where) == ("in memory", None, None)
+
+
+def test_python_base_classes():
+    assert issubclass(nnbridge.IoError, OSError)
+    assert issubclass(nnbridge.InvalidError, ValueError) and issubclass(nnbridge.MalformedError, ValueError)
+    assert issubclass(nnbridge.BackendError, RuntimeError)
+
+
+def test_io_error_names_the_file(tmp_path):
+    missing = tmp_path / "nope.armnn"
+    with pytest.raises(nnbridge.IoError) as e:
+        nnbridge.load(missing)
+    assert e.value.path == str(missing) and str(missing) in str(e.value)
+    (tmp_path / "dir.json").mkdir()
+    with pytest.raises(nnbridge.IoError):
+        nnbridge.save(nnbridge.load(GOLDEN / "add_float" / "model.armnn"), tmp_path / "dir.json")
+
+
+def test_malformed_error_names_the_place(tmp_path):
+    data = (GOLDEN / "conv2d_nhwc_same" / "model.armnn").read_bytes()
+    bad = tmp_path / "truncated.armnn"
+    bad.write_bytes(data[: len(data) // 2])
+    with pytest.raises(nnbridge.MalformedError) as e:
+        nnbridge.load(bad, format="armnn")
+    assert e.value.path == str(bad) and str(e.value).startswith(str(bad) + ": ")
+    # A JSON form with a wrong type names the JSON path.
+    text = nnbridge.load(GOLDEN / "add_float" / "model.armnn").to_json().replace('"shape": [', '"shape": ["x", ', 1)
+    with pytest.raises(nnbridge.MalformedError) as e:
+        nnbridge.Graph.from_json(text)
+    assert e.value.where and "shape" in e.value.where
+
+
+def test_unsupported_error(tmp_path):
+    g = nnbridge.load(GOLDEN / "add_float" / "model.armnn")
+    with pytest.raises(nnbridge.UnsupportedError):
+        nnbridge.save(g, tmp_path / "model.unknown-extension")
+    g2 = nnbridge.Graph()
+    x = g2.add_value("x", "float32", (1,))
+    y = g2.add_value("y", "float32", (1,))
+    g2.add_node("vk.no_such_kernel", [x], [y], name="mystery")
+    g2.inputs, g2.outputs = [x], [y]
+    with pytest.raises(nnbridge.UnsupportedError, match="mystery"):
+        nnbridge.prepare(g2)
+
+
+def test_invalid_error():
+    g = nnbridge.Graph()
+    with pytest.raises(nnbridge.InvalidError):
+        g.outputs = ["nothing"]
+    with pytest.raises(nnbridge.InvalidError) as e:
+        nnbridge.run(nnbridge.load(GOLDEN / "add_float" / "model.armnn"), {"a": np.zeros(1), "b": np.zeros(1)})
+    assert 'graph input "a"' in str(e.value)

@@ -1,0 +1,198 @@
+"""run / prepare / Plan against outputs written by Arm NN 20.08 CpuRef (the golden corpus and
+the shared samples), and the NumPy zero-copy and conversion rules."""
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+import nnbridge
+from conftest import GOLDEN, case_tolerance, read_npy_dir
+
+# Outputs whose expected values cannot follow the file (the same list as
+# tests/cpu_ref/armnn_case_runner.cc, with the same reasons).
+KNOWN_MISMATCH = {
+    "activation_zoo/y_softrelu": "Arm NN 20.08 writes SoftReLu as Sigmoid; the sample's outputs come from the in-memory network",
+    "rank/y": "Arm NN 20.08 CpuRef outputs Rank as shape [1]; the core Rank schema infers a 0-d tensor",
+}
+
+
+def dequantize(a: np.ndarray, v: nnbridge.Value) -> np.ndarray:
+    q = v.quantization
+    if v.dtype not in ("qasymmu8", "qasymms8", "qsymms8", "qsymms16") or q is None:
+        return a.astype(np.float64)
+    scales = np.asarray(q.scales, np.float64)
+    zps = np.asarray(q.zero_points or [0], np.float64)
+    if q.axis is not None:
+        shape = [1] * a.ndim
+        shape[q.axis] = -1
+        scales, zps = scales.reshape(shape), (zps.reshape(shape) if zps.size > 1 else zps)
+    return scales * (a.astype(np.float64) - zps)
+
+
+def compare_case(case_dir: Path):
+    """Runs one Arm NN case on cpu through Python; returns the failures (list of str)."""
+    c = json.loads((case_dir / "case.json").read_text())
+    if c.get("outputs_absent_because") or not (case_dir / "outputs").is_dir():
+        return None
+    atol, rtol, steps = case_tolerance(case_dir)
+    g = nnbridge.load(case_dir / "model.armnn")
+    inputs = read_npy_dir(case_dir / "inputs")
+    expected = read_npy_dir(case_dir / "outputs")
+    out = nnbridge.run(g, inputs)
+    failures = []
+    for name, e in expected.items():
+        key = f"{case_dir.name}/{name}"
+        a = out[name]
+        v = g.value(name)
+        if key in KNOWN_MISMATCH:
+            continue
+        if a.shape != e.shape:
+            failures.append(f"{key}: shape {a.shape} != {e.shape}")
+        elif v.dtype in ("qasymmu8", "qasymms8", "qsymms8", "qsymms16"):
+            d = np.abs(a.astype(np.int64) - e.astype(np.int64)).max(initial=0)
+            if d > steps:
+                failures.append(f"{key}: {d} steps")
+        elif np.issubdtype(e.dtype, np.floating):
+            if not np.allclose(a.astype(np.float64), e.astype(np.float64), atol=atol, rtol=rtol):
+                failures.append(f"{key}: max abs {np.abs(a.astype(np.float64) - e).max()}")
+        elif not np.array_equal(a, e):
+            failures.append(f"{key}: differs")
+    return failures
+
+
+def test_golden_corpus_outputs_equal_arm_nn_cpuref():
+    ran, failures = 0, []
+    for case in sorted(p for p in GOLDEN.iterdir() if p.is_dir()):
+        f = compare_case(case)
+        if f is None:
+            continue
+        ran += 1
+        failures += f
+    assert ran > 100
+    assert failures == []
+
+
+def test_shared_samples_outputs_equal_arm_nn_cpuref(shared):
+    ran, failures = 0, []
+    for case in sorted(p for p in (shared / "armnn").iterdir() if p.is_dir()):
+        f = compare_case(case)
+        if f is None:
+            continue
+        ran += 1
+        failures += f
+    assert ran >= 10
+    assert failures == []
+
+
+def add_case():
+    case = GOLDEN / "add_float"
+    return nnbridge.load(case / "model.armnn"), read_npy_dir(case / "inputs"), read_npy_dir(case / "outputs")["y"]
+
+
+def test_outputs_are_read_only_views_of_the_backend_buffer():
+    g, inputs, expected = add_case()
+    out = nnbridge.run(g, inputs)
+    y = out["y"]
+    np.testing.assert_allclose(y, expected, atol=1e-5, rtol=1e-4)
+    assert isinstance(y.base, nnbridge.Buffer) and len(y.base) == y.nbytes
+    assert np.shares_memory(y, np.frombuffer(y.base, np.uint8))
+    assert not y.flags.writeable and y.flags.c_contiguous
+
+
+def test_matching_inputs_are_read_in_place():
+    g, inputs, _ = add_case()
+    a = np.ascontiguousarray(inputs["a"], np.float32)
+    # The conversion run() applies: a C-contiguous float32 array is fed as it is, anything else
+    # (another dtype, a strided view) through one converted copy.
+    addr = nnbridge._nnbridge._input_addresses(g, {"a": a, "b": inputs["b"].astype(np.float64)})
+    assert addr["a"] == a.ctypes.data
+    assert addr["b"] != inputs["b"].ctypes.data
+    strided = np.repeat(a, 2, axis=-1)[..., ::2]
+    assert nnbridge._nnbridge._input_addresses(g, {"a": strided, "b": a})["a"] != strided.ctypes.data
+
+
+def test_inputs_are_forcecast_and_any_array_like():
+    g, inputs, expected = add_case()
+    as_lists = {k: v.astype(np.float64).tolist() for k, v in inputs.items()}
+    out = nnbridge.run(g, as_lists)
+    np.testing.assert_allclose(out["y"], expected, atol=1e-5, rtol=1e-4)
+    fortran = {k: np.asfortranarray(v) for k, v in inputs.items()}
+    np.testing.assert_allclose(nnbridge.run(g, fortran)["y"], expected, atol=1e-5, rtol=1e-4)
+    strided = {k: np.repeat(v, 2, axis=-1)[..., ::2] for k, v in inputs.items()}
+    np.testing.assert_allclose(nnbridge.run(g, strided)["y"], expected, atol=1e-5, rtol=1e-4)
+
+
+def test_shape_and_name_errors_name_the_input():
+    g, inputs, _ = add_case()
+    bad = dict(inputs)
+    bad["a"] = np.zeros((7,), np.float32)
+    with pytest.raises(ValueError, match=r'graph input "a" needs shape') as e:
+        nnbridge.run(g, bad)
+    assert isinstance(e.value, nnbridge.InvalidError) and e.value.code == "invalid"
+    with pytest.raises(nnbridge.InvalidError, match=r'missing graph input "b"'):
+        nnbridge.run(g, {"a": inputs["a"]})
+    with pytest.raises(nnbridge.InvalidError, match=r'"c" is not a graph input \(input: a, b\)'):
+        nnbridge.run(g, {**inputs, "c": inputs["a"]})
+    with pytest.raises(nnbridge.InvalidError, match=r'graph input "a": cannot be converted to float32'):
+        nnbridge.run(g, {**inputs, "a": [["x", "y"]]})
+
+
+def test_plan_runs_many_times():
+    g, inputs, expected = add_case()
+    plan = nnbridge.prepare(g, "cpu", threads=1)
+    assert plan.backend == "cpu"
+    assert [n for n, _ in plan.inputs] == ["a", "b"] and [n for n, _ in plan.outputs] == ["y"]
+    assert plan.inputs[0][1].dtype == "float32"
+    for _ in range(3):
+        np.testing.assert_allclose(plan.run(inputs)["y"], expected, atol=1e-5, rtol=1e-4)
+    g.values[0].name = "renamed"  # the plan holds its own copy of the graph
+    np.testing.assert_allclose(plan.run(inputs)["y"], expected, atol=1e-5, rtol=1e-4)
+
+
+def test_quantized_inputs_and_outputs_use_storage_integers():
+    case = GOLDEN / "add_qasymmu8"
+    g = nnbridge.load(case / "model.armnn")
+    out = nnbridge.run(g, read_npy_dir(case / "inputs"))
+    e = read_npy_dir(case / "outputs")["y"]
+    assert out["y"].dtype == np.uint8
+    assert np.abs(out["y"].astype(int) - e.astype(int)).max() <= 1
+
+
+def test_unknown_backend_and_option():
+    g, inputs, _ = add_case()
+    with pytest.raises(nnbridge.InvalidError, match='no backend named "nope"'):
+        nnbridge.run(g, inputs, backend="nope")
+    assert "cpu" in nnbridge.backends()
+
+
+def test_validate_against_arm_nn_outputs():
+    g, inputs, expected = add_case()
+    report = nnbridge.validate(g, inputs, expected={"y": expected})
+    assert report.passed and bool(report) and len(report) == 1
+    r = report.outputs[0]
+    assert (r.output, r.backend, r.passed, r.message) == ("y", "cpu", True, "")
+    assert r.max_abs_error <= 1e-5
+    wrong = expected + 1.0
+    bad = nnbridge.validate(g, inputs, expected={"y": wrong})
+    assert not bad.passed
+    assert bad.outputs[0].max_abs_error == pytest.approx(1.0, abs=1e-5)  # hand calculation: off by exactly 1
+    assert "FAILED" in str(bad)
+    with pytest.raises(nnbridge.InvalidError, match="not a graph output"):
+        nnbridge.validate(g, inputs, expected={"zz": wrong})
+    unknown = nnbridge.validate(g, inputs, backends=["cpu", "nope"])
+    assert not unknown.passed and any("nope" in r.message for r in unknown if not r.passed)
+
+
+def test_validate_on_cpu_and_opencl():
+    if "opencl" not in nnbridge.backends() or not nnbridge.opencl_devices():
+        pytest.skip("no OpenCL backend or device in this build/machine")
+    g, inputs, expected = add_case()
+    report = nnbridge.validate(g, inputs, backends=("cpu", "opencl"), expected={"y": expected})
+    assert [r.backend for r in report] == ["cpu", "opencl"]
+    assert report.passed, str(report)
+    out = nnbridge.run(g, inputs, backend="opencl", fallback="cpu")
+    np.testing.assert_allclose(out["y"], expected, atol=1e-5, rtol=1e-4)
+    with pytest.raises(nnbridge.InvalidError):
+        nnbridge.run(g, inputs, backend="opencl", nosuch="1")

@@ -4,7 +4,14 @@ BUILD ?= build
 GENERATOR ?= Ninja
 CMAKE_FLAGS ?=
 
-.PHONY: all deps configure build test demo bench clean
+# Robustness (tests/fuzz/README.md): `make fuzz SECONDS=N` builds the libFuzzer harnesses with
+# clang in $(FUZZ_BUILD)/ and runs each for N seconds; `make test-sanitize` builds the tests with
+# ASan + UBSan in $(ASAN_BUILD)/ and runs them (scripts/test-sanitize.sh says which it skips).
+FUZZ_BUILD ?= build-fuzz
+ASAN_BUILD ?= build-asan
+SECONDS ?= 60
+
+.PHONY: all deps configure build test demo bench clean fuzz test-sanitize
 
 all: build
 
@@ -27,6 +34,18 @@ demo: build
 
 bench: build
 	@bench/run.sh $(BUILD)
+
+fuzz: deps
+	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G $(GENERATOR) \
+	  -DNNBRIDGE_BUILD_FUZZ=ON -DNNBRIDGE_BUILD_TESTS=OFF -DNNBRIDGE_BUILD_BENCH=OFF -DNNBRIDGE_BUILD_PEERS=OFF >/dev/null
+	@cmake --build $(FUZZ_BUILD) --target nnbridge_fuzz
+	@tests/fuzz/run.sh $(FUZZ_BUILD) $(SECONDS)
+
+test-sanitize: deps
+	@cmake -S . -B $(ASAN_BUILD) -G $(GENERATOR) -DNNBRIDGE_SANITIZE=ON \
+	  -DNNBRIDGE_BUILD_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(ASAN_BUILD)
+	@scripts/test-sanitize.sh $(ASAN_BUILD)
 
 clean:
 	rm -rf $(BUILD)

@@ -12,7 +12,9 @@ packages=(
   libeigen3-dev libxsimd-dev
   doctest-dev libbenchmark-dev
   pybind11-dev python3-dev python3-numpy python3-pytest python3-torch
+  python3-pip python3-setuptools python3-wheel
   libpugixml-dev libcli11-dev
+  clang libclang-rt-dev  # make fuzz: libFuzzer and the ASan/UBSan runtimes for clang
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd
   libarmnn-dev libarmnn22 libarmnn-cpuref-backend22
 )

@@ -1,6 +1,7 @@
 #include "nnbridge/format.h"
 
 #include <cerrno>
+#include <charconv>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -13,6 +14,44 @@
 #include "nnbridge/error.h"
 
 namespace nnbridge {
+
+std::vector<std::string> verifier_limit_options(std::string_view format) {
+  const std::string f(format);
+  return {f + ".max_depth", f + ".max_tables", f + ".max_size"};
+}
+
+namespace {
+
+std::uint64_t limit_value(const std::string& key, const std::string& text, std::uint64_t max) {
+  std::uint64_t v = 0;
+  auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
+  if (ec != std::errc() || end != text.data() + text.size() || v == 0 || v > max)
+    throw Error(ErrorCode::Invalid, "reader option " + key + " must be an integer from 1 to " + std::to_string(max) +
+                                        ", not '" + text + "'");
+  return v;
+}
+
+}  // namespace
+
+VerifierLimits verifier_limits(const LoadOptions& options, std::string_view format) {
+  VerifierLimits l = options.limits;
+  const auto names = verifier_limit_options(format);
+  constexpr std::uint64_t kU32 = 0xFFFF'FFFFu;
+  if (auto it = options.options.find(names[0]); it != options.options.end())
+    l.max_depth = static_cast<unsigned>(limit_value(it->first, it->second, kU32));
+  if (auto it = options.options.find(names[1]); it != options.options.end())
+    l.max_tables = static_cast<unsigned>(limit_value(it->first, it->second, kU32));
+  if (auto it = options.options.find(names[2]); it != options.options.end())
+    l.max_size = limit_value(it->first, it->second, (std::uint64_t{1} << 31) - 1);
+  return l;
+}
+
+void check_input_size(std::size_t size, const VerifierLimits& limits, std::string_view format) {
+  if (size > limits.max_size)
+    throw Error(ErrorCode::Unsupported, "the input is " + std::to_string(size) + " bytes, over the limit of " +
+                                            std::to_string(limits.max_size) + " (reader option " + std::string(format) +
+                                            ".max_size)");
+}
 
 Buffer Source::view(std::size_t offset, std::size_t length) const {
   if (offset > bytes.size() || length > bytes.size() - offset)

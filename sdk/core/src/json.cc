@@ -1,6 +1,8 @@
 #include "nnbridge/json.h"
 
+#include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <limits>
 #include <nlohmann/json.hpp>
 
@@ -163,12 +165,37 @@ class Reader {
     const Json& nodes = array(req(j, "nodes", at), "nodes");
     g.nodes.reserve(nodes.size());
     for (std::size_t i = 0; i < nodes.size(); ++i) g.nodes.push_back(node(nodes[i], idx("nodes", i)));
+    check_order(g);
     g.inputs = ids(req(j, "inputs", at), "inputs", false);
     g.outputs = ids(req(j, "outputs", at), "outputs", false);
     return g;
   }
 
  private:
+  // The IR keeps nodes in topological order (graph.h): each value has at most one producer, and
+  // a node reads only values produced before it. Anything else (a cycle among them) is refused
+  // here, before a consumer of the graph walks it.
+  void check_order(const Graph& g) const {
+    std::vector<std::size_t> producer(g.values.size(), SIZE_MAX);
+    for (std::size_t i = 0; i < g.nodes.size(); ++i)
+      for (std::size_t k = 0; k < g.nodes[i].outputs.size(); ++k) {
+        const ValueId v = g.nodes[i].outputs[k];
+        if (v == kNoValue) continue;
+        if (producer[v] != SIZE_MAX)
+          bad(idx(idx("nodes", i) + ".outputs", k),
+              "value " + std::to_string(v) + " is already produced by " + idx("nodes", producer[v]));
+        producer[v] = i;
+      }
+    for (std::size_t i = 0; i < g.nodes.size(); ++i)
+      for (std::size_t k = 0; k < g.nodes[i].inputs.size(); ++k) {
+        const ValueId v = g.nodes[i].inputs[k];
+        if (v != kNoValue && producer[v] != SIZE_MAX && producer[v] >= i)
+          bad(idx(idx("nodes", i) + ".inputs", k),
+              "reads value " + std::to_string(v) + " produced by " + idx("nodes", producer[v]) +
+                  (producer[v] == i ? " (itself): a cycle" : " (later): a cycle, or nodes out of topological order"));
+      }
+  }
+
   [[noreturn]] void bad(const std::string& where, const std::string& message) const {
     throw Error(ErrorCode::Malformed, message, file_, where);
   }
@@ -293,6 +320,16 @@ class Reader {
       t.shape = ints(req(j, "shape", at), sat);
       for (std::size_t i = 0; i < t.shape.size(); ++i)
         if (t.shape[i] < -1) bad(idx(sat, i), "dim " + std::to_string(t.shape[i]) + " is invalid (-1 marks unknown)");
+      // Known dims whose product does not fit int64 describe no tensor (and would overflow
+      // every size computed from them).
+      if (std::find(t.shape.begin(), t.shape.end(), 0) == t.shape.end()) {
+        int64_t count = 1;
+        for (int64_t d : t.shape) {
+          if (d < 0) continue;
+          if (count > std::numeric_limits<int64_t>::max() / d) bad(sat, "the element count overflows int64");
+          count *= d;
+        }
+      }
     }
     if (j.contains("quantization")) {
       const std::string qat = key(at, "quantization");

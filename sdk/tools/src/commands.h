@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "nnbridge/attr.h"
+#include "nnbridge/exec.h"
 #include "nnbridge/graph.h"
 
 namespace nnbridge::cli {
@@ -33,6 +34,10 @@ void add_formats(CLI::App& app, Action& action);
 void add_run(CLI::App& app, Action& action);
 void add_afcm(CLI::App& app, Action& action);  ///< `afcm shaders` (cmd_afcm.cc)
 void add_config(CLI::App& app, Action& action);  ///< `config convert|check|dump` (cmd_config.cc)
+void add_custom_layers(CLI::App& app, Action& action);  ///< `custom-layers check` (cmd_custom_layers.cc)
+void add_conformance(CLI::App& app, Action& action);  ///< `conformance` and its hidden child command
+
+void add_validate(CLI::App& app, Action& action);  ///< `validate` (cmd_validate.cc)
 
 /// `-O key=value` / `-I key=value` arguments as a map; the validator refuses text without '='.
 std::map<std::string, std::string, std::less<>> key_values(const std::vector<std::string>& args);
@@ -42,6 +47,16 @@ std::string check_key_value(const std::string& arg);
 std::string check_format_name(const std::string& arg);
 /// The registered format name for a name or extension accepted by check_format_name.
 std::string resolve_format_name(const std::string& arg);
+
+/// Reads `dir`/<name>.npy for every (name, type) in `types` (graph inputs of a prepared plan, or
+/// graph outputs for expected values) into tensors of those types (quantized: the file holds the
+/// storage integers). The folder must hold exactly those files. Throws Error naming the file for
+/// a missing folder or file, an extra file, a name unusable as a file name, or a file whose
+/// shape or dtype differs from the type.
+TensorMap read_npy_folder(const std::string& dir, const std::vector<std::pair<std::string, TensorType>>& types,
+                          const char* what = "graph input");
+/// Throws Error(Unsupported) when a graph value's `name` cannot be a file name in a folder.
+void check_file_name(const std::string& name, const char* what);
 
 /// "[1, 3, 224, 224]", "?" for unknown dims, "[*]" for unknown rank.
 std::string shape_text(const TensorType& t);

@@ -102,11 +102,12 @@ TEST_CASE("armnn malformed: missing vectors") {
 TEST_CASE("armnn malformed: dangling connections") {
   Error e = read_error(zoo_bytes("AdditionLayer", R"("sourceLayerIndex": 1, "outputSlotIndex": 0)",
                                  R"("sourceLayerIndex": 99, "outputSlotIndex": 0)"));
-  CHECK(e.code() == ErrorCode::Malformed);
+  CHECK(e.code() == ErrorCode::Invalid);  // well-formed bytes, dangling id (error.h)
   CHECK(e.where() == "layers[2].layer.base.inputSlots[1].connection.sourceLayerIndex");
   e = read_error(zoo_bytes("AdditionLayer", R"("sourceLayerIndex": 1, "outputSlotIndex": 0)",
                            R"("sourceLayerIndex": 1, "outputSlotIndex": 3)"));
   CHECK(e.where() == "layers[2].layer.base.inputSlots[1].connection.outputSlotIndex");
+  CHECK(e.code() == ErrorCode::Invalid);
   e = read_error(zoo_bytes("AdditionLayer", R"("index": 10, "layerName": "the_layer")",
                            R"("index": 1, "layerName": "the_layer")"));
   CHECK(e.where() == "layers[2].layer.base.index");
@@ -172,7 +173,8 @@ TEST_CASE("armnn malformed: byte mutations never crash the reader or the writer"
         }
       } catch (const Error& e) {
         ++rejected;
-        CHECK((e.code() == ErrorCode::Malformed || e.code() == ErrorCode::Unsupported));
+        // Invalid: bytes that verify but whose ids dangle (a mutated connection index).
+        CHECK((e.code() == ErrorCode::Malformed || e.code() == ErrorCode::Unsupported || e.code() == ErrorCode::Invalid));
       }
     }
   CHECK(read_ok + rejected == 300);

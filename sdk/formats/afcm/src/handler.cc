@@ -41,7 +41,12 @@ FormatHandler format_handler() {
   h.description = "TFLite GPU OpenGL compiled model (FlatBuffers, gl/compiled_model.fbs)";
   h.extensions = {"flow"};
   h.sniff = sniff;
-  h.read = [](const Source& src, const LoadOptions& o) { return to_graph(read_model(src, o.limits)); };
+  h.reader_options = verifier_limit_options("afcm");
+  h.read = [](const Source& src, const LoadOptions& o) {
+    const VerifierLimits limits = verifier_limits(o, "afcm");
+    check_input_size(src.bytes.size(), limits, "afcm");
+    return to_graph(read_model(src, limits));
+  };
   h.write = [](const Graph& g, const std::filesystem::path& path, const SaveOptions&) {
     auto bytes = write_graph(g);
     write_file_atomic(path, std::as_bytes(std::span<const uint8_t>(bytes)));

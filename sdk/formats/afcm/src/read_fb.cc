@@ -260,7 +260,7 @@ Model read_model(const Source& src, const VerifierLimits& limits) {
   if (!gl_ok)
     malformed(Locator(p, bytes.size(), o).run(),
               "not a valid TFLite GPU GL CompiledModel (FlatBuffers verification failed: truncated, bad offsets, or "
-              "over the depth/table limits)");
+              "over the limits of the reader options afcm.max_depth / afcm.max_tables)");
 
   const auto* root = flatbuffers::GetRoot<fb::CompiledModel>(p);
   Model m;

@@ -43,11 +43,17 @@ FormatHandler format_handler() {
   h.name = "armnn";
   h.description = "Arm NN serialized network (FlatBuffers, ArmnnSchema.fbs)";
   h.extensions = {"armnn"};
-  h.reader_options = {"armnn.layout"};
+  h.reader_options = verifier_limit_options("armnn");
+  h.reader_options.push_back("armnn.layout");
   h.writer_options = {"armnn.bindingIdsScheme", "armnn.weightsLayoutScheme", "armnn.constantTensorsAsInputs",
                       "armnn.fileIdentifier", "armnn.layout"};
   h.sniff = sniff;
-  h.read = [](const Source& src, const LoadOptions& o) { return read_graph(src, o); };
+  h.read = [](const Source& src, const LoadOptions& o) {
+    LoadOptions with_limits = o;
+    with_limits.limits = verifier_limits(o, "armnn");
+    check_input_size(src.bytes.size(), with_limits.limits, "armnn");
+    return read_graph(src, with_limits);
+  };
   h.write = [](const Graph& g, const std::filesystem::path& path, const SaveOptions& o) {
     auto bytes = write_graph(g, o);
     write_file_atomic(path, std::as_bytes(std::span<const uint8_t>(bytes)));

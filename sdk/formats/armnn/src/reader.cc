@@ -34,6 +34,10 @@ namespace fb = ::armnnSerializer;
 [[noreturn]] void malformed(const std::string& where, const std::string& msg) {
   throw Error(ErrorCode::Malformed, msg, {}, where);
 }
+// Well-formed bytes whose ids do not resolve (nnbridge/error.h: dangling ids are Invalid).
+[[noreturn]] void invalid(const std::string& where, const std::string& msg) {
+  throw Error(ErrorCode::Invalid, msg, {}, where);
+}
 
 std::string L(size_t i) { return "layers[" + std::to_string(i) + "]"; }
 
@@ -111,7 +115,8 @@ class Reader {
                   "Arm NN schema; read it with the option armnn.layout=seed",
                   {}, "layers[0].layer_type");
     if (!ok) malformed(locate_failure(p, n, o), "not a valid Arm NN SerializedGraph (FlatBuffers verification "
-                                               "failed: truncated, bad offsets, or over the depth/table limits)");
+                                               "failed: truncated, bad offsets, or over the limits of the reader options "
+                                               "armnn.max_depth / armnn.max_tables)");
   }
 
   // A verified released buffer is worth the seed check only when a layer with a seed-range
@@ -260,11 +265,11 @@ class Reader {
     if (!c) malformed(w() + ".connection", "missing connection");
     auto it = by_index_.find(c->sourceLayerIndex());
     if (it == by_index_.end())
-      malformed(w() + ".connection.sourceLayerIndex",
+      invalid(w() + ".connection.sourceLayerIndex",
                 "refers to layer index " + std::to_string(c->sourceLayerIndex()) + ", which no layer has");
     const auto& src = layers_[it->second];
     if (c->outputSlotIndex() >= src.outputs.size())
-      malformed(w() + ".connection.outputSlotIndex",
+      invalid(w() + ".connection.outputSlotIndex",
                 "output slot " + std::to_string(c->outputSlotIndex()) + " of " + L(it->second) + ", which has " +
                     std::to_string(src.outputs.size()));
     return src.outputs[c->outputSlotIndex()];

@@ -79,6 +79,13 @@ const Attr* get(const FieldMap& m, const char* k) {
 }
 }  // namespace
 
+// Known dimensions whose product does not fit int64 describe no tensor (sizes computed from
+// them would wrap).
+static void check_element_count(const TensorType& t, const std::string& where) {
+  if (std::none_of(t.shape.begin(), t.shape.end(), [](int64_t d) { return d < 0; }) && !t.element_count())
+    throw Error(ErrorCode::Malformed, "the element count of the dimensions overflows int64", {}, where + ".dimensions");
+}
+
 TensorType tensor_type_of(const FieldMap& info, const std::string& where) {
   const auto& obj = object("armnnSerializer.TensorInfo");
   TensorType t;
@@ -97,6 +104,7 @@ TensorType tensor_type_of(const FieldMap& info, const std::string& where) {
       for (size_t i = 0; i < spec.size() && i < t.shape.size(); ++i)
         if (!spec[i]) t.shape[i] = -1;
     }
+    check_element_count(t, where);
   }
   if (quantized(t.dtype)) {
     Quantization q;
@@ -173,7 +181,8 @@ bool read_plain_tensor_info(const armnnSerializer::TensorInfo* info, TensorType&
     return false;
   }
   out.shape.assign(dims->begin(), dims->end());
-  return true;
+  // An element count past int64 takes the full path, which rejects it (check_element_count).
+  return out.element_count().has_value();
 }
 
 TensorType read_tensor_info(const armnnSerializer::TensorInfo* info, const std::string& prefix, AttrMap& attrs,

@@ -213,7 +213,7 @@ RawGraph decode(std::span<const std::byte> bytes, const VerifierLimits& limits) 
     if (!fb::VerifyVkGraphBuffer(v))
       malformed(locate_failure(p, n, o),
                 "not a valid VkGraph (FlatBuffers verification failed: truncated, bad offsets, or over the "
-                "depth/table limits)");
+                "limits of the reader options max_depth / max_tables)");
   }
   const fb::VkGraph* root = fb::GetVkGraph(p);
   RawGraph g;

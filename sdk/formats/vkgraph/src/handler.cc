@@ -21,15 +21,19 @@ std::string option(const std::map<std::string, std::string, std::less<>>& o, con
 }  // namespace
 
 Graph read_vkgraph(const Source& src, const LoadOptions& o) {
-  RawGraph rg = decode(src.bytes, o.limits);
+  const VerifierLimits limits = verifier_limits(o, "vkgraph");
+  check_input_size(src.bytes.size(), limits, "vkgraph");
+  RawGraph rg = decode(src.bytes, limits);
   return to_ir(rg, src, std::nullopt, "vkgraph", option(o.options, "vkgraph.named_data"));
 }
 
 Graph read_delegate(const Source& src, const LoadOptions& o) {
+  const VerifierLimits limits = verifier_limits(o, "vkdelegate");
+  check_input_size(src.bytes.size(), limits, "vkdelegate");
   const DelegateHeader h = parse_delegate_header(src.bytes);
   auto [offset, size] = constant_segment(h, src.bytes.size());
   try {
-    RawGraph rg = decode(src.bytes.subspan(h.flatbuffer_offset, h.flatbuffer_size), o.limits);
+    RawGraph rg = decode(src.bytes.subspan(h.flatbuffer_offset, h.flatbuffer_size), limits);
     return to_ir(rg, src, Segment{offset, size}, "vkdelegate", option(o.options, "vkdelegate.named_data"));
   } catch (const Error& e) {
     // Places inside the flatbuffer read "flatbuffer.values[3]..." in payload messages.
@@ -75,7 +79,8 @@ FormatHandler format_handler() {
   h.name = "vkgraph";
   h.description = "ExecuTorch Vulkan VkGraph flatbuffer (VK00, schema 1.4), without constant data";
   h.extensions = {"vkgraph"};
-  h.reader_options = {"vkgraph.named_data"};
+  h.reader_options = verifier_limit_options("vkgraph");
+  h.reader_options.push_back("vkgraph.named_data");
   h.writer_options = {"vkgraph.constants"};
   h.sniff = [](std::span<const std::byte> b) { return magic_at_4(b, "VK00"); };
   h.read = read_vkgraph;
@@ -91,7 +96,8 @@ FormatHandler delegate_handler() {
   h.name = "vkdelegate";
   h.description = "ExecuTorch Vulkan delegate payload (VH00 header, VkGraph, constant segment)";
   h.extensions = {"vkdelegate"};
-  h.reader_options = {"vkdelegate.named_data"};
+  h.reader_options = verifier_limit_options("vkdelegate");
+  h.reader_options.push_back("vkdelegate.named_data");
   h.sniff = [](std::span<const std::byte> b) { return magic_at_4(b, "VH00"); };
   h.read = read_delegate;
   h.write = [](const Graph& g, const std::filesystem::path& path, const SaveOptions& o) {

@@ -71,6 +71,9 @@ namespace nnbridge::formats::afcm {
 /// that does not follow the form above ("nodes[3].attrs.gl.objects[0].binding"), including an
 /// attribute it does not know (it would be lost). Writing is deterministic and atomic.
 ///
+/// Reader options: afcm.max_depth, afcm.max_tables, afcm.max_size: the FlatBuffers verifier's
+/// bounds (VerifierLimits in nnbridge/format.h, whose defaults they override).
+///
 /// check() runs check_graph() on every graph holding gl.* ops or metadata, or read as afcm, once
 /// the format is registered (sdk/io does so on first use).
 FormatHandler format_handler();

@@ -45,6 +45,12 @@ namespace nnbridge::formats::armnn {
 ///   armnn.layout = released (default) | seed   -- the seed's pre-release union order is read
 ///                                                only when asked for, never guessed; a seed
 ///                                                file read without it is Error(Unsupported).
+///   armnn.max_depth, armnn.max_tables, armnn.max_size -- the FlatBuffers verifier's bounds
+///                                                (VerifierLimits in nnbridge/format.h: defaults
+///                                                64, 100000000, 2^31 - 1 bytes; a 1M-layer graph
+///                                                loads with them). A file over a bound is
+///                                                Error(Malformed) (depth, tables) or
+///                                                Error(Unsupported) (size) naming the option.
 /// Writer options (SaveOptions::options):
 ///   armnn.bindingIdsScheme, armnn.weightsLayoutScheme, armnn.constantTensorsAsInputs = 0|1
 ///   armnn.fileIdentifier = 0|1, armnn.layout = released | seed

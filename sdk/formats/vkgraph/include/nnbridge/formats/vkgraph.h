@@ -68,6 +68,9 @@ namespace nnbridge::formats::vkgraph {
 /// 1..11, enum values the schema does not define, out-of-range value indices and constant ids
 /// (Error Malformed / Invalid, `where` in schema names: "chain[3].args[1]"), and ExecuTorch 0.2
 /// blobs whose OperatorCall lacks node_id (Error Unsupported; never misread).
+/// Reader options: vkgraph.max_depth, vkgraph.max_tables, vkgraph.max_size (vkdelegate.* for the
+/// payload, whose max_size bounds the whole payload): the FlatBuffers verifier's bounds
+/// (VerifierLimits in nnbridge/format.h, whose defaults they override).
 /// Writer option: vkgraph.constants = external (write the table of a graph whose constants
 /// have data, dropping the data; without it such a graph is Error Unsupported).
 FormatHandler format_handler();

@@ -1,0 +1,121 @@
+// Golden-file conformance: find case folders, check each one (decode, IR, round-trip,
+// conversions, execution against expected outputs, expected errors), each case in its own
+// child process with a timeout, and report (DESIGN.md "Golden files"; issue 9).
+//
+// The case layout and every case.json key are documented in docs/conformance.md. Two kinds of
+// case folder are recognised:
+//   - a folder holding `case.json` (the golden layout: model.<ext>, model.json, inputs/*.npy,
+//     outputs/*.npy);
+//   - an ONNX-style folder without case.json: one `model.<ext>` nnbridge reads plus
+//     `test_data_set_<k>/input_<i>.pb` / `output_<j>.pb` (ONNX TensorProto, onnx/onnx.proto):
+//     input i feeds graph input i, output j is compared with graph output j. A case.json folder
+//     may hold test_data_set_<k> folders too.
+// Case folders are not searched further for cases.
+#pragma once
+
+#include <chrono>
+#include <cstddef>
+#include <filesystem>
+#include <functional>
+#include <map>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "nnbridge/exec.h"
+
+namespace nnbridge::conformance {
+
+/// A case folder found under a root.
+struct FoundCase {
+  std::filesystem::path dir;
+  /// The folder's path relative to the root's parent, '/'-separated ("golden/armnn/add_float" for
+  /// root "tests/golden"); the name --filter matches and reports show.
+  std::string name;
+};
+
+/// Every case folder under `roots` (a root may itself be a case), sorted by name, keeping those
+/// whose name matches `filter` (a POSIX fnmatch glob in which '*' also matches '/'; empty keeps
+/// all). Throws Error(Io) naming a root that is not a folder.
+std::vector<FoundCase> find_cases(std::span<const std::filesystem::path> roots, const std::string& filter = {});
+
+/// How each case is checked.
+struct CaseOptions {
+  /// Backends to execute on (registered names: "cpu", "opencl"); a case may narrow them.
+  std::vector<std::string> backends{"cpu"};
+  /// Passed to every backend's prepare() (e.g. {"opencl.fallback", "cpu"}).
+  std::map<std::string, std::string, std::less<>> backend_options;
+  /// When set, the same-format round-trip also decodes the original and the rewritten file with
+  /// this flatc against `schemas_dir`/<format schema> and requires identical JSON (DESIGN.md
+  /// fidelity rule 1) for the FlatBuffers formats armnn, afcm and vkgraph.
+  std::string flatc;
+  std::filesystem::path schemas_dir;
+};
+
+enum class Status { Pass, Fail, Skip };
+const char* to_string(Status s);  ///< "PASS", "FAIL", "SKIP"
+
+/// The outcome of one case.
+struct CaseResult {
+  std::string name;
+  Status status = Status::Fail;
+  /// Why it failed or was skipped (the first failing check); empty for a pass.
+  std::string reason;
+  /// The checks that ran and passed, in order ("decode", "ir", "roundtrip", "convert:vkgraph",
+  /// "run:cpu", "run:cpu:test_data_set_0", "expect_error"); with notes on what was left out.
+  std::vector<std::string> checks;
+  std::vector<std::string> notes;
+  double seconds = 0;
+};
+
+/// Checks the case in `dir` in this process. Never throws: every error, also a malformed
+/// case.json, is a failed result naming the file. Backends must be registered by the caller.
+CaseResult run_case(const std::filesystem::path& dir, const std::string& name, const CaseOptions& options);
+
+/// How run_cases() starts children.
+struct RunOptions {
+  CaseOptions case_options;
+  /// Cases checked at once (each in its own process).
+  int jobs = 1;
+  /// A child running longer is killed (SIGKILL) and its case fails.
+  std::chrono::milliseconds timeout{std::chrono::seconds(120)};
+  /// The child's argv before the case arguments: run_cases() appends
+  /// `<case options as JSON> <dir> <name>`; the child must call child_main() with those three
+  /// (the CLI: {"/proc/self/exe", "__conformance-case"}).
+  std::vector<std::string> child_command;
+  /// Called in the parent for each finished case, in completion order (done counts it).
+  std::function<void(const CaseResult&, std::size_t done, std::size_t total)> on_result;
+  /// Cases known to fail, by name, with the reason (an issue, a peer's defect). Such a case that
+  /// fails is reported as skipped, its reason prefixed "known failure: "; one that passes fails
+  /// ("listed as a known failure but passes"), so the list cannot go stale silently.
+  std::map<std::string, std::string, std::less<>> known_failures;
+  /// Called in the parent when a case starts (for a progress display).
+  std::function<void(const FoundCase&, std::size_t started, std::size_t total)> on_start;
+};
+
+/// Checks every case, each in a child process, `jobs` at a time. A child killed by a signal,
+/// timed out, or exiting without a result fails its case with the reason (signal name, the last
+/// lines it printed) and the run goes on. Results come back in the order of `cases`.
+/// Throws Error(Invalid) for an empty child_command or jobs < 1, Error(Io) when no child can
+/// be started at all.
+std::vector<CaseResult> run_cases(std::span<const FoundCase> cases, const RunOptions& options);
+
+/// Reads a known-failures file: a JSON object {"<case name>": "<reason>", ...}. Throws
+/// Error(Io) when it cannot be read, Error(Invalid) naming the file when it is not such an object.
+std::map<std::string, std::string, std::less<>> read_known_failures(const std::filesystem::path& file);
+
+/// The child side: parses the case options (JSON), runs run_case() and prints the result line
+/// on stdout. Returns the process exit code (0 whenever a result was printed).
+int child_main(const std::string& options_json, const std::string& dir, const std::string& name);
+
+/// Options to and from the JSON text passed to a child.
+std::string options_to_json(const CaseOptions& o);
+CaseOptions options_from_json(const std::string& text);
+
+/// The machine-readable report: {"cases": [{"name", "status", "reason", "checks", "notes",
+/// "seconds"}...], "passed": N, "failed": N, "skipped": N}.
+std::string report_json(std::span<const CaseResult> results);
+/// "N passed, N failed" and ", N skipped" when any were.
+std::string summary_line(std::span<const CaseResult> results);
+
+}  // namespace nnbridge::conformance

@@ -1,0 +1,379 @@
+// run_case(): the checks one case asks for, in this process (docs/conformance.md).
+#include <algorithm>
+#include <chrono>
+#include <climits>
+#include <cstdint>
+#include <fstream>
+#include <nlohmann/json.hpp>
+#include <sstream>
+
+#include "internal.h"
+#include "nnbridge/conformance.h"
+#include "nnbridge/error.h"
+#include "nnbridge/io.h"
+#include "nnbridge/json.h"
+#include "nnbridge/npy.h"
+
+namespace nnbridge::conformance {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+/// A check that did not hold: the case fails with this text.
+struct CheckFailed {
+  std::string reason;
+};
+
+/// A fresh folder for written files, removed when the case ends.
+class TempDir {
+ public:
+  TempDir() {
+    char tmpl[] = "/tmp/nnbridge-conformance-XXXXXX";
+    if (!mkdtemp(tmpl)) throw Error(ErrorCode::Io, "cannot create a temporary folder", "/tmp");
+    path_ = tmpl;
+  }
+  ~TempDir() {
+    std::error_code ec;
+    fs::remove_all(path_, ec);
+  }
+  const fs::path& path() const { return path_; }
+
+ private:
+  fs::path path_;
+};
+
+const char* code_name(ErrorCode c) {
+  switch (c) {
+    case ErrorCode::Io: return "Io";
+    case ErrorCode::Malformed: return "Malformed";
+    case ErrorCode::Unsupported: return "Unsupported";
+    case ErrorCode::Invalid: return "Invalid";
+    case ErrorCode::Backend: return "Backend";
+  }
+  return "?";
+}
+
+std::string read_text(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+/// The IR as JSON with every constant inline, parsed (so formatting never matters).
+nlohmann::json ir_json(const Graph& g) {
+  JsonWriteOptions o;
+  o.inline_limit = SIZE_MAX;
+  return nlohmann::json::parse(to_json(g, o));
+}
+
+/// The first differing place between two JSON documents, as a JSON pointer.
+std::string first_difference(const nlohmann::json& a, const nlohmann::json& b) {
+  nlohmann::json patch = nlohmann::json::diff(a, b);
+  return patch.empty() ? std::string() : patch[0].value("path", std::string("/"));
+}
+
+// Schemas of the FlatBuffers formats, relative to CaseOptions::schemas_dir (this repository's schemas/).
+const std::map<std::string, std::string, std::less<>> kFlatcSchemas = {
+    {"armnn", "armnn/ArmnnSchema.fbs"}, {"afcm", "afcm/compiled_model.fbs"}, {"vkgraph", "vkgraph/schema.fbs"}};
+
+/// Tensors in a graph's input (or output) order; an empty slot has no file.
+struct OrderedTensors {
+  std::vector<std::optional<HostTensor>> tensors;
+};
+
+const TensorType& value_type(const Graph& g, ValueId id) { return g.values.at(id).type; }
+
+/// Tags `t` with the graph's dtype and quantization (an .npy or .pb has storage integers only).
+HostTensor as_graph_type(const HostTensor& t, const TensorType& graph_type, const fs::path& file, const std::string& what) {
+  if (storage_type(graph_type.dtype) != t.dtype())
+    throw Error(ErrorCode::Invalid,
+                what + " needs dtype " + std::string(to_string(storage_type(graph_type.dtype))) + ", the file has " +
+                    std::string(to_string(t.dtype())),
+                file.string());
+  TensorType type = graph_type;
+  type.unknown_rank = false;
+  type.shape = t.shape();
+  return HostTensor::from_buffer(std::move(type), t.buffer());
+}
+
+/// Reads a data set against graph `g`: inputs (all required) and expected outputs (those present).
+void read_data_set(const DataSet& ds, const Graph& g, OrderedTensors& in, OrderedTensors& out) {
+  auto value_name = [&](ValueId id) { return g.values.at(id).name; };
+  in.tensors.assign(g.inputs.size(), std::nullopt);
+  out.tensors.assign(g.outputs.size(), std::nullopt);
+  if (ds.positional) {
+    for (std::size_t i = 0; i < g.inputs.size(); ++i) {
+      const fs::path p = ds.inputs / ("input_" + std::to_string(i) + ".pb");
+      if (!fs::exists(p))
+        throw Error(ErrorCode::Invalid, "no file for graph input " + std::to_string(i) + " (\"" + value_name(g.inputs[i]) + "\")",
+                    p.string());
+      in.tensors[i] = as_graph_type(read_tensor_proto(p), value_type(g, g.inputs[i]), p, "graph input " + std::to_string(i));
+    }
+    if (fs::exists(ds.inputs / ("input_" + std::to_string(g.inputs.size()) + ".pb")))
+      throw Error(ErrorCode::Invalid, "more input files than the graph's " + std::to_string(g.inputs.size()) + " inputs",
+                  ds.inputs.string());
+    for (std::size_t j = 0; j < g.outputs.size(); ++j) {
+      const fs::path p = ds.outputs / ("output_" + std::to_string(j) + ".pb");
+      if (fs::exists(p)) out.tensors[j] = read_tensor_proto(p);
+    }
+    return;
+  }
+  std::map<std::string, std::size_t> in_index, out_index;
+  for (std::size_t i = 0; i < g.inputs.size(); ++i) in_index[value_name(g.inputs[i])] = i;
+  for (std::size_t j = 0; j < g.outputs.size(); ++j) out_index[value_name(g.outputs[j])] = j;
+  for (const auto& e : fs::directory_iterator(ds.inputs)) {
+    if (e.path().extension() != ".npy") continue;
+    auto it = in_index.find(e.path().stem().string());
+    if (it == in_index.end()) throw Error(ErrorCode::Invalid, "not the name of a graph input", e.path().string());
+    const std::size_t i = it->second;
+    in.tensors[i] = as_graph_type(read_npy(e.path()), value_type(g, g.inputs[i]), e.path(), "graph input \"" + it->first + "\"");
+  }
+  for (std::size_t i = 0; i < g.inputs.size(); ++i)
+    if (!in.tensors[i])
+      throw Error(ErrorCode::Invalid, "no file for graph input \"" + value_name(g.inputs[i]) + "\"",
+                  (ds.inputs / (value_name(g.inputs[i]) + ".npy")).string());
+  if (!fs::is_directory(ds.outputs)) return;
+  for (const auto& e : fs::directory_iterator(ds.outputs)) {
+    if (e.path().extension() != ".npy") continue;
+    auto it = out_index.find(e.path().stem().string());
+    if (it == out_index.end()) throw Error(ErrorCode::Invalid, "not the name of a graph output", e.path().string());
+    out.tensors[it->second] = read_npy(e.path());
+  }
+}
+
+bool any(const OrderedTensors& t) {
+  for (const auto& x : t.tensors)
+    if (x) return true;
+  return false;
+}
+
+/// Runs `g` on `backend` with inputs by position and compares the expected outputs by position;
+/// throws CheckFailed naming the output.
+void execute(const Graph& g, const std::string& backend_name, const BackendOptions& bo, const OrderedTensors& in,
+             const OrderedTensors& expected, const ToleranceSpec& tol, const std::string& label) {
+  auto backend = find_backend(backend_name);
+  if (!backend) throw CheckFailed{"no backend named \"" + backend_name + "\""};
+  if (g.inputs.size() != in.tensors.size() || g.outputs.size() != expected.tensors.size())
+    throw CheckFailed{label + ": the graph has " + std::to_string(g.inputs.size()) + " inputs and " +
+                      std::to_string(g.outputs.size()) + " outputs, the case " + std::to_string(in.tensors.size()) +
+                      " and " + std::to_string(expected.tensors.size())};
+  TensorMap inputs;
+  for (std::size_t i = 0; i < g.inputs.size(); ++i) {
+    const TensorType& want = value_type(g, g.inputs[i]);
+    const HostTensor& t = *in.tensors[i];
+    TensorType type = want;
+    type.shape = t.shape();
+    type.unknown_rank = false;
+    inputs[g.values[g.inputs[i]].name] = HostTensor::from_buffer(std::move(type), t.buffer());
+  }
+  std::unique_ptr<Plan> plan = backend->prepare(g, bo);
+  TensorMap actual = plan->run(inputs);
+  for (std::size_t j = 0; j < g.outputs.size(); ++j) {
+    if (!expected.tensors[j]) continue;
+    const std::string& name = g.values[g.outputs[j]].name;
+    auto it = actual.find(name);
+    const DataType dt = it == actual.end() ? DataType::Undefined : it->second.dtype();
+    TensorMap one{{name, *expected.tensors[j]}};
+    for (const OutputReport& r : compare_outputs(actual, one, tol.for_type(dt), backend_name)) {
+      if (r.passed) continue;
+      std::ostringstream s;
+      s << label << ": output \"" << name << "\": " << r.message << " (max abs " << r.max_abs_error << ", max rel "
+        << r.max_rel_error << ", steps " << r.max_steps << ")";
+      throw CheckFailed{s.str()};
+    }
+  }
+}
+
+class CaseRun {
+ public:
+  CaseRun(const fs::path& dir, const CaseOptions& o, CaseResult& r) : dir_(dir), opt_(o), r_(r) {}
+
+  void go() {
+    spec_ = read_case(dir_);
+    if (!spec_.skip.empty()) {
+      r_.status = Status::Skip;
+      r_.reason = spec_.skip;
+      return;
+    }
+    const auto& ee = spec_.expect_error;
+    Graph g;
+    try {
+      g = load(spec_.model, spec_.load_options);
+    } catch (const Error& e) {
+      if (ee && ee->stage == "load") return expect(e);
+      throw;
+    }
+    if (ee && ee->stage == "load")
+      throw CheckFailed{"loaded without error; expected " + ee->code + " containing \"" + ee->message_contains + "\""};
+    r_.checks.push_back("decode");
+    const std::string format = g.source_format.empty() ? detect_format(spec_.model) : g.source_format;
+    check_ir(g);
+    check_roundtrip(g, format);
+    std::vector<std::pair<std::string, Graph>> graphs{{"", g}};
+    for (const std::string& to : spec_.conversions) graphs.emplace_back(to, convert(g, to));
+    try {
+      check_execution(graphs);
+    } catch (const Error& e) {
+      if (ee && ee->stage == "run") return expect(e);
+      throw;
+    }
+    if (ee) throw CheckFailed{"ran without error; expected " + ee->code + " containing \"" + ee->message_contains + "\""};
+    r_.status = Status::Pass;
+  }
+
+ private:
+  void expect(const Error& e) {
+    const ExpectedError& x = *spec_.expect_error;
+    if (code_name(e.code()) != x.code)
+      throw CheckFailed{std::string("expected ") + x.code + ", got " + code_name(e.code()) + ": " + e.what()};
+    if (std::string(e.what()).find(x.message_contains) == std::string::npos)
+      throw CheckFailed{"the " + x.code + " message lacks \"" + x.message_contains + "\": " + e.what()};
+    r_.checks.push_back("expect_error");
+    r_.status = Status::Pass;
+  }
+
+  void check_ir(const Graph& g) {
+    const fs::path expected = dir_ / "model.json";
+    if (!spec_.has_manifest || !fs::exists(expected) || spec_.model == expected) return;
+    nlohmann::json want;
+    try {
+      want = nlohmann::json::parse(read_text(expected));
+    } catch (const nlohmann::json::exception& e) {
+      throw Error(ErrorCode::Invalid, std::string("not JSON: ") + e.what(), expected.string());
+    }
+    // Compare through the IR's own reader so that the expected file may inline or leave out defaults.
+    nlohmann::json got = ir_json(g);
+    nlohmann::json want_ir = ir_json(read_json_file(expected));
+    if (got != want_ir) throw CheckFailed{"IR differs from model.json at " + first_difference(want_ir, got)};
+    r_.checks.push_back("ir");
+  }
+
+  void check_roundtrip(const Graph& g, const std::string& format) {
+    const FormatHandler* h = find_format(format);
+    const bool can_write = h && h->write;
+    if (spec_.roundtrip == false) return;
+    if (!can_write) {
+      if (spec_.roundtrip == true) throw CheckFailed{"roundtrip: format " + format + " cannot be written"};
+      return;
+    }
+    TempDir tmp;
+    const fs::path out = tmp.path() / ("rewritten" + spec_.model.extension().string());
+    SaveOptions so;
+    so.format = format;
+    save(g, out, so);
+    LoadOptions lo = spec_.load_options;
+    lo.format = format;
+    Graph back = load(out, lo);
+    const nlohmann::json a = ir_json(g), b = ir_json(back);
+    if (a != b) throw CheckFailed{"roundtrip: the rewritten file reads differently at " + first_difference(a, b)};
+    auto schema = kFlatcSchemas.find(format);
+    if (!opt_.flatc.empty() && schema != kFlatcSchemas.end() && spec_.load_options.options.empty()) {
+      const std::string want = flatc_json(opt_.flatc, opt_.schemas_dir / schema->second, spec_.model);
+      const std::string got = flatc_json(opt_.flatc, opt_.schemas_dir / schema->second, out);
+      if (want.empty()) throw CheckFailed{"roundtrip: flatc cannot decode the original file"};
+      if (got.empty()) throw CheckFailed{"roundtrip: flatc cannot decode the rewritten file"};
+      if (want != got) {
+        const auto d = first_difference(nlohmann::json::parse(want), nlohmann::json::parse(got));
+        throw CheckFailed{"roundtrip: flatc decodes the rewritten file differently at " + d};
+      }
+      r_.checks.push_back("roundtrip+flatc");
+    } else {
+      r_.checks.push_back("roundtrip");
+    }
+  }
+
+  Graph convert(const Graph& g, const std::string& to) {
+    const FormatHandler* h = find_format(to);
+    if (!h || !h->write) throw CheckFailed{"convert: no format named \"" + to + "\" that can be written"};
+    TempDir tmp;
+    const std::string ext = h->extensions.empty() ? ".bin" : h->extensions.front();
+    const fs::path out = tmp.path() / ("converted" + (ext.front() == '.' ? ext : "." + ext));
+    SaveOptions so;
+    so.format = to;
+    save(g, out, so);
+    LoadOptions lo;
+    lo.format = to;
+    // Constants stay valid after `tmp` goes: a mapping outlives its file's removal (POSIX).
+    Graph back = load(out, lo);
+    r_.checks.push_back("convert:" + to);
+    return back;
+  }
+
+  void check_execution(const std::vector<std::pair<std::string, Graph>>& graphs) {
+    if (spec_.data_sets.empty()) return;
+    if (!spec_.outputs_absent_because.empty()) {
+      r_.notes.push_back("not executed: " + spec_.outputs_absent_because);
+      return;
+    }
+    const Graph& g = graphs.front().second;
+    for (const DataSet& ds : spec_.data_sets) {
+      OrderedTensors in, expected;
+      read_data_set(ds, g, in, expected);
+      if (!any(expected)) {
+        r_.notes.push_back("not executed" + (ds.label.empty() ? std::string() : " (" + ds.label + ")") + ": no expected outputs");
+        continue;
+      }
+      for (const std::string& b : opt_.backends) {
+        if (!spec_.backends.empty() && std::find(spec_.backends.begin(), spec_.backends.end(), b) == spec_.backends.end()) {
+          r_.notes.push_back(b + ": not a backend of this case");
+          continue;
+        }
+        if (auto s = spec_.skip_backends.find(b); s != spec_.skip_backends.end()) {
+          r_.notes.push_back(b + ": skipped: " + s->second);
+          continue;
+        }
+        BackendOptions bo;
+        bo.options = opt_.backend_options;
+        for (const fs::path& e : spec_.extensions) bo.extensions.push_back(e.string());
+        for (const auto& [to, graph] : graphs) {
+          std::string label = "run:" + b + (to.empty() ? "" : ":" + to) + (ds.label.empty() ? "" : ":" + ds.label);
+          execute(graph, b, bo, in, expected, spec_.tolerance, label);
+          r_.checks.push_back(label);
+        }
+      }
+    }
+  }
+
+  fs::path dir_;
+  const CaseOptions& opt_;
+  CaseResult& r_;
+  CaseSpec spec_;
+};
+
+}  // namespace
+
+const char* to_string(Status s) {
+  switch (s) {
+    case Status::Pass: return "PASS";
+    case Status::Fail: return "FAIL";
+    case Status::Skip: return "SKIP";
+  }
+  return "?";
+}
+
+CaseResult run_case(const fs::path& dir, const std::string& name, const CaseOptions& options) {
+  const auto t0 = std::chrono::steady_clock::now();
+  CaseResult r;
+  r.name = name;
+  try {
+    CaseRun(dir, options, r).go();
+  } catch (const CheckFailed& f) {
+    r.status = Status::Fail;
+    r.reason = f.reason;
+  } catch (const Error& e) {
+    r.status = Status::Fail;
+    r.reason = std::string(code_name(e.code())) + ": " + e.what();
+  } catch (const std::bad_alloc&) {
+    r.status = Status::Fail;
+    r.reason = "out of memory";
+  } catch (const std::exception& e) {
+    r.status = Status::Fail;
+    r.reason = std::string("internal error: ") + e.what();
+  }
+  r.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  return r;
+}
+
+}  // namespace nnbridge::conformance

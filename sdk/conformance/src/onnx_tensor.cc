@@ -1,0 +1,108 @@
+// ONNX TensorProto files (test_data_set_<k>/input_<i>.pb) as host tensors.
+//
+// Storage rules from onnx/onnx.proto: raw_data holds fixed-width little-endian elements (bool one
+// byte each); otherwise float_data (FLOAT), int32_data (INT32, INT16, INT8, UINT8, BOOL, and the
+// bits of FLOAT16 / BFLOAT16), int64_data (INT64), double_data (DOUBLE).
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "internal.h"
+#include "nnbridge/error.h"
+#include "onnx/tensor.pb.h"
+
+namespace nnbridge::conformance {
+
+namespace {
+
+using onnx::TensorProto;
+
+[[noreturn]] void fail(ErrorCode code, const std::string& msg, const std::string& file, const std::string& where = {}) {
+  throw Error(code, msg, file, where);
+}
+
+DataType dtype_of(int32_t t, const std::string& file) {
+  switch (t) {
+    case TensorProto::FLOAT: return DataType::Float32;
+    case TensorProto::UINT8: return DataType::UInt8;
+    case TensorProto::INT8: return DataType::Int8;
+    case TensorProto::INT16: return DataType::Int16;
+    case TensorProto::INT32: return DataType::Int32;
+    case TensorProto::INT64: return DataType::Int64;
+    case TensorProto::BOOL: return DataType::Bool;
+    case TensorProto::FLOAT16: return DataType::Float16;
+    case TensorProto::DOUBLE: return DataType::Float64;
+    case TensorProto::BFLOAT16: return DataType::BFloat16;
+    default: break;
+  }
+  const std::string name = TensorProto::DataType_IsValid(t) ? TensorProto::DataType_Name(TensorProto::DataType(t))
+                                                             : std::to_string(t);
+  fail(ErrorCode::Unsupported, "data_type " + name + " has no nnbridge dtype", file, "data_type");
+}
+
+template <class Dst, class Src>
+std::vector<std::byte> narrow(const Src& field) {
+  std::vector<std::byte> out(static_cast<std::size_t>(field.size()) * sizeof(Dst));
+  for (int i = 0; i < field.size(); ++i) {
+    Dst v = static_cast<Dst>(field.Get(i));
+    std::memcpy(out.data() + static_cast<std::size_t>(i) * sizeof(Dst), &v, sizeof(Dst));
+  }
+  return out;
+}
+
+}  // namespace
+
+HostTensor read_tensor_proto(const std::filesystem::path& path) {
+  const std::string file = path.string();
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail(ErrorCode::Io, "cannot open", file);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  const std::string bytes = ss.str();
+  TensorProto t;
+  if (!t.ParseFromString(bytes)) fail(ErrorCode::Malformed, "not an ONNX TensorProto (protobuf cannot parse it)", file);
+  if (t.data_location() == TensorProto::EXTERNAL || t.external_data_size() > 0)
+    fail(ErrorCode::Unsupported, "external data is not supported", file, "external_data");
+  if (t.has_segment()) fail(ErrorCode::Unsupported, "segmented tensors are not supported", file, "segment");
+  TensorType type;
+  type.dtype = dtype_of(t.data_type(), file);
+  uint64_t count = 1;
+  for (int i = 0; i < t.dims_size(); ++i) {
+    const int64_t d = t.dims(i);
+    if (d < 0 || (d > 0 && count > std::numeric_limits<uint64_t>::max() / uint64_t(d)))
+      fail(ErrorCode::Malformed, "dimension " + std::to_string(d) + " is negative or overflows", file,
+           "dims[" + std::to_string(i) + "]");
+    count *= uint64_t(d);
+    type.shape.push_back(d);
+  }
+  const std::size_t esize = element_size(type.dtype);
+  std::vector<std::byte> data;
+  if (t.has_raw_data()) {
+    const std::string& raw = t.raw_data();
+    data.resize(raw.size());
+    std::memcpy(data.data(), raw.data(), raw.size());
+  } else {
+    switch (type.dtype) {
+      case DataType::Float32: data = narrow<float>(t.float_data()); break;
+      case DataType::Float64: data = narrow<double>(t.double_data()); break;
+      case DataType::Int64: data = narrow<int64_t>(t.int64_data()); break;
+      case DataType::Int32: data = narrow<int32_t>(t.int32_data()); break;
+      case DataType::Int16: data = narrow<int16_t>(t.int32_data()); break;
+      case DataType::Int8: data = narrow<int8_t>(t.int32_data()); break;
+      case DataType::UInt8:
+      case DataType::Bool: data = narrow<uint8_t>(t.int32_data()); break;
+      case DataType::Float16:
+      case DataType::BFloat16: data = narrow<uint16_t>(t.int32_data()); break;
+      default: break;
+    }
+  }
+  if (count > data.size() / (esize ? esize : 1) || data.size() != count * esize)
+    fail(ErrorCode::Malformed,
+         "holds " + std::to_string(data.size()) + " bytes of data, the dims need " + std::to_string(count) + " elements of " +
+             std::to_string(esize) + " bytes",
+         file, t.has_raw_data() ? "raw_data" : "data");
+  return HostTensor::owned(std::move(type), std::move(data));
+}
+
+}  // namespace nnbridge::conformance

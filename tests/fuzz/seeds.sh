@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# tests/fuzz/seeds.sh OUT [BUILD]: assembles one seed folder per harness under OUT (OUT/<harness>/)
+# from real files, by path: tests/golden, examples/models, ../shared/samples when present, and
+# the hand-written seeds in tests/fuzz/seeds. Files are symlinked, never copied into the tree.
+# BUILD (a build folder configured from this tree) supplies the generated TFLite settings
+# schema, from which flatc and protoc make the binary settings forms. When a plain build's CLI
+# exists (NNBRIDGE_CLI, else build/bin/nnbridge), it also converts the Arm NN models into the
+# other graph formats and the IR JSON, and the settings samples into every form.
+set -euo pipefail
+out=${1:?usage: seeds.sh OUT [BUILD]}
+build=${2:-}
+root=$(cd "$(dirname "$0")/../.." && pwd)
+shared=${NNBRIDGE_SHARED_DIR:-$root/../shared}/samples
+cli=${NNBRIDGE_CLI:-$root/build/bin/nnbridge}
+
+rm -rf "$out"
+mkdir -p "$out"
+link() {  # link HARNESS FILE...: symlinks each existing FILE into OUT/HARNESS, named uniquely
+  local h=$1; shift
+  mkdir -p "$out/$h"
+  local f
+  for f in "$@"; do
+    [[ -f $f ]] || continue
+    ln -sf "$(realpath "$f")" "$out/$h/$(realpath "$f" | md5sum | cut -c1-12)-$(basename "$f")"
+  done
+}
+shopt -s nullglob globstar
+
+armnn=("$root"/tests/golden/armnn/*/model.armnn "$root"/examples/models/*.armnn
+       "$shared"/armnn/*/model.armnn "$shared"/armnn_upstream_compat/*.armnn)
+link armnn "${armnn[@]}"
+link vkgraph "$shared"/vkgraph/add_example.bin
+link vkdelegate "$shared"/vkgraph/add_example_delegate.bin
+link afcm "$shared"/afcm/*.flow
+link npy "$root"/tests/golden/**/*.npy "$shared"/**/*.npy
+link ir_json "$root"/tests/fuzz/seeds/ir_json/*.json "$root"/tests/golden/**/model.json
+link tflite_settings_fbjson "$shared"/tflite_settings/*.json
+link openvino_custom "$shared"/openvino/*.xml "$root"/tests/config/openvino_custom/**/*.xml
+link tflite_settings_prototext "$root"/tests/fuzz/seeds/tflite_settings/*.txtpb
+link tflite_settings_protojson "$root"/tests/fuzz/seeds/tflite_settings/*.pb.json
+mkdir -p "$out"/tflite_settings_protobinary "$out"/tflite_settings_fb
+
+gen="$out/.generated"
+mkdir -p "$gen"
+fbs=${build:+$build/generated/tflite_accel/configuration.fbs}
+if [[ -n $fbs && -f $fbs ]]; then
+  for j in "$shared"/tflite_settings/*.json; do
+    flatc -b -o "$gen" --root-type tflite.TFLiteSettings "$fbs" "$j" 2>/dev/null || continue
+  done
+  for b in "$gen"/*.bin; do mv "$b" "$out/tflite_settings_fb/$(basename "$b" .bin).fb"; done
+fi
+for t in "$root"/tests/fuzz/seeds/tflite_settings/*.txtpb; do
+  protoc --encode=tflite.proto.TFLiteSettings -I "$root/schemas/tflite_accel" configuration.proto \
+    <"$t" >"$out/tflite_settings_protobinary/$(basename "$t" .txtpb).pb" 2>/dev/null || true
+done
+
+if [[ -x $cli ]]; then
+  # Every 6th model is plenty of seeds (and keeps this under a minute on a small machine).
+  i=0
+  for m in "${armnn[@]}"; do
+    i=$((i + 1))
+    (( i % 6 == 1 )) || continue
+    "$cli" convert "$m" "$out/vkgraph/cli$i.vkgraph" -O vkgraph.constants=external >/dev/null 2>&1 || true
+    "$cli" convert "$m" "$out/vkdelegate/cli$i.vkdelegate" >/dev/null 2>&1 || true
+    "$cli" dump "$m" >"$out/ir_json/cli$i.json" 2>/dev/null || rm -f "$out/ir_json/cli$i.json"
+  done
+  for s in "$shared"/tflite_settings/*.json; do
+    n=$(basename "$s" .json)
+    "$cli" config convert "$s" "$out/tflite_settings_protobinary/$n.pb" >/dev/null 2>&1 || true
+    "$cli" config convert "$s" "$out/tflite_settings_prototext/$n.txtpb" >/dev/null 2>&1 || true
+    "$cli" config convert "$s" "$out/tflite_settings_protojson/$n.pb.json" >/dev/null 2>&1 || true
+  done
+fi
+rm -rf "$gen"
+for d in "$out"/*/; do echo "seeds: $(basename "$d"): $(ls "$d" | wc -l)"; done

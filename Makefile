@@ -43,7 +43,7 @@ fuzz: deps
 
 test-sanitize: deps
 	@cmake -S . -B $(ASAN_BUILD) -G $(GENERATOR) -DNNBRIDGE_SANITIZE=ON \
-	  -DNNBRIDGE_BUILD_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
+	  -DNNBRIDGE_BUILD_BENCH=OFF -DNNBRIDGE_BUILD_PYTHON=OFF $(CMAKE_FLAGS) >/dev/null
 	@cmake --build $(ASAN_BUILD)
 	@scripts/test-sanitize.sh $(ASAN_BUILD)
 

@@ -270,8 +270,15 @@ void from_fb(std::string_view bytes, pb::Message& m, std::vector<Issue>& warning
   if (bytes.size() < 2 * sizeof(uoffset_t) || bytes.size() >= FLATBUFFERS_MAX_BUFFER_SIZE)
     throw Error(ErrorCode::Malformed,
                 std::to_string(bytes.size()) + " bytes cannot be a FlatBuffer of table " + root_name, file);
-  // FlatBuffers reads scalars in place: give it 8-byte aligned storage.
-  std::vector<uint64_t> storage((bytes.size() + 7) / 8);
+  // FlatBuffers reads scalars in place: give it 8-byte aligned storage. The zero padding behind
+  // the bytes is a guard: libflatbuffers' reflection verifier (2.0.8, still so upstream) reads a
+  // union's type and offset through the vtable without checking that the field lies inside the
+  // buffer, so a table near the end can make it read up to 64 KiB (the largest voffset) plus one
+  // offset past the data. The verifier is still given the real length, so every offset it follows
+  // is checked against the bytes themselves; the padding only keeps those unchecked reads in memory
+  // we own (found by tests/fuzz/fuzz_tflite_settings_fb; regression: tests/fuzz/regressions).
+  constexpr std::size_t kGuard = 65536 + 16;
+  std::vector<uint64_t> storage((bytes.size() + kGuard + 7) / 8, 0);
   std::memcpy(storage.data(), bytes.data(), bytes.size());
   const auto* buf = reinterpret_cast<const uint8_t*>(storage.data());
   const reflection::Object& root = fb_object(*m.GetDescriptor());

@@ -123,7 +123,8 @@ void read_data_set(const DataSet& ds, const Graph& g, OrderedTensors& in, Ordere
   std::map<std::string, std::size_t> in_index, out_index;
   for (std::size_t i = 0; i < g.inputs.size(); ++i) in_index[value_name(g.inputs[i])] = i;
   for (std::size_t j = 0; j < g.outputs.size(); ++j) out_index[value_name(g.outputs[j])] = j;
-  for (const auto& e : fs::directory_iterator(ds.inputs)) {
+  std::error_code no_folder;  // a missing inputs/ reads as empty: each graph input is then missing
+  for (const auto& e : fs::directory_iterator(ds.inputs, no_folder)) {
     if (e.path().extension() != ".npy") continue;
     auto it = in_index.find(e.path().stem().string());
     if (it == in_index.end()) throw Error(ErrorCode::Invalid, "not the name of a graph input", e.path().string());

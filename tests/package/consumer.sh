@@ -23,9 +23,12 @@ case "$found" in
 esac
 exe="$work/build/nnbridge_inspect"
 if [ "$variant" = shared ]; then
-  ldd "$exe" | grep -q "=> $prefix/.*libnnbridge\.so" || { echo "FAIL: $exe does not load libnnbridge.so from $prefix"; ldd "$exe"; exit 1; }
+  # Output captured first: with pipefail, `grep -q` quitting early would SIGPIPE the producer.
+  libs=$(ldd "$exe")
+  grep -q "=> $prefix/.*libnnbridge\.so" <<<"$libs" || { echo "FAIL: $exe does not load libnnbridge.so from $prefix"; ldd "$exe"; exit 1; }
 else
-  if readelf -d "$exe" | grep -q 'NEEDED.*libnnbridge'; then echo "FAIL: $exe needs libnnbridge.so"; exit 1; fi
+  dyn=$(readelf -d "$exe")
+  if grep -q 'NEEDED.*libnnbridge' <<<"$dyn"; then echo "FAIL: $exe needs libnnbridge.so"; exit 1; fi
 fi
 
 for case in "$@"; do

@@ -29,7 +29,9 @@ def main() -> int:
         print(f"error: no writable format named {args.to!r}", file=sys.stderr)
         return 2
     readable = {ext for f in nnbridge.formats() if f.can_read for ext in f.extensions}
-    files = sorted(p for p in args.src.rglob("*") if p.is_file() and p.suffix.lstrip(".") in readable)
+    # case.json files are conformance manifests (docs/conformance.md), not graphs.
+    files = sorted(p for p in args.src.rglob("*")
+                   if p.is_file() and p.suffix.lstrip(".") in readable and p.name != "case.json")
     failed = []
     for i, path in enumerate(files):
         progress(i, len(files), str(path.relative_to(args.src)))

@@ -133,7 +133,8 @@ void add_conformance(CLI::App& app, Action& action) {
   sub->add_option("--jobs,-j", args->jobs, "Cases checked at once, each in its own process (default: one per core)")
       ->check(CLI::Range(1, 1024));
   sub->add_flag("--json", args->json, "Print a JSON report instead of one line per case");
-  sub->add_option("--filter", args->filter, "Only cases whose name (e.g. golden/armnn/add_float) matches this glob");
+  sub->add_option("--filter", args->filter, "Only cases whose name as printed matches this glob: the root folder's name, then the path below it "
+                  "(golden/armnn/add_float for the root tests/golden; vkgraph/add for tests/golden/vkgraph)");
   sub->add_option("--timeout", args->timeout, "Seconds a case may take before it is killed and fails (default 120)")
       ->check(CLI::Range(0.01, 86400.0));
   sub->add_option("--flatc", args->flatc, "flatc: the round-trip also compares flatc's JSON of both files");

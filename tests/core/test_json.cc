@@ -232,6 +232,9 @@ TEST_CASE("malformed JSON names the path") {
       "constant": {"offset": 0, "length": 4}}], "nodes": [], "inputs": [], "outputs": []})") == "values[0].constant");
   CHECK(error_where(kHead + R"("values": [], "nodes": [], "inputs": [], "outputs": [], "extra": 1})") == "extra");
   CHECK(error_where(kHead + R"("values": [], "nodes": [], "inputs": [null], "outputs": []})") == "inputs[0]");
+  // A TFLite settings document (fb-json form) read as a graph: the message points to `nnbridge config`.
+  CHECK_THROWS_WITH_AS(from_json(R"({"delegate": "XNNPACK", "xnnpack_settings": {"num_threads": 2}})"),
+                       doctest::Contains("nnbridge config"), Error);
 }
 
 TEST_CASE("truncated or corrupted documents give Error, never a crash") {

@@ -212,7 +212,10 @@ class Reader {
     for (auto it = j.begin(); it != j.end(); ++it) {
       bool ok = false;
       for (const char* a : allowed) ok = ok || it.key() == a;
-      if (!ok) bad(key(at, it.key()), "is not a known field");
+      if (!ok)
+        bad(key(at, it.key()), at.empty() ? "is not a known field of nnbridge's IR JSON (a TFLite settings file? read it with "
+                                            "`nnbridge config`)"
+                                          : "is not a known field");
     }
   }
   const Json& array(const Json& j, const std::string& at) const {

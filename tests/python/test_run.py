@@ -179,6 +179,7 @@ def test_validate_against_arm_nn_outputs():
     assert not bad.passed
     assert bad.outputs[0].max_abs_error == pytest.approx(1.0, abs=1e-5)  # hand calculation: off by exactly 1
     assert "FAILED" in str(bad)
+    assert "(max abs 1," in str(bad)  # 3 significant digits, not std::to_string's fixed 6 decimals
     with pytest.raises(nnbridge.InvalidError, match="not a graph output"):
         nnbridge.validate(g, inputs, expected={"zz": wrong})
     unknown = nnbridge.validate(g, inputs, backends=["cpu", "nope"])

@@ -1,6 +1,7 @@
 // Running graphs (nnbridge/exec.h): prepare / Plan.run / run / validate, NumPy in and out
 // without copies where the layout allows (arrays.cc).
 #include <algorithm>
+#include <cstdio>
 
 #include "common.h"
 #include "nnbridge/cpu_ref.h"
@@ -11,6 +12,13 @@
 namespace nnbridge::py_bind {
 
 namespace {
+
+// An error in reports: 3 significant digits, so 5.96e-08 does not print as std::to_string's 0.000000.
+std::string error_text(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
 
 /// A prepared graph: the plan and the copy of the graph it was prepared from (a Graph copy
 /// shares the constant bytes, so the caller may go on editing theirs).
@@ -140,7 +148,7 @@ BackendError.
       .def("__bool__", [](const OutputReport& r) { return r.passed; })
       .def("__repr__", [](const OutputReport& r) {
         return "<nnbridge.OutputReport " + r.backend + "/" + r.output + (r.passed ? " passed" : " FAILED") + " max_abs_error=" +
-               std::to_string(r.max_abs_error) + (r.message.empty() ? "" : ": " + r.message) + ">";
+               error_text(r.max_abs_error) + (r.message.empty() ? "" : ": " + r.message) + ">";
       });
 
   py::class_<ValidationReport>(m, "ValidationReport", R"doc(
@@ -156,8 +164,8 @@ and ``passed`` (every output passed). Iterable; true when it passed.
       .def("__str__", [](const ValidationReport& r) {
         std::string s;
         for (const OutputReport& o : r.outputs)
-          s += o.backend + " " + o.output + ": " + (o.passed ? "passed" : "FAILED") + " (max abs " + std::to_string(o.max_abs_error) +
-               ", max rel " + std::to_string(o.max_rel_error) + ")" + (o.message.empty() ? "" : ": " + o.message) + "\n";
+          s += o.backend + " " + o.output + ": " + (o.passed ? "passed" : "FAILED") + " (max abs " + error_text(o.max_abs_error) +
+               ", max rel " + error_text(o.max_rel_error) + ")" + (o.message.empty() ? "" : ": " + o.message) + "\n";
         return s + (r.passed() ? "passed" : "FAILED");
       })
       .def("__repr__", [](const ValidationReport& r) {

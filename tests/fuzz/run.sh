@@ -25,9 +25,11 @@ for h in "${harnesses[@]}"; do
   mkdir -p "$fuzz/corpus/$name" "$fuzz/findings/$name"
   seeds="$fuzz/seeds/$name"
   [[ -d $seeds ]] || seeds=
+  dict="$here/dicts/$name.dict"
+  [[ -f $dict ]] || dict=
   echo "fuzz: $h for ${seconds}s"
   if ! "$fuzz/$h" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=1048576 \
-      -print_final_stats=1 -artifact_prefix="$fuzz/findings/$name/" \
+      -print_final_stats=1 ${dict:+-dict="$dict"} -artifact_prefix="$fuzz/findings/$name/" \
       "$fuzz/corpus/$name" ${seeds:+"$seeds"} >"$fuzz/$name.log" 2>&1; then
     failed+=("$h")
     echo "fuzz: $h FOUND A PROBLEM: $(ls "$fuzz/findings/$name" | tail -1) (log: $fuzz/$name.log)"

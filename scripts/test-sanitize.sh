@@ -3,13 +3,21 @@
 # (`make test-sanitize`) under AddressSanitizer + UndefinedBehaviorSanitizer. Any report fails
 # the test that made it (UBSan halts; ASan aborts), leaks included.
 #
-# NNBRIDGE_SANITIZE_EXCLUDE: a ctest regex of tests not to run here. Empty by default: no test
-# has yet been found that cannot run under the sanitizers (add one here with the reason).
+# One exception to leak checking: golden.conformance.opencl runs ~300 child processes on PoCL,
+# and LeakSanitizer's stop-the-world tracer at a child's exit has been seen to crash on PoCL's
+# worker threads ("Tracer caught signal 11"), failing a case that passed. That test runs with
+# detect_leaks=0; the opencl unit tests (nnbridge_gpu_*) and the cpu corpus keep leak checking.
+#
+# NNBRIDGE_SANITIZE_EXCLUDE: a ctest regex of tests not to run here. Empty by default: every
+# test runs (the Python tests are not built: Debian's python3 cannot load an ASan-built module).
 set -euo pipefail
 build=${1:?usage: test-sanitize.sh BUILD}
 exclude=${NNBRIDGE_SANITIZE_EXCLUDE-}
 export ASAN_OPTIONS=${ASAN_OPTIONS:-abort_on_error=1:detect_leaks=1:detect_stack_use_after_return=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
+no_leaks='^golden\.conformance\.opencl$'
 args=(--test-dir "$build" --output-on-failure -j2)
-[[ -n $exclude ]] && args+=(-E "$exclude")
-exec ctest "${args[@]}"
+rc=0
+ctest "${args[@]}" -E "$no_leaks${exclude:+|$exclude}" || rc=$?
+ASAN_OPTIONS="$ASAN_OPTIONS:detect_leaks=0" ctest "${args[@]}" -R "$no_leaks" ${exclude:+-E "$exclude"} || rc=$?
+exit "$rc"

@@ -16,13 +16,6 @@ namespace nnbridge::cpu_ref {
 
 namespace {
 
-bool fully_known(const TensorType& t) {
-  if (t.unknown_rank || t.dtype == DataType::Undefined) return false;
-  for (int64_t d : t.shape)
-    if (d < 0) return false;
-  return true;
-}
-
 struct Step {
   std::size_t node;
   std::vector<ValueId> inputs;   // kNoValue kept
@@ -135,14 +128,14 @@ class CpuBackend final : public Backend {
     const bool from_armnn = g.source_format == "armnn";
     for (ValueId id : g.inputs) {
       if (id >= g.values.size()) throw Error(ErrorCode::Invalid, "graph input id out of range", {}, "inputs");
-      if (!fully_known(g.values[id].type))
+      if (!g.values[id].type.fully_known())
         throw Error(ErrorCode::Unsupported, "graph input \"" + g.values[id].name + "\" has an unknown dimension or dtype");
     }
     plan->constants.resize(g.values.size());
     for (std::size_t v = 0; v < g.values.size(); ++v) {
       const Value& val = g.values[v];
       if (!val.constant) continue;
-      if (!fully_known(val.type) || static_cast<uint64_t>(*val.type.byte_size()) != val.constant->size())
+      if (!val.type.fully_known() || !val.type.byte_size() || static_cast<uint64_t>(*val.type.byte_size()) != val.constant->size())
         throw Error(ErrorCode::Invalid, "constant \"" + val.name + "\" does not match its type", {}, "values[" + std::to_string(v) + "]");
       plan->constants[v] = std::make_shared<const std::vector<float>>(
           to_float(val.type, val.constant->data(), static_cast<std::size_t>(*val.type.element_count())));
@@ -185,34 +178,7 @@ class CpuBackend final : public Backend {
         if (custom_kernel) throw Error(e.code(), label + ": " + e.message(), {}, where);
         infer_error = e.message();
       }
-      for (std::size_t o = 0; o < n.outputs.size(); ++o) {
-        TensorType& t = work.values[n.outputs[o]].type;
-        if (inferred && o < inferred->size()) {
-          TensorType r = (*inferred)[o];
-          if (t.dtype != DataType::Undefined) r.dtype = t.dtype;  // the file's choice (Cast, ArgMax, ...)
-          if (!r.unknown_rank && !t.unknown_rank) {
-            if (r.shape.size() != t.shape.size() && fully_known(t))
-              throw Error(ErrorCode::Invalid, label + ": output " + std::to_string(o) + " is declared with rank " +
-                                                  std::to_string(t.shape.size()) + ", the inputs give rank " +
-                                                  std::to_string(r.shape.size()), {}, where);
-            if (r.shape.size() == t.shape.size())
-              for (std::size_t d = 0; d < r.shape.size(); ++d) {
-                if (r.shape[d] >= 0 && t.shape[d] >= 0 && r.shape[d] != t.shape[d])
-                  throw Error(ErrorCode::Invalid, label + ": output " + std::to_string(o) + " dim " + std::to_string(d) +
-                                                      " is declared " + std::to_string(t.shape[d]) + ", the inputs give " +
-                                                      std::to_string(r.shape[d]), {}, where);
-                if (r.shape[d] < 0) r.shape[d] = t.shape[d];
-              }
-          }
-          if (r.unknown_rank) r = TensorType{r.dtype, t.shape, t.unknown_rank, std::nullopt};
-          r.quantization = t.quantization;
-          if (fully_known(r)) t = r;
-        }
-        if (!fully_known(t))
-          throw Error(infer_error.empty() ? ErrorCode::Unsupported : ErrorCode::Invalid,
-                      "cannot resolve the type of output " + std::to_string(o) + " of " + label +
-                          (infer_error.empty() ? "" : ": " + infer_error), {}, where);
-      }
+      resolve_output_types(work, i, inferred, infer_error, label, where);
       KernelContext ctx{n, find_schema(n.op), {}, {}, {}, from_armnn, threads, {}};
       for (ValueId v : n.inputs) {
         ctx.in.push_back(v == kNoValue ? TensorType{} : work.values[v].type);
@@ -237,7 +203,7 @@ class CpuBackend final : public Backend {
     for (ValueId id : g.inputs) plan->in_types.emplace_back(g.values[id].name, plan->types[id]);
     for (ValueId id : g.outputs) {
       if (id >= g.values.size()) throw Error(ErrorCode::Invalid, "graph output id out of range", {}, "outputs");
-      if (!fully_known(plan->types[id]))
+      if (!plan->types[id].fully_known())
         throw Error(ErrorCode::Unsupported, "graph output \"" + g.values[id].name + "\" has no known shape");
       plan->out_types.emplace_back(g.values[id].name, plan->types[id]);
       last_use[id] = SIZE_MAX;  // kept to the end

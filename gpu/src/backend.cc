@@ -19,13 +19,6 @@ namespace {
 
 using cpu_ref::numel;
 
-bool fully_known(const TensorType& t) {
-  if (t.unknown_rank || t.dtype == DataType::Undefined) return false;
-  for (int64_t d : t.shape)
-    if (d < 0) return false;
-  return true;
-}
-
 std::size_t count_of(const TensorType& t) { return static_cast<std::size_t>(numel(t.shape)); }
 
 // A node that runs on the cpu backend: its plan over a graph of just that node.
@@ -127,10 +120,8 @@ class GpuPlan final : public Plan {
   }
 };
 
-// The schema's inference merged with what the file declares, as cpu_ref's prepare() does: they
-// must agree on every known dim; the declared dtype wins; quantization is the file's.
+// The schema's inference merged with what the file declares (core's rule, as on cpu).
 void resolve_outputs(Graph& work, std::size_t i, const std::string& label, const std::string& where) {
-  const Node& n = work.nodes[i];
   std::optional<std::vector<TensorType>> inferred;
   std::string infer_error;
   try {
@@ -138,34 +129,7 @@ void resolve_outputs(Graph& work, std::size_t i, const std::string& label, const
   } catch (const Error& e) {
     infer_error = e.message();
   }
-  for (std::size_t o = 0; o < n.outputs.size(); ++o) {
-    TensorType& t = work.values[n.outputs[o]].type;
-    if (inferred && o < inferred->size()) {
-      TensorType r = (*inferred)[o];
-      if (t.dtype != DataType::Undefined) r.dtype = t.dtype;
-      if (!r.unknown_rank && !t.unknown_rank) {
-        if (r.shape.size() != t.shape.size() && fully_known(t))
-          throw Error(ErrorCode::Invalid, label + ": output " + std::to_string(o) + " is declared with rank " +
-                                              std::to_string(t.shape.size()) + ", the inputs give rank " + std::to_string(r.shape.size()),
-                      {}, where);
-        if (r.shape.size() == t.shape.size())
-          for (std::size_t d = 0; d < r.shape.size(); ++d) {
-            if (r.shape[d] >= 0 && t.shape[d] >= 0 && r.shape[d] != t.shape[d])
-              throw Error(ErrorCode::Invalid, label + ": output " + std::to_string(o) + " dim " + std::to_string(d) + " is declared " +
-                                                  std::to_string(t.shape[d]) + ", the inputs give " + std::to_string(r.shape[d]),
-                          {}, where);
-            if (r.shape[d] < 0) r.shape[d] = t.shape[d];
-          }
-      }
-      if (r.unknown_rank) r = TensorType{r.dtype, t.shape, t.unknown_rank, std::nullopt};
-      r.quantization = t.quantization;
-      if (fully_known(r)) t = r;
-    }
-    if (!fully_known(t))
-      throw Error(infer_error.empty() ? ErrorCode::Unsupported : ErrorCode::Invalid,
-                  "cannot resolve the type of output " + std::to_string(o) + " of " + label +
-                      (infer_error.empty() ? "" : ": " + infer_error), {}, where);
-  }
+  resolve_output_types(work, i, inferred, infer_error, label, where);
 }
 
 // A graph of node `i` alone (types resolved), prepared on cpu.
@@ -242,7 +206,7 @@ class GpuBackend final : public Backend {
     const bool from_armnn = g.source_format == "armnn";
     for (ValueId id : g.inputs) {
       if (id >= g.values.size()) throw Error(ErrorCode::Invalid, "graph input id out of range", {}, "inputs");
-      if (!fully_known(g.values[id].type))
+      if (!g.values[id].type.fully_known())
         throw Error(ErrorCode::Unsupported, "graph input \"" + g.values[id].name + "\" has an unknown dimension or dtype");
     }
     for (ValueId id : g.outputs)
@@ -251,7 +215,7 @@ class GpuBackend final : public Backend {
     for (std::size_t v = 0; v < g.values.size(); ++v) {
       const Value& val = g.values[v];
       if (!val.constant) continue;
-      if (!fully_known(val.type) || static_cast<uint64_t>(*val.type.byte_size()) != val.constant->size())
+      if (!val.type.fully_known() || !val.type.byte_size() || static_cast<uint64_t>(*val.type.byte_size()) != val.constant->size())
         throw Error(ErrorCode::Invalid, "constant \"" + val.name + "\" does not match its type", {}, "values[" + std::to_string(v) + "]");
       constants[v] = std::make_shared<const std::vector<float>>(
           cpu_ref::to_float(val.type, val.constant->data(), static_cast<std::size_t>(*val.type.element_count())));
@@ -323,7 +287,7 @@ class GpuBackend final : public Backend {
     plan.types.resize(g.values.size());
     for (std::size_t v = 0; v < g.values.size(); ++v) plan.types[v] = work.values[v].type;
     for (ValueId id : g.outputs)
-      if (!fully_known(plan.types[id]))
+      if (!plan.types[id].fully_known())
         throw Error(ErrorCode::Unsupported, "graph output \"" + g.values[id].name + "\" has no known shape");
     // One buffer per value a node or the caller touches; constants uploaded now.
     plan.buffers.resize(g.values.size());

@@ -1,6 +1,7 @@
 // What a case asks for (case.json, docs/conformance.md) and the loaders the checks share.
 #pragma once
 
+#include <chrono>
 #include <filesystem>
 #include <map>
 #include <optional>
@@ -47,11 +48,16 @@ struct CaseSpec {
   std::vector<std::filesystem::path> extensions;           ///< cpu extension libraries
   ToleranceSpec tolerance;
   std::vector<DataSet> data_sets;
+  std::optional<double> timeout_s;  ///< this case's own limit, replacing the run's --timeout
 };
 
 /// Reads `dir/case.json` (when present) and finds the model and data sets. Throws
 /// Error(Invalid) naming case.json and the key for a key of the wrong type or an unknown value.
 CaseSpec read_case(const std::filesystem::path& dir);
+
+/// The limit for the child checking the case in `dir`: its case.json `timeout_s` when that
+/// reads, else `run_default` (a case.json that does not read fails in the child, with a reason).
+std::chrono::milliseconds case_timeout(const std::filesystem::path& dir, std::chrono::milliseconds run_default);
 
 /// True when `dir` is a case folder (case.json, or a model.* next to test_data_set_* folders).
 bool is_case_dir(const std::filesystem::path& dir);

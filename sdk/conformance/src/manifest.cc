@@ -176,6 +176,11 @@ CaseSpec read_case(const fs::path& dir) {
   s.outputs_absent_because = get_string(c, "outputs_absent_because", file);
   for (const std::string& e : get_strings(c, "extensions", file)) s.extensions.push_back(dir / e);
   s.tolerance = read_tolerance(c, file);
+  if (const json* t = member(c, "timeout_s")) {
+    if (!t->is_number() || !(t->get<double>() > 0) || t->get<double>() > 86400)
+      bad_key(file, "timeout_s", "must be a number of seconds > 0 and at most 86400");
+    s.timeout_s = t->get<double>();
+  }
 
   // Expected outputs make a data set even without inputs/: git keeps no empty folder, so a graph
   // without inputs (or a case whose inputs were removed on purpose) has none.
@@ -213,6 +218,14 @@ std::vector<FoundCase> find_cases(std::span<const fs::path> roots, const std::st
   out.erase(std::unique(out.begin(), out.end(), [](const FoundCase& a, const FoundCase& b) { return a.dir == b.dir; }),
             out.end());
   return out;
+}
+
+std::chrono::milliseconds case_timeout(const fs::path& dir, std::chrono::milliseconds run_default) {
+  try {
+    if (auto t = read_case(dir).timeout_s) return std::chrono::milliseconds(static_cast<int64_t>(*t * 1000));
+  } catch (const Error&) {
+  }
+  return run_default;
 }
 
 }  // namespace nnbridge::conformance

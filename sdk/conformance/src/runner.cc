@@ -15,6 +15,7 @@
 #include <nlohmann/json.hpp>
 #include <sstream>
 
+#include "internal.h"
 #include "nnbridge/conformance.h"
 #include "nnbridge/error.h"
 
@@ -59,6 +60,7 @@ struct Child {
   std::size_t index = 0;
   std::string output;
   Clock::time_point start, deadline;
+  std::chrono::milliseconds timeout{0};
   bool timed_out = false;
 };
 
@@ -85,17 +87,18 @@ Child spawn(const std::vector<std::string>& argv_text, std::size_t index, std::c
   c.fd = p[0];
   c.index = index;
   c.start = Clock::now();
+  c.timeout = timeout;
   c.deadline = c.start + timeout;
   return c;
 }
 
-CaseResult finish(Child& c, int status, const std::string& name, std::chrono::milliseconds timeout) {
+CaseResult finish(Child& c, int status, const std::string& name) {
   CaseResult r;
   r.name = name;
   r.seconds = std::chrono::duration<double>(Clock::now() - c.start).count();
   if (c.timed_out) {
     std::ostringstream s;
-    s << "timed out after " << timeout.count() / 1000.0 << " s (killed)";
+    s << "timed out after " << c.timeout.count() / 1000.0 << " s (killed)";
     r.reason = s.str();
     return r;
   }
@@ -148,7 +151,7 @@ std::vector<CaseResult> run_cases(std::span<const FoundCase> cases, const RunOpt
       argv.insert(argv.end(), {options_text, cases[next].dir.string(), cases[next].name});
       if (o.on_start) o.on_start(cases[next], next + 1, cases.size());
       try {
-        running.push_back(spawn(argv, next, o.timeout));
+        running.push_back(spawn(argv, next, case_timeout(cases[next].dir, o.timeout)));
       } catch (const Error& e) {
         if (done == 0 && running.empty()) throw;  // nothing can start: not a per-case failure
         results[next].name = cases[next].name;
@@ -203,7 +206,7 @@ std::vector<CaseResult> run_cases(std::span<const FoundCase> cases, const RunOpt
         ++k;
         continue;
       }
-      results[c.index] = finish(c, status, cases[c.index].name, o.timeout);
+      results[c.index] = finish(c, status, cases[c.index].name);
       apply_known(results[c.index], o.known_failures);
       ++done;
       if (o.on_result) o.on_result(results[c.index], done, cases.size());

@@ -1,5 +1,6 @@
 #include "nnbridge/graph.h"
 
+#include <algorithm>
 #include <cstddef>
 #include <limits>
 
@@ -23,6 +24,11 @@ std::optional<int64_t> TensorType::byte_size() const {
   auto es = static_cast<int64_t>(element_size(dtype));
   if (es != 0 && *n > std::numeric_limits<int64_t>::max() / es) return std::nullopt;
   return *n * es;
+}
+
+bool TensorType::fully_known() const {
+  if (unknown_rank || dtype == DataType::Undefined) return false;
+  return std::all_of(shape.begin(), shape.end(), [](int64_t d) { return d >= 0; });
 }
 
 ValueId Graph::add_value(Value v) {

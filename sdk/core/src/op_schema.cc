@@ -150,4 +150,37 @@ std::optional<std::vector<TensorType>> infer_types(const Graph& g, std::size_t i
   }
 }
 
+void resolve_output_types(Graph& g, std::size_t index, const std::optional<std::vector<TensorType>>& inferred,
+                          const std::string& infer_error, const std::string& label, const std::string& where) {
+  const Node& n = g.nodes.at(index);
+  for (std::size_t o = 0; o < n.outputs.size(); ++o) {
+    TensorType& t = g.values[n.outputs[o]].type;
+    const std::string output = label + ": output " + std::to_string(o);
+    if (inferred && o < inferred->size()) {
+      TensorType r = (*inferred)[o];
+      if (t.dtype != DataType::Undefined) r.dtype = t.dtype;
+      if (!r.unknown_rank && !t.unknown_rank) {
+        if (r.shape.size() != t.shape.size() && t.fully_known())
+          throw Error(ErrorCode::Invalid, output + " is declared with rank " + std::to_string(t.shape.size()) +
+                                              ", the inputs give rank " + std::to_string(r.shape.size()), {}, where);
+        if (r.shape.size() == t.shape.size())
+          for (std::size_t d = 0; d < r.shape.size(); ++d) {
+            if (r.shape[d] >= 0 && t.shape[d] >= 0 && r.shape[d] != t.shape[d])
+              throw Error(ErrorCode::Invalid, output + " dim " + std::to_string(d) + " is declared " +
+                                                  std::to_string(t.shape[d]) + ", the inputs give " + std::to_string(r.shape[d]),
+                          {}, where);
+            if (r.shape[d] < 0) r.shape[d] = t.shape[d];
+          }
+      }
+      if (r.unknown_rank) r = TensorType{r.dtype, t.shape, t.unknown_rank, std::nullopt};
+      r.quantization = t.quantization;
+      if (r.fully_known()) t = r;
+    }
+    if (!t.fully_known())
+      throw Error(infer_error.empty() ? ErrorCode::Unsupported : ErrorCode::Invalid,
+                  "cannot resolve the type of output " + std::to_string(o) + " of " + label +
+                      (infer_error.empty() ? "" : ": " + infer_error), {}, where);
+  }
+}
+
 }  // namespace nnbridge

@@ -83,7 +83,8 @@ TEST_CASE("nnbridge CLI: run --named-data resolves constants kept outside the pa
   CHECK(cli(base).rc == 3);  // without the folder the constant has no data
   Result r = cli(base + " --named-data " + q(dir / "nd"));
   REQUIRE(r.rc == 0);
-  auto v = read_npy(dir / "out" / "output_0.npy").values<float>();
+  const HostTensor out = read_npy(dir / "out" / "output_0.npy");
+  auto v = out.values<float>();
   CHECK(std::vector<float>(v.begin(), v.end()) == std::vector<float>{1, 2, 3, 5, 6, 7});
   CHECK(cli(base + " --named-data " + q(dir / "missing")).rc == 3);
 }

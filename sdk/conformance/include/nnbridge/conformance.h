@@ -77,7 +77,8 @@ struct RunOptions {
   CaseOptions case_options;
   /// Cases checked at once (each in its own process).
   int jobs = 1;
-  /// A child running longer is killed (SIGKILL) and its case fails.
+  /// A child running longer is killed (SIGKILL) and its case fails. A case's own case.json
+  /// `timeout_s` replaces it for that case.
   std::chrono::milliseconds timeout{std::chrono::seconds(120)};
   /// The child's argv before the case arguments: run_cases() appends
   /// `<case options as JSON> <dir> <name>`; the child must call child_main() with those three

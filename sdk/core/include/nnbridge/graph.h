@@ -42,6 +42,8 @@ struct TensorType {
   std::optional<int64_t> element_count() const;
   /// element_count() * element_size(dtype); nullopt as element_count().
   std::optional<int64_t> byte_size() const;
+  /// True when the dtype, the rank and every dimension are known: what a backend needs to run.
+  bool fully_known() const;
   friend bool operator==(const TensorType&, const TensorType&) = default;
 };
 

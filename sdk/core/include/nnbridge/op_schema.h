@@ -80,4 +80,17 @@ void register_schema(OpSchema schema);
 /// (where = "nodes[i]") when `index` or an input id is out of range or inference fails.
 std::optional<std::vector<TensorType>> infer_types(const Graph& g, std::size_t index);
 
+/// Settles the output types of node `index` of `g` before a backend runs it, in place, from
+/// `inferred` (the schema's or a custom kernel's inference; nullopt when it had nothing to say)
+/// and what the file declares. Both backends follow the same rule:
+/// - every dimension known on both sides must agree, and so must the rank when the declared
+///   type is fully known (Error(Invalid): a file cannot make kernels index past a buffer);
+/// - the declared dtype wins (the file's choice for Cast, ArgMax, ...); unknown dims and an
+///   unknown rank are taken from the declaration; quantization is always the file's.
+/// Throws Error(Unsupported) when an output type stays unknown, or Error(Invalid) carrying
+/// `infer_error` (the message of a failed inference) when there is one. Messages start with
+/// `label` (the node as the backend names it); `where` is the error's path ("nodes[i]").
+void resolve_output_types(Graph& g, std::size_t index, const std::optional<std::vector<TensorType>>& inferred,
+                          const std::string& infer_error, const std::string& label, const std::string& where);
+
 }  // namespace nnbridge

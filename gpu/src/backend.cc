@@ -273,7 +273,9 @@ class GpuBackend final : public Backend {
           const bool can_fall_back = e.code() == ErrorCode::Backend || e.code() == ErrorCode::Unsupported;
           if (!allow_fallback || !can_fall_back) {
             if (e.code() == ErrorCode::Backend) throw;  // a build failure already names the node
-            throw Error(e.code(), label + ": " + e.message(), {}, where);
+            const bool hint = e.code() == ErrorCode::Unsupported && !allow_fallback;
+            throw Error(e.code(), label + ": " + e.message() + (hint ? " (opencl.fallback=cpu runs such nodes on cpu)" : ""),
+                        {}, where);
           }
           try {
             st.fallback = make_fallback(work, i, options);

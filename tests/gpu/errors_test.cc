@@ -137,6 +137,37 @@ TEST_CASE("opencl: an op without a kernel is Unsupported naming it, or runs on c
   for (int i = 0; i < 6; ++i) CHECK(y[i] == doctest::Approx(want[i]).epsilon(1e-6));
 }
 
+TEST_CASE("opencl: a Conv whose W is a graph input is Unsupported with the fallback hint, and runs with it") {
+  if (!have_opencl()) return;
+  cpu_ref::register_backend();
+  // X [1, 1, 2, 2] * W [1, 1, 1, 1] (ONNX Conv, NCHW, no bias): Y = X * w.
+  const TensorType x_type{DataType::Float32, {1, 1, 2, 2}, false, std::nullopt};
+  const TensorType w_type{DataType::Float32, {1, 1, 1, 1}, false, std::nullopt};
+  Graph g;
+  g.values.push_back(Value{"X", x_type, {}, {}});
+  g.values.push_back(Value{"W", w_type, {}, {}});
+  g.values.push_back(Value{"Y", x_type, {}, {}});
+  g.nodes.push_back(Node{"Conv", "the_conv", {0, 1}, {2}, {}});
+  g.inputs = {0, 1};
+  g.outputs = {2};
+  ErrorCode code{};
+  const std::string msg = error_of([&] { gpu::backend()->prepare(g, {}); }, &code);
+  CHECK(code == ErrorCode::Unsupported);
+  CHECK(msg.find("the_conv") != std::string::npos);
+  CHECK(msg.find("opencl.fallback=cpu") != std::string::npos);
+
+  BackendOptions o;
+  o.options["opencl.fallback"] = "cpu";
+  auto plan = gpu::backend()->prepare(g, o);
+  TensorMap in;
+  in["X"] = HostTensor::from_values<float>(x_type, std::vector<float>{1, -2, 3, 0.5f});
+  in["W"] = HostTensor::from_values<float>(w_type, std::vector<float>{2});
+  const TensorMap out = plan->run(in);
+  auto y = out.at("Y").values<float>();
+  const float want[] = {2, -4, 6, 1};  // by hand
+  for (int i = 0; i < 4; ++i) CHECK(y[i] == want[i]);
+}
+
 TEST_CASE("nnbridge run --backend opencl: exit 3 naming a missing op or an unknown device") {
   if (!have_opencl()) return;
   const fs::path dir = test::temp_dir();

@@ -50,7 +50,8 @@ std::vector<uint8_t> write_vkgraph(const Graph& g, const SaveOptions& o) {
     throw Error(ErrorCode::Unsupported,
                 std::to_string(w.constants_with_data) +
                     " constants have data, which a bare VkGraph cannot hold: write a vkdelegate payload, or pass "
-                    "vkgraph.constants=external to write the table without the data");
+                    "the writer option vkgraph.constants=external (nnbridge convert -O vkgraph.constants=external) to write "
+                    "the table without the data");
   return encode(w.raw);
 }
 

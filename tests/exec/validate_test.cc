@@ -51,7 +51,9 @@ TEST_CASE("compare_outputs: atol + rtol * |expected|") {
   CHECK_FALSE(r.passed);
   CHECK(r.max_abs_error == doctest::Approx(0.011).epsilon(1e-3));
   CHECK(r.max_rel_error == doctest::Approx(0.00011).epsilon(1e-2));
-  CHECK_FALSE(compare_outputs(TensorMap{{"y", f32({1, 2}, {1.0f, 100.0f})}}, e, tol)[0].passed);
+  auto shape = compare_outputs(TensorMap{{"y", f32({1, 2}, {1.0f, 100.0f})}}, e, tol)[0];
+  CHECK_FALSE(shape.passed);
+  CHECK(shape.message == "shape [1, 2] differs from the expected [2]");
   CHECK_FALSE(compare_outputs(TensorMap{}, e, tol)[0].passed);
 }
 

@@ -177,8 +177,8 @@ CaseSpec read_case(const fs::path& dir) {
   for (const std::string& e : get_strings(c, "extensions", file)) s.extensions.push_back(dir / e);
   s.tolerance = read_tolerance(c, file);
   if (const json* t = member(c, "timeout_s")) {
-    if (!t->is_number() || !(t->get<double>() > 0) || t->get<double>() > 86400)
-      bad_key(file, "timeout_s", "must be a number of seconds > 0 and at most 86400");
+    if (!t->is_number() || !(t->get<double>() >= 0.01) || t->get<double>() > 86400)
+      bad_key(file, "timeout_s", "must be a number of seconds from 0.01 to 86400 (as --timeout)");
     s.timeout_s = t->get<double>();
   }
 

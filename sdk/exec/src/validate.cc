@@ -1,6 +1,8 @@
 // validate(): run one graph on several backends and compare outputs (DESIGN.md "Backends").
 #include <algorithm>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "nnbridge/error.h"
 #include "nnbridge/exec.h"
@@ -8,6 +10,12 @@
 namespace nnbridge {
 
 namespace {
+
+std::string shape_text(const std::vector<int64_t>& shape) {
+  std::string t = "[";
+  for (std::size_t i = 0; i < shape.size(); ++i) t += (i ? ", " : "") + std::to_string(shape[i]);
+  return t + "]";
+}
 
 std::vector<double> raw_values(const HostTensor& t) {
   TensorType plain = t.type();
@@ -55,7 +63,7 @@ OutputReport compare_one(const std::string& name, const HostTensor& a, const Hos
     e = HostTensor::from_buffer(a.type(), e_in.buffer());
   r.output = name;
   if (a.shape() != e.shape()) {
-    r.message = "shape differs";
+    r.message = "shape " + shape_text(a.shape()) + " differs from the expected " + shape_text(e.shape());
     return r;
   }
   if (storage_type(a.dtype()) != storage_type(e.dtype())) {

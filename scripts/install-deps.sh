@@ -4,7 +4,7 @@
 set -euo pipefail
 
 packages=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config ccache
   flatbuffers-compiler libflatbuffers-dev
   glslang-tools
   nlohmann-json3-dev

@@ -1,5 +1,5 @@
 // nnbridge::Error -> the Python exception class of its code (nnbridge/exceptions.py), so the
-// same text reaches C++, Python and the CLI (DESIGN.md "Errors").
+// same text reaches C++, Python and the CLI (docs/architecture.md "Errors").
 #include "common.h"
 
 namespace nnbridge::py_bind {

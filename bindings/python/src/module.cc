@@ -1,5 +1,5 @@
 // PYBIND11_MODULE(_nnbridge): the extension behind the Python package nnbridge. Everything it
-// binds is the SDK's public C++ API (DESIGN.md "Layers"); the package adds only Python glue.
+// binds is the SDK's public C++ API (docs/architecture.md "Layers"); the package adds only Python glue.
 #include "common.h"
 #include "nnbridge/io.h"
 

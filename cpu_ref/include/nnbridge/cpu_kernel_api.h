@@ -1,5 +1,5 @@
 // Custom kernels for the "cpu" backend: what a kernel is, and the interface an extension
-// library registers its kernels through (DESIGN.md "Backends": custom CPU kernels come in
+// library registers its kernels through (docs/architecture.md "Backends": custom CPU kernels come in
 // through a registration API and extension shared libraries loaded by path; the model is
 // OpenVINO's CPU extensions, seed document 003).
 //

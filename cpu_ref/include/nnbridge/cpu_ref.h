@@ -1,4 +1,4 @@
-// The CPU reference backend, registered as "cpu" (DESIGN.md "Backends").
+// The CPU reference backend, registered as "cpu" (docs/architecture.md "Backends").
 //
 // Every tensor is computed in float32: inputs, constants and intermediate results of other
 // dtypes are converted to float32, each kernel computes in float32, and each node's result is

@@ -1,4 +1,4 @@
-// The OpenCL backend, registered as "opencl" (DESIGN.md "Backends"; issue 7).
+// The OpenCL backend, registered as "opencl" (docs/architecture.md "Backends").
 //
 // It runs the same graphs as "cpu" on any OpenCL 1.2+ device (PoCL on the CPU in CI, GPUs
 // elsewhere), with the same numeric rules: every tensor lives on the device as float32; inputs

@@ -1,4 +1,4 @@
-// flatc as the independent decoder of the round-trip check (DESIGN.md fidelity rule 1): the
+// flatc as the independent decoder of the round-trip check (docs/architecture.md "Fidelity rules"): the
 // original and the rewritten file must decode to the same JSON under the format's schema.
 #include <fcntl.h>
 #include <spawn.h>

@@ -11,7 +11,7 @@ std::optional<int64_t> TensorType::element_count() const {
   int64_t n = 1;
   for (int64_t d : shape) {
     if (d < 0) return std::nullopt;
-    // A file may declare any dims: refuse products that do not fit in int64 (DESIGN.md security).
+    // A file may declare any dims: refuse products that do not fit in int64 (docs/architecture.md "Readers are a security boundary").
     if (d != 0 && n > std::numeric_limits<int64_t>::max() / d) return std::nullopt;
     n *= d;
   }

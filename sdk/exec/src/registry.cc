@@ -1,4 +1,4 @@
-// The backend registry (DESIGN.md: backends register themselves by name).
+// The backend registry (docs/architecture.md: backends register themselves by name).
 #include <algorithm>
 #include <mutex>
 

@@ -1,4 +1,4 @@
-// validate(): run one graph on several backends and compare outputs (DESIGN.md "Backends").
+// validate(): run one graph on several backends and compare outputs (docs/architecture.md "Backends").
 #include <algorithm>
 #include <cmath>
 #include <string>

@@ -1,6 +1,6 @@
 // `nnbridge validate MODEL --inputs DIR [--backends cpu,opencl] [--expected DIR]`: run a graph on
 // each backend and compare every output with the expected .npy files, or with the first
-// backend's outputs (issue 7, DESIGN.md "Backends": validate()).
+// backend's outputs (issue 7, docs/architecture.md "Backends": validate()).
 //
 // Per output and backend it prints max abs error, max rel error, max ULP distance
 // (nnbridge/exec.h OutputReport) and pass/fail under atol + rtol * |expected| (numpy.allclose;

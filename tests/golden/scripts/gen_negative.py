@@ -9,7 +9,7 @@ Arm NN 20.08, or by flatc from JSON) through one of:
   - flatc: decode to JSON (flatc --json --raw-binary), edit one field, encode again (flatc -b), or
     encode with a copy of the schema that gained an enum value or union member (a newer writer),
   - removing or replacing an input file of a case.
-The expected error code follows DESIGN.md "Errors" (Malformed: bytes that do not decode; Invalid:
+The expected error code follows docs/api.md "Errors" (Malformed: bytes that do not decode; Invalid:
 well-formed but inconsistent content, dangling ids, wrong inputs); the message fragment is the file
 name or the field path every nnbridge message must name, in the format's own field names.
 Nothing here runs nnbridge.
@@ -48,7 +48,7 @@ def write_case(fmt, name, data, code, fragment, how, origin, stage="load", extra
     case = {"format": fmt, "model": model,
             "expect_error": {"code": code, "message_contains": fragment, "stage": stage},
             "provenance": {"model": "%s, damaged: %s" % (origin, how),
-                           "expected_error": "DESIGN.md \"Errors\": %s; the message names %s" % (code, fragment),
+                           "expected_error": "docs/api.md \"Errors\": %s; the message names %s" % (code, fragment),
                            "command": "/usr/bin/python3 %s" % SCRIPT}}
     case.update(extra or {})
     with open(os.path.join(d, "case.json"), "w") as f:
@@ -132,7 +132,7 @@ def input_cases(fmt, case, inputs):
         c = json.load(open(os.path.join(d, "case.json")))
         c["expect_error"]["message_contains"] = fragment
         c["provenance"]["model"] = origin_of(fmt, case) + " (unchanged); inputs: " + how
-        c["provenance"]["expected_error"] = "DESIGN.md \"Errors\": Invalid; the message names " + fragment
+        c["provenance"]["expected_error"] = "docs/api.md \"Errors\": Invalid; the message names " + fragment
         json.dump(c, open(os.path.join(d, "case.json"), "w"), indent=2)
 
     d = copy(case + "_missing_input")

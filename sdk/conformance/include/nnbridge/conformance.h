@@ -1,6 +1,6 @@
 // Golden-file conformance: find case folders, check each one (decode, IR, round-trip,
 // conversions, execution against expected outputs, expected errors), each case in its own
-// child process with a timeout, and report (DESIGN.md "Golden files"; issue 9).
+// child process with a timeout, and report (docs/architecture.md "Golden files and conformance").
 //
 // The case layout and every case.json key are documented in docs/conformance.md. Two kinds of
 // case folder are recognised:
@@ -46,7 +46,7 @@ struct CaseOptions {
   /// Passed to every backend's prepare() (e.g. {"opencl.fallback", "cpu"}).
   std::map<std::string, std::string, std::less<>> backend_options;
   /// When set, the same-format round-trip also decodes the original and the rewritten file with
-  /// this flatc against `schemas_dir`/<format schema> and requires identical JSON (DESIGN.md
+  /// this flatc against `schemas_dir`/<format schema> and requires identical JSON (docs/architecture.md
   /// fidelity rule 1) for the FlatBuffers formats armnn, afcm and vkgraph.
   std::string flatc;
   std::filesystem::path schemas_dir;

@@ -6,7 +6,7 @@
 
 namespace nnbridge {
 
-/// Stable error codes shared by C++, Python and the CLI (DESIGN.md "Errors").
+/// Stable error codes shared by C++, Python and the CLI (docs/architecture.md "Errors").
 enum class ErrorCode {
   Io,           ///< the file could not be opened, read, mapped or written
   Malformed,    ///< bytes that do not decode: bad offsets, failed verification, truncation

@@ -1,4 +1,4 @@
-// The format-neutral graph IR (DESIGN.md "The IR").
+// The format-neutral graph IR (docs/architecture.md "The IR").
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Executing graphs: host tensors, the backend interface, the backend registry and validate()
-// (DESIGN.md "Backends", "Public API").
+// (docs/architecture.md "Backends").
 #pragma once
 
 #include <cstddef>
@@ -70,7 +70,7 @@ using TensorMap = std::map<std::string, HostTensor, std::less<>>;
 /// (QAsymmU8 -> UInt8, QAsymmS8/QSymmS8 -> Int8, QSymmS16 -> Int16); others map to themselves.
 DataType storage_type(DataType t);
 
-/// Kernels a caller adds to one backend (DESIGN.md "Backends": custom kernels come in through a
+/// Kernels a caller adds to one backend (docs/architecture.md "Backends": custom kernels come in through a
 /// registration API). Each backend defines its own subclass (cpu: nnbridge::cpu_ref::KernelRegistry
 /// in nnbridge/cpu_ref.h); a backend uses the sets whose backend() is its name and ignores the rest,
 /// so one BackendOptions can carry sets for several backends (validate()).

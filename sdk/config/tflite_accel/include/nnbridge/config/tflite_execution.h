@@ -2,7 +2,7 @@
 // which backend a TFLiteSettings / ComputeSettings document asks for, and a run written back as
 // the mini-benchmark's BenchmarkEvent.
 //
-// Layering (DESIGN.md "Layers"): this lives in config/tflite_accel, beside the settings it
+// Layering (docs/architecture.md "Layers"): this lives in config/tflite_accel, beside the settings it
 // reads, and knows core only. It does not depend on exec: it returns the backend name, the
 // thread count and backend option strings (BackendOptions' units and keys, nnbridge/exec.h,
 // nnbridge/gpu.h), and takes the run's numbers as plain values, so the CLI and the Python

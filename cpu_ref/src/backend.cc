@@ -67,7 +67,8 @@ class CpuPlan final : public Plan {
         ptr[id] = converted.back().data();
       }
     }
-    for (const auto& [name, t] : inputs) {
+    for (const auto& input : inputs) {
+      const std::string& name = input.first;  // not a structured binding: clang 14 cannot capture those
       bool known = std::any_of(in_types.begin(), in_types.end(), [&](const auto& p) { return p.first == name; });
       if (!known) throw Error(ErrorCode::Invalid, "\"" + name + "\" is not a graph input");
     }

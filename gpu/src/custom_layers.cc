@@ -33,11 +33,12 @@ std::string read_sources(const ovc::SimpleGpuLayer& l) {
   if (!l.source_text.empty()) return l.source_text;
   std::string all;
   for (const auto& p : l.sources) {
-    std::ifstream in(p, std::ios::binary);
-    if (!in) throw Error(ErrorCode::Io, "custom layer \"" + l.name + "\" (" + l.where.text() + "): cannot open the kernel source", p.string());
-    std::ostringstream text;
-    text << in.rdbuf();
-    all += "\n// Custom Layer Kernel " + p.string() + "\n\n" + text.str();
+    try {
+      all += "\n// Custom Layer Kernel " + p.string() + "\n\n" +
+             ovc::read_custom_layer_file(p, ovc::LoadCustomLayersOptions{}.max_file_bytes, "kernel source");
+    } catch (const Error& e) {
+      throw Error(e.code(), "custom layer \"" + l.name + "\" (" + l.where.text() + "): " + e.message(), p.string());
+    }
   }
   return all;
 }

@@ -130,3 +130,34 @@ TEST_CASE("cli errors: an output whose extension names no format is a usage erro
   CHECK(ok.code == 0);
   CHECK(fs::exists(dir / "out.onnx"));
 }
+
+TEST_CASE("cli errors: run writes all outputs or none (the second output cannot be written)") {
+  // Oracle: the README's promise (no partial output) on a hand-written IR JSON graph with two
+  // Relu outputs. The second output's name is 245 characters: "<name>.npy" fits a file name
+  // (255 bytes) but its temporary ".<name>.npy.tmp-<pid>-XXXXXX" does not, so only its write
+  // fails. Outputs are sorted by name, so "a" is written first.
+  const fs::path dir = temp_dir();
+  const std::string long_name(245, 'z');
+  const std::string type = R"({"dtype": "float32", "shape": [2]})";
+  write_file(dir / "m.json", R"({"format": "nnbridge-ir", "version": 1, "values": [{"name": "x", "type": )" + type +
+                                 R"(}, {"name": "a", "type": )" + type + R"(}, {"name": ")" + long_name + R"(", "type": )" +
+                                 type + R"(}], "nodes": [{"op": "Relu", "inputs": [0], "outputs": [1]}, {"op": "Relu",
+                                 "inputs": [0], "outputs": [2]}], "inputs": [0], "outputs": [1, 2]})");
+  // x.npy by the NumPy format rule: magic, version 1.0, header length, header padded to 128 bytes in all.
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (2,), }";
+  header.resize(128 - 10 - 1, ' ');
+  header += '\n';
+  std::string npy = std::string("\x93NUMPY\x01\x00", 8) + std::string(1, char(header.size())) + std::string(1, '\0') + header;
+  const float values[2] = {-1.0f, 2.0f};
+  npy.append(reinterpret_cast<const char*>(values), sizeof values);
+  fs::create_directories(dir / "in");
+  write_file(dir / "in" / "x.npy", npy);
+  const RunResult r = run_cli({"run", (dir / "m.json").string(), "--inputs", (dir / "in").string(), "--outputs", (dir / "out").string()});
+  CHECK(r.code == 3);
+  INFO(r.err);
+  CHECK(contains(r.err, long_name + ".npy"));
+  CHECK_FALSE(fs::exists(dir / "out" / "a.npy"));
+  std::size_t left = 0;
+  for (const auto& e : fs::directory_iterator(dir / "out")) (void)e, ++left;
+  CHECK(left == 0);  // no temporary either
+}

@@ -3,6 +3,9 @@
 #include <fstream>
 #include <sstream>
 
+#include <sys/wait.h>
+#include <unistd.h>
+
 #include "nnbridge/error.h"
 #include "nnbridge/format.h"
 #include "support/paths.h"
@@ -49,6 +52,7 @@ TEST_CASE("write_file_atomic into a missing folder is Error(Io) naming the file"
   } catch (const Error& e) {
     CHECK(e.code() == ErrorCode::Io);
     CHECK(e.file() == p.string());
+    CHECK(std::string(e.what()).find("the folder " + p.parent_path().string() + " does not exist") != std::string::npos);
   }
 }
 
@@ -85,4 +89,26 @@ TEST_CASE("write_files_atomic: a failed write of the second file leaves the firs
   write_files_atomic(ok);
   CHECK(read(side) == "new sidecar");
   CHECK(read(dir / "model.json") == "{}");
+}
+
+TEST_CASE("write_file_atomic removes the temporaries that killed writers left, and only theirs") {
+  // Oracle: the documented naming rule ".<target>.tmp-<pid>-XXXXXX" and POSIX kill(pid, 0):
+  // a pid that no longer runs is a dead writer. A child that has exited and been reaped gives
+  // such a pid; our own pid is alive.
+  auto dir = test::temp_dir();
+  const pid_t child = ::fork();
+  if (child == 0) ::_exit(0);
+  int status = 0;
+  ::waitpid(child, &status, 0);
+  const auto dead = dir / (".out.bin.tmp-" + std::to_string(child) + "-AbC123");
+  const auto live = dir / (".out.bin.tmp-" + std::to_string(::getpid()) + "-XyZ789");
+  const auto other_target = dir / (".other.bin.tmp-" + std::to_string(child) + "-AbC123");
+  const auto not_a_temp = dir / (".out.bin.tmp-notapid-AbC123");
+  for (const auto& p : {dead, live, other_target, not_a_temp}) std::ofstream(p) << "partial";
+  write_file_atomic(dir / "out.bin", as_bytes("done"));
+  CHECK(read(dir / "out.bin") == "done");
+  CHECK_FALSE(std::filesystem::exists(dead));
+  CHECK(std::filesystem::exists(live));
+  CHECK(std::filesystem::exists(other_target));
+  CHECK(std::filesystem::exists(not_a_temp));
 }

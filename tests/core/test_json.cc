@@ -261,3 +261,42 @@ TEST_CASE("truncated or corrupted documents give Error, never a crash") {
       "nodes": [], "inputs": [], "outputs": []})"),
                   Error);
 }
+
+TEST_CASE("JSON nested deeper than kJsonMaxDepth is Error(Malformed), at any depth, never a crash") {
+  // Oracle: the documented limit (nnbridge/json.h). 50k levels overflowed the stack before.
+  const auto nested_metadata = [](std::size_t levels) {
+    return kHead + R"("metadata": {"m": {"ints": )" + std::string(levels, '[') + std::string(levels, ']') +
+           R"(}}, "values": [], "nodes": [], "inputs": [], "outputs": []})";
+  };
+  for (std::size_t levels : {std::size_t{kJsonMaxDepth}, std::size_t{50000}}) {
+    INFO(levels << " levels");
+    try {
+      (void)from_json(nested_metadata(levels), {}, "deep.json");
+      FAIL("expected an error");
+    } catch (const Error& e) {
+      CHECK(e.code() == ErrorCode::Malformed);
+      CHECK(e.file() == "deep.json");
+      CHECK(std::string(e.what()).find("nested deeper than 64 levels") != std::string::npos);
+    }
+  }
+  // The form's own depth passes the bound: metadata.m.ints is an array of ints at depth 4.
+  CHECK(from_json(nested_metadata(1)).metadata.at("m").get<std::vector<int64_t>>().empty());
+}
+
+TEST_CASE("JSON with 100k metadata keys reads and writes back unchanged") {
+  // Oracle: the keys written (k00000 ... k99999, values = their index). ordered_json made both
+  // directions quadratic in the key count; this size took tens of seconds then (bench/ measures time).
+  Graph g;
+  for (int i = 0; i < 100000; ++i) {
+    char key[16];
+    std::snprintf(key, sizeof key, "k%05d", i);
+    g.metadata.emplace(key, Attr(int64_t{i}));
+  }
+  const std::string text = to_json(g, JsonWriteOptions{4096, "", -1});
+  const Graph back = from_json(text);
+  REQUIRE(back.metadata.size() == 100000);
+  CHECK(back.metadata.at("k00000").get<int64_t>() == 0);
+  CHECK(back.metadata.at("k54321").get<int64_t>() == 54321);
+  CHECK(to_json(back, JsonWriteOptions{4096, "", -1}) == text);
+  CHECK(text.find("\"k00001\"") < text.find("\"k00002\""));  // keys in the map's (sorted) order
+}

@@ -2,11 +2,13 @@
 
 #include <cerrno>
 #include <charconv>
+#include <filesystem>
 #include <cstring>
 #include <string>
 #include <vector>
 
 #include <fcntl.h>
+#include <signal.h>
 #include <stdlib.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -67,6 +69,30 @@ Buffer Source::view(std::size_t offset, std::size_t length) const {
 
 namespace {
 
+// Temporaries are named ".<target>.tmp-<pid>-XXXXXX". A process killed mid-write (SIGKILL, a
+// power cut) cannot remove its own, so each write first removes the temporaries of the same
+// target left by processes that no longer run. A live writer's temporary is never touched.
+void remove_stale_temporaries(const std::filesystem::path& dir, const std::string& target) {
+  const std::string prefix = "." + target + ".tmp-";
+  std::error_code ec;
+  for (std::filesystem::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() <= prefix.size() || name.compare(0, prefix.size(), prefix) != 0) continue;
+    const std::size_t dash = name.find('-', prefix.size());
+    if (dash == std::string::npos || dash == prefix.size() || name.size() - dash != 7) continue;
+    long pid = 0;
+    bool digits = true;
+    for (std::size_t i = prefix.size(); i < dash && digits; ++i) {
+      digits = name[i] >= '0' && name[i] <= '9' && pid < 100000000;
+      pid = pid * 10 + (name[i] - '0');
+    }
+    if (!digits || pid <= 0) continue;
+    if (::kill(static_cast<pid_t>(pid), 0) == 0 || errno != ESRCH) continue;  // alive, or not ours to judge
+    std::error_code rm;
+    std::filesystem::remove(it->path(), rm);
+  }
+}
+
 // Writes `bytes` to a new temporary file beside `path` (same folder, so that rename() is
 // atomic), synced and with the mode the target has or an ordinary create would give.
 // Returns the temporary's path; on failure removes it and throws Error(Io) naming `path`.
@@ -74,9 +100,16 @@ std::string stage(const std::filesystem::path& path, std::span<const std::byte> 
   const std::string file = path.string();
   std::filesystem::path dir = path.parent_path();
   if (dir.empty()) dir = ".";
-  std::string tmpl = (dir / ("." + path.filename().string() + ".tmp-XXXXXX")).string();
+  remove_stale_temporaries(dir, path.filename().string());
+  std::string tmpl = (dir / ("." + path.filename().string() + ".tmp-" + std::to_string(::getpid()) + "-XXXXXX")).string();
   int fd = ::mkstemp(tmpl.data());
-  if (fd < 0) throw Error(ErrorCode::Io, std::string("cannot create a temporary file: ") + std::strerror(errno), file);
+  if (fd < 0) {
+    const int e = errno;
+    std::error_code ec;
+    if (e == ENOENT && !std::filesystem::is_directory(dir, ec))
+      throw Error(ErrorCode::Io, "the folder " + dir.string() + " does not exist (create it first)", file);
+    throw Error(ErrorCode::Io, std::string("cannot create a temporary file beside it: ") + std::strerror(e), file);
+  }
 
   auto fail = [&](const char* what) {
     int e = errno;

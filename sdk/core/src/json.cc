@@ -11,32 +11,36 @@
 
 namespace nnbridge {
 
-using Json = nlohmann::ordered_json;
+// Writing keeps the documented key order (ordered_json); reading looks keys up in a std::map
+// (json), so that an object with n keys costs O(n log n) either way: ordered_json's lookups are
+// linear, which made objects with many keys quadratic.
+using JsonOut = nlohmann::ordered_json;
+using Json = nlohmann::json;
 
 // ---------------------------------------------------------------- writing
 namespace {
 
-Json float_json(double d) {
+JsonOut float_json(double d) {
   if (std::isnan(d)) return "nan";
   if (std::isinf(d)) return d > 0 ? "inf" : "-inf";
   return d;
 }
 
-Json floats_json(const std::vector<double>& v) {
-  Json a = Json::array();
+JsonOut floats_json(const std::vector<double>& v) {
+  JsonOut a = JsonOut::array();
   for (double d : v) a.push_back(float_json(d));
   return a;
 }
 
-Json attr_json(const Attr& a) {
-  Json inner;
+JsonOut attr_json(const Attr& a) {
+  JsonOut inner;
   std::visit(
       [&](const auto& v) {
         using T = std::decay_t<decltype(v)>;
         if constexpr (std::is_same_v<T, double>) inner = float_json(v);
         else if constexpr (std::is_same_v<T, std::vector<double>>) inner = floats_json(v);
         else if constexpr (std::is_same_v<T, std::vector<bool>>) {
-          inner = Json::array();
+          inner = JsonOut::array();
           for (bool b : v) inner.push_back(b);
         } else if constexpr (std::is_same_v<T, Bytes>) {
           inner = detail::base64_encode(std::as_bytes(std::span(v.data)));
@@ -45,24 +49,28 @@ Json attr_json(const Attr& a) {
         }
       },
       a.value);
-  Json j = Json::object();
+  JsonOut j = JsonOut::object();
   j[std::string(to_string(a.type()))] = std::move(inner);
   return j;
 }
 
-Json attrs_json(const AttrMap& m) {
-  Json j = Json::object();
-  for (const auto& [k, v] : m) j[k] = attr_json(v);
+JsonOut attrs_json(const AttrMap& m) {
+  JsonOut j = JsonOut::object();
+  // The map's keys are unique and sorted: append them without ordered_map's linear search for
+  // an existing key (operator[] and emplace both search).
+  auto& members = j.get_ref<JsonOut::object_t&>();
+  members.reserve(m.size());
+  for (const auto& [k, v] : m) members.Container::emplace_back(k, attr_json(v));
   return j;
 }
 
-Json type_json(const TensorType& t) {
-  Json j = Json::object();
+JsonOut type_json(const TensorType& t) {
+  JsonOut j = JsonOut::object();
   j["dtype"] = std::string(to_string(t.dtype));
   if (t.unknown_rank) j["unknown_rank"] = true;
   else j["shape"] = t.shape;
   if (t.quantization) {
-    Json q = Json::object();
+    JsonOut q = JsonOut::object();
     q["scales"] = floats_json(t.quantization->scales);
     q["zero_points"] = t.quantization->zero_points;
     if (t.quantization->axis) q["axis"] = *t.quantization->axis;
@@ -71,13 +79,13 @@ Json type_json(const TensorType& t) {
   return j;
 }
 
-Json id_json(ValueId id) { return id == kNoValue ? Json(nullptr) : Json(id); }
+JsonOut id_json(ValueId id) { return id == kNoValue ? JsonOut(nullptr) : JsonOut(id); }
 
 }  // namespace
 
 std::string to_json(const Graph& g, const JsonWriteOptions& options, std::vector<std::byte>* sidecar_bytes) {
   const bool use_sidecar = sidecar_bytes && !options.sidecar.empty();
-  Json j = Json::object();
+  JsonOut j = JsonOut::object();
   j["format"] = "nnbridge-ir";
   j["version"] = 1;
   if (!g.source_format.empty()) j["source_format"] = g.source_format;
@@ -88,13 +96,13 @@ std::string to_json(const Graph& g, const JsonWriteOptions& options, std::vector
   if (sidecar_used) j["sidecar"] = options.sidecar;
   if (!g.metadata.empty()) j["metadata"] = attrs_json(g.metadata);
 
-  Json values = Json::array();
+  JsonOut values = JsonOut::array();
   for (const Value& v : g.values) {
-    Json jv = Json::object();
+    JsonOut jv = JsonOut::object();
     jv["name"] = v.name;
     jv["type"] = type_json(v.type);
     if (v.constant) {
-      Json c = Json::object();
+      JsonOut c = JsonOut::object();
       if (sidecar_used && v.constant->size() > options.inline_limit) {
         std::vector<std::byte>& side = *sidecar_bytes;
         side.resize((side.size() + kSidecarAlignment - 1) / kSidecarAlignment * kSidecarAlignment);
@@ -111,12 +119,12 @@ std::string to_json(const Graph& g, const JsonWriteOptions& options, std::vector
   }
   j["values"] = std::move(values);
 
-  Json nodes = Json::array();
+  JsonOut nodes = JsonOut::array();
   for (const Node& n : g.nodes) {
-    Json jn = Json::object();
+    JsonOut jn = JsonOut::object();
     jn["op"] = n.op;
     if (!n.name.empty()) jn["name"] = n.name;
-    Json ins = Json::array(), outs = Json::array();
+    JsonOut ins = JsonOut::array(), outs = JsonOut::array();
     for (ValueId id : n.inputs) ins.push_back(id_json(id));
     for (ValueId id : n.outputs) outs.push_back(id_json(id));
     jn["inputs"] = std::move(ins);
@@ -125,7 +133,7 @@ std::string to_json(const Graph& g, const JsonWriteOptions& options, std::vector
     nodes.push_back(std::move(jn));
   }
   j["nodes"] = std::move(nodes);
-  Json ins = Json::array(), outs = Json::array();
+  JsonOut ins = JsonOut::array(), outs = JsonOut::array();
   for (ValueId id : g.inputs) ins.push_back(id_json(id));
   for (ValueId id : g.outputs) outs.push_back(id_json(id));
   j["inputs"] = std::move(ins);
@@ -422,7 +430,17 @@ class Reader {
 Graph from_json_resolving(std::string_view text, const SidecarResolver& resolve, const std::string& file) {
   Json j;
   try {
-    j = Json::parse(text.begin(), text.end());
+    // The parser keeps its own stack, but each nesting level still costs memory and later walks
+    // recurse: refuse documents nested deeper than the form ever needs (kJsonMaxDepth).
+    const Json::parser_callback_t bound_depth = [](int depth, Json::parse_event_t, Json&) {
+      if (depth > static_cast<int>(kJsonMaxDepth))
+        throw Error(ErrorCode::Malformed, "nested deeper than " + std::to_string(kJsonMaxDepth) +
+                                              " levels (nnbridge's IR JSON needs 6; kJsonMaxDepth in nnbridge/json.h)");
+      return true;
+    };
+    j = Json::parse(text.begin(), text.end(), bound_depth);
+  } catch (const Error& e) {
+    throw e.with_file(file);
   } catch (const nlohmann::json::parse_error& e) {
     throw Error(ErrorCode::Malformed, std::string("not JSON: ") + e.what(), file, "byte " + std::to_string(e.byte));
   } catch (const nlohmann::json::exception& e) {  // e.g. a number out of the double range

@@ -10,6 +10,7 @@
 #include <fstream>
 
 #include "nnbridge/error.h"
+#include "nnbridge/format.h"
 
 namespace nnbridge {
 
@@ -194,26 +195,8 @@ std::vector<std::byte> encode_npy(const HostTensor& t) {
 }
 
 void write_npy(const std::filesystem::path& path, const HostTensor& t) {
-  std::vector<std::byte> bytes = encode_npy(t);
-  std::filesystem::path tmp = path;
-  tmp += ".tmp" + std::to_string(::getpid());
-  {
-    std::ofstream f(tmp, std::ios::binary | std::ios::trunc);
-    if (!f) throw Error(ErrorCode::Io, "cannot create the file", tmp.string());
-    f.write(reinterpret_cast<const char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
-    f.close();
-    if (!f) {
-      std::error_code ec;
-      std::filesystem::remove(tmp, ec);
-      throw Error(ErrorCode::Io, "cannot write the file", path.string());
-    }
-  }
-  std::error_code ec;
-  std::filesystem::rename(tmp, path, ec);
-  if (ec) {
-    std::filesystem::remove(tmp, ec);
-    throw Error(ErrorCode::Io, "cannot rename the temporary file into place", path.string());
-  }
+  const std::vector<std::byte> bytes = encode_npy(t);
+  write_file_atomic(path, bytes);
 }
 
 }  // namespace nnbridge

@@ -19,6 +19,7 @@
 #include "nnbridge/cpu_ref.h"
 #include "nnbridge/error.h"
 #include "nnbridge/exec.h"
+#include "nnbridge/format.h"
 #ifdef NNBRIDGE_HAVE_OPENCL
 #include "nnbridge/gpu.h"
 #endif
@@ -115,11 +116,21 @@ int run_body(const RunArgs& a, BenchmarkEventWriter& event, Stage& stage, std::s
   summary["prepare_ms"] = std::chrono::duration<double, std::milli>(t1 - t0).count();
   summary["run_ms"] = std::chrono::duration<double, std::milli>(t3 - t2).count();
   summary["outputs"] = nlohmann::json::array();
+  // Every output is encoded and staged before any is renamed into place: an output that cannot
+  // be written leaves none of them behind (write_files_atomic).
+  std::vector<std::vector<std::byte>> encoded;
+  std::vector<FileContents> files;
   for (const auto& [name, type] : plan->output_types()) {
     check_file_name(name, "graph output");
-    const fs::path p = out_dir / (name + ".npy");
+    encoded.push_back(encode_npy(outputs.at(name)));
+  }
+  std::size_t k = 0;
+  for (const auto& [name, type] : plan->output_types()) files.push_back({out_dir / (name + ".npy"), encoded[k++]});
+  write_files_atomic(files);
+  k = 0;
+  for (const auto& [name, type] : plan->output_types()) {
+    const fs::path& p = files[k++].path;
     const HostTensor& t = outputs.at(name);
-    write_npy(p, t);
     summary["outputs"].push_back({{"name", name}, {"dtype", std::string(to_string(t.dtype()))}, {"shape", t.shape()},
                                   {"file", p.string()}});
     if (!a.json) std::cout << name << ": " << to_string(t.dtype()) << " " << shape_str(t.shape()) << " -> " << p.string() << "\n";

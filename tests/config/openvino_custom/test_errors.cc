@@ -216,3 +216,58 @@ TEST_CASE("openvino_custom errors: MVCL rules") {
   CHECK(c.mvcl_layers[1].where_params.at("kernel") == "3");
   CHECK(has(parse_error(with("1") + with("1")).what, "bad.xml:2: MVCL layer \"V\" is already defined at line 1"));
 }
+
+TEST_CASE("openvino_custom errors: kernel sources must be regular files within the size limit") {
+  // Oracle: the documented rule (LoadCustomLayersOptions::max_file_bytes, regular files only);
+  // /dev/zero used to be read without end.
+  const std::filesystem::path dir = test::temp_dir();
+  const auto layer_with = [&](const std::string& source) {
+    std::string xml = kGood;
+    xml.replace(xml.find("k.cl"), 4, source);
+    std::ofstream(dir / "layers.xml") << xml;
+  };
+  const auto error_at_line_2 = [&](LoadCustomLayersOptions o) {
+    try {
+      (void)load_custom_layers(dir / "layers.xml", o);
+    } catch (const Error& e) {
+      CHECK(e.code() == ErrorCode::Invalid);
+      return std::string(e.what());
+    }
+    FAIL("expected an error");
+    return std::string();
+  };
+  layer_with("/dev/zero");
+  CHECK(has(error_at_line_2({}), "layers.xml:2: the kernel source \"/dev/zero\" is not a regular file"));
+  layer_with(".");
+  CHECK(has(error_at_line_2({}), "is not a regular file"));
+  layer_with("big.cl");
+  std::ofstream(dir / "big.cl") << std::string(1000, ' ');  // the XML itself is 262 bytes
+  LoadCustomLayersOptions small;
+  small.max_file_bytes = 999;
+  CHECK(has(error_at_line_2(small), "layers.xml:2: the kernel source \"" + (dir / "big.cl").string() +
+                                        "\" has 1000 bytes, over the limit of 999 (LoadCustomLayersOptions::max_file_bytes)"));
+  small.max_file_bytes = 1000;
+  CHECK(load_custom_layers(dir / "layers.xml", small).gpu_layers.size() == 1);
+  // The XML file itself is bounded the same way (Error(Io), not a rule violation).
+  small.max_file_bytes = 10;
+  try {
+    (void)load_custom_layers(dir / "layers.xml", small);
+    FAIL("expected an error");
+  } catch (const Error& e) {
+    CHECK(e.code() == ErrorCode::Io);
+    CHECK(has(e.what(), "over the limit of 10"));
+  }
+}
+
+TEST_CASE("openvino_custom errors: a DOCTYPE (entity declarations, XXE, entity bombs) is refused") {
+  // Oracle: the documented rule. Before, pugixml skipped the DOCTYPE and left "&xxe;" verbatim as
+  // the kernel entry name, with no error.
+  const std::string xxe = "<?xml version=\"1.0\"?>\n<!DOCTYPE r [\n<!ENTITY xxe SYSTEM \"file:///etc/passwd\">\n]>\n" +
+                          std::string(kGood).replace(std::string(kGood).find("entry=\"k\""), 9, "entry=\"&xxe;\"");
+  const Failure f = parse_error(xxe);
+  CHECK(f.code == ErrorCode::Malformed);
+  CHECK(has(f.what, "/cfg/bad.xml:2: a DOCTYPE is not allowed"));
+  const Failure bomb = parse_error("<!DOCTYPE l [<!ENTITY a \"aaaaaaaa\"><!ENTITY b \"&a;&a;&a;&a;&a;&a;&a;&a;\">]>\n" + std::string(kGood));
+  CHECK(bomb.code == ErrorCode::Malformed);
+  CHECK(has(bomb.what, "a DOCTYPE is not allowed"));
+}

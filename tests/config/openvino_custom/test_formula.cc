@@ -81,3 +81,16 @@ TEST_CASE("openvino_custom formula: every error names the formula and the column
   CHECK(why.find("unexpected ','") != std::string::npos);
   CHECK(is_legal_work_size("((X + 31)/32)*32"));
 }
+
+TEST_CASE("openvino_custom formula: nesting is bounded, so hostile depth is an error and not a stack overflow") {
+  // Oracle: hand values. 256 levels of "(X)" evaluate to X = 7; one more level is refused at the
+  // column of the 257th '(' (1-based 257); 30000 levels (which overflowed the stack before the
+  // bound) are refused the same way, with the formula shortened in the message.
+  const auto nested = [](int n) { return std::string(n, '(') + "X" + std::string(n, ')'); };
+  CHECK(evaluate_work_size(nested(kMaxFormulaDepth), kDims) == 7);
+  CHECK(error_of(nested(kMaxFormulaDepth + 1)).find("column 257: parentheses nest deeper than 256") != std::string::npos);
+  const std::string deep = error_of(nested(30000));
+  CHECK(deep.find("column 257: parentheses nest deeper than 256") != std::string::npos);
+  CHECK(deep.size() < 200);
+  CHECK_FALSE(is_legal_work_size(nested(30000)));
+}

@@ -29,7 +29,8 @@ class Parser {
 
  private:
   [[noreturn]] void fail(std::size_t at, const std::string& why) const {
-    throw Error(ErrorCode::Invalid, "formula \"" + std::string(s_) + "\": column " + std::to_string(at + 1) + ": " + why);
+    const std::string shown = s_.size() <= 80 ? std::string(s_) : std::string(s_.substr(0, 77)) + "...";
+    throw Error(ErrorCode::Invalid, "formula \"" + shown + "\": column " + std::to_string(at + 1) + ": " + why);
   }
   // Skips blanks unless they end the formula (then they are reported by run()).
   void blanks() {
@@ -86,7 +87,10 @@ class Parser {
     }
     if (c == '(') {
       const std::size_t open = pos_++;
+      // Each level is a stack frame: bound it so that hostile nesting is an error, not a crash.
+      if (++depth_ > kMaxFormulaDepth) fail(open, "parentheses nest deeper than " + std::to_string(kMaxFormulaDepth));
       const int64_t v = expr();
+      --depth_;
       blanks();
       if (pos_ >= s_.size() || s_[pos_] != ')') fail(open, "'(' is not closed");
       ++pos_;
@@ -110,6 +114,7 @@ class Parser {
   const Dims* dims_;
   bool identifiers_;
   std::size_t pos_ = 0;
+  int depth_ = 0;
 };
 
 }  // namespace

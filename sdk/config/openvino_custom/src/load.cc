@@ -3,6 +3,7 @@
 // names, and merging several files.
 #include <fstream>
 #include <sstream>
+#include <system_error>
 
 #include "internal.h"
 
@@ -39,12 +40,18 @@ std::optional<std::string> add_gpu_layer(CustomLayerConfig& into, SimpleGpuLayer
 CustomLayerConfig parse_custom_layers(std::string_view xml, const std::filesystem::path& file, const LoadCustomLayersOptions& options) {
   const std::string label = file.string();
   pugi::xml_document doc;
-  const pugi::xml_parse_result r = doc.load_buffer(xml.data(), xml.size(), pugi::parse_default | pugi::parse_fragment, pugi::encoding_utf8);
+  const pugi::xml_parse_result r =
+      doc.load_buffer(xml.data(), xml.size(), pugi::parse_default | pugi::parse_fragment | pugi::parse_doctype, pugi::encoding_utf8);
   // parse_fragment keeps text between the top-level elements, so that it can be reported.
   const Lines lines(xml);
   if (!r)
     throw Error(ErrorCode::Malformed, label + ":" + std::to_string(lines.line_of(r.offset)) + ": not well-formed XML: " + r.description(),
                 label);
+  for (pugi::xml_node n = doc.first_child(); n; n = n.next_sibling())
+    if (n.type() == pugi::node_doctype)
+      throw Error(ErrorCode::Malformed, label + ":" + std::to_string(lines.line_of(n.offset_debug())) +
+                      ": a DOCTYPE is not allowed (entity declarations are refused; custom-layer files have none)",
+                  label);
   Problems problems(label);
   std::filesystem::path dir = file.parent_path();
   if (dir.empty()) dir = ".";
@@ -82,13 +89,30 @@ CustomLayerConfig parse_custom_layers(std::string_view xml, const std::filesyste
   return out;
 }
 
+std::string read_custom_layer_file(const std::filesystem::path& path, std::uint64_t max_bytes, std::string_view what) {
+  const std::string name = std::string(what) + " \"" + path.string() + "\"";
+  const auto fail = [&](const std::string& why) { throw Error(ErrorCode::Io, why, path.string()); };
+  std::error_code ec;
+  const auto status = std::filesystem::status(path, ec);
+  if (!std::filesystem::exists(status)) fail("cannot open the " + name);
+  if (!std::filesystem::is_regular_file(status)) fail("the " + name + " is not a regular file (a device, FIFO or directory is refused)");
+  const std::uintmax_t size = std::filesystem::file_size(path, ec);
+  if (ec) fail("cannot read the " + name + " (" + ec.message() + ")");
+  if (size > max_bytes)
+    fail("the " + name + " has " + std::to_string(size) + " bytes, over the limit of " + std::to_string(max_bytes) +
+         " (LoadCustomLayersOptions::max_file_bytes)");
+  std::ifstream in(path, std::ios::binary);
+  if (!in) fail("cannot open the " + name);
+  std::string text(static_cast<std::size_t>(size), '\0');
+  // Read at most the size seen above: a file that grows meanwhile is cut there, never unbounded.
+  in.read(text.data(), static_cast<std::streamsize>(size));
+  if (in.bad()) fail("cannot read the " + name);
+  text.resize(static_cast<std::size_t>(in.gcount()));
+  return text;
+}
+
 CustomLayerConfig load_custom_layers(const std::filesystem::path& xml, const LoadCustomLayersOptions& options) {
-  std::ifstream in(xml, std::ios::binary);
-  if (!in) throw Error(ErrorCode::Io, "cannot open the custom-layer file", xml.string());
-  std::ostringstream text;
-  text << in.rdbuf();
-  if (in.bad()) throw Error(ErrorCode::Io, "cannot read the custom-layer file", xml.string());
-  return parse_custom_layers(text.str(), xml, options);
+  return parse_custom_layers(read_custom_layer_file(xml, options.max_file_bytes, "custom-layer file"), xml, options);
 }
 
 void merge_custom_layers(CustomLayerConfig& into, CustomLayerConfig more, const LoadCustomLayersOptions& options) {

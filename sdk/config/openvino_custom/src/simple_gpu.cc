@@ -47,14 +47,12 @@ void parse_kernel(const Context& c, const pugi::xml_node& k, SimpleGpuLayer& lay
     const std::filesystem::path path = c.dir / *name;
     layer.sources.push_back(path);
     if (!c.options.require_sources) continue;
-    std::ifstream in(path, std::ios::binary);
-    if (!in) {
-      c.error(s, "cannot open the kernel source \"" + path.string() + "\"");
-      continue;
+    try {
+      layer.source_text += "\n// Custom Layer Kernel " + path.string() + "\n\n" +
+                           read_custom_layer_file(path, c.options.max_file_bytes, "kernel source");
+    } catch (const Error& e) {
+      c.error(s, e.message());
     }
-    std::ostringstream text;
-    text << in.rdbuf();
-    layer.source_text += "\n// Custom Layer Kernel " + path.string() + "\n\n" + text.str();
   }
   for (const auto& d : Context::children(k, "Define")) {
     c.only_attributes(d, {"name", "param", "type", "default"});

@@ -51,6 +51,10 @@ struct JsonWriteOptions {
   int indent = 2;  ///< spaces per nesting level; -1 writes one line
 };
 
+/// Readers refuse JSON nested deeper than this (Error(Malformed)): the form itself needs 6
+/// levels, and hostile nesting (50k levels) would otherwise exhaust the stack of what walks it.
+inline constexpr std::size_t kJsonMaxDepth = 64;
+
 /// Alignment of each constant's offset inside the sidecar (zero bytes pad between constants),
 /// so that a mapped sidecar gives aligned constant views.
 inline constexpr std::size_t kSidecarAlignment = 64;

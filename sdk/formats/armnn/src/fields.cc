@@ -5,6 +5,7 @@
 
 #include "armnn/ArmnnSchema_bfbs_generated.h"
 #include "nnbridge/error.h"
+#include "nnbridge/narrow.h"
 
 namespace nnbridge::formats::armnn {
 
@@ -159,7 +160,8 @@ double as_float(const Attr& a, const std::string& key) {
 template <class T> flatbuffers::uoffset_t int_vector(flatbuffers::FlatBufferBuilder& b, const Attr& a, const std::string& key) {
   if (!a.is<std::vector<int64_t>>()) throw Error(ErrorCode::Invalid, "armnn: field " + key + " needs a list of ints");
   std::vector<T> v;
-  for (auto x : a.get<std::vector<int64_t>>()) v.push_back(static_cast<T>(x));
+  const auto& in = a.get<std::vector<int64_t>>();
+  for (std::size_t i = 0; i < in.size(); ++i) v.push_back(narrow_field<T>(in[i], "armnn: field " + key + "[" + std::to_string(i) + "]"));
   return b.CreateVector(v).o;
 }
 
@@ -200,14 +202,14 @@ void add_scalar(flatbuffers::FlatBufferBuilder& b, const reflection::Field& f, c
   auto di = f.default_integer();
   switch (f.type()->base_type()) {
     case BaseType::Bool: b.AddElement<uint8_t>(vo, as_int(a, key) ? 1 : 0, uint8_t(di)); break;
-    case BaseType::Byte: b.AddElement<int8_t>(vo, int8_t(as_int(a, key)), int8_t(di)); break;
-    case BaseType::UByte: b.AddElement<uint8_t>(vo, uint8_t(as_int(a, key)), uint8_t(di)); break;
-    case BaseType::Short: b.AddElement<int16_t>(vo, int16_t(as_int(a, key)), int16_t(di)); break;
-    case BaseType::UShort: b.AddElement<uint16_t>(vo, uint16_t(as_int(a, key)), uint16_t(di)); break;
-    case BaseType::Int: b.AddElement<int32_t>(vo, int32_t(as_int(a, key)), int32_t(di)); break;
-    case BaseType::UInt: b.AddElement<uint32_t>(vo, uint32_t(as_int(a, key)), uint32_t(di)); break;
+    case BaseType::Byte: b.AddElement<int8_t>(vo, narrow_field<int8_t>(as_int(a, key), "armnn: field " + key), int8_t(di)); break;
+    case BaseType::UByte: b.AddElement<uint8_t>(vo, narrow_field<uint8_t>(as_int(a, key), "armnn: field " + key), uint8_t(di)); break;
+    case BaseType::Short: b.AddElement<int16_t>(vo, narrow_field<int16_t>(as_int(a, key), "armnn: field " + key), int16_t(di)); break;
+    case BaseType::UShort: b.AddElement<uint16_t>(vo, narrow_field<uint16_t>(as_int(a, key), "armnn: field " + key), uint16_t(di)); break;
+    case BaseType::Int: b.AddElement<int32_t>(vo, narrow_field<int32_t>(as_int(a, key), "armnn: field " + key), int32_t(di)); break;
+    case BaseType::UInt: b.AddElement<uint32_t>(vo, narrow_field<uint32_t>(as_int(a, key), "armnn: field " + key), uint32_t(di)); break;
     case BaseType::Long: b.AddElement<int64_t>(vo, as_int(a, key), di); break;
-    case BaseType::ULong: b.AddElement<uint64_t>(vo, uint64_t(as_int(a, key)), uint64_t(di)); break;
+    case BaseType::ULong: b.AddElement<uint64_t>(vo, narrow_field<uint64_t>(as_int(a, key), "armnn: field " + key), uint64_t(di)); break;
     case BaseType::Float: b.AddElement<float>(vo, float(as_float(a, key)), float(f.default_real())); break;
     case BaseType::Double: b.AddElement<double>(vo, as_float(a, key), f.default_real()); break;
     default: throw Error(ErrorCode::Unsupported, "armnn: field " + key + " has an unhandled type");

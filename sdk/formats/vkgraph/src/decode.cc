@@ -135,6 +135,21 @@ void take(const V* items, RawValue& r, auto& out) {
   else out.assign(items->begin(), items->end());
 }
 
+// Vectors of 8-byte scalars (IntList [long], DoubleList [double]): the verifier guarantees only
+// the 4-byte alignment of a vector's length, so the elements may sit 4 bytes off their natural
+// alignment in a legal-looking file. Copy the bytes instead of reading them in place (FlatBuffers
+// is little-endian, as is every host nnbridge builds for).
+template <class T>
+void take_unaligned(const flatbuffers::Vector<T>* items, RawValue& r, std::vector<T>& out) {
+  static_assert(sizeof(T) == 8);
+  if (!items) {
+    r.present = false;
+    return;
+  }
+  out.resize(items->size());
+  if (!out.empty()) std::memcpy(out.data(), items->Data(), out.size() * sizeof(T));
+}
+
 RawValue value_of(const fb::VkValue* vv, std::size_t i, std::size_t n_constants) {
   const std::string w = at("values", i);
   RawValue r;
@@ -150,9 +165,9 @@ RawValue value_of(const fb::VkValue* vv, std::size_t i, std::size_t n_constants)
     case Kind::Bool: r.b = vv->value_as_Bool()->bool_val(); break;
     case Kind::SymInt: r.i = vv->value_as_SymInt()->value(); break;
     case Kind::Tensor: r.tensor = tensor_of(vv->value_as_VkTensor(), w + ".value", n_constants); break;
-    case Kind::IntList: take(vv->value_as_IntList()->items(), r, r.ints); break;
+    case Kind::IntList: take_unaligned(vv->value_as_IntList()->items(), r, r.ints); break;
     case Kind::ValueList: take(vv->value_as_ValueList()->items(), r, r.ints); break;
-    case Kind::DoubleList: take(vv->value_as_DoubleList()->items(), r, r.doubles); break;
+    case Kind::DoubleList: take_unaligned(vv->value_as_DoubleList()->items(), r, r.doubles); break;
     case Kind::BoolList: {
       const auto* items = vv->value_as_BoolList()->items();
       if (!items) r.present = false;

@@ -16,6 +16,7 @@
 
 #include "internal.h"
 #include "nnbridge/error.h"
+#include "nnbridge/narrow.h"
 #include "ops.h"
 
 namespace nnbridge::formats::vkgraph {
@@ -197,7 +198,7 @@ class Writer {
       t.dims.push_back(static_cast<uint32_t>(d));
     }
     if (const auto* b = find_as<bool>(v.attrs, keys::kDimsAbsent); b && *b && t.dims.empty()) t.dims_present = false;
-    if (const auto* m = find_as<int64_t>(v.attrs, keys::kMemObjId)) t.mem_obj_id = static_cast<int32_t>(*m);
+    if (const auto* m = find_as<int64_t>(v.attrs, keys::kMemObjId)) t.mem_obj_id = narrow_field<int32_t>(*m, w + ".mem_obj_id");
     auto enum_attr = [&](const std::string& key, auto& field, auto parse) {
       if (const auto* s = find_as<std::string>(v.attrs, key))
         if (!parse(*s, field)) throw Error(ErrorCode::Invalid, "unknown value \"" + *s + "\"", {}, w + ".attrs." + key);
@@ -264,7 +265,7 @@ class Writer {
   void node(std::size_t i) {
     const Node& n = g_.nodes[i];
     RawOp op;
-    if (const auto* id = find_as<int64_t>(n.attrs, keys::kNodeId)) op.node_id = static_cast<uint32_t>(*id);
+    if (const auto* id = find_as<int64_t>(n.attrs, keys::kNodeId)) op.node_id = narrow_field<uint32_t>(*id, "nodes[" + std::to_string(i) + "].node_id");
     const std::string label = "node '" + n.name + "' (" + n.op + ")";
     if (n.op.rfind("vk.", 0) == 0) {
       op.name = n.op.substr(3);

@@ -170,10 +170,25 @@ struct LoadCustomLayersOptions {
   /// resolve the paths (for checking files whose kernels are elsewhere); the opencl backend then
   /// reads them when a layer runs.
   bool require_sources = true;
+  /// Resource limits (a file is untrusted input): the XML file and each kernel source may hold
+  /// at most this many bytes, and must be regular files (a device such as /dev/zero, a FIFO or a
+  /// directory is refused). Exceeding it is Error(Io) naming the file and the limit.
+  std::uint64_t max_file_bytes = std::uint64_t{64} << 20;
 };
 
+/// Parentheses in a work-size formula nest at most this deep (OpenVINO has no limit; real
+/// formulas use two or three levels). Deeper nesting is an error at its column.
+inline constexpr int kMaxFormulaDepth = 256;
+
+/// Reads one custom-layer file (the XML or a kernel source) under `max_bytes`: regular files
+/// only. Throws Error(Io) naming `path` when it cannot be opened, is not a regular file, or is
+/// larger than `max_bytes`.
+std::string read_custom_layer_file(const std::filesystem::path& path, std::uint64_t max_bytes, std::string_view what);
+
 /// Parses the custom-layer XML at `xml`. Throws Error(Io) when it cannot be read,
-/// Error(Malformed) for XML that does not parse (with the line), Error(Invalid) listing every
+/// Error(Malformed) for XML that does not parse (with the line) or that has a DOCTYPE (entity
+/// declarations are refused: they are XXE and entity-bomb vectors, and pugixml would leave an
+/// undeclared `&name;` in the text verbatim), Error(Invalid) listing every
 /// rule violation of the file, one per line, as `file:line: text`.
 CustomLayerConfig load_custom_layers(const std::filesystem::path& xml, const LoadCustomLayersOptions& options = {});
 /// The same for XML text in memory; `file` labels locations and its directory resolves sources.

@@ -2,7 +2,8 @@
 //
 // Inputs are DIR/<graph input name>.npy in the graph's dtype (quantized inputs as their
 // storage integers) and exact shape; outputs are written as <graph output name>.npy, each
-// through a temporary file and a rename, so no half-written file is ever left.
+// through a temporary file and a rename, so no half-written file is ever left. Names are spelt
+// as nnbridge/tensor_files.h says ("dense/Softmax" is dense%2FSoftmax.npy).
 //
 // --settings FILE picks the backend, threads and opencl fallback from TFLite acceleration
 // settings (explicit flags win); --benchmark-event OUT writes the run as a TFLite BenchmarkEvent
@@ -115,9 +116,10 @@ int run_body(const RunArgs& a, BenchmarkEventWriter& event, Stage& stage, std::s
   summary["prepare_ms"] = std::chrono::duration<double, std::milli>(t1 - t0).count();
   summary["run_ms"] = std::chrono::duration<double, std::milli>(t3 - t2).count();
   summary["outputs"] = nlohmann::json::array();
-  for (const auto& [name, type] : plan->output_types()) {
-    check_file_name(name, "graph output");
-    const fs::path p = out_dir / (name + ".npy");
+  const std::vector<std::string> files = npy_file_names(plan->output_types(), "graph output");
+  for (std::size_t k = 0; k < files.size(); ++k) {
+    const std::string& name = plan->output_types()[k].first;
+    const fs::path p = out_dir / files[k];
     const HostTensor& t = outputs.at(name);
     write_npy(p, t);
     summary["outputs"].push_back({{"name", name}, {"dtype", std::string(to_string(t.dtype()))}, {"shape", t.shape()},

@@ -11,6 +11,7 @@
 #include "kernel.h"
 #include "memory_plan.h"
 #include "nnbridge/cpu_ref.h"
+#include "nnbridge/order.h"
 
 namespace nnbridge::cpu_ref {
 
@@ -149,7 +150,8 @@ class CpuBackend final : public Backend {
     for (ValueId id : g.inputs)
       if (id < ready.size()) ready[id] = true;
     for (std::size_t v = 0; v < g.values.size(); ++v) ready[v] = ready[v] || g.values[v].constant.has_value();
-    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    // Steps run in a stable topological order (the file's order need not be one: graph.h).
+    for (const std::size_t i : topological_order(g)) {
       const Node& n = g.nodes[i];
       const std::string where = "nodes[" + std::to_string(i) + "]";
       const std::string label = "node " + std::to_string(i) + " \"" + n.name + "\" (" + n.op + ")";
@@ -160,7 +162,7 @@ class CpuBackend final : public Backend {
       for (ValueId v : n.inputs)
         if (v != kNoValue && !ready[v])
           throw Error(ErrorCode::Invalid, "input \"" + g.values[v].name + "\" of " + label +
-                                              " has no data: it is not a graph input, a constant with data or an earlier node's output",
+                                              " has no data: it is not a graph input, a constant with data or a node's output",
                       {}, where);
       for (ValueId v : n.outputs) ready[v] = true;
       auto it = table.find(n.op);

@@ -19,7 +19,8 @@ import nnbridge
 
 
 def read_dir(folder: Path) -> dict:
-    return {p.stem: np.load(p) for p in sorted(folder.glob("*.npy"))}
+    # File names spell tensor names with '/' as %2F and '%' as %25 (nnbridge.tensor_name).
+    return {nnbridge.tensor_name(p.name) or p.stem: np.load(p) for p in sorted(folder.glob("*.npy"))}
 
 
 def main() -> int:

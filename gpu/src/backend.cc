@@ -10,6 +10,7 @@
 #include "convert.h"  // cpu_ref/src
 #include "nnbridge/cpu_ref.h"
 #include "nnbridge/gpu.h"
+#include "nnbridge/order.h"
 #include "custom_layers.h"
 #include "ops.h"
 
@@ -224,7 +225,8 @@ class GpuBackend final : public Backend {
     for (ValueId id : g.inputs) ready[id] = true;
     for (std::size_t v = 0; v < g.values.size(); ++v) ready[v] = ready[v] || g.values[v].constant.has_value();
     const OpTable& table = ops();
-    for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    // Steps run in a stable topological order (the file's order need not be one: graph.h).
+    for (const std::size_t i : topological_order(g)) {
       const Node& n = g.nodes[i];
       const std::string where = "nodes[" + std::to_string(i) + "]";
       const std::string label = "node " + std::to_string(i) + " \"" + n.name + "\" (" + n.op + ")";

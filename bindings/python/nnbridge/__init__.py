@@ -23,7 +23,8 @@ from .exceptions import (BackendError, Error, InvalidError, IoError, MalformedEr
 from . import _nnbridge
 from ._nnbridge import (Buffer, Format, Graph, Issue, Node, OutputReport, Plan, Quantization,  # noqa: F401
                         TensorType, ValidationReport, Value, backends, check, convert, detect_format,
-                        formats, load, opencl_devices, prepare, run, save, validate)
+                        formats, load, opencl_devices, prepare, run, save, tensor_file_names, tensor_name,
+                        topological_order, validate)
 from . import settings  # noqa: F401
 
 try:  # a build without sdk/config/openvino_custom has no custom_layers
@@ -38,5 +39,5 @@ __all__ = [
     "Buffer", "Format", "Graph", "Issue", "Node", "OutputReport", "Plan", "Quantization", "TensorType",
     "ValidationReport", "Value",
     "backends", "check", "convert", "detect_format", "formats", "load", "opencl_devices", "prepare", "run",
-    "save", "validate", "settings", "custom_layers",
+    "save", "tensor_file_names", "tensor_name", "topological_order", "validate", "settings", "custom_layers",
 ]

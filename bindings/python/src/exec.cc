@@ -5,6 +5,7 @@
 
 #include "common.h"
 #include "nnbridge/cpu_ref.h"
+#include "nnbridge/tensor_files.h"
 #ifdef NNBRIDGE_PY_HAVE_OPENCL
 #include "nnbridge/gpu.h"
 #endif
@@ -211,6 +212,33 @@ message. Returns a ValidationReport. Raises InvalidError for bad inputs or expec
     return d;
   }, py::arg("graph"), py::arg("inputs"),
      "The address of the bytes each input tensor would be fed from (the conversion run() does): tests zero-copy.");
+
+  m.def("tensor_file_names", [](const Graph& g, const std::string& role) {
+    if (role != "input" && role != "output")
+      throw Error(ErrorCode::Invalid, "role must be \"input\" or \"output\", not \"" + role + "\"");
+    std::vector<std::string> names;
+    for (ValueId id : role == "input" ? g.inputs : g.outputs) names.push_back(id < g.values.size() ? g.values[id].name : "");
+    std::vector<std::string> files = tensor_file_stems(names, role);
+    for (std::string& f : files) f += ".npy";
+    return files;
+  }, py::arg("graph"), py::arg("role") = "input", R"doc(
+The ``.npy`` file name of each graph input (``role="input"``) or output (``"output"``), by
+position, as ``nnbridge run`` reads and writes them (nnbridge/tensor_files.h): the name with
+``%`` as ``%25``, ``/`` as ``%2F`` and NUL as ``%00`` (``dense/Softmax`` -> ``dense%2FSoftmax.npy``),
+or ``input_<i>.npy`` / ``output_<i>.npy`` for an empty name, ``.`` or ``..``. Raises InvalidError
+when two would share a file.
+)doc");
+
+  m.def("tensor_name", [](const std::string& file_name) -> std::optional<std::string> {
+    std::string stem = file_name;
+    if (stem.size() > 4 && stem.compare(stem.size() - 4, 4, ".npy") == 0) stem.resize(stem.size() - 4);
+    return tensor_name_of_stem(stem);
+  }, py::arg("file_name"), R"doc(
+The tensor name a file name spells (``"dense%2FSoftmax.npy"`` -> ``"dense/Softmax"``; a trailing
+``.npy`` is dropped), or None when it is not a spelling nnbridge writes (a ``%`` not followed by
+``25``, ``2F`` or ``00``). A positional fallback (``input_0.npy``) reads as its own text: match
+it with tensor_file_names().
+)doc");
 
   m.def("backends", [] {
     std::vector<std::string> names;

@@ -6,6 +6,7 @@
 #include "common.h"
 #include "nnbridge/check.h"
 #include "nnbridge/json.h"
+#include "nnbridge/order.h"
 
 namespace nnbridge::py_bind {
 
@@ -220,8 +221,9 @@ A view of one node of a Graph: ``op`` (canonical ONNX name, or a format-native o
       });
 
   py::class_<Graph, std::shared_ptr<Graph>>(m, "Graph", R"doc(
-A format-neutral graph (nnbridge::Graph): values, nodes in topological order, graph inputs and
-outputs, metadata and the name of the format it was read from.
+A format-neutral graph (nnbridge::Graph): values, nodes (in the source file's order, which need
+not be topological: the graph is valid when its data flow is acyclic), graph inputs and outputs,
+metadata and the name of the format it was read from.
 
 Build one from scratch with add_value() / add_node() and by assigning ``inputs`` / ``outputs``;
 check it with nnbridge.check(); save it with nnbridge.save().
@@ -236,7 +238,7 @@ check it with nnbridge.check(); save it with nnbridge.save().
         py::list l;
         for (std::size_t i = 0; i < g->nodes.size(); ++i) l.append(NodeRef{g, i});
         return l;
-      }, "list[Node]: in topological order.")
+      }, "list[Node]: in the source's order (not necessarily topological; see topological_order()).")
       .def_property("inputs", [](const std::shared_ptr<Graph>& g) { return value_list(g, g->inputs); },
                     [](const std::shared_ptr<Graph>& g, py::handle seq) { g->inputs = ids_from_py(*g, seq, "inputs", false); },
                     "list[Value]: the graph inputs; assign Values, names or ids.")
@@ -294,7 +296,7 @@ for a duplicate name, an unknown dtype or a constant whose shape does not fit ``
         n.attrs = attrs_from_py(attrs);
         return NodeRef{g, g->add_node(std::move(n))};
       }, py::arg("op"), py::arg("inputs"), py::arg("outputs"), py::arg("name") = "", py::arg("attrs") = py::none(), R"doc(
-Appends a node (keep topological order: add producers first) and returns it.
+Appends a node and returns it (in any order: backends and writers order the nodes themselves).
 
 ``inputs``/``outputs``: Values, value names or ids (None in ``inputs`` for an absent optional
 input); ``attrs``: dict of Python values (int, float, bool, str, bytes, lists of them; an empty
@@ -343,6 +345,12 @@ The checker's findings for ``graph`` (nnbridge::check): dangling ids, arity outs
 schema, bad attributes, constants whose size disagrees with their type, declared output types
 that disagree with shape inference, and the format's own rules for its native ops.
 Never raises; returns list[Issue] (empty when the graph is clean).
+)doc");
+  m.def("topological_order", [](const Graph& g) { return topological_order(g); }, py::arg("graph"), R"doc(
+The node indices of ``graph`` in a stable topological order (nnbridge::topological_order):
+producers before consumers, and among nodes ready at once the one stored first (a graph stored
+in topological order gives 0, 1, 2, ...). Raises InvalidError naming a node on a cycle
+(``where``: ``nodes[i]``).
 )doc");
 }
 

@@ -13,6 +13,7 @@
 #include "nnbridge/io.h"
 #include "nnbridge/json.h"
 #include "nnbridge/npy.h"
+#include "nnbridge/tensor_files.h"
 
 namespace nnbridge::conformance {
 
@@ -120,26 +121,38 @@ void read_data_set(const DataSet& ds, const Graph& g, OrderedTensors& in, Ordere
     }
     return;
   }
+  // <name>.npy as nnbridge/tensor_files.h spells it ("dense/Softmax" is dense%2FSoftmax.npy).
+  auto stems = [&](const std::vector<ValueId>& ids, std::string_view role) {
+    std::vector<std::string> names;
+    for (ValueId id : ids) names.push_back(value_name(id));
+    return tensor_file_stems(names, role);
+  };
+  const std::vector<std::string> in_stems = stems(g.inputs, "input"), out_stems = stems(g.outputs, "output");
   std::map<std::string, std::size_t> in_index, out_index;
-  for (std::size_t i = 0; i < g.inputs.size(); ++i) in_index[value_name(g.inputs[i])] = i;
-  for (std::size_t j = 0; j < g.outputs.size(); ++j) out_index[value_name(g.outputs[j])] = j;
+  for (std::size_t i = 0; i < in_stems.size(); ++i) in_index[in_stems[i]] = i;
+  for (std::size_t j = 0; j < out_stems.size(); ++j) out_index[out_stems[j]] = j;
   std::error_code no_folder;  // a missing inputs/ reads as empty: each graph input is then missing
   for (const auto& e : fs::directory_iterator(ds.inputs, no_folder)) {
     if (e.path().extension() != ".npy") continue;
     auto it = in_index.find(e.path().stem().string());
-    if (it == in_index.end()) throw Error(ErrorCode::Invalid, "not the name of a graph input", e.path().string());
+    if (it == in_index.end())
+      throw Error(ErrorCode::Invalid, "not the file of a graph input ('%' and '/' in a name are written %25 and %2F)",
+                  e.path().string());
     const std::size_t i = it->second;
-    in.tensors[i] = as_graph_type(read_npy(e.path()), value_type(g, g.inputs[i]), e.path(), "graph input \"" + it->first + "\"");
+    in.tensors[i] = as_graph_type(read_npy(e.path()), value_type(g, g.inputs[i]), e.path(),
+                                  "graph input \"" + value_name(g.inputs[i]) + "\"");
   }
   for (std::size_t i = 0; i < g.inputs.size(); ++i)
     if (!in.tensors[i])
       throw Error(ErrorCode::Invalid, "no file for graph input \"" + value_name(g.inputs[i]) + "\"",
-                  (ds.inputs / (value_name(g.inputs[i]) + ".npy")).string());
+                  (ds.inputs / (in_stems[i] + ".npy")).string());
   if (!fs::is_directory(ds.outputs)) return;
   for (const auto& e : fs::directory_iterator(ds.outputs)) {
     if (e.path().extension() != ".npy") continue;
     auto it = out_index.find(e.path().stem().string());
-    if (it == out_index.end()) throw Error(ErrorCode::Invalid, "not the name of a graph output", e.path().string());
+    if (it == out_index.end())
+      throw Error(ErrorCode::Invalid, "not the file of a graph output ('%' and '/' in a name are written %25 and %2F)",
+                  e.path().string());
     out.tensors[it->second] = read_npy(e.path());
   }
 }

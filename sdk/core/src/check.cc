@@ -7,6 +7,7 @@
 
 #include "nnbridge/error.h"
 #include "nnbridge/op_schema.h"
+#include "nnbridge/order.h"
 
 namespace nnbridge {
 
@@ -56,6 +57,9 @@ class Checker {
       }
     }
     for (std::size_t i = 0; i < g_.nodes.size(); ++i) check_node(i);
+    // Order is free (graph.h); only a cycle in the data flow is an error.
+    if (const auto cycle = find_cycle(g_); !cycle.empty())
+      error(idx("nodes", cycle.front()), "is on a cycle of data flow: " + describe_cycle(g_, cycle));
     // Graph outputs must come from somewhere.
     for (std::size_t j = 0; j < g_.outputs.size(); ++j) {
       ValueId v = g_.outputs[j];
@@ -134,9 +138,6 @@ class Checker {
       if (v >= nv) {
         error(where, "value id " + std::to_string(v) + " is out of range (" + std::to_string(nv) + " values)");
         ids_ok = false;
-      } else if (producer_[v] != SIZE_MAX && producer_[v] >= i) {
-        error(where, "reads value '" + g_.values[v].name + "' produced by " + idx("nodes", producer_[v]) +
-                         (producer_[v] == i ? " (itself: a cycle)" : ", a later node (not in topological order, or a cycle)"));
       } else if (!available(v)) {
         error(where, "value '" + g_.values[v].name + "' is neither a graph input, a constant, nor produced by a node");
       }

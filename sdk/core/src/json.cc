@@ -8,6 +8,7 @@
 
 #include "base64.h"
 #include "nnbridge/error.h"
+#include "nnbridge/order.h"
 
 namespace nnbridge {
 
@@ -180,9 +181,8 @@ class Reader {
   }
 
  private:
-  // The IR keeps nodes in topological order (graph.h): each value has at most one producer, and
-  // a node reads only values produced before it. Anything else (a cycle among them) is refused
-  // here, before a consumer of the graph walks it.
+  // Nodes may be stored in any order (graph.h), but each value has at most one producer and
+  // the data flow has no cycle: a cycle is refused here, before a consumer of the graph walks it.
   void check_order(const Graph& g) const {
     std::vector<std::size_t> producer(g.values.size(), SIZE_MAX);
     for (std::size_t i = 0; i < g.nodes.size(); ++i)
@@ -194,14 +194,8 @@ class Reader {
               "value " + std::to_string(v) + " is already produced by " + idx("nodes", producer[v]));
         producer[v] = i;
       }
-    for (std::size_t i = 0; i < g.nodes.size(); ++i)
-      for (std::size_t k = 0; k < g.nodes[i].inputs.size(); ++k) {
-        const ValueId v = g.nodes[i].inputs[k];
-        if (v != kNoValue && producer[v] != SIZE_MAX && producer[v] >= i)
-          bad(idx(idx("nodes", i) + ".inputs", k),
-              "reads value " + std::to_string(v) + " produced by " + idx("nodes", producer[v]) +
-                  (producer[v] == i ? " (itself): a cycle" : " (later): a cycle, or nodes out of topological order"));
-      }
+    if (const auto cycle = find_cycle(g); !cycle.empty())
+      bad(idx("nodes", cycle.front()), "is on a cycle of data flow: " + describe_cycle(g, cycle));
   }
 
   [[noreturn]] void bad(const std::string& where, const std::string& message) const {

@@ -2,7 +2,8 @@
 //
 // Inputs are DIR/<graph input name>.npy in the graph's dtype (quantized inputs as their
 // storage integers) and exact shape; outputs are written as <graph output name>.npy, each
-// through a temporary file and a rename, so no half-written file is ever left.
+// through a temporary file and a rename, so no half-written file is ever left. Names are spelt
+// as nnbridge/tensor_files.h says ("dense/Softmax" is dense%2FSoftmax.npy).
 //
 // --settings FILE picks the backend, threads and opencl fallback from TFLite acceleration
 // settings (explicit flags win); --benchmark-event OUT writes the run as a TFLite BenchmarkEvent
@@ -118,18 +119,15 @@ int run_body(const RunArgs& a, BenchmarkEventWriter& event, Stage& stage, std::s
   summary["outputs"] = nlohmann::json::array();
   // Every output is encoded and staged before any is renamed into place: an output that cannot
   // be written leaves none of them behind (write_files_atomic).
+  const std::vector<std::string> names = npy_file_names(plan->output_types(), "graph output");
   std::vector<std::vector<std::byte>> encoded;
   std::vector<FileContents> files;
-  for (const auto& [name, type] : plan->output_types()) {
-    check_file_name(name, "graph output");
-    encoded.push_back(encode_npy(outputs.at(name)));
-  }
-  std::size_t k = 0;
-  for (const auto& [name, type] : plan->output_types()) files.push_back({out_dir / (name + ".npy"), encoded[k++]});
+  for (const auto& [name, type] : plan->output_types()) encoded.push_back(encode_npy(outputs.at(name)));
+  for (std::size_t k = 0; k < names.size(); ++k) files.push_back({out_dir / names[k], encoded[k]});
   write_files_atomic(files);
-  k = 0;
-  for (const auto& [name, type] : plan->output_types()) {
-    const fs::path& p = files[k++].path;
+  for (std::size_t k = 0; k < files.size(); ++k) {
+    const std::string& name = plan->output_types()[k].first;
+    const fs::path& p = files[k].path;
     const HostTensor& t = outputs.at(name);
     summary["outputs"].push_back({{"name", name}, {"dtype", std::string(to_string(t.dtype()))}, {"shape", t.shape()},
                                   {"file", p.string()}});

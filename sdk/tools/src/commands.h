@@ -50,13 +50,16 @@ std::string resolve_format_name(const std::string& arg);
 
 /// Reads `dir`/<name>.npy for every (name, type) in `types` (graph inputs of a prepared plan, or
 /// graph outputs for expected values) into tensors of those types (quantized: the file holds the
-/// storage integers). The folder must hold exactly those files. Throws Error naming the file for
-/// a missing folder or file, an extra file, a name unusable as a file name, or a file whose
-/// shape or dtype differs from the type.
+/// storage integers). File names are npy_file_names(types, what). The folder must hold exactly
+/// those files. Throws Error naming the file for a missing folder or file, an extra file (a name
+/// spelt any other way among them), two tensors sharing a file, or a file whose shape or dtype
+/// differs from the type.
 TensorMap read_npy_folder(const std::string& dir, const std::vector<std::pair<std::string, TensorType>>& types,
                           const char* what = "graph input");
-/// Throws Error(Unsupported) when a graph value's `name` cannot be a file name in a folder.
-void check_file_name(const std::string& name, const char* what);
+/// "<stem>.npy" for each of `types` in order, `what` "graph input" or "graph output":
+/// nnbridge/tensor_files.h's spelling ('%' as %25, '/' as %2F, NUL as %00; input_<i> / output_<i>
+/// for an empty name, "." or ".."). Throws Error(Invalid) when two would share a file.
+std::vector<std::string> npy_file_names(const std::vector<std::pair<std::string, TensorType>>& types, const char* what);
 
 /// "[1, 3, 224, 224]", "?" for unknown dims, "[*]" for unknown rank.
 std::string shape_text(const TensorType& t);

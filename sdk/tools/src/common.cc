@@ -8,6 +8,7 @@
 #include "nnbridge/error.h"
 #include "nnbridge/io.h"
 #include "nnbridge/npy.h"
+#include "nnbridge/tensor_files.h"
 
 namespace nnbridge::cli {
 
@@ -39,9 +40,13 @@ std::string check_format_name(const std::string& arg) {
   return "unknown format '" + arg + "' (known: " + known + ")";
 }
 
-void check_file_name(const std::string& name, const char* what) {
-  if (name.empty() || name == "." || name == ".." || name.find('/') != std::string::npos || name.find('\0') != std::string::npos)
-    throw Error(ErrorCode::Unsupported, std::string(what) + " \"" + name + "\" cannot be used as a file name");
+std::vector<std::string> npy_file_names(const std::vector<std::pair<std::string, TensorType>>& types, const char* what) {
+  std::vector<std::string> names;
+  for (const auto& [name, type] : types) names.push_back(name);
+  const std::string_view role = std::string_view(what) == "graph output" ? "output" : "input";
+  std::vector<std::string> files = tensor_file_stems(names, role);
+  for (std::string& f : files) f += ".npy";
+  return files;
 }
 
 TensorMap read_npy_folder(const std::string& dir, const std::vector<std::pair<std::string, TensorType>>& types,
@@ -49,21 +54,25 @@ TensorMap read_npy_folder(const std::string& dir, const std::vector<std::pair<st
   namespace fs = std::filesystem;
   const fs::path folder = dir;
   if (!fs::is_directory(folder)) throw Error(ErrorCode::Io, "not a folder", dir);
-  std::set<std::string> files;
-  std::string names;
-  for (const auto& [name, type] : types) {
-    check_file_name(name, what);
-    files.insert(name + ".npy");
-    names += (names.empty() ? "" : ", ") + name;
+  std::vector<std::string> file_names;
+  try {
+    file_names = npy_file_names(types, what);
+  } catch (const Error& e) {
+    throw e.with_file(dir);
   }
+  const std::set<std::string> files(file_names.begin(), file_names.end());
+  std::string names;
+  for (const std::string& f : file_names) names += (names.empty() ? "" : ", ") + f;
   for (const auto& e : fs::directory_iterator(folder)) {
     const std::string f = e.path().filename().string();
     if (!files.count(f))
-      throw Error(ErrorCode::Invalid, "\"" + f + "\" is not a " + what + " (" + what + "s: " + names + ")", e.path().string());
+      throw Error(ErrorCode::Invalid, "\"" + f + "\" is not a " + what + " (" + what + " files: " + names +
+                                          "; '%' and '/' in a name are written %25 and %2F)", e.path().string());
   }
   TensorMap out;
-  for (const auto& [name, type] : types) {
-    const fs::path p = folder / (name + ".npy");
+  for (std::size_t k = 0; k < types.size(); ++k) {
+    const auto& [name, type] = types[k];
+    const fs::path p = folder / file_names[k];
     if (!fs::exists(p)) throw Error(ErrorCode::Invalid, "missing the file for " + std::string(what) + " \"" + name + "\"", p.string());
     HostTensor t = read_npy(p);
     if (t.shape() != type.shape)

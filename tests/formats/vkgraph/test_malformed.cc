@@ -58,6 +58,24 @@ TEST_CASE("vkgraph malformed: identifier, size, truncation") {
   }
 }
 
+TEST_CASE("vkgraph malformed: input_ids / output_ids naming a value that is not a tensor") {
+  // Oracle: ExecuTorch's Vulkan runtime (VulkanBackend.cpp: build_graph binds a VkTensor or a
+  // SymInt as an input and a VkTensor as an output, execute() throws on anything else); the
+  // blobs are compiled by flatc from hand-written JSON. Value 2 of add_values() is an Int.
+  Failure in = failure(compiled(graph_json(add_values(), kAdd, "[0, 2]", "[3]"), "int_in"));
+  CHECK(in.code == ErrorCode::Invalid);
+  CHECK(in.where == "input_ids[1]");
+  CHECK(in.message.find("Int") != std::string::npos);
+  Failure out = failure(compiled(graph_json(add_values(), kAdd, "[0]", "[3, 2]"), "int_out"));
+  CHECK(out.code == ErrorCode::Invalid);
+  CHECK(out.where == "output_ids[1]");
+  // A SymInt input is one the runtime takes (it sets the symbolic integer): it still loads.
+  const std::string sym = add_values() + ",{\"value_type\": \"SymInt\", \"value\": {\"value\": 3}}";
+  CHECK_NOTHROW(read_bytes(compiled(graph_json(sym, kAdd, "[0, 4]", "[3]"), "sym_in"), false, {}));
+  Failure sym_out = failure(compiled(graph_json(sym, kAdd, "[0]", "[4]"), "sym_out"));
+  CHECK(sym_out.where == "output_ids[0]");
+}
+
 TEST_CASE("vkgraph malformed: value indices out of range") {
   auto args = compiled(graph_json(add_values(), "{\"name\": \"aten.add.Tensor\", \"args\": [0, 1, 2, 7]}", "[0]", "[3]"), "a");
   Failure f = failure(args);

@@ -21,8 +21,8 @@ struct Issue {
 
 /// Checks `g` and returns its findings; never throws.
 ///
-/// Finds dangling value ids, values produced twice, nodes out of topological order or
-/// cycles, graph inputs/outputs out of range, arity outside the schema, unknown or
+/// Finds dangling value ids, values produced twice, a cycle in the data flow (naming its
+/// nodes; the order nodes are stored in is free, see Graph), graph inputs/outputs out of range, arity outside the schema, unknown or
 /// mistyped canonical attributes, missing required attributes, constants whose byte size
 /// disagrees with their type, and declared output types that disagree with shape inference.
 /// Format-native ops (names with a '.') are checked for ids here, and by the rules of the

@@ -69,10 +69,16 @@ struct Node {
   AttrMap attrs;                 ///< canonical attributes (ONNX names) and `<format>.*` fields
 };
 
-/// A graph: values, nodes in topological order, inputs and outputs.
+/// A graph: values, nodes, inputs and outputs.
+///
+/// Order rule: a graph is valid when its data flow is acyclic, whatever order its nodes are
+/// stored in. `nodes` keeps the source file's order (Arm NN files written through Arm NN's
+/// TfLite parser store a layer before the layer that feeds it), so reading and writing a format
+/// keeps it; whoever needs producers before consumers (backends, the VkGraph writer) runs
+/// topological_order() (nnbridge/order.h).
 struct Graph {
   std::vector<Value> values;     ///< every tensor; a ValueId indexes this vector
-  std::vector<Node> nodes;       ///< in topological order: a node's inputs are produced before it
+  std::vector<Node> nodes;       ///< in the source's order (not necessarily topological)
   std::vector<ValueId> inputs;   ///< graph inputs (non-constant values fed by the caller)
   std::vector<ValueId> outputs;  ///< graph outputs, in the source format's order
   AttrMap metadata;              ///< graph-level fields (`armnn.featureVersions.*`, ...)
@@ -80,7 +86,7 @@ struct Graph {
 
   /// Appends a value and returns its id.
   ValueId add_value(Value v);
-  /// Appends a node (the caller keeps topological order) and returns its index.
+  /// Appends a node and returns its index (any order: see topological_order()).
   std::size_t add_node(Node n);
   /// Id of the value named `name`, or nullopt. Linear search: build a map for repeated lookups.
   std::optional<ValueId> find_value(std::string_view name) const;

@@ -456,16 +456,32 @@ class Reader {
 
   // inputIds/outputIds: kept only where they differ from what the writer derives
   // (binding ids in scheme 1, layer indices in scheme 0, in layer order).
+  // Each entry must name a layer of its kind, as Arm NN's deserializer looks it up: bindingIdsScheme
+  // 0 by LayerBase.index, any other scheme by layerBindingId (SetupInputLayers/SetupOutputLayers,
+  // which refuse the file otherwise).
   void finish_ids() {
-    std::vector<int64_t> want_in, want_out;
+    std::vector<int64_t> want_in, want_out;  // what the writer derives (scheme 1: binding ids)
+    std::vector<int64_t> named_in, named_out;  // what the deserializer looks up
     for (const auto& li : layers_) {
       int64_t id = binding_scheme_ == 1 ? li.binding_id : int64_t(li.base->index());
-      if (li.tag == uint8_t(fb::Layer::InputLayer)) want_in.push_back(id);
-      if (li.tag == uint8_t(fb::Layer::OutputLayer)) want_out.push_back(id);
+      int64_t named = binding_scheme_ != 0 ? li.binding_id : int64_t(li.base->index());
+      if (li.tag == uint8_t(fb::Layer::InputLayer)) want_in.push_back(id), named_in.push_back(named);
+      if (li.tag == uint8_t(fb::Layer::OutputLayer)) want_out.push_back(id), named_out.push_back(named);
     }
     std::vector<std::string> absent;
     auto check = [&](const flatbuffers::Vector<int32_t>* v, const std::vector<int64_t>& want, const char* key) {
       if (!v) return absent.push_back(key);
+      const bool inputs = std::string_view(key) == "inputIds";
+      const std::vector<int64_t>& named = inputs ? named_in : named_out;
+      for (flatbuffers::uoffset_t k = 0; k < v->size(); ++k)
+        if (std::find(named.begin(), named.end(), int64_t(v->Get(k))) == named.end()) {
+          std::string known;
+          for (int64_t w : named) known += (known.empty() ? "" : ", ") + std::to_string(w);
+          invalid(std::string(key) + "[" + std::to_string(k) + "]",
+                  std::to_string(v->Get(k)) + " names no " + (inputs ? "Input" : "Output") + " layer (bindingIdsScheme " +
+                      std::to_string(binding_scheme_) + ": by " + (binding_scheme_ != 0 ? "layerBindingId" : "LayerBase.index") +
+                      "; the " + (inputs ? "Input" : "Output") + " layers have " + (known.empty() ? "none" : known) + ")");
+        }
       std::vector<int64_t> got(v->begin(), v->end());
       if (got != want) g_.metadata[std::string("armnn.") + key] = Attr(got);
     };

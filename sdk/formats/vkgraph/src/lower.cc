@@ -21,6 +21,7 @@
 
 #include "internal.h"
 #include "nnbridge/error.h"
+#include "nnbridge/order.h"
 
 namespace nnbridge::formats::vkgraph {
 
@@ -84,7 +85,10 @@ class Lowering {
   // readers of the copied value read it there (an Identity of a value another node produces
   // and that is not itself a graph output; semantics unchanged).
   void bypass_output_copies() {
-    nodes_ = src_.nodes;
+    // A VkGraph chain runs in its stored order: producers first (topological_order keeps an
+    // ordered graph's order, so a VkGraph read and written again keeps its chain).
+    nodes_.clear();
+    for (std::size_t i : topological_order(src_)) nodes_.push_back(src_.nodes[i]);
     const std::size_t nv = src_.values.size();
     std::vector<int> producer(nv, -1);
     std::vector<bool> is_output(nv, false);

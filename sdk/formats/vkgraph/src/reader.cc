@@ -30,16 +30,29 @@ class Reader {
 
  private:
   // input_<i> / output_<i> by position in input_ids / output_ids; other tensors v<index>.
+  // ExecuTorch's Vulkan runtime (VulkanBackend.cpp, GraphBuilder::build_graph and execute) takes
+  // a tensor or a SymInt as an input and a tensor as an output, and fails on anything else.
   void name_io() {
     names_.assign(rg_.values.size(), std::string());
     std::set<uint32_t> seen;
     for (std::size_t k = 0; k < rg_.input_ids.size(); ++k) {
       uint32_t id = rg_.input_ids[k];
       if (!seen.insert(id).second) throw Error(ErrorCode::Invalid, "value " + std::to_string(id) + " is listed twice", {}, at("input_ids", k));
+      const Kind kind = rg_.values[id].kind;
+      if (kind != Kind::Tensor && kind != Kind::SymInt)
+        throw Error(ErrorCode::Invalid, "value " + std::to_string(id) + " is a " + kind_name(kind) +
+                                            ", not a VkTensor or SymInt: ExecuTorch's Vulkan runtime cannot take it as an input",
+                    {}, at("input_ids", k));
       names_[id] = "input_" + std::to_string(k);
     }
-    for (std::size_t k = 0; k < rg_.output_ids.size(); ++k)
-      if (names_[rg_.output_ids[k]].empty()) names_[rg_.output_ids[k]] = "output_" + std::to_string(k);
+    for (std::size_t k = 0; k < rg_.output_ids.size(); ++k) {
+      const uint32_t id = rg_.output_ids[k];
+      if (rg_.values[id].kind != Kind::Tensor)
+        throw Error(ErrorCode::Invalid, "value " + std::to_string(id) + " is a " + kind_name(rg_.values[id].kind) +
+                                            ", not a VkTensor: ExecuTorch's Vulkan runtime cannot return it as an output",
+                    {}, at("output_ids", k));
+      if (names_[id].empty()) names_[id] = "output_" + std::to_string(k);
+    }
   }
 
   void values() {

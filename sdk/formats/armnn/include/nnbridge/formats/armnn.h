@@ -40,6 +40,13 @@ namespace nnbridge::formats::armnn {
 /// - Graph metadata: `armnn.fileIdentifier`, `armnn.featureVersions` (presence),
 ///   `armnn.bindingIdsScheme`, `armnn.weightsLayoutScheme`, `armnn.constantTensorsAsInputs`,
 ///   and `armnn.inputIds` / `armnn.outputIds` when they differ from what the writer derives.
+/// - Order: nodes keep the layers' order in `layers`, which need not be topological (files
+///   written through Arm NN's TfLite parser store a layer before the layer feeding it, and give
+///   several layers one name); a round trip keeps both.
+/// - Each `inputIds` / `outputIds` entry must name an Input / Output layer as Arm NN's
+///   deserializer looks it up (SetupInputLayers / SetupOutputLayers): by LayerBase.index when
+///   featureVersions.bindingIdsScheme is 0, by layerBindingId otherwise. Anything else is
+///   Error(Invalid), where "inputIds[k]" / "outputIds[k]" (Arm NN refuses such files too).
 ///
 /// Reader options (LoadOptions::options):
 ///   armnn.layout = released (default) | seed   -- the seed's pre-release union order is read

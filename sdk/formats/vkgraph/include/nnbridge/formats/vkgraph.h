@@ -46,8 +46,7 @@ namespace nnbridge::formats::vkgraph {
 ///   delegate payload the entry's bytes become the Value's constant (a view into the file).
 ///   Named-data entries (offset 0xFFFFFFFFFFFFFFFF + `named_key`) stay external references.
 /// - Kept as metadata: `vk.version`, `vk.shaders.*`, `vk.storage_type_override`,
-///   `vk.memory_layout_override`, `vk.input_ids` / `vk.output_ids` (only when they name
-///   non-tensor values), `vk.absent` (top-level vectors and per-entry fields absent from the file),
+///   `vk.memory_layout_override`, `vk.input_ids` (only when it names a SymInt), `vk.absent` (top-level vectors and per-entry fields absent from the file),
 ///   `vk.constant_bytes.<k>` (a segment entry no tensor uses, or whose length is not its tensor's
 ///   byte size: its own bytes, so the segment is laid out again unchanged).
 ///
@@ -64,7 +63,10 @@ namespace nnbridge::formats::vkgraph {
 /// of another format and a quantized tensor are Error(Unsupported) naming the node or value;
 /// nothing is dropped silently.
 ///
-/// Reader: rejects a missing identifier, failed FlatBuffers verification, union kinds outside
+/// Reader: rejects input_ids naming a value that is neither a VkTensor nor a SymInt, and
+/// output_ids naming one that is not a VkTensor (ExecuTorch's Vulkan runtime fails on such
+/// blobs: VulkanBackend.cpp; Error Invalid, where "input_ids[k]" / "output_ids[k]"),
+/// a missing identifier, failed FlatBuffers verification, union kinds outside
 /// 1..11, enum values the schema does not define, out-of-range value indices and constant ids
 /// (Error Malformed / Invalid, `where` in schema names: "chain[3].args[1]"), and ExecuTorch 0.2
 /// blobs whose OperatorCall lacks node_id (Error Unsupported; never misread).

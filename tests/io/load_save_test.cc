@@ -236,3 +236,25 @@ TEST_CASE("io: an option name the format does not declare is Unsupported and wri
   lo.options["toy.fail"] = "1";  // a writer option is not a reader option
   CHECK(error_of([&] { load(dir / "in.toy", lo); }).code() == ErrorCode::Unsupported);
 }
+
+TEST_CASE("save: a cyclic graph is refused for every format, and nothing is written") {
+  // Oracle: the rule that a writer never writes what a reader refuses (every reader rejects a
+  // cyclic data flow). Two Relu nodes feeding each other: a -> b -> a, by hand.
+  Graph g;
+  TensorType t;
+  t.dtype = DataType::Float32;
+  t.shape = {2};
+  const ValueId a = g.add_value(Value{"a", t, {}, {}}), b = g.add_value(Value{"b", t, {}, {}});
+  g.add_node(Node{"Relu", "first", {b}, {a}, {}});
+  g.add_node(Node{"Relu", "second", {a}, {b}, {}});
+  g.outputs = {b};
+  const fs::path dir = test::temp_dir();
+  for (const char* ext : {".json", ".armnn", ".vkgraph"}) {
+    const fs::path out = dir / (std::string("cyclic") + ext);
+    const Error e = error_of([&] { save(g, out); });
+    CHECK(e.code() == ErrorCode::Invalid);
+    CHECK(e.file() == out.string());
+    CHECK(std::string(e.what()).find("cycle") != std::string::npos);
+    CHECK_FALSE(fs::exists(out));
+  }
+}

@@ -419,20 +419,44 @@ class Reader {
   std::size_t nvalues_ = 0;
 };
 
+// Counts nesting and throws past kJsonMaxDepth; syntax errors are left to the real parse.
+struct DepthProbe {
+  using J = nlohmann::json;
+  std::size_t depth = 0;
+  bool open() {
+    if (++depth > kJsonMaxDepth)
+      throw Error(ErrorCode::Malformed, "nested deeper than " + std::to_string(kJsonMaxDepth) +
+                                            " levels (nnbridge's IR JSON needs 6; kJsonMaxDepth in nnbridge/json.h)");
+    return true;
+  }
+  bool close() { return --depth, true; }
+  bool null() { return true; }
+  bool boolean(bool) { return true; }
+  bool number_integer(J::number_integer_t) { return true; }
+  bool number_unsigned(J::number_unsigned_t) { return true; }
+  bool number_float(J::number_float_t, const J::string_t&) { return true; }
+  bool string(J::string_t&) { return true; }
+  bool binary(J::binary_t&) { return true; }
+  bool start_object(std::size_t) { return open(); }
+  bool end_object() { return close(); }
+  bool start_array(std::size_t) { return open(); }
+  bool end_array() { return close(); }
+  bool key(J::string_t&) { return true; }
+  bool parse_error(std::size_t, const std::string&, const nlohmann::detail::exception&) { return false; }
+};
+
 }  // namespace
 
 Graph from_json_resolving(std::string_view text, const SidecarResolver& resolve, const std::string& file) {
   Json j;
   try {
     // The parser keeps its own stack, but each nesting level still costs memory and later walks
-    // recurse: refuse documents nested deeper than the form ever needs (kJsonMaxDepth).
-    const Json::parser_callback_t bound_depth = [](int depth, Json::parse_event_t, Json&) {
-      if (depth > static_cast<int>(kJsonMaxDepth))
-        throw Error(ErrorCode::Malformed, "nested deeper than " + std::to_string(kJsonMaxDepth) +
-                                              " levels (nnbridge's IR JSON needs 6; kJsonMaxDepth in nnbridge/json.h)");
-      return true;
-    };
-    j = Json::parse(text.begin(), text.end(), bound_depth);
+    // recurse: a linear SAX pass refuses documents nested deeper than the form ever needs
+    // (kJsonMaxDepth) before the DOM is built. (nlohmann's callback parser would do it in one
+    // pass, but it rescans the parent object at each end_object: quadratic in the key count.)
+    DepthProbe probe;
+    Json::sax_parse(text.begin(), text.end(), &probe);
+    j = Json::parse(text.begin(), text.end());
   } catch (const Error& e) {
     throw e.with_file(file);
   } catch (const nlohmann::json::parse_error& e) {

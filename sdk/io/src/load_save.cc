@@ -6,6 +6,7 @@
 
 #include "nnbridge/buffer.h"
 #include "nnbridge/error.h"
+#include "nnbridge/order.h"
 #include "nnbridge/io.h"
 
 namespace nnbridge {
@@ -127,6 +128,9 @@ void save(const Graph& g, const std::filesystem::path& path, const SaveOptions& 
                 "cannot tell the output format: name one, or use a known extension (see `nnbridge formats`)", file);
   if (!h->write) throw Error(ErrorCode::Unsupported, "format '" + h->name + "' cannot be written", file);
   check_option_names(options.options, *h, file, "writer");
+  // A writer never writes what a reader refuses: a cyclic data flow is Error(Invalid) naming a
+  // node on the cycle, for every format (each reader rejects cycles).
+  naming_file(file, [&] { (void)topological_order(g); });
   naming_file(file, [&] { h->write(g, path, options); });
 }
 

@@ -164,3 +164,46 @@ TEST_CASE("armnn-json: nnbridge's own IR JSON is not claimed") {
   save(g, ir);
   CHECK(detect_format(ir) == "json");
 }
+
+TEST_CASE("armnn-json: Arm NN's fixture style (slots Arm NN never reads, absent vectors) reads and round-trips") {
+  // As Arm NN's deserializer tests write networks: an Input layer listing an input slot wired
+  // to itself, a Constant layer without inputSlots, an Output layer with an output slot, the
+  // union's `data_type` key and bare enum identifiers.
+  const std::string fixture = R"({
+    inputIds: [0], outputIds: [3],
+    layers: [
+      { layer_type: "InputLayer", layer: { base: { layerBindingId: 0, base: {
+          index: 0, layerName: "InputLayer", layerType: "Input",
+          inputSlots: [{ index: 0, connection: { sourceLayerIndex: 0, outputSlotIndex: 0 } }],
+          outputSlots: [{ index: 0, tensorInfo: { dimensions: [ 2 ], dataType: Float32 } }] } } } },
+      { layer_type: "ConstantLayer", layer: {
+          base: { index: 1, layerName: "ConstantLayer", layerType: "Constant",
+                  outputSlots: [{ index: 0, tensorInfo: { dimensions: [ 2 ], dataType: Float32 } }] },
+          input: { info: { dimensions: [ 2 ], dataType: Float32 }, data_type: IntData,
+                   data: { data: [ 1077936128, 1082130432 ] } } } },
+      { layer_type: "AdditionLayer", layer: { base: { index: 2, layerName: "add", layerType: "Addition",
+          inputSlots: [{ index: 0, connection: { sourceLayerIndex: 0, outputSlotIndex: 0 } },
+                       { index: 1, connection: { sourceLayerIndex: 1, outputSlotIndex: 0 } }],
+          outputSlots: [{ index: 0, tensorInfo: { dimensions: [ 2 ], dataType: Float32 } }] } } },
+      { layer_type: "OutputLayer", layer: { base: { layerBindingId: 0, base: {
+          index: 3, layerName: "OutputLayer", layerType: "Output",
+          inputSlots: [{ index: 0, connection: { sourceLayerIndex: 2, outputSlotIndex: 0 } }],
+          outputSlots: [{ index: 0, tensorInfo: { dimensions: [ 2 ], dataType: Float32 } }] } } } },
+    ],
+    featureVersions: { weightsLayoutScheme: 1, }
+  })";
+  fs::path p = write_text(fixture, "fixture.armnn.json");
+  Graph g = load(p);
+  REQUIRE(g.inputs.size() == 1);
+  REQUIRE(g.outputs.size() == 1);
+  CHECK(g.values[g.inputs[0]].name == "InputLayer");
+  CHECK(g.values[g.outputs[0]].name == "OutputLayer");
+  auto ref = flatc_binary(fixture, "fixture");
+  REQUIRE(!ref.empty());
+  fs::path back = nnbridge::test::temp_dir() / "fixture_back.armnn";
+  save(g, back);
+  CHECK(flatc_json(back) == flatc_json(ref));
+  fs::path back_json = nnbridge::test::temp_dir() / "fixture_back.armnn.json";
+  save(g, back_json);
+  CHECK(flatc_json(flatc_binary(read_text(back_json), "fixture_again")) == flatc_json(ref));
+}

@@ -211,7 +211,8 @@ class Reader {
       // are built only on the slow path (residual fields or an error).
       const auto* outs = li.base->outputSlots();
       li.outputs.reserve(n_out(li));
-      for (flatbuffers::uoffset_t k = 0; k < n_out(li); ++k) {
+      // (An Output layer's output slots are never read: see ignored_slots.)
+      for (flatbuffers::uoffset_t k = 0; k < n_out(li) && li.tag != uint8_t(fb::Layer::OutputLayer); ++k) {
         const auto* os = outs->Get(k);
         if (!os) malformed(base_where(i) + ".outputSlots[" + std::to_string(k) + "]", "missing OutputSlot");
         Value v;
@@ -335,6 +336,8 @@ class Reader {
     const auto* ins = li.base->inputSlots();
     const auto* outs = li.base->outputSlots();
     if (!ins) a["armnn.inputSlotsAbsent"] = Attr(true);
+    for (auto& [k, v] : ignored_) a[k] = std::move(v);
+    ignored_.clear();
     if (!outs) a["armnn.outputSlotsAbsent"] = Attr(true);
     bool in_plain = true, out_plain = true;
     for (flatbuffers::uoffset_t k = 0; k < n_in(li) && in_plain; ++k) {
@@ -354,6 +357,35 @@ class Reader {
     }
   }
 
+  // Slots Arm NN never reads (it reads as many as the layer kind has): input slots of Input and
+  // Constant layers, output slots of Output layers, as its own JSON fixtures write them. Kept
+  // for the writer (`armnn.ignoredInputSlots`: index, sourceLayerIndex, outputSlotIndex per
+  // slot; `armnn.ignoredOutputSlots`: indices, each TensorInfo under
+  // `armnn.ignoredOutputSlots[k].tensorInfo.`). Returns how many there are.
+  size_t ignored_slots(size_t i, bool inputs) {
+    const auto& li = layers_[i];
+    std::vector<int64_t> flat;
+    if (inputs) {
+      for (flatbuffers::uoffset_t k = 0; k < n_in(li); ++k) {
+        const auto* s = li.base->inputSlots()->Get(k);
+        const auto* c = s ? s->connection() : nullptr;
+        flat.insert(flat.end(), {int64_t(s ? s->index() : k), c ? int64_t(c->sourceLayerIndex()) : -1,
+                                 c ? int64_t(c->outputSlotIndex()) : -1});
+      }
+      if (!flat.empty()) ignored_["armnn.ignoredInputSlots"] = Attr(std::move(flat));
+      return n_in(li);
+    }
+    for (flatbuffers::uoffset_t k = 0; k < n_out(li); ++k) {
+      const auto* s = li.base->outputSlots()->Get(k);
+      flat.push_back(s ? int64_t(s->index()) : int64_t(k));
+      if (s && s->tensorInfo())
+        read_fields(object("armnnSerializer.TensorInfo"), reinterpret_cast<const flatbuffers::Table*>(s->tensorInfo()),
+                    "armnn.ignoredOutputSlots[" + std::to_string(k) + "].tensorInfo.", ignored_);
+    }
+    if (!flat.empty()) ignored_["armnn.ignoredOutputSlots"] = Attr(std::move(flat));
+    return n_out(li);
+  }
+
   void expect_slots(size_t i, size_t ins, size_t outs) {
     const auto& li = layers_[i];
     if (n_in(li) != ins)
@@ -370,7 +402,7 @@ class Reader {
     const OpRow* native = rows.back();
     std::string name = layer_name(i);
     if (li.tag == uint8_t(fb::Layer::InputLayer)) {
-      expect_slots(i, 0, 1);
+      expect_slots(i, ignored_slots(i, true), 1);
       Value& v = g_.values[li.outputs[0]];
       identity_attrs(i, native, v.attrs);
       v.attrs["armnn.layerBindingId"] = Attr(int64_t(li.binding_id));
@@ -379,6 +411,7 @@ class Reader {
       return;
     }
     if (li.tag == uint8_t(fb::Layer::OutputLayer)) {
+      ignored_slots(i, false);
       expect_slots(i, 1, 0);
       Node n;
       n.op = "Identity";
@@ -396,7 +429,7 @@ class Reader {
       return;
     }
     if (li.tag == uint8_t(fb::Layer::ConstantLayer)) {
-      expect_slots(i, 0, 1);
+      expect_slots(i, ignored_slots(i, true), 1);
       Value& v = g_.values[li.outputs[0]];
       std::string w = L(i) + ".layer.input";
       Value c = read_const_tensor(reinterpret_cast<const fb::ConstantLayer*>(li.table)->input(), src_,
@@ -528,6 +561,7 @@ class Reader {
   std::unordered_map<uint32_t, size_t> by_index_;
   std::unordered_set<std::string> reserved_, used_;
   std::vector<std::string> warnings_;
+  AttrMap ignored_;  // ignored_slots() -> the layer's identity attrs
   uint32_t binding_scheme_ = 0, weights_scheme_ = 0, const_scheme_ = 0;
 };
 

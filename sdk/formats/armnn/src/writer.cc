@@ -306,6 +306,25 @@ class Writer {
       out_slots.push_back(fb::CreateOutputSlot(b_, uint32_t(k < out_idx.size() ? out_idx[k] : int64_t(k)),
                                                flatbuffers::Offset<fb::TensorInfo>(info)));
     }
+    // Slots Arm NN ignores, as the file had them (reader.cc, ignored_slots).
+    if (const Attr* x = find_attr(a, "armnn.ignoredInputSlots"); x && x->is<std::vector<int64_t>>()) {
+      const auto& v = x->get<std::vector<int64_t>>();
+      for (size_t k = 0; k + 2 < v.size(); k += 3) {
+        fb::Connection c(uint32_t(v[k + 1]), uint32_t(v[k + 2]));
+        in_slots.push_back(fb::CreateInputSlot(b_, uint32_t(v[k]), v[k + 1] < 0 ? nullptr : &c));
+      }
+    }
+    if (const Attr* x = find_attr(a, "armnn.ignoredOutputSlots"); x && x->is<std::vector<int64_t>>()) {
+      const auto& v = x->get<std::vector<int64_t>>();
+      for (size_t k = 0; k < v.size(); ++k) {
+        const std::string prefix = "armnn.ignoredOutputSlots[" + std::to_string(k) + "].tensorInfo.";
+        auto it = a.lower_bound(prefix);
+        Off info = 0;
+        if (it != a.end() && it->first.compare(0, prefix.size(), prefix) == 0)
+          info = build_table(b_, object("armnnSerializer.TensorInfo"), prefix, a);
+        out_slots.push_back(fb::CreateOutputSlot(b_, uint32_t(v[k]), flatbuffers::Offset<fb::TensorInfo>(info)));
+      }
+    }
     // A vector the file left out (only where the layer kind has no such slots) stays out.
     flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::InputSlot>>> iv;
     flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::OutputSlot>>> ov;

@@ -33,6 +33,12 @@ namespace nnbridge::formats::armnn {
 ///   `Reshape` (attr shape) when only the shape differs and the element count agrees, else
 ///   the native `armnn.InputSlotOverride` (no kernel). The writer folds such a node back into
 ///   every slot it feeds (isOverridden, overriddenTensorInfo from the value's type).
+/// - Slots Arm NN never reads (it reads as many as the layer kind has): input slots listed on
+///   Input/Constant layers and output slots on Output layers, as Arm NN's own JSON fixtures
+///   write them, are ignored for the graph and kept as `armnn.ignoredInputSlots` /
+///   `armnn.ignoredOutputSlots[...]` for the writer; those vectors may also be absent
+///   (`armnn.inputSlotsAbsent` / `armnn.outputSlotsAbsent`). Any other layer without its
+///   slot vectors is Error(Malformed).
 /// - ElementwiseBinary: operation Add/Div/Maximum/Minimum/Mul/Sub -> Add/Div/Max/Min/Mul/Sub,
 ///   SqDiff (6) -> SquaredDifference, Power (7) -> Pow (the released BinaryOperation numbers).
 /// - Splitter -> Split (axis, split) when the views cut the input along one axis; with

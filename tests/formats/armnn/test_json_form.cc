@@ -144,6 +144,7 @@ TEST_CASE("armnn-json: text flatc refuses is Error(Malformed) with its line and 
     CHECK(e.code() == ErrorCode::Malformed);
     CHECK(e.file() == p.string());
     CHECK(e.where().rfind("line 3, column ", 0) == 0);
+    CHECK(std::string(e.what()).find("warning") == std::string::npos);  // only the parser's error
   }
   CHECK(flatc_binary(bad, "bad").empty());  // flatc refuses it too
   // Over the size bound: refused before parsing, naming the option.

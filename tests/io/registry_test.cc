@@ -33,6 +33,17 @@ TEST_CASE("io registry: lookup by extension ignores the dot and the case") {
   CHECK(find_format_by_extension(".") == nullptr);
 }
 
+TEST_CASE("io registry: lookup by path takes the longest extension that ends the name") {
+  // Oracle: the extension lists of the built-in handlers ("armnn.json" is armnn-json's).
+  CHECK(find_format_by_path("net.armnn.json")->name == "armnn-json");
+  CHECK(find_format_by_path("dir.x/NET.ARMNN.JSON")->name == "armnn-json");
+  CHECK(find_format_by_path("net.json")->name == "json");
+  CHECK(find_format_by_path("net.armnn")->name == "armnn");
+  CHECK(find_format_by_path("armnn.json")->name == "json");  // "armnn" is the stem here
+  CHECK(find_format_by_path(".json") == nullptr);
+  CHECK(find_format_by_path("net.bin") == nullptr);
+}
+
 TEST_CASE("io registry: registering a name again replaces the handler, not appends") {
   register_format(test::toy_format("first"));
   const std::size_t n = all_formats().size();

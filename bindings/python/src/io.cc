@@ -58,7 +58,7 @@ SaveOptions save_options(const std::filesystem::path& path, const std::optional<
   so.format = format_name(format.value_or(""));
   std::string fmt = so.format;
   if (fmt.empty()) {
-    if (const FormatHandler* h = find_format_by_extension(path.extension().string())) fmt = h->name;
+    if (const FormatHandler* h = find_format_by_path(path)) fmt = h->name;
   }
   so.options = options_from_kwargs(kw, fmt);
   return so;
@@ -119,13 +119,13 @@ the node), IoError (cannot write).
     // The CLI's order: the output format first (never guessed), then the input's.
     SaveOptions so;
     so.format = format_name(to.value_or(""));
-    if (so.format.empty() && !find_format_by_extension(out.extension().string()))
+    if (so.format.empty() && !find_format_by_path(out))
       throw Error(ErrorCode::Unsupported, "cannot tell the output format from its extension: pass to=FORMAT", out.string());
     LoadOptions lo;
     lo.format = format_name(from_format.value_or(""));
     if (lo.format.empty()) lo.format = detect_format(in);
     lo.options = options_from_kwargs(reader_options ? *reader_options : py::dict(), lo.format);
-    const std::string out_format = so.format.empty() ? find_format_by_extension(out.extension().string())->name : so.format;
+    const std::string out_format = so.format.empty() ? find_format_by_path(out)->name : so.format;
     so.options = options_from_kwargs(writer_options ? *writer_options : py::dict(), out_format);
     {
       py::gil_scoped_release nogil;

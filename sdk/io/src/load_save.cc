@@ -88,13 +88,28 @@ const FormatHandler* find_format_by_extension(std::string_view extension) {
   return nullptr;
 }
 
+const FormatHandler* find_format_by_path(const std::filesystem::path& path) {
+  const std::string name = lower(path.filename().string());
+  const FormatHandler* best = nullptr;
+  size_t best_len = 0;
+  for (const FormatHandler* h : all_formats())
+    for (const std::string& e : h->extensions) {
+      const std::string ext = "." + lower(e);
+      // A whole extension after a non-empty stem: ".json" alone names no format.
+      if (name.size() > ext.size() && name.compare(name.size() - ext.size(), ext.size(), ext) == 0 &&
+          ext.size() > best_len)
+        best = h, best_len = ext.size();
+    }
+  return best;
+}
+
 Graph load(const std::filesystem::path& path, const LoadOptions& options) {
   const std::string file = path.string();
   const FormatHandler* h = nullptr;
   if (!options.format.empty()) h = named(options.format, file);
   auto mapped = naming_file(file, [&] { return MappedFile::open(path); });
   if (!h) h = sniff(mapped->bytes());
-  if (!h) h = find_format_by_extension(path.extension().string());
+  if (!h) h = find_format_by_path(path);
   if (!h)
     throw Error(ErrorCode::Unsupported,
                 "unknown format: the content matches no known format and the extension names none", file);
@@ -122,7 +137,7 @@ void save(const Graph& g, const std::filesystem::path& path, const SaveOptions& 
   const std::string file = path.string();
   const FormatHandler* h = nullptr;
   if (!options.format.empty()) h = named(options.format, file);
-  if (!h) h = find_format_by_extension(path.extension().string());
+  if (!h) h = find_format_by_path(path);
   if (!h)
     throw Error(ErrorCode::Unsupported,
                 "cannot tell the output format: name one, or use a known extension (see `nnbridge formats`)", file);
@@ -138,7 +153,7 @@ std::string detect_format(const std::filesystem::path& path) {
   const std::string file = path.string();
   auto mapped = naming_file(file, [&] { return MappedFile::open(path); });
   const FormatHandler* h = sniff(mapped->bytes());
-  if (!h) h = find_format_by_extension(path.extension().string());
+  if (!h) h = find_format_by_path(path);
   if (!h)
     throw Error(ErrorCode::Unsupported,
                 "unknown format: the content matches no known format and the extension names none", file);

@@ -42,6 +42,7 @@ Registry& registry() {
     auto* reg = new Registry;  // never destroyed: handlers may be used during static destruction
     reg->add_locked(formats::armnn::format_handler());
     reg->add_locked(io_detail::json_format_handler());
+    reg->add_locked(formats::armnn::json_format_handler());  // after json: its sniffer claims IR JSON first
     reg->add_locked(formats::afcm::format_handler());
     reg->add_locked(formats::vkgraph::format_handler());
     reg->add_locked(formats::vkgraph::delegate_handler());

@@ -16,7 +16,7 @@ struct ConvertArgs {
 
 int run_convert(const ConvertArgs& a) {
   // An output format nobody can name is a usage error, found before the input is read.
-  if (a.to.empty() && !find_format_by_extension(std::filesystem::path(a.out).extension().string())) {
+  if (a.to.empty() && !find_format_by_path(a.out)) {
     std::cerr << "nnbridge: error: " << a.out
               << ": cannot tell the output format from its extension: use --to FORMAT (see `nnbridge formats`)\n";
     return kUsage;
@@ -34,7 +34,7 @@ int run_convert(const ConvertArgs& a) {
   // input keeps its old inode alive until the graph is gone.
   save(g, a.out, so);
   std::cout << a.in << " (" << in_format << ") -> " << a.out << " ("
-            << (so.format.empty() ? find_format_by_extension(std::filesystem::path(a.out).extension().string())->name
+            << (so.format.empty() ? find_format_by_path(a.out)->name
                                 : so.format) << ")\n";
   return kOk;
 }

@@ -48,7 +48,8 @@ std::vector<OpRow> canonical_rows() {
       disc("ElementwiseBinary", op, 0, "Add"), disc("ElementwiseBinary", op, 1, "Div"),
       disc("ElementwiseBinary", op, 2, "Max"), disc("ElementwiseBinary", op, 3, "Min"),
       disc("ElementwiseBinary", op, 4, "Mul"), disc("ElementwiseBinary", op, 5, "Sub"),
-      disc("ElementwiseBinary", op, 6, "Pow"), disc("ElementwiseBinary", op, 7, "SquaredDifference"),
+      // BinaryOperation numbering of the released schema: SqDiff 6, Power 7.
+      disc("ElementwiseBinary", op, 6, "SquaredDifference"), disc("ElementwiseBinary", op, 7, "Pow"),
       // Softmax: Arm NN computes exp(beta * (x - max)).
       row("Softmax", "Softmax", {{"descriptor.axis", "axis"}, {"descriptor.beta", "beta"}}),
       row("LogSoftmax", "LogSoftmax", {{"descriptor.axis", "axis"}, {"descriptor.beta", "beta"}}),

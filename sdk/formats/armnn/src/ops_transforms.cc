@@ -305,6 +305,15 @@ bool split_to(const FieldMap& f, const reflection::Object& o, const MapContext& 
         if (axis != -1 && axis != d) return false;
         axis = d;
       }
+  // ViewsDescriptor.hasAxis/axis (current Arm NN): the axis the views split on, counted from
+  // the end when negative. It decides when the views alone do not (one view, or views that
+  // span the whole input); views that split elsewhere keep the layer native.
+  if (get_bool(f, o, "descriptor.hasAxis")) {
+    int64_t given = I(f, o, "descriptor.axis");
+    if (given < 0) given += rank;
+    if (given < 0 || given >= rank || (axis != -1 && axis != given)) return false;
+    axis = given;
+  }
   if (axis == -1) axis = 0;
   Ints split;
   int64_t at = 0;

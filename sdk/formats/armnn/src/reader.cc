@@ -197,8 +197,12 @@ class Reader {
         li.base = li.table->GetPointer<const fb::LayerBase*>(4);
       }
       if (!li.base) malformed(base_where(i), "missing LayerBase");
-      if (!li.base->inputSlots()) malformed(base_where(i) + ".inputSlots", "missing vector");
-      if (!li.base->outputSlots()) malformed(base_where(i) + ".outputSlots", "missing vector");
+      // Arm NN reads as many slots as the layer kind has, so a vector that kind never uses may
+      // be left out (its own JSON fixtures omit Input/Constant inputSlots, Output outputSlots).
+      const bool no_inputs = li.tag == uint8_t(fb::Layer::InputLayer) || li.tag == uint8_t(fb::Layer::ConstantLayer);
+      if (!li.base->inputSlots() && !no_inputs) malformed(base_where(i) + ".inputSlots", "missing vector");
+      if (!li.base->outputSlots() && li.tag != uint8_t(fb::Layer::OutputLayer))
+        malformed(base_where(i) + ".outputSlots", "missing vector");
       auto [it, fresh] = by_index_.emplace(li.base->index(), i);
       if (!fresh)
         malformed(base_where(i) + ".index",
@@ -206,8 +210,9 @@ class Reader {
       // Output values, typed now so that later layers may refer to them. The place strings
       // are built only on the slow path (residual fields or an error).
       const auto* outs = li.base->outputSlots();
-      li.outputs.reserve(outs->size());
-      for (flatbuffers::uoffset_t k = 0; k < outs->size(); ++k) {
+      li.outputs.reserve(n_out(li));
+      // (An Output layer's output slots are never read: see ignored_slots.)
+      for (flatbuffers::uoffset_t k = 0; k < n_out(li) && li.tag != uint8_t(fb::Layer::OutputLayer); ++k) {
         const auto* os = outs->Get(k);
         if (!os) malformed(base_where(i) + ".outputSlots[" + std::to_string(k) + "]", "missing OutputSlot");
         Value v;
@@ -217,6 +222,13 @@ class Reader {
         li.outputs.push_back(g_.add_value(std::move(v)));
       }
     }
+  }
+
+  static flatbuffers::uoffset_t n_in(const LayerInfo& li) {
+    return li.base->inputSlots() ? li.base->inputSlots()->size() : 0;
+  }
+  static flatbuffers::uoffset_t n_out(const LayerInfo& li) {
+    return li.base->outputSlots() ? li.base->outputSlots()->size() : 0;
   }
 
   // "layers[i].layer.base", or "... .base.base" for Input/Output layers: for messages only.
@@ -272,7 +284,38 @@ class Reader {
       invalid(w() + ".connection.outputSlotIndex",
                 "output slot " + std::to_string(c->outputSlotIndex()) + " of " + L(it->second) + ", which has " +
                     std::to_string(src.outputs.size()));
-    return src.outputs[c->outputSlotIndex()];
+    ValueId v = src.outputs[c->outputSlotIndex()];
+    // (Arm NN ignores an overriddenTensorInfo whose slot is not isOverridden; so does the IR.)
+    return slot->isOverridden() ? override_value(i, s, v, slot->overriddenTensorInfo(), w()) : v;
+  }
+
+  // InputSlot.isOverridden: the layer sees the producer's bytes as overriddenTensorInfo. In
+  // the IR that is a node of its own between producer and consumer, marked
+  // `armnn.inputSlotOverride` (the writer folds it back into the slot): a `Reshape` (attr
+  // shape) when only the shape differs and the element count agrees, else the native
+  // `armnn.InputSlotOverride` (same bytes, another type; no kernel runs it).
+  ValueId override_value(size_t i, size_t s, ValueId from, const fb::TensorInfo* info, const std::string& w) {
+    if (!info) malformed(w + ".overriddenTensorInfo", "isOverridden is set but there is no overriddenTensorInfo");
+    Value v;
+    v.type = read_tensor_info(info, "armnn.tensorInfo.", v.attrs, w + ".overriddenTensorInfo");
+    std::string consumer = layer_name(i);
+    if (consumer.empty()) consumer = "layer" + std::to_string(layers_[i].base->index());
+    const std::string at = ":inputSlots[" + std::to_string(s) + "]";
+    v.name = unique(consumer + at, false);
+    const TensorType& src = g_.values[from].type;
+    TensorType reshaped = src;
+    reshaped.shape = v.type.shape;
+    const bool reshape = src.element_count() && src.element_count() == v.type.element_count() && reshaped == v.type;
+    Node n;
+    n.op = reshape ? "Reshape" : "armnn.InputSlotOverride";
+    n.name = consumer + at;
+    if (reshape) n.attrs["shape"] = Attr(std::vector<int64_t>(v.type.shape.begin(), v.type.shape.end()));
+    n.attrs["armnn.inputSlotOverride"] = Attr(true);
+    n.inputs = {from};
+    n.outputs = {g_.add_value(std::move(v))};
+    ValueId out = n.outputs[0];
+    g_.add_node(std::move(n));
+    return out;
   }
 
   // Identity attributes shared by nodes and by the values of Input/Constant layers.
@@ -292,12 +335,16 @@ class Reader {
     // Slot indices are kept only when they are not 0, 1, 2, ... (the lists are built then).
     const auto* ins = li.base->inputSlots();
     const auto* outs = li.base->outputSlots();
+    if (!ins) a["armnn.inputSlotsAbsent"] = Attr(true);
+    for (auto& [k, v] : ignored_) a[k] = std::move(v);
+    ignored_.clear();
+    if (!outs) a["armnn.outputSlotsAbsent"] = Attr(true);
     bool in_plain = true, out_plain = true;
-    for (flatbuffers::uoffset_t k = 0; k < ins->size() && in_plain; ++k) {
+    for (flatbuffers::uoffset_t k = 0; k < n_in(li) && in_plain; ++k) {
       auto* s = ins->Get(k);
       in_plain = s && s->index() == k;
     }
-    for (flatbuffers::uoffset_t k = 0; k < outs->size() && out_plain; ++k) out_plain = outs->Get(k)->index() == k;
+    for (flatbuffers::uoffset_t k = 0; k < n_out(li) && out_plain; ++k) out_plain = outs->Get(k)->index() == k;
     if (!in_plain) {
       std::vector<int64_t> idx;
       for (const auto* s : *ins) idx.push_back(s ? s->index() : 0);
@@ -310,10 +357,39 @@ class Reader {
     }
   }
 
+  // Slots Arm NN never reads (it reads as many as the layer kind has): input slots of Input and
+  // Constant layers, output slots of Output layers, as its own JSON fixtures write them. Kept
+  // for the writer (`armnn.ignoredInputSlots`: index, sourceLayerIndex, outputSlotIndex per
+  // slot; `armnn.ignoredOutputSlots`: indices, each TensorInfo under
+  // `armnn.ignoredOutputSlots[k].tensorInfo.`). Returns how many there are.
+  size_t ignored_slots(size_t i, bool inputs) {
+    const auto& li = layers_[i];
+    std::vector<int64_t> flat;
+    if (inputs) {
+      for (flatbuffers::uoffset_t k = 0; k < n_in(li); ++k) {
+        const auto* s = li.base->inputSlots()->Get(k);
+        const auto* c = s ? s->connection() : nullptr;
+        flat.insert(flat.end(), {int64_t(s ? s->index() : k), c ? int64_t(c->sourceLayerIndex()) : -1,
+                                 c ? int64_t(c->outputSlotIndex()) : -1});
+      }
+      if (!flat.empty()) ignored_["armnn.ignoredInputSlots"] = Attr(std::move(flat));
+      return n_in(li);
+    }
+    for (flatbuffers::uoffset_t k = 0; k < n_out(li); ++k) {
+      const auto* s = li.base->outputSlots()->Get(k);
+      flat.push_back(s ? int64_t(s->index()) : int64_t(k));
+      if (s && s->tensorInfo())
+        read_fields(object("armnnSerializer.TensorInfo"), reinterpret_cast<const flatbuffers::Table*>(s->tensorInfo()),
+                    "armnn.ignoredOutputSlots[" + std::to_string(k) + "].tensorInfo.", ignored_);
+    }
+    if (!flat.empty()) ignored_["armnn.ignoredOutputSlots"] = Attr(std::move(flat));
+    return n_out(li);
+  }
+
   void expect_slots(size_t i, size_t ins, size_t outs) {
     const auto& li = layers_[i];
-    if (li.base->inputSlots()->size() != ins)
-      malformed(base_where(i) + ".inputSlots", "has " + std::to_string(li.base->inputSlots()->size()) +
+    if (n_in(li) != ins)
+      malformed(base_where(i) + ".inputSlots", "has " + std::to_string(n_in(li)) +
                                                    " slots, this layer type has " + std::to_string(ins));
     if (li.outputs.size() != outs)
       malformed(base_where(i) + ".outputSlots",
@@ -326,7 +402,7 @@ class Reader {
     const OpRow* native = rows.back();
     std::string name = layer_name(i);
     if (li.tag == uint8_t(fb::Layer::InputLayer)) {
-      expect_slots(i, 0, 1);
+      expect_slots(i, ignored_slots(i, true), 1);
       Value& v = g_.values[li.outputs[0]];
       identity_attrs(i, native, v.attrs);
       v.attrs["armnn.layerBindingId"] = Attr(int64_t(li.binding_id));
@@ -335,6 +411,7 @@ class Reader {
       return;
     }
     if (li.tag == uint8_t(fb::Layer::OutputLayer)) {
+      ignored_slots(i, false);
       expect_slots(i, 1, 0);
       Node n;
       n.op = "Identity";
@@ -352,7 +429,7 @@ class Reader {
       return;
     }
     if (li.tag == uint8_t(fb::Layer::ConstantLayer)) {
-      expect_slots(i, 0, 1);
+      expect_slots(i, ignored_slots(i, true), 1);
       Value& v = g_.values[li.outputs[0]];
       std::string w = L(i) + ".layer.input";
       Value c = read_const_tensor(reinterpret_cast<const fb::ConstantLayer*>(li.table)->input(), src_,
@@ -369,7 +446,7 @@ class Reader {
     Node n;
     n.name = name;
     const auto& obj = *native->object;
-    for (flatbuffers::uoffset_t s = 0; s < li.base->inputSlots()->size(); ++s) n.inputs.push_back(input_value(i, s));
+    for (flatbuffers::uoffset_t s = 0; s < n_in(li); ++s) n.inputs.push_back(input_value(i, s));
     // ConstTensor fields become inputs after the slots, in the row's canonical order; the
     // canonical rows of a layer share its const_fields order, the native row keeps schema order.
     const OpRow* first = rows.front();
@@ -500,6 +577,7 @@ class Reader {
   std::unordered_map<uint32_t, size_t> by_index_;
   std::unordered_set<std::string> reserved_, used_;
   std::vector<std::string> warnings_;
+  AttrMap ignored_;  // ignored_slots() -> the layer's identity attrs
   uint32_t binding_scheme_ = 0, weights_scheme_ = 0, const_scheme_ = 0;
 };
 

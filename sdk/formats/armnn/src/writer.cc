@@ -165,11 +165,20 @@ class Writer {
       if (!const_entity.count(v)) const_entity[v] = add(Entity::Constant, v, g_.values[v].attrs);
     };
     std::set<ValueId> outputs(g_.outputs.begin(), g_.outputs.end());
+    // Nodes read from an overridden InputSlot fold back into the slots that consume them.
     for (size_t i = 0; i < g_.nodes.size(); ++i) {
       const Node& n = g_.nodes[i];
+      const Attr* mark = find_attr(n.attrs, "armnn.inputSlotOverride");
+      if (mark && mark->is<bool>() && mark->get<bool>() && n.inputs.size() == 1 && n.outputs.size() == 1 &&
+          n.inputs[0] != kNoValue && !outputs.count(n.outputs[0]))
+        overrides_[n.outputs[0]] = n.inputs[0];
+    }
+    for (size_t i = 0; i < g_.nodes.size(); ++i) {
+      const Node& n = g_.nodes[i];
+      if (n.outputs.size() == 1 && overrides_.count(n.outputs[0])) continue;
       if (n.op == "Identity" && attr_str(n.attrs, "armnn.layer") == "Output" && n.outputs.size() == 1 &&
           n.inputs.size() == 1 && outputs.count(n.outputs[0]) && !covered_outputs.count(n.outputs[0])) {
-        need_const_layer(n.inputs[0]);
+        need_const_layer(overridden_source(n.inputs[0]));
         node_entity[i] = add(Entity::Output, i, n.attrs);
         covered_outputs.insert(n.outputs[0]);
         continue;
@@ -180,7 +189,7 @@ class Writer {
       for (size_t k = 0; k + nconst < n.inputs.size(); ++k) {
         if (n.inputs[k] == kNoValue)
           throw Error(ErrorCode::Unsupported, "node '" + n.name + "': Arm NN has no absent input slots");
-        need_const_layer(n.inputs[k]);
+        need_const_layer(overridden_source(n.inputs[k]));
       }
       node_entity[i] = add(Entity::NodeLayer, i, n.attrs);
     }
@@ -205,8 +214,9 @@ class Writer {
       for (size_t k = 0; k < entities_.size(); ++k)
         if (entities_[k].kind == Entity::Input) push(k);
       for (size_t i = 0; i < g_.nodes.size(); ++i) {
+        if (node_entity[i] == SIZE_MAX) continue;  // folded into a slot
         for (auto v : g_.nodes[i].inputs)
-          if (auto it = const_entity.find(v); it != const_entity.end()) push(it->second);
+          if (auto it = const_entity.find(overridden_source(v)); it != const_entity.end()) push(it->second);
         push(node_entity[i]);
       }
       for (size_t k = 0; k < entities_.size(); ++k) push(k);
@@ -256,6 +266,12 @@ class Writer {
     return entities_.size() - 1;
   }
 
+  // The producer's value behind a folded override node, else `v` itself.
+  ValueId overridden_source(ValueId v) const {
+    auto it = overrides_.find(v);
+    return it == overrides_.end() ? v : it->second;
+  }
+
   std::pair<uint32_t, uint32_t> source_of(ValueId v, const std::string& node) const {
     auto it = producer_.find(v);
     if (it == producer_.end())
@@ -272,9 +288,16 @@ class Writer {
     if (const Attr* x = find_attr(a, "armnn.outputSlotIndices"); x && x->is<std::vector<int64_t>>())
       out_idx = x->get<std::vector<int64_t>>();
     for (size_t k = 0; k < ins.size(); ++k) {
-      auto [src, slot] = source_of(ins[k], name);
+      ValueId from = overridden_source(ins[k]);
+      flatbuffers::Offset<fb::TensorInfo> overridden;
+      if (from != ins[k]) {
+        const Value& v = g_.values[ins[k]];
+        overridden = write_tensor_info(b_, v.type, v.attrs, "armnn.tensorInfo.", "value '" + v.name + "'");
+      }
+      auto [src, slot] = source_of(from, name);
       fb::Connection c(src, slot);
-      in_slots.push_back(fb::CreateInputSlot(b_, uint32_t(k < in_idx.size() ? in_idx[k] : int64_t(k)), &c));
+      in_slots.push_back(fb::CreateInputSlot(b_, uint32_t(k < in_idx.size() ? in_idx[k] : int64_t(k)), &c,
+                                             from != ins[k], overridden));
     }
     std::vector<flatbuffers::Offset<fb::OutputSlot>> out_slots;
     for (size_t k = 0; k < outs.size(); ++k) {
@@ -283,8 +306,30 @@ class Writer {
       out_slots.push_back(fb::CreateOutputSlot(b_, uint32_t(k < out_idx.size() ? out_idx[k] : int64_t(k)),
                                                flatbuffers::Offset<fb::TensorInfo>(info)));
     }
-    auto iv = b_.CreateVector(in_slots);
-    auto ov = b_.CreateVector(out_slots);
+    // Slots Arm NN ignores, as the file had them (reader.cc, ignored_slots).
+    if (const Attr* x = find_attr(a, "armnn.ignoredInputSlots"); x && x->is<std::vector<int64_t>>()) {
+      const auto& v = x->get<std::vector<int64_t>>();
+      for (size_t k = 0; k + 2 < v.size(); k += 3) {
+        fb::Connection c(uint32_t(v[k + 1]), uint32_t(v[k + 2]));
+        in_slots.push_back(fb::CreateInputSlot(b_, uint32_t(v[k]), v[k + 1] < 0 ? nullptr : &c));
+      }
+    }
+    if (const Attr* x = find_attr(a, "armnn.ignoredOutputSlots"); x && x->is<std::vector<int64_t>>()) {
+      const auto& v = x->get<std::vector<int64_t>>();
+      for (size_t k = 0; k < v.size(); ++k) {
+        const std::string prefix = "armnn.ignoredOutputSlots[" + std::to_string(k) + "].tensorInfo.";
+        auto it = a.lower_bound(prefix);
+        Off info = 0;
+        if (it != a.end() && it->first.compare(0, prefix.size(), prefix) == 0)
+          info = build_table(b_, object("armnnSerializer.TensorInfo"), prefix, a);
+        out_slots.push_back(fb::CreateOutputSlot(b_, uint32_t(v[k]), flatbuffers::Offset<fb::TensorInfo>(info)));
+      }
+    }
+    // A vector the file left out (only where the layer kind has no such slots) stays out.
+    flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::InputSlot>>> iv;
+    flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::OutputSlot>>> ov;
+    if (!(in_slots.empty() && find_attr(a, "armnn.inputSlotsAbsent"))) iv = b_.CreateVector(in_slots);
+    if (!(out_slots.empty() && find_attr(a, "armnn.outputSlotsAbsent"))) ov = b_.CreateVector(out_slots);
     flatbuffers::Offset<flatbuffers::String> nm;
     if (!find_attr(a, "armnn.layerNameAbsent")) nm = b_.CreateString(name);
     uint32_t type = row.layer_type;
@@ -413,6 +458,7 @@ class Writer {
   std::vector<Entity> entities_;
   std::vector<size_t> order_;
   std::map<ValueId, std::pair<uint32_t, uint32_t>> producer_;
+  std::map<ValueId, ValueId> overrides_;  // output of a folded override node -> its input
 };
 
 }  // namespace

@@ -25,6 +25,9 @@ std::vector<const FormatHandler*> all_formats();
 /// The first registered format listing `extension` (with or without the leading dot,
 /// case-insensitive), or nullptr.
 const FormatHandler* find_format_by_extension(std::string_view extension);
+/// The format whose extension ends the file name, the longest one winning ("m.armnn.json" is
+/// armnn-json, "m.json" json; case-insensitive), or nullptr. What load() and save() use.
+const FormatHandler* find_format_by_path(const std::filesystem::path& path);
 
 /// Loads a graph from a file: sniffs the content, then the extension, unless options.format
 /// names one. Constant data stays in the memory-mapped file. Throws Error naming the file:

@@ -26,6 +26,25 @@ namespace nnbridge::formats::armnn {
 ///   file (no copy), except legacy depthwise weights (below).
 /// - Depthwise weights always read as [1, H, W, I*M] (`kernel_layout` "1HWO", `group` = I);
 ///   weightsLayoutScheme 0 files ([M, I, H, W]) are permuted on read and back on write.
+/// - An InputSlot with isOverridden (current Arm NN: the layer sees the producer's bytes as
+///   overriddenTensorInfo, e.g. a broadcast reshape): a node of its own named
+///   "<layer>:inputSlots[<k>]" between producer and consumer, attr `armnn.inputSlotOverride`
+///   = true, whose output Value has the overridden type (so that type is the slot's type):
+///   `Reshape` (attr shape) when only the shape differs and the element count agrees, else
+///   the native `armnn.InputSlotOverride` (no kernel). The writer folds such a node back into
+///   every slot it feeds (isOverridden, overriddenTensorInfo from the value's type).
+/// - Slots Arm NN never reads (it reads as many as the layer kind has): input slots listed on
+///   Input/Constant layers and output slots on Output layers, as Arm NN's own JSON fixtures
+///   write them, are ignored for the graph and kept as `armnn.ignoredInputSlots` /
+///   `armnn.ignoredOutputSlots[...]` for the writer; those vectors may also be absent
+///   (`armnn.inputSlotsAbsent` / `armnn.outputSlotsAbsent`). Any other layer without its
+///   slot vectors is Error(Malformed).
+/// - ElementwiseBinary: operation Add/Div/Maximum/Minimum/Mul/Sub -> Add/Div/Max/Min/Mul/Sub,
+///   SqDiff (6) -> SquaredDifference, Power (7) -> Pow (the released BinaryOperation numbers).
+/// - Splitter -> Split (axis, split) when the views cut the input along one axis; with
+///   ViewsDescriptor.hasAxis the given axis (negative: from the end) decides where the views
+///   alone do not, and views cutting elsewhere keep the layer native. hasAxis/axis are kept
+///   as `armnn.descriptor.*` residuals, so they round-trip.
 /// - Every other layer: one Node with a canonical op (ONNX vocabulary, from the core op registry) or,
 ///   without an exact equivalent, the native op `armnn.<LayerType>` with every field kept as
 ///   `armnn.<field path>` attributes (e.g. `armnn.descriptor.normSize`). Deprecated layers
@@ -71,5 +90,30 @@ namespace nnbridge::formats::armnn {
 /// cannot hold (naming the node) and for seed-layout files read without the option.
 /// Writing is deterministic (the same Graph gives the same bytes) and atomic.
 FormatHandler format_handler();
+
+/// The handler registered as format "armnn-json" (extension .armnn.json): the flatc JSON of a
+/// SerializedGraph, as Arm NN's own deserializer tests, Netron and flatc users keep networks.
+///
+/// Reading: the text is compiled with libflatbuffers' own parser (flatbuffers::Parser, flatc's
+/// default options) against the ArmnnSchema.fbs embedded at build time, so it accepts exactly
+/// what `flatc -b` does (unquoted keys, trailing commas, comments, enum values by name or by
+/// number, `<union>_type` keys) and yields the same bytes, which the armnn reader then reads:
+/// a JSON file and the binary flatc makes of it give the same IR. Rules and errors are the
+/// armnn reader's (`where` in the schema's field names, which are the JSON's keys), plus
+/// Error(Malformed) with where = "line L, column C" for text the parser refuses and for a NUL
+/// byte (where = "byte N"). The IR's source_format is "armnn-json".
+/// Sniffing: a JSON object whose first 64 KiB use the keys `layers` and `layer_type`.
+/// Reader options: armnn-json.max_size (bytes of text, default 2^31 - 1; over it:
+/// Error(Unsupported)), armnn-json.max_depth and armnn-json.max_tables (the verifier's bounds
+/// on the compiled buffer, as for armnn).
+///
+/// Writing: the armnn writer's buffer printed as strict JSON (quoted keys, enum names, fields
+/// in schema order, absent fields left out as flatc does; floats as the shortest text that
+/// reads back exactly, where flatc 2.0.8 keeps 6 decimals). `flatc -b` of the output gives
+/// the bytes the armnn writer makes. The text cannot say "no file identifier": a file read
+/// from JSON is written to .armnn with the identifier "ARMN".
+/// Writer options: armnn-json.bindingIdsScheme, armnn-json.weightsLayoutScheme,
+/// armnn-json.constantTensorsAsInputs = 0|1 (as the armnn writer's).
+FormatHandler json_format_handler();
 
 }  // namespace nnbridge::formats::armnn

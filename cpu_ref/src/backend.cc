@@ -259,6 +259,8 @@ const KernelTable& kernels() {
     add_detection_post_process_kernels(t);
     add_layer_norm_kernels(t);
     add_where_kernels(t);
+    add_rearrange_kernels(t);
+    add_gather_scatter_kernels(t);
     return t;
   }();
   return table;

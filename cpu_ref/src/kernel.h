@@ -70,6 +70,8 @@ void add_qlstm_kernels(KernelTable&);
 void add_detection_post_process_kernels(KernelTable&);
 void add_layer_norm_kernels(KernelTable&);
 void add_where_kernels(KernelTable&);
+void add_rearrange_kernels(KernelTable&);
+void add_gather_scatter_kernels(KernelTable&);
 
 /// The table of every built-in kernel.
 const KernelTable& kernels();

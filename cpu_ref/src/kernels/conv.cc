@@ -239,6 +239,8 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* b
 
 }  // namespace
 
-void add_conv_kernels(KernelTable& t) { t["Conv"] = make_conv; }
+void add_conv_kernels(KernelTable& t) {
+  t["Conv"] = [](const KernelContext& ctx) { return ctx.in[0].shape.size() == 5 ? make_conv3d(ctx) : make_conv(ctx); };
+}
 
 }  // namespace nnbridge::cpu_ref

@@ -32,4 +32,7 @@ std::vector<float> conv_bias(const float* b, const std::vector<float>& bscale, i
 /// output rows. W is packed at prepare time when constant, else per run.
 Kernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool has_bias, std::vector<float> bscale);
 
+/// Conv on rank-5 X (conv3d.cc): direct loops, kernel_layout OIHW, OHWI or HWIO.
+Kernel make_conv3d(const KernelContext& ctx);
+
 }  // namespace nnbridge::cpu_ref

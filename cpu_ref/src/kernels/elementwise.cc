@@ -182,6 +182,18 @@ void add_elementwise_kernels(KernelTable& t) {
   t["And"] = bin(Binary::And);
   t["Or"] = bin(Binary::Or);
 
+  // PyTorch aten.add.Tensor / aten.sub.Tensor with alpha != 1 (ExecuTorch VkGraph; the reader
+  // keeps them native with the alpha attribute): self + alpha * other, self - alpha * other,
+  // broadcast as Add / Sub.
+  t["vk.aten.add.Tensor"] = [](const KernelContext& c) {
+    const float k = static_cast<float>(c.attr_float("alpha", 1.0));
+    return binary_scalar(c, [k](float a, float b) { return a + k * b; });
+  };
+  t["vk.aten.sub.Tensor"] = [](const KernelContext& c) {
+    const float k = static_cast<float>(c.attr_float("alpha", 1.0));
+    return binary_scalar(c, [k](float a, float b) { return a - k * b; });
+  };
+
   // PRelu (ONNX PRelu-16; Arm NN Prelu): x if x >= 0 else slope * x, slope broadcast.
   t["PRelu"] = bin(Binary::PRelu);
 

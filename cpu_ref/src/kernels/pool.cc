@@ -1,4 +1,4 @@
-// MaxPool, AveragePool, LpPool (2-D, NCHW or NHWC) and GlobalAveragePool / GlobalMaxPool.
+// MaxPool, AveragePool, LpPool (2-D, NCHW or NHWC; rank 5 in pool3d.cc) and GlobalAveragePool / GlobalMaxPool.
 //
 // Window rules follow Arm NN CpuRef (armnn/src/backends/reference/workloads/Pooling2d.cpp),
 // which agree with ONNX where both define them:
@@ -11,7 +11,7 @@
 #include <algorithm>
 #include <cmath>
 
-#include "../kernel.h"
+#include "pool.h"
 
 namespace nnbridge::cpu_ref {
 
@@ -113,12 +113,18 @@ Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp) {
 }  // namespace
 
 void add_pool_kernels(KernelTable& t) {
-  t["MaxPool"] = [](const KernelContext& c) {
+  // Rank-5 X: the 3-D kernels (pool3d.cc).
+  auto rank5 = [](const KernelContext& c) { return c.in[0].shape.size() == 5; };
+  t["MaxPool"] = [rank5](const KernelContext& c) {
     if (c.out.size() > 1) c.unsupported("MaxPool's Indices output is not implemented");
-    return make_pool(c, Kind::Max, false);
+    return rank5(c) ? make_pool3d(c, Pool3dKind::Max) : make_pool(c, Kind::Max, false);
   };
-  t["AveragePool"] = [](const KernelContext& c) { return make_pool(c, Kind::Avg, false); };
-  t["LpPool"] = [](const KernelContext& c) { return make_pool(c, Kind::Lp, false); };
+  t["AveragePool"] = [rank5](const KernelContext& c) {
+    return rank5(c) ? make_pool3d(c, Pool3dKind::Avg) : make_pool(c, Kind::Avg, false);
+  };
+  t["LpPool"] = [rank5](const KernelContext& c) {
+    return rank5(c) ? make_pool3d(c, Pool3dKind::Lp) : make_pool(c, Kind::Lp, false);
+  };
   t["GlobalAveragePool"] = [](const KernelContext& c) { return make_pool(c, Kind::Avg, true); };
   t["GlobalMaxPool"] = [](const KernelContext& c) { return make_pool(c, Kind::Max, true); };
 }

@@ -254,16 +254,23 @@ const std::vector<ZooCase>& zoo() {
        "armnn.UnidirectionalSequenceLstm", {}},
       {"ChannelShuffleLayer", R"("descriptor": {"axis": 1, "numGroups": 2})", 1, 1, "ChannelShuffle",
        [](const Graph&, const Node& n) { CHECK(at(n, "group") == Attr(int64_t{2})); }},
-      {"Convolution3dLayer", R"("descriptor": {"padFront": 1, "strideZ": 2, "dataLayout": "NCDHW"})", 2, 1,
-       "armnn.Convolution3d", {}},
+      {"Convolution3dLayer", R"("descriptor": {"padFront": 1, "strideZ": 2, "dataLayout": "NCDHW"})", 2, 1, "Conv",
+       [](const Graph&, const Node& n) {
+         CHECK(at(n, "kernel_layout") == Attr("HWIO"));
+         CHECK(at(n, "data_layout") == Attr("NCHW"));
+         CHECK(at(n, "pads") == Attr(Ints{1, 0, 0, 0, 0, 0}));  // [front, top, left, back, bottom, right]
+         CHECK(at(n, "strides") == Attr(Ints{2, 0, 0}));        // [Z, Y, X] as stored
+       }},
       {"Pooling3dLayer", R"("descriptor": {"poolType": "L2", "poolDepth": 2})", 1, 1, "armnn.Pooling3d", {}},
       {"GatherNdLayer", "", 2, 1, "GatherND", {}},
-      {"BatchMatMulLayer", R"("descriptor": {"transposeY": true, "adjointX": true})", 2, 1, "MatMul",
-       [](const Graph&, const Node& n) {
-         CHECK(at(n, "transB") == Attr(int64_t{1}));
-         CHECK(at(n, "armnn.descriptor.adjointX") == Attr(true));
-       }},
-      {"ElementwiseBinaryLayer", R"("descriptor": {"operation": "SqDiff"})", 2, 1, "SquaredDifference", {}},
+      // An adjoint is the adjugate matrix in Arm NN's reference, not a transpose: the native layer.
+      {"BatchMatMulLayer", R"("descriptor": {"transposeY": true, "adjointX": true})", 2, 1, "armnn.BatchMatMul",
+       [](const Graph&, const Node& n) { CHECK(at(n, "armnn.descriptor.adjointX") == Attr(true)); }},
+      {"BatchMatMulLayer", R"("descriptor": {"transposeY": true})", 2, 1, "MatMul",
+       [](const Graph&, const Node& n) { CHECK(at(n, "transB") == Attr(int64_t{1})); }},
+      // BinaryOperation by number, as upstream Arm NN numbers it (SqDiff 6, Power 7).
+      {"ElementwiseBinaryLayer", R"("descriptor": {"operation": 6})", 2, 1, "SquaredDifference", {}},
+      {"ElementwiseBinaryLayer", R"("descriptor": {"operation": 7})", 2, 1, "Pow", {}},
       {"ReverseV2Layer", "", 2, 1, "ReverseV2", {}},
       {"TileLayer", R"("descriptor": {"m_Multiples": [1, 2, 1, 1]})", 1, 1, "Tile",
        [](const Graph&, const Node& n) { CHECK(at(n, "repeats") == Attr(Ints{1, 2, 1, 1})); }},
@@ -273,6 +280,20 @@ const std::vector<ZooCase>& zoo() {
          CHECK(at(n, "armnn.descriptor.normChannelType") == Attr(int64_t{1}));
        }},
       {"ScatterNdLayer", R"("descriptor": {"m_Function": "Add", "m_AxisEnabled": true})", 3, 1, "armnn.ScatterNd", {}},
+      // ScatterNdFunction by number (upstream: Update 0, Add 1, Sub 2, Max 3, Min 4).
+      {"ScatterNdLayer", R"("descriptor": {"m_Function": 2, "m_InputEnabled": false})", 3, 1, "ScatterND",
+       [](const Graph&, const Node& n) {
+         CHECK(at(n, "reduction") == Attr("sub"));
+         CHECK(at(n, "data_is_shape") == Attr(int64_t{1}));
+         CHECK(at(n, "combine_with") == Attr("data"));
+       }},
+      {"Pooling3dLayer", R"("descriptor": {"poolType": "Average", "poolDepth": 2, "poolHeight": 1, "poolWidth": 1,
+                          "strideZ": 1, "strideY": 1, "strideX": 1, "dataLayout": "NDHWC"})", 1, 1, "AveragePool",
+       [](const Graph&, const Node& n) {
+         CHECK(at(n, "kernel_shape") == Attr(Ints{2, 1, 1}));
+         CHECK(at(n, "data_layout") == Attr("NHWC"));
+         CHECK(at(n, "count_include_pad") == Attr(int64_t{1}));  // PaddingMethod IgnoreValue (0), the default
+       }},
   };
   return z;
 }

@@ -93,7 +93,7 @@ KernelInfo read_kernel(const InferenceContext& ctx, const TensorType& w, std::si
   KernelInfo k;
   k.kernel.assign(ns, -1);
   const std::string& layout = ctx.attr_string("kernel_layout");
-  if (layout != "OIHW" && layout != "OHWI" && layout != "1HWO" && !(!transpose && layout == "MIHW") &&
+  if (layout != "OIHW" && layout != "OHWI" && layout != "1HWO" && !(!transpose && (layout == "MIHW" || layout == "HWIO")) &&
       !(transpose && layout == "IOHW"))
     fail("kernel_layout \"" + layout + "\" is not supported here");
   if (w.unknown_rank) return k;
@@ -110,6 +110,9 @@ KernelInfo read_kernel(const InferenceContext& ctx, const TensorType& w, std::si
   } else if (layout == "OHWI") {
     k.out_channels = d[0], k.in_channels = d[r - 1];
     for (std::size_t i = 0; i < ns; ++i) k.kernel[i] = d[1 + i];
+  } else if (layout == "HWIO") {  // [spatial..., I, O]: TensorFlow, Arm NN Convolution3d [D,H,W,I,O]
+    k.out_channels = d[r - 1], k.in_channels = d[r - 2];
+    for (std::size_t i = 0; i < ns; ++i) k.kernel[i] = d[i];
   } else if (layout == "MIHW") {  // depthwise [M, I, H, W], Arm NN before weightsLayoutScheme 1
     k.out_channels = mul_dims(d[0], d[1]);
     for (std::size_t i = 0; i < ns; ++i) k.kernel[i] = d[2 + i];
@@ -219,7 +222,7 @@ void add_conv_pool_ops(std::vector<OpSchema>& out) {
         transpose ? "layout of W: \"IOHW\" (ONNX: C_in x C_out/group x k...), \"OIHW\" or \"OHWI\" (Arm NN)"
                   : "layout of W: \"OIHW\" (ONNX), \"OHWI\" (Arm NN NHWC), \"1HWO\" (depthwise [1,H,W,C*M], "
                     "TFLite / Arm NN weightsLayoutScheme 1) or \"MIHW\" (depthwise [M,C,H,W], Arm NN 20.08; "
-                    "output channels M*C)"));
+                    "output channels M*C), \"HWIO\" ([spatial..., I, O], Arm NN Convolution3d [D,H,W,I,O])"));
     if (transpose) {
       a.push_back(optional_attr("output_padding", AttrType::Ints, "extra size added at the end of each spatial dim"));
       a.push_back(optional_attr("output_shape", AttrType::Ints,
@@ -231,7 +234,7 @@ void add_conv_pool_ops(std::vector<OpSchema>& out) {
       "Conv", 2, 3, conv_attrs(false),
       "Convolution of X [N,C,spatial...] (or NHWC) with W, plus optional bias B [M]. Output spatial size "
       "floor((in + pad_begin + pad_end - dilation*(k-1) - 1) / stride) + 1; output channels from W.",
-      "ONNX Conv-11; Arm NN Convolution2d / DepthwiseConvolution2d",
+      "ONNX Conv-11; Arm NN Convolution2d / DepthwiseConvolution2d / Convolution3d (rank 5; data_layout NHWC is NDHWC)",
       [](const InferenceContext& ctx) { return infer_conv(ctx, false); }));
   out.push_back(make_op("ConvTranspose", 2, 3, conv_attrs(true),
                         "Transposed convolution. Output spatial size stride*(in-1) + output_padding + "
@@ -258,11 +261,11 @@ void add_conv_pool_ops(std::vector<OpSchema>& out) {
       "(ceil when ceil_mode = 1).";
   OpSchema maxpool = make_op("MaxPool", 1, 1, pool_attrs(false, false),
                              "Maximum over each window. Optional second output Indices (Int64)." + pool_doc,
-                             "ONNX MaxPool-12; Arm NN Pooling2d Max", infer_pool);
+                             "ONNX MaxPool-12; Arm NN Pooling2d / Pooling3d Max (rank 5; data_layout NHWC is NDHWC)", infer_pool);
   maxpool.max_outputs = 2;
   out.push_back(std::move(maxpool));
   out.push_back(make_op("AveragePool", 1, 1, pool_attrs(true, false), "Mean over each window." + pool_doc,
-                        "ONNX AveragePool-19; Arm NN Pooling2d Average", infer_pool));
+                        "ONNX AveragePool-19; Arm NN Pooling2d / Pooling3d Average", infer_pool));
   out.push_back(make_op("LpPool", 1, 1, pool_attrs(false, true), "(sum |x|^p)^(1/p) over each window, or (mean |x|^p)^(1/p) with mean = 1." + pool_doc,
                         "ONNX LpPool-18; Arm NN Pooling2d L2 is p = 2, mean = 1 (RefPooling2d: sqrt of the average of squares)", infer_pool));
   out.push_back(make_op("GlobalAveragePool", 1, 1, {data_layout_attr()},

@@ -104,8 +104,18 @@ void add_misc_ops(std::vector<OpSchema>& out) {
                           DataType dt = declared_dtype(ctx, 0, {DataType::Int32, DataType::Int64}, DataType::Int64);
                           return std::vector<TensorType>{shaped(dt, {})};
                         }));
-  out.push_back(make_op("Rank", 1, 1, {}, "The input's rank as a 0-d Int32 tensor.", "Arm NN Rank / TFLite Rank (no ONNX op)",
-                        [](const InferenceContext&) { return std::vector<TensorType>{shaped(DataType::Int32, {})}; }));
+  out.push_back(make_op("Rank", 1, 1, {},
+                        "The input's rank as one Int32 element: a 0-d tensor, or the shape [1] where the file "
+                        "declares it so (Arm NN's RankLayer declares its output [1]; TFLite's is 0-d).",
+                        "Arm NN Rank / TFLite Rank (no ONNX op)", [](const InferenceContext& ctx) {
+                          // The declared shape wins when it holds exactly one element: the format states it.
+                          if (!ctx.declared_output_types.empty()) {
+                            const TensorType& d = ctx.declared_output_types[0];
+                            if (!d.unknown_rank && (d.shape.empty() || d.shape == std::vector<int64_t>{1}))
+                              return std::vector<TensorType>{shaped(DataType::Int32, d.shape)};
+                          }
+                          return std::vector<TensorType>{shaped(DataType::Int32, {})};
+                        }));
   out.push_back(make_op(
       "ConstantOfShape", 1, 1,
       {optional_attr("value", AttrType::Float, Attr(0.0), "the fill value")},

@@ -35,7 +35,10 @@ void add_quantize_ops(std::vector<OpSchema>& out) {
       {optional_attr("to", AttrType::String,
                      "target dtype by nnbridge name (\"float32\", ...); absent: the declared output type. "
                      "(ONNX uses a TensorProto enum int here)")},
-      "Converts each element to the target dtype. Shape unchanged.", "ONNX Cast-13; Arm NN Cast",
+      "Converts each element to the target dtype: float to integer truncates toward zero (then saturates); a "
+      "quantized input converts its storage integers and a quantized output stores the converted value (the "
+      "quantization parameters take no part). Shape unchanged.",
+      "ONNX Cast-13; Arm NN Cast (RefCastWorkload: quantization reset to scale 1, offset 0; Signed32 by static_cast)",
       [](const InferenceContext& ctx) {
         const TensorType& x = input(ctx, 0);
         DataType dt = DataType::Undefined;

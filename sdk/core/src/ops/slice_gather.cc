@@ -186,6 +186,25 @@ std::vector<TensorType> infer_gather_nd(const InferenceContext& ctx) {
   return {with_shape(data, out)};
 }
 
+std::vector<TensorType> infer_scatter_nd(const InferenceContext& ctx) {
+  const std::string& r = ctx.attr_string("reduction");
+  if (r != "none" && r != "add" && r != "mul" && r != "max" && r != "min" && r != "sub")
+    fail("reduction must be none, add, mul, max, min or sub, not \"" + r + "\"");
+  const std::string& c = ctx.attr_string("combine_with");
+  if (c != "accumulated" && c != "data") fail("combine_with must be accumulated or data, not \"" + c + "\"");
+  if (ctx.attr_int("data_is_shape") == 0) return same_as_input0(ctx);
+  const DataType dt = input(ctx, 2).dtype;
+  if (auto s = constant_ints(ctx, 0)) {
+    for (int64_t d : *s)
+      if (d < 1) fail("shape values must be >= 1");
+    return {TensorType{dt, *s, false, std::nullopt}};
+  }
+  const TensorType& shape = input(ctx, 0);
+  if (!shape.unknown_rank && shape.shape.size() == 1 && shape.shape[0] >= 0)
+    return {TensorType{dt, std::vector<int64_t>(static_cast<std::size_t>(shape.shape[0]), -1), false, std::nullopt}};
+  return {unknown_rank(dt)};
+}
+
 }  // namespace
 
 void add_slice_gather_ops(std::vector<OpSchema>& out) {
@@ -215,10 +234,22 @@ void add_slice_gather_ops(std::vector<OpSchema>& out) {
                         {optional_attr("batch_dims", AttrType::Int, Attr(int64_t{0}), "leading dims shared by data and indices")},
                         "Output indices.shape[:-1] + data.shape[batch_dims + indices.shape[-1]:].",
                         "ONNX GatherND-13; Arm NN GatherNd", infer_gather_nd));
-  out.push_back(make_op("ScatterND", 3, 3,
-                        {optional_attr("reduction", AttrType::String, Attr("none"), "none, add, mul, max or min")},
-                        "A copy of data with updates written at indices. Output has data's type.",
-                        "ONNX ScatterND-18; Arm NN ScatterNd", same_as_input0));
+  out.push_back(make_op(
+      "ScatterND", 3, 3,
+      {optional_attr("reduction", AttrType::String, Attr("none"),
+                     "none (write), add, mul, max, min (ONNX ScatterND-18), or sub (data - update: Arm NN "
+                     "ScatterNdFunction Sub, an nnbridge extension)"),
+       optional_attr("data_is_shape", AttrType::Int, Attr(int64_t{0}),
+                     "1: input 0 is not data but the output shape (constant 1-D integer tensor) and the data is "
+                     "all zeros (Arm NN ScatterNdDescriptor.m_InputEnabled = false)"),
+       optional_attr("combine_with", AttrType::String, Attr("accumulated"),
+                     "\"accumulated\": each update combines with the element as updated so far (ONNX); \"data\": "
+                     "with data's original element, so of duplicate indices the last wins (Arm NN CpuRef ScatterNd)")},
+      "A copy of data [r dims] with updates written at indices [q dims, last k <= r]: for each index tuple "
+      "indices[i0..iq-2], output[tuple] = combine(output[tuple], updates[i0..iq-2]) (whole slices when k < r). "
+      "Output has data's dtype and shape (updates' dtype and the constant shape with data_is_shape = 1). "
+      "Duplicate indices with reduction none are an error at run time (ONNX leaves them undefined).",
+      "ONNX ScatterND-18; Arm NN ScatterNd (RefScatterNd)", infer_scatter_nd));
 }
 
 }  // namespace nnbridge::ops

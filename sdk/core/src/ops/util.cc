@@ -16,7 +16,8 @@ AttrSpec required_attr(std::string name, AttrType type, std::string doc) {
 }
 AttrSpec data_layout_attr() {
   return optional_attr("data_layout", AttrType::String, Attr("NCHW"),
-                       "\"NCHW\" (channels after batch, ONNX) or \"NHWC\" (channels last, TensorFlow/Arm NN)");
+                       "\"NCHW\" (channels after batch, ONNX) or \"NHWC\" (channels last, TensorFlow/Arm NN); "
+                       "named for rank 4, the same rule at any rank (rank 5: NCDHW / NDHWC)");
 }
 
 OpSchema make_op(std::string name, int min_in, int max_in, std::vector<AttrSpec> attrs, std::string doc,

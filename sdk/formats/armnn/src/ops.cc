@@ -73,12 +73,17 @@ std::vector<OpRow> canonical_rows() {
       row("DepthwiseConvolution2d", "Conv", {}, dwconv_to, dwconv_from, {"weights", "biases"}),
       row("TransposeConvolution2d", "ConvTranspose", {}, tconv_to, tconv_from, {"weights", "biases"}),
       row("FullyConnected", "Gemm", {}, gemm_to, gemm_from, {"weights", "biases"}),
+      row("Convolution3d", "Conv", {}, conv3d_to, conv3d_from),
       row("BatchMatMul", "MatMul",
-          {{"descriptor.transposeX", "transA", RK::BoolAsInt}, {"descriptor.transposeY", "transB", RK::BoolAsInt}}),
+          {{"descriptor.transposeX", "transA", RK::BoolAsInt}, {"descriptor.transposeY", "transB", RK::BoolAsInt}},
+          bmm_to),
       // Pooling.
       disc("Pooling2d", "descriptor.poolType", 0, "MaxPool", {}, pool_to, pool_from),
       disc("Pooling2d", "descriptor.poolType", 1, "AveragePool", {}, pool_to, pool_from),
       disc("Pooling2d", "descriptor.poolType", 2, "LpPool", {}, pool_to, pool_from),
+      disc("Pooling3d", "descriptor.poolType", 0, "MaxPool", {}, pool3d_to, pool3d_from),
+      disc("Pooling3d", "descriptor.poolType", 1, "AveragePool", {}, pool3d_to, pool3d_from),
+      disc("Pooling3d", "descriptor.poolType", 2, "LpPool", {}, pool3d_to, pool3d_from),
       // Shape and layout.
       row("Reshape", "Reshape", {{"descriptor.targetShape", "shape"}}),
       row("Transpose", "Transpose", {{"descriptor.dimMappings", "perm"}}),
@@ -94,6 +99,8 @@ std::vector<OpRow> canonical_rows() {
            {"descriptor.shrinkAxisMask", "shrink_axis_mask"}, {"descriptor.ellipsisMask", "ellipsis_mask"},
            {"descriptor.newAxisMask", "new_axis_mask"}}),
       row("Gather", "Gather", {{"descriptor.axis", "axis"}}), row("GatherNd", "GatherND"),
+      // ScatterNdFunction as upstream numbers it (Update 0, Add 1, Sub 2, Max 3, Min 4).
+      row("ScatterNd", "ScatterND", {}, scatter_to, scatter_from),
       row("Resize", "Resize", {}, resize_to, resize_from), row("ResizeBilinear", "Resize", {}, resize_to, resize_from),
       row("SpaceToBatchNd", "SpaceToBatchND", {{"descriptor.blockShape", "block_shape"}, {"descriptor.padList", "pads"}},
           layout_to, layout_from),

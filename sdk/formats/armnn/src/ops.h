@@ -125,6 +125,14 @@ bool lrn_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrM
 void lrn_from(const AttrMap&, const MapContext&, FieldMap&);
 bool gemm_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
 void gemm_from(const AttrMap&, const MapContext&, FieldMap&);
+// ops_transforms_nd.cc: layers newer than Arm NN 20.08.
+bool conv3d_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
+void conv3d_from(const AttrMap&, const MapContext&, FieldMap&);
+bool pool3d_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
+void pool3d_from(const AttrMap&, const MapContext&, FieldMap&);
+bool bmm_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
+bool scatter_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
+void scatter_from(const AttrMap&, const MapContext&, FieldMap&);
 }  // namespace transforms
 
 }  // namespace nnbridge::formats::armnn

@@ -142,6 +142,11 @@ class Writer {
       auto kl = attr_str(n.attrs, "kernel_layout");
       auto group = attr_int(n.attrs, "group").value_or(1);
       if (kl == "MIHW" || kl == "1HWO" || group != 1) layer = "DepthwiseConvolution2d";
+      if (kl == "HWIO") layer = "Convolution3d";
+    }
+    if ((n.op == "MaxPool" || n.op == "AveragePool" || n.op == "LpPool") && layer.empty()) {
+      const Attr* k = find_attr(n.attrs, "kernel_shape");
+      if (k && k->is<std::vector<int64_t>>() && k->get<std::vector<int64_t>>().size() == 3) layer = "Pooling3d";
     }
     const OpRow* r = row_for_op(n.op, layer);
     if (!r) throw Error(ErrorCode::Unsupported, "Arm NN has no layer for op " + n.op + " (node '" + n.name + "')");

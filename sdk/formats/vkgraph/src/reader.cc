@@ -148,9 +148,11 @@ class Reader {
     n.attrs[keys::kNodeId] = Attr(int64_t(op.node_id));
     n.attrs[keys::kName] = Attr(op.name);
     n.attrs[keys::kArgs] = Attr(std::vector<int64_t>(op.args.begin(), op.args.end()));
+    std::optional<Collected> first;  // the first row whose arguments collect, for a native node's scalars
     for (const OpRow* row : rows_for_name(op.name)) {
       auto c = collect(*row, op.args, rg_.values);
       if (!c) continue;
+      if (!first) first = c;
       std::vector<TensorType> in, out;
       for (int64_t id : c->in) in.push_back(id < 0 ? TensorType{} : g_.values[ir_of_[id]].type);
       for (int64_t id : c->out) out.push_back(g_.values[ir_of_[id]].type);
@@ -164,6 +166,11 @@ class Reader {
       return;
     }
     n.op = "vk." + op.name;
+    // An operator the table knows but cannot map (aten.add.Tensor with alpha != 1) keeps its
+    // scalar arguments as attributes under their ATen names, for backends to read.
+    if (first)
+      for (const auto& [k, a] : first->aten)
+        if (is_scalar_arg(a)) n.attrs[k] = a;
     std::vector<int64_t> in, out;
     native_tensors(op.args, rg_.values, in, out);
     for (int64_t id : in) n.inputs.push_back(ir_of_[id]);

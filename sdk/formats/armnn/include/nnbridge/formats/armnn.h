@@ -51,6 +51,22 @@ namespace nnbridge::formats::armnn {
 ///   (Merger, Abs, Rsqrt, Equal, Greater, ResizeBilinear) and other non-default choices
 ///   (Permute vs Transpose, ElementwiseBinary vs Addition) read as the canonical op and keep
 ///   `armnn.layer` = "<LayerType>" so that they are written back as themselves.
+/// - Layers newer than Arm NN 20.08 (src/ops.cc, src/ops_transforms_nd.cc): ElementwiseBinary
+///   by upstream's BinaryOperation numbering (Add 0 .. Sub 5, SqDiff 6 -> SquaredDifference,
+///   Power 7 -> Pow); Convolution3d -> Conv on rank 5 (`kernel_layout` "HWIO", Arm NN's
+///   [D,H,W,I,O] weights; `data_layout` "NHWC" is NDHWC, "NCHW" is NCDHW); Pooling3d ->
+///   MaxPool / AveragePool / LpPool on rank 5 (the Pooling2d rules); BatchMatMul -> MatMul
+///   (transposeX/Y as transA/transB) only with dataLayoutX/Y NCHW or NCDHW and no adjoint
+///   (others stay native: NHWC multiplies other dims, adjoint is the adjugate); ScatterNd ->
+///   ScatterND by upstream's ScatterNdFunction numbering (Update 0 -> reduction "none", Add 1,
+///   Sub 2, Max 3, Min 4), `data_is_shape` = !m_InputEnabled, `combine_with` "data" (the
+///   reference combines each update with the original element); m_AxisEnabled stays native.
+///   Tile -> Tile (`repeats` attribute), ReverseV2 (axes on slot 1), GatherNd -> GatherND,
+///   ChannelShuffle, Shape, Cast, Fill -> ConstantOfShape, Rank, Reduce -> Reduce*,
+///   LogicalBinary -> And / Or.
+/// - No `cpu` kernel (the native op, Error(Unsupported) on `run`): UnidirectionalSequenceLstm,
+///   QuantizedLstm, Merge, Switch, StandIn (a custom kernel may supply one), BatchMatMul with
+///   an adjoint or an NHWC/NDHWC data layout, ScatterNd with m_AxisEnabled.
 /// - Kept for lossless round-trips: `armnn.index` (LayerBase.index), `armnn.position` (place
 ///   in `layers`), `armnn.layerBindingId`, `armnn.layerType` (only when it disagrees with the
 ///   union tag: a warning, listed in metadata `armnn.warnings`), `armnn.constInputs`, and

@@ -40,7 +40,11 @@ namespace nnbridge::formats::vkgraph {
 ///   ValueList arguments) are the node's inputs in canonical order and its output(s) the node's
 ///   outputs. Every other operator is the native op `vk.<name>` (e.g. `vk.et_vk.prepack.default`):
 ///   inputs are the tensors of all arguments but the last, outputs the tensors of the last, and
-///   it is written back verbatim from `vk.args`.
+///   it is written back verbatim from `vk.args`. An operator the table knows whose arguments it
+///   cannot map (aten.add.Tensor / aten.sub.Tensor with alpha != 1: ONNX Add has no alpha) is
+///   native too and carries its scalar arguments as attributes under their ATen names (`alpha`),
+///   which the `cpu` backend reads (self + alpha * other, self - alpha * other); the writer
+///   refuses such an attribute edited away from the value `vk.args` names (Error Unsupported).
 /// - Constants: metadata `vk.constants.offset`, `vk.constants.length`, `vk.constants.named_key`
 ///   mirror the `constants` table; a tensor with constant_id >= 0 refers to an entry. In the
 ///   delegate payload the entry's bytes become the Value's constant (a view into the file).

@@ -1,0 +1,112 @@
+// Element rearrangements newer than Arm NN 20.08: Tile, ReverseV2, ChannelShuffle, and the
+// shape query Shape.
+// - Tile (ONNX Tile-13): output dim d is input dim d times repeats[d]; the repeats come from the
+//   resolved output shape, so a constant input, the attribute or a file's declared type all work.
+// - ReverseV2 (TensorFlow; Arm NN ReverseV2Impl.cpp): the axes arrive on input 1 at run time
+//   (or the `axis` attribute); negative axes count from the end; an axis named twice is
+//   reversed once (the reference sets a flag per axis); an empty axis list copies.
+// - ChannelShuffle (Arm NN RefChannelShuffleWorkload, from Android NN): the `axis` of size
+//   n = group * k is read as [group, k], transposed to [k, group] and flattened: output channel
+//   i * group + j takes input channel j * k + i.
+// - Shape (ONNX Shape-1 without start/end): the input's dims.
+#include <algorithm>
+#include <cstring>
+
+#include "../kernel.h"
+
+namespace nnbridge::cpu_ref {
+
+namespace {
+
+Kernel make_tile(const KernelContext& ctx) {
+  const Shape is = ctx.in[0].shape, os = ctx.out[0].shape;
+  const int64_t r = static_cast<int64_t>(is.size());
+  if (static_cast<int64_t>(os.size()) != r) ctx.invalid("output rank differs from the input's");
+  for (int64_t d = 0; d < r; ++d)
+    if ((is[d] == 0 && os[d] != 0) || (is[d] != 0 && os[d] % is[d] != 0))
+      ctx.invalid("output dim " + std::to_string(d) + " is not a multiple of the input's");
+  const Shape ist = strides_of(is);
+  return [=](std::span<const float* const> in, std::span<float* const> out) {
+    const int64_t n = numel(os);
+    std::vector<int64_t> idx(static_cast<std::size_t>(r), 0);
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t src = 0;
+      for (int64_t d = 0; d < r; ++d) src += (idx[d] % is[d]) * ist[d];
+      out[0][i] = in[0][src];
+      for (int64_t d = r; d-- > 0;) {
+        if (++idx[d] < os[d]) break;
+        idx[d] = 0;
+      }
+    }
+  };
+}
+
+Kernel make_reverse(const KernelContext& ctx) {
+  const Shape is = ctx.in[0].shape;
+  if (ctx.out[0].shape != is) ctx.invalid("output shape differs from the input's");
+  const int64_t r = static_cast<int64_t>(is.size());
+  const bool axes_input = ctx.has_input(1);
+  const Shape attr_axes = ctx.attr_ints("axis");
+  const int64_t n_axes = axes_input ? numel(ctx.in[1].shape) : static_cast<int64_t>(attr_axes.size());
+  const Shape st = strides_of(is);
+  return [=](std::span<const float* const> in, std::span<float* const> out) {
+    std::vector<bool> flip(static_cast<std::size_t>(r), false);
+    for (int64_t k = 0; k < n_axes; ++k) {
+      int64_t a = axes_input ? static_cast<int64_t>(in[1][k]) : attr_axes[k];
+      if (a < -r || a >= r)
+        throw Error(ErrorCode::Backend, "ReverseV2 axis " + std::to_string(a) + " is out of range for rank " + std::to_string(r));
+      flip[a < 0 ? a + r : a] = true;
+    }
+    const int64_t n = numel(is);
+    std::vector<int64_t> idx(static_cast<std::size_t>(r), 0);
+    for (int64_t i = 0; i < n; ++i) {
+      int64_t dst = 0;
+      for (int64_t d = 0; d < r; ++d) dst += (flip[d] ? is[d] - 1 - idx[d] : idx[d]) * st[d];
+      out[0][dst] = in[0][i];
+      for (int64_t d = r; d-- > 0;) {
+        if (++idx[d] < is[d]) break;
+        idx[d] = 0;
+      }
+    }
+  };
+}
+
+Kernel make_channel_shuffle(const KernelContext& ctx) {
+  const Shape is = ctx.in[0].shape;
+  if (ctx.out[0].shape != is) ctx.invalid("output shape differs from the input's");
+  const int64_t r = static_cast<int64_t>(is.size());
+  const int64_t axis = norm_axis(ctx.attr_int("axis"), r);
+  const int64_t group = ctx.attr_int("group");
+  const int64_t c = is[axis];
+  if (group < 1 || c % group != 0) ctx.invalid("the axis size is not a multiple of group");
+  const int64_t k = c / group;
+  int64_t outer = 1, inner = 1;
+  for (int64_t d = 0; d < axis; ++d) outer *= is[d];
+  for (int64_t d = axis + 1; d < r; ++d) inner *= is[d];
+  return [=](std::span<const float* const> in, std::span<float* const> out) {
+    for (int64_t o = 0; o < outer; ++o)
+      for (int64_t i = 0; i < k; ++i)
+        for (int64_t j = 0; j < group; ++j)
+          std::memcpy(out[0] + (o * c + i * group + j) * inner, in[0] + (o * c + j * k + i) * inner,
+                      static_cast<std::size_t>(inner) * sizeof(float));
+  };
+}
+
+Kernel make_shape(const KernelContext& ctx) {
+  const Shape is = ctx.in[0].shape;
+  if (numel(ctx.out[0].shape) != static_cast<int64_t>(is.size())) ctx.invalid("output size differs from the input's rank");
+  return [is](std::span<const float* const>, std::span<float* const> out) {
+    for (std::size_t d = 0; d < is.size(); ++d) out[0][d] = static_cast<float>(is[d]);
+  };
+}
+
+}  // namespace
+
+void add_rearrange_kernels(KernelTable& t) {
+  t["Tile"] = make_tile;
+  t["ReverseV2"] = make_reverse;
+  t["ChannelShuffle"] = make_channel_shuffle;
+  t["Shape"] = make_shape;
+}
+
+}  // namespace nnbridge::cpu_ref

@@ -31,8 +31,6 @@ const std::map<std::string, std::string> kKnownMismatch = {
     {"activation_zoo/y_softrelu",
      "Arm NN 20.08's serializer writes SoftReLu as Sigmoid (see tests/golden/armnn/activation_soft_relu), but "
      "this sample's outputs were computed from the in-memory network (SoftReLu), not from the file"},
-    {"rank/y",
-     "Arm NN 20.08 CpuRef outputs Rank as shape [1]; the core Rank schema infers a 0-d tensor"},
 };
 
 TensorMap read_dir(const fs::path& dir) {

@@ -92,10 +92,14 @@ TensorType tensor_type_of(const FieldMap& info, const std::string& where) {
   t.dtype = from_armnn_dtype(get_int(info, obj, "dataType"), where + ".dataType");
   int64_t dimensionality = get_int(info, obj, "dimensionality");
   auto dims = get_ints(info, "dimensions");
-  if (dimensionality == 2) {
+  // armnn::Dimensionality: NotSpecified 0 (unknown rank), Specified 1, Scalar 2. Arm NN gives a
+  // Scalar one dimension of size 1 (TensorShape(Dimensionality::Scalar): GetNumDimensions() 1,
+  // one element), and that is the shape its runtime hands out, so the IR says [1] too; the
+  // dimensionality itself is kept as a field (armnn.*.dimensionality) for the round trip.
+  if (dimensionality == 0) {
     t.unknown_rank = true;
-  } else if (dimensionality == 3) {
-    t.shape = {};
+  } else if (dimensionality == 2) {
+    t.shape = {1};
   } else {
     if (!info.count("dimensions")) throw Error(ErrorCode::Malformed, "missing dimensions", {}, where + ".dimensions");
     t.shape = dims;
@@ -149,7 +153,9 @@ FieldMap derive_tensor_info(const TensorType& t, const std::string& where) {
   m["quantizationScale"] = Attr(double(float(scale)));
   m["quantizationOffset"] = Attr(offset);
   m["quantizationDim"] = Attr(dim);
-  m["dimensionality"] = Attr(int64_t(t.unknown_rank ? 2 : (t.shape.empty() ? 3 : 1)));
+  // A rank-0 IR tensor (from ONNX, say) is Arm NN's Scalar, stored with dimensions [1].
+  if (!t.unknown_rank && t.shape.empty()) m["dimensions"] = Attr(std::vector<int64_t>{1});
+  m["dimensionality"] = Attr(int64_t(t.unknown_rank ? 0 : (t.shape.empty() ? 2 : 1)));
   m["isConstant"] = Attr(false);
   return m;
 }

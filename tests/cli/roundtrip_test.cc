@@ -2,6 +2,9 @@
 // Arm NN files; flatc, decoding both files against the released Arm NN schema, is the judge.
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <iterator>
+
 #include "process.h"
 #include "support/paths.h"
 
@@ -97,5 +100,31 @@ TEST_CASE("cli roundtrip: convert IN IN rewrites in place and keeps the content"
   convert(model, dir / "self.json", {"-O", "json.inline_limit=0"});
   convert(dir / "self.json", dir / "self.json", {"-O", "json.inline_limit=0"});
   convert(dir / "self.json", dir / "again.armnn");
+  same_under_flatc(model, dir / "again.armnn");
+}
+
+TEST_CASE("cli convert: a .bin beside OUT that is not OUT's sidecar is kept unless --force") {
+  // Oracle: the foreign file's own bytes, written here, must be unchanged after the refusal.
+  if (!have_inputs()) return;
+  // Has weights, so json.inline_limit=0 puts them in the sidecar out.bin.
+  const fs::path model = source_dir() / "examples" / "models" / "conv_relu_fc.armnn";
+  const fs::path dir = temp_dir();
+  { std::ofstream(dir / "out.bin", std::ios::binary) << "another tool's weights"; }
+  auto foreign = [&] {
+    std::ifstream in(dir / "out.bin", std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {}) == "another tool's weights";
+  };
+  RunResult r = run_cli({"convert", model.string(), (dir / "out.json").string(), "-O", "json.inline_limit=0"});
+  CAPTURE(r.err);
+  CHECK(r.code == 3);
+  CHECK(r.err.find((dir / "out.bin").string()) != std::string::npos);
+  CHECK(r.err.find("--force") != std::string::npos);
+  CHECK(foreign());
+  CHECK_FALSE(fs::exists(dir / "out.json"));
+  convert(model, dir / "out.json", {"-O", "json.inline_limit=0", "--force"});
+  CHECK_FALSE(foreign());
+  // out.bin is now out.json's own sidecar: converting over the pair again needs no --force.
+  convert(model, dir / "out.json", {"-O", "json.inline_limit=0"});
+  convert(dir / "out.json", dir / "again.armnn");
   same_under_flatc(model, dir / "again.armnn");
 }

@@ -180,3 +180,63 @@ TEST_CASE("OutputReport::max_ulp per dtype") {
   CHECK_FALSE(r.passed);
   CHECK(r.max_ulp == kUlpNaNMismatch);
 }
+
+// ---- the default tolerance and what validate() refuses: hand values.
+
+TEST_CASE("default_atol: 1e-5 * min(1, scale), floored at the dtype's smallest normal") {
+  CHECK(default_atol(DataType::Float32, 1e-16) == doctest::Approx(1e-21).epsilon(1e-12));
+  CHECK(default_atol(DataType::Float32, 0.5) == doctest::Approx(5e-6).epsilon(1e-12));
+  CHECK(default_atol(DataType::Float32, 1.0) == 1e-5);
+  CHECK(default_atol(DataType::Float32, 1000.0) == 1e-5);  // the former fixed default at and above unit scale
+  CHECK(default_atol(DataType::Float32, 0.0) == std::numeric_limits<float>::min());  // 2^-126
+  CHECK(default_atol(DataType::Float64, 0.0) == std::numeric_limits<double>::min());  // 2^-1022
+  CHECK(default_atol(DataType::Float16, 1e-3) == 6.103515625e-05);  // 2^-14 > 1e-8
+  CHECK(default_atol(DataType::BFloat16, 0.0) == std::numeric_limits<float>::min());
+}
+
+TEST_CASE("compare_outputs: tiny expected values are not passed by a fixed atol, an atol given is applied as given") {
+  const TensorMap e{{"y", f32({2}, {1e-16f, 2e-16f})}};
+  // 0 and 3e-16: off by 1e-16 (100%) and 1e-16 (50%), both under the former fixed atol 1e-5.
+  const TensorMap wrong{{"y", f32({2}, {0.0f, 3e-16f})}};
+  auto r = compare_outputs(wrong, e, Tolerance{})[0];
+  CHECK_FALSE(r.passed);
+  // S = max|e| = 2e-16: atol 1e-5 * 2e-16 = 2e-21.
+  CHECK(r.atol == doctest::Approx(2e-21).epsilon(1e-6));
+  // One float32 step above each (2^-77 and 2^-76 apart): within rtol 1e-4 * |e|.
+  const TensorMap close{{"y", f32({2}, {std::nextafter(1e-16f, 1.0f), std::nextafter(2e-16f, 1.0f)})}};
+  CHECK(compare_outputs(close, e, Tolerance{})[0].passed);
+  // An explicit atol is absolute: 1e-5 admits the wrong values, as numpy.allclose would.
+  Tolerance given;
+  given.atol = 1e-5;
+  auto g = compare_outputs(wrong, e, given)[0];
+  CHECK(g.passed);
+  CHECK(g.atol == 1e-5);
+  // Unit-scale outputs keep the former default: 1 + 1.5e-5 is within 1e-5 + 1e-4 * 1.
+  CHECK(compare_outputs(TensorMap{{"y", f32({1}, {1.000015f})}}, TensorMap{{"y", f32({1}, {1.0f})}}, Tolerance{})[0].passed);
+  // All-zero expected: only differences below float32's smallest normal (2^-126) pass.
+  CHECK_FALSE(compare_outputs(TensorMap{{"y", f32({1}, {1e-30f})}}, TensorMap{{"y", f32({1}, {0.0f})}}, Tolerance{})[0].passed);
+  CHECK(compare_outputs(TensorMap{{"y", f32({1}, {1e-39f})}}, TensorMap{{"y", f32({1}, {0.0f})}}, Tolerance{})[0].passed);
+}
+
+TEST_CASE("validate(): nothing to compare with is refused, a lone backend other than cpu is compared with cpu") {
+  Graph g;
+  TensorType t{DataType::Float32, {2}, false, std::nullopt};
+  g.outputs.push_back(g.add_value(Value{"y", t, std::nullopt, {}}));
+  register_backend(std::make_shared<FixedBackend>("cpu", 2.0f));
+  register_backend(std::make_shared<FixedBackend>("stub_far", 3.0f));
+  const std::vector<std::string> cpu{"cpu"};
+  CHECK_THROWS_WITH_AS(validate(g, {}, cpu, Tolerance{}), doctest::Contains("nothing to compare with"), Error);
+  const std::vector<std::string> twice{"cpu", "cpu"};
+  CHECK_THROWS_WITH_AS(validate(g, {}, twice, Tolerance{}), doctest::Contains("named twice"), Error);
+  // With expected outputs a lone cpu is fine: 2.0 against 2.0.
+  TensorMap expected{{"y", f32({2}, {1.0f, 2.0f})}};
+  CHECK(validate(g, {}, cpu, Tolerance{}, &expected).passed());
+  // stub_far (3.0) alone is compared with cpu (2.0): it fails by 1.0.
+  const std::vector<std::string> far{"stub_far"};
+  ValidationReport r = validate(g, {}, far, Tolerance{});
+  REQUIRE(r.outputs.size() == 2);
+  CHECK(r.outputs[0].backend == "cpu");
+  CHECK(r.outputs[1].backend == "stub_far");
+  CHECK_FALSE(r.passed());
+  CHECK(r.outputs[1].max_abs_error == doctest::Approx(1.0));
+}

@@ -180,3 +180,39 @@ TEST_CASE("io json: malformed documents are refused with the file named") {
   write_text(dir / "trunc.json", R"({"format": "nnbridge-ir", "values": [)");
   CHECK_THROWS_AS(load(dir / "trunc.json"), Error);
 }
+
+TEST_CASE("io json: a .bin beside the output that is not its sidecar is refused unless json.overwrite_sidecar") {
+  // Oracle: the foreign file's own bytes, written here, and w[i] = 0.5 * i (add_graph).
+  fs::path dir = test::temp_dir();
+  write_text(dir / "model.bin", "OpenVINO weights");
+  try {
+    save(add_graph(20000), dir / "model.json");  // 80000 bytes of w: above the 4096-byte inline limit
+    FAIL("replaced a foreign model.bin");
+  } catch (const Error& e) {
+    CHECK(e.code() == ErrorCode::Io);
+    CHECK(std::string(e.what()).find((dir / "model.bin").string()) != std::string::npos);
+    CHECK(std::string(e.what()).find("json.overwrite_sidecar=true") != std::string::npos);
+  }
+  CHECK(read_text(dir / "model.bin") == "OpenVINO weights");
+  CHECK_FALSE(fs::exists(dir / "model.json"));
+  // A graph whose constants all inline needs no sidecar: written, model.bin untouched.
+  save(add_graph(2), dir / "model.json");
+  CHECK(read_text(dir / "model.bin") == "OpenVINO weights");
+  // That model.json names no sidecar, so model.bin is still not its own.
+  CHECK_THROWS_AS(save(add_graph(20000), dir / "model.json"), Error);
+  SaveOptions bad;
+  bad.options["json.overwrite_sidecar"] = "yes";
+  CHECK_THROWS_AS(save(add_graph(20000), dir / "model.json", bad), Error);
+  CHECK(read_text(dir / "model.bin") == "OpenVINO weights");
+
+  SaveOptions force;
+  force.options["json.overwrite_sidecar"] = "true";
+  save(add_graph(20000), dir / "model.json", force);
+  CHECK(read_text(dir / "model.bin") != "OpenVINO weights");
+  CHECK(constant_at(load(dir / "model.json"), "w", 7) == 3.5f);
+  // Rewriting the pair in place (model.json names model.bin), from constants viewing the old
+  // model.bin: no option needed, and the result reads the same.
+  Graph back = load(dir / "model.json");
+  save(back, dir / "model.json");
+  CHECK(constant_at(load(dir / "model.json"), "w", 19999) == 0.5f * 19999);
+}

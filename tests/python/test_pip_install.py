@@ -30,7 +30,7 @@ def test_pip_install_into_a_target_folder(tmp_path):
     # The installed package imports and works on its own (the build tree is not on the path).
     code = ("import nnbridge, numpy as np; g = nnbridge.Graph(); x = g.add_value('x', 'float32', (2,)); "
             "y = g.add_value('y', 'float32', (2,)); g.add_node('Relu', [x], [y]); g.inputs = [x]; g.outputs = [y]; "
-            "print(nnbridge.__file__); print(nnbridge.run(g, {'x': [-1.0, 2.0]})['y'].tolist())")
+            "print(nnbridge.__file__); print(nnbridge.run(g, {'x': np.array([-1.0, 2.0], np.float32)})['y'].tolist())")
     r = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path,
                        env=dict(env, PYTHONPATH=str(target)))
     assert r.returncode == 0, r.stderr

@@ -105,18 +105,18 @@ def test_matching_inputs_are_read_in_place():
     g, inputs, _ = add_case()
     a = np.ascontiguousarray(inputs["a"], np.float32)
     # The conversion run() applies: a C-contiguous float32 array is fed as it is, anything else
-    # (another dtype, a strided view) through one converted copy.
-    addr = nnbridge._nnbridge._input_addresses(g, {"a": a, "b": inputs["b"].astype(np.float64)})
+    # (another dtype with cast=True, a strided view) through one converted copy.
+    addr = nnbridge._nnbridge._input_addresses(g, {"a": a, "b": inputs["b"].astype(np.float64)}, cast=True)
     assert addr["a"] == a.ctypes.data
     assert addr["b"] != inputs["b"].ctypes.data
     strided = np.repeat(a, 2, axis=-1)[..., ::2]
     assert nnbridge._nnbridge._input_addresses(g, {"a": strided, "b": a})["a"] != strided.ctypes.data
 
 
-def test_inputs_are_forcecast_and_any_array_like():
+def test_inputs_of_any_layout_and_with_cast_any_array_like():
     g, inputs, expected = add_case()
     as_lists = {k: v.astype(np.float64).tolist() for k, v in inputs.items()}
-    out = nnbridge.run(g, as_lists)
+    out = nnbridge.run(g, as_lists, cast=True)
     np.testing.assert_allclose(out["y"], expected, atol=1e-5, rtol=1e-4)
     fortran = {k: np.asfortranarray(v) for k, v in inputs.items()}
     np.testing.assert_allclose(nnbridge.run(g, fortran)["y"], expected, atol=1e-5, rtol=1e-4)
@@ -136,7 +136,7 @@ def test_shape_and_name_errors_name_the_input():
     with pytest.raises(nnbridge.InvalidError, match=r'"c" is not a graph input \(input: a, b\)'):
         nnbridge.run(g, {**inputs, "c": inputs["a"]})
     with pytest.raises(nnbridge.InvalidError, match=r'graph input "a": cannot be converted to float32'):
-        nnbridge.run(g, {**inputs, "a": [["x", "y"]]})
+        nnbridge.run(g, {**inputs, "a": [["x", "y"]]}, cast=True)
 
 
 def test_plan_runs_many_times():

@@ -1,8 +1,9 @@
 // NumPy <-> nnbridge tensors without copies where the memory layout allows: constants and
 // outputs are read-only arrays whose base is an nnbridge.Buffer (sharing the C++ Buffer's
 // owner: the mapped file, the caller's bytes, the backend's result); inputs are viewed in place
-// when they are C-contiguous, aligned and of the storage dtype, else converted once
-// (numpy.asarray with the dtype: NumPy's unsafe "forcecast" casting).
+// when they are C-contiguous, aligned and of the storage dtype, else copied once; an array of
+// another dtype is refused unless the caller asks for a cast (then numpy.asarray with the dtype:
+// NumPy's unsafe "forcecast" casting).
 #include <sstream>
 
 #include "common.h"
@@ -65,10 +66,36 @@ py::array array_view(const Buffer& data, DataType dtype, const std::vector<int64
   return a;
 }
 
-py::array as_storage_array(py::handle obj, DataType dtype, const std::string& what) {
+py::array as_storage_array(py::handle obj_in, DataType dtype, const std::string& what, bool cast) {
   py::module_ np = py::module_::import("numpy");
+  py::object obj = py::reinterpret_borrow<py::object>(obj_in);  // owns what it is reassigned to below
   py::dtype dt = numpy_dtype(dtype);
+  if (!cast) {
+    // No conversion asked for: the array's own dtype (a list's as NumPy infers it) must be the
+    // storage dtype, as a .npy file's must on the command line.
+    py::object own;
+    try {
+      own = np.attr("asarray")(obj);
+    } catch (py::error_already_set& e) {
+      throw Error(ErrorCode::Invalid, what + ": not an array: " + e.what());
+    }
+    py::dtype have = own.attr("dtype").cast<py::dtype>();
+    if (!have.equal(dt))
+      throw Error(ErrorCode::Invalid, what + " is " + std::string(to_string(dtype)) + " (numpy " + py::str(dt).cast<std::string>() +
+                                          "), the array is " + py::str(have).cast<std::string>() +
+                                          ": pass an array of that dtype, or cast=True to convert it (numpy astype, unsafe casting)");
+    obj = own;
+  }
   py::object arr;
+  // A cast converts the array NumPy makes of `obj` (numpy.asarray, then as astype), so that a
+  // list converts as the documented astype rule says (300 -> 44 in uint8), not by Python-int rules.
+  if (cast) {
+    try {
+      obj = np.attr("asarray")(obj);
+    } catch (py::error_already_set&) {
+      // left to the conversion below, which names `what`
+    }
+  }
   try {
     arr = np.attr("asarray")(obj, py::arg("dtype") = dt, py::arg("order") = "C");
   } catch (py::error_already_set& e) {
@@ -95,7 +122,8 @@ HostTensor tensor_view(const py::array& arr, const TensorType& type, const std::
   return HostTensor::view(std::move(t), bytes, keep_alive(arr));
 }
 
-TensorMap tensors_from_dict(const py::dict& d, const std::vector<std::pair<std::string, TensorType>>& types, const char* what) {
+TensorMap tensors_from_dict(const py::dict& d, const std::vector<std::pair<std::string, TensorType>>& types, const char* what,
+                            bool cast) {
   std::string names;
   for (const auto& [n, t] : types) names += (names.empty() ? "" : ", ") + n;
   for (auto item : d) {
@@ -110,7 +138,7 @@ TensorMap tensors_from_dict(const py::dict& d, const std::vector<std::pair<std::
     const std::string label = "graph " + std::string(what) + " \"" + name + "\"";
     if (!d.contains(name)) throw Error(ErrorCode::Invalid, "missing " + label + " (" + std::string(to_string(type.dtype)) + " " +
                                                            shape_str(type.shape) + ")");
-    py::array a = as_storage_array(d[py::str(name)], type.dtype, label);
+    py::array a = as_storage_array(d[py::str(name)], type.dtype, label, cast);
     out.emplace(name, tensor_view(a, type, label));
   }
   return out;

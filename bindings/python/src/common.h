@@ -49,9 +49,11 @@ std::shared_ptr<const void> keep_alive(py::object obj);
 py::array array_view(const Buffer& data, DataType dtype, const std::vector<int64_t>& shape, const std::string& what);
 
 /// `obj` as a C-contiguous, aligned array of `dtype`'s storage type: the same object when it
-/// already is one (zero-copy), else a converted copy (numpy forcecast). Throws Error(Invalid)
-/// naming `what` when it cannot be converted.
-py::array as_storage_array(py::handle obj, DataType dtype, const std::string& what);
+/// already is one (zero-copy), else a copy. With `cast`, any dtype is converted (numpy
+/// forcecast); without, `obj`'s own dtype (numpy.asarray's for a list) must be the storage
+/// dtype. Throws Error(Invalid) naming `what` and both dtypes when it is not, or when it cannot
+/// be converted.
+py::array as_storage_array(py::handle obj, DataType dtype, const std::string& what, bool cast);
 
 /// A HostTensor viewing `arr` (kept alive by the tensor) with `type`'s dtype and quantization
 /// and the array's shape, after checking the shape against `type` (-1 matches any size).
@@ -59,9 +61,10 @@ py::array as_storage_array(py::handle obj, DataType dtype, const std::string& wh
 HostTensor tensor_view(const py::array& arr, const TensorType& type, const std::string& what);
 
 /// Tensors by name from a mapping of name -> array-like, for the graph values named in `types`.
-/// Throws Error(Invalid) for a missing or unknown name or a shape that does not fit.
+/// Throws Error(Invalid) for a missing or unknown name, a shape that does not fit, or (without
+/// `cast`) an array whose dtype is not the value's storage dtype (as_storage_array).
 TensorMap tensors_from_dict(const py::dict& d, const std::vector<std::pair<std::string, TensorType>>& types,
-                            const char* what);
+                            const char* what, bool cast);
 /// A dict name -> read-only array viewing each tensor's bytes (no copy).
 py::dict tensors_to_dict(const TensorMap& tensors);
 

@@ -62,8 +62,8 @@ PyPlan prepare_plan(const Graph& g, const std::string& backend, int threads, con
   return PyPlan{copy, plan, backend};
 }
 
-py::dict run_plan(const PyPlan& p, const py::dict& inputs) {
-  TensorMap in = tensors_from_dict(inputs, p.plan->input_types(), "input");
+py::dict run_plan(const PyPlan& p, const py::dict& inputs, bool cast) {
+  TensorMap in = tensors_from_dict(inputs, p.plan->input_types(), "input", cast);
   TensorMap out;
   {
     py::gil_scoped_release nogil;
@@ -97,14 +97,18 @@ run() may be called many times (and from several threads: it releases the GIL).
                              "list[tuple[str, TensorType]]: the graph inputs' resolved types, in graph order.")
       .def_property_readonly("outputs", [](const PyPlan& p) { return types_list(p.plan->output_types()); },
                              "list[tuple[str, TensorType]]: the graph outputs' resolved types.")
-      .def("run", &run_plan, py::arg("inputs"), R"doc(
+      .def("run", &run_plan, py::arg("inputs"), py::kw_only(), py::arg("cast") = false, R"doc(
 Runs the graph. ``inputs``: {graph input name: array-like}, one per graph input, of the input's
-shape (-1 dims match any size). An array that is C-contiguous, aligned and of the input's
-storage dtype (``TensorType.numpy_dtype``) is read in place; anything else is converted once
-with NumPy's unsafe casting (forcecast). Returns {graph output name: numpy.ndarray}: read-only
-arrays that view the backend's result buffers (``.base`` is an nnbridge.Buffer; no copy).
-Raises InvalidError (a ValueError) naming the input for a missing, unknown or mis-shaped input
-or one that cannot be converted; BackendError when a kernel fails.
+shape (-1 dims match any size) and of the input's storage dtype (``TensorType.numpy_dtype``:
+float32, uint8 for qasymmu8, ...; a list is taken with the dtype numpy.asarray gives it). An
+array that is C-contiguous and aligned is read in place, any other layout copied once. An array
+of another dtype is refused, as the CLI refuses such a .npy file, unless ``cast=True``: then it
+is converted with NumPy's unsafe casting (``astype``: 0.3 into uint8 becomes 0, 300 wraps to
+44), which is the caller's choice. Returns {graph output name: numpy.ndarray}: read-only arrays
+that view the backend's result buffers (``.base`` is an nnbridge.Buffer; no copy). Raises
+InvalidError (a ValueError) naming the input for a missing, unknown or mis-shaped input, one of
+another dtype (naming both dtypes) or one that cannot be converted; BackendError when a kernel
+fails.
 )doc")
       .def("__repr__", [](const PyPlan& p) { return "<nnbridge.Plan on " + p.backend + ">"; });
 
@@ -125,17 +129,18 @@ extension library that cannot be loaded.
 )doc");
 
   m.def("run", [](const Graph& g, const py::dict& inputs, const std::string& backend, int threads, std::vector<std::string> extensions,
-                  py::handle custom_layers, const py::kwargs& kw) {
-    return run_plan(prepare_plan(g, backend, threads, extensions, custom_layers, kw), inputs);
+                  py::handle custom_layers, bool cast, const py::kwargs& kw) {
+    return run_plan(prepare_plan(g, backend, threads, extensions, custom_layers, kw), inputs, cast);
   }, py::arg("graph"), py::arg("inputs"), py::arg("backend") = "cpu", py::kw_only(), py::arg("threads") = 0,
-        py::arg("extensions") = std::vector<std::string>{}, py::arg("custom_layers") = py::none(), R"doc(
-Runs ``graph`` once on ``backend``: ``prepare(graph, backend, ...).run(inputs)``.
+        py::arg("extensions") = std::vector<std::string>{}, py::arg("custom_layers") = py::none(), py::arg("cast") = false, R"doc(
+Runs ``graph`` once on ``backend``: ``prepare(graph, backend, ...).run(inputs, cast=cast)``.
 
-``inputs``: {graph input name: array-like}; returns {graph output name: read-only
-numpy.ndarray} (see Plan.run for dtypes and zero-copy rules). Prepare a Plan to run a graph
-many times. Raises what prepare() and Plan.run() raise: InvalidError (a ValueError) naming a
-missing, unknown or mis-shaped input, UnsupportedError naming a node without a kernel,
-BackendError.
+``inputs``: {graph input name: array-like} of each input's storage dtype (another dtype is
+refused unless ``cast=True``, which converts with NumPy's unsafe casting); returns {graph
+output name: read-only numpy.ndarray} (see Plan.run for dtypes and zero-copy rules). Prepare a
+Plan to run a graph many times. Raises what prepare() and Plan.run() raise: InvalidError (a
+ValueError) naming a missing, unknown, mis-shaped or mis-typed input, UnsupportedError naming a
+node without a kernel, BackendError.
 )doc");
 
   py::class_<OutputReport>(m, "OutputReport", "The comparison of one output of one backend (nnbridge::OutputReport).")
@@ -144,6 +149,9 @@ BackendError.
       .def_readonly("max_abs_error", &OutputReport::max_abs_error, "float: max |actual - expected| in real values (quantized: dequantized).")
       .def_readonly("max_rel_error", &OutputReport::max_rel_error, "float: max |a - e| / |e| over elements with e != 0.")
       .def_readonly("max_steps", &OutputReport::max_steps, "int: quantized types: the largest difference in storage integers.")
+      .def_readonly("atol", &OutputReport::atol,
+                    "float: the absolute tolerance applied (validate's atol, or the default scaled to the expected output; "
+                    "0 for integer, bool and quantized outputs).")
       .def_readonly("passed", &OutputReport::passed)
       .def_readonly("message", &OutputReport::message, "str: why it failed; empty when it passed.")
       .def("__bool__", [](const OutputReport& r) { return r.passed; })
@@ -175,8 +183,9 @@ and ``passed`` (every output passed). Iterable; true when it passed.
       });
 
   m.def("validate", [](const Graph& g, const py::dict& inputs, std::vector<std::string> backends, const std::optional<py::dict>& expected,
-                       double atol, double rtol, int64_t quantized_steps, int threads, py::handle custom_layers, const py::kwargs& kw) {
-    TensorMap in = tensors_from_dict(inputs, declared(g, g.inputs), "input");
+                       std::optional<double> atol, double rtol, int64_t quantized_steps, int threads, py::handle custom_layers,
+                       bool cast, const py::kwargs& kw) {
+    TensorMap in = tensors_from_dict(inputs, declared(g, g.inputs), "input", cast);
     TensorMap exp;
     if (expected) {
       auto outs = declared(g, g.outputs);
@@ -185,7 +194,7 @@ and ``passed`` (every output passed). Iterable; true when it passed.
         auto it = std::find_if(outs.begin(), outs.end(), [&](const auto& p) { return p.first == name; });
         if (it == outs.end()) throw Error(ErrorCode::Invalid, "expected: \"" + name + "\" is not a graph output");
         const std::string what = "expected output \"" + name + "\"";
-        exp.emplace(name, tensor_view(as_storage_array(item.second, it->second.dtype, what), it->second, what));
+        exp.emplace(name, tensor_view(as_storage_array(item.second, it->second.dtype, what, cast), it->second, what));
       }
     }
     BackendOptions o = backend_options(threads, {}, kw, "", custom_layers);
@@ -193,24 +202,30 @@ and ``passed`` (every output passed). Iterable; true when it passed.
     py::gil_scoped_release nogil;
     return validate(g, in, backends, tol, expected ? &exp : nullptr, o);
   }, py::arg("graph"), py::arg("inputs"), py::arg("backends") = std::vector<std::string>{"cpu"}, py::arg("expected") = py::none(),
-     py::kw_only(), py::arg("atol") = 1e-5, py::arg("rtol") = 1e-4, py::arg("quantized_steps") = 1, py::arg("threads") = 0,
-     py::arg("custom_layers") = py::none(), R"doc(
+     py::kw_only(), py::arg("atol") = py::none(), py::arg("rtol") = 1e-4, py::arg("quantized_steps") = 1, py::arg("threads") = 0,
+     py::arg("custom_layers") = py::none(), py::arg("cast") = false, R"doc(
 Runs ``graph`` on each of ``backends`` and compares every output (nnbridge::validate) with
 ``expected`` ({graph output name: array-like}), or, when it is None, with the first backend's
-outputs. Float outputs agree when |a - e| <= atol + rtol * |e| elementwise (numpy.allclose's
-rule); quantized ones when they differ by at most ``quantized_steps`` storage integers;
-integer and bool ones exactly. Backend options are keyword arguments with the backend's prefix
-(``**{"opencl.fallback": "cpu"}``). A backend that fails gives failed reports carrying its
-message. Returns a ValidationReport. Raises InvalidError for bad inputs or expected arrays
-(naming them) and for an empty backend list.
+outputs. With ``expected`` None and one backend there is nothing to compare with: ``["cpu"]``
+raises InvalidError ("nothing to compare with", the CLI's exit 2), any other lone backend is
+compared with cpu (run first). Float outputs agree when |a - e| <= atol + rtol * |e|
+elementwise (numpy.allclose's rule); ``atol`` None (the default) scales with each expected
+output: 1e-5 * min(1, max|e|), at least the dtype's smallest normal number (so outputs of tiny
+values are not passed by a bound larger than themselves); a number is applied as given.
+Quantized outputs agree when they differ by at most ``quantized_steps`` storage integers;
+integer and bool ones exactly. Inputs and expected arrays must have the graph values' storage
+dtypes unless ``cast=True`` (as run()). Backend options are keyword arguments with the
+backend's prefix (``**{"opencl.fallback": "cpu"}``). A backend that fails gives failed reports
+carrying its message. Returns a ValidationReport. Raises InvalidError for bad inputs or expected
+arrays (naming them), an empty backend list, a backend named twice, and the lone cpu above.
 )doc");
 
-  m.def("_input_addresses", [](const Graph& g, const py::dict& inputs) {
-    TensorMap in = tensors_from_dict(inputs, declared(g, g.inputs), "input");
+  m.def("_input_addresses", [](const Graph& g, const py::dict& inputs, bool cast) {
+    TensorMap in = tensors_from_dict(inputs, declared(g, g.inputs), "input", cast);
     py::dict d;
     for (const auto& [name, t] : in) d[py::str(name)] = reinterpret_cast<std::uintptr_t>(t.bytes().data());
     return d;
-  }, py::arg("graph"), py::arg("inputs"),
+  }, py::arg("graph"), py::arg("inputs"), py::arg("cast") = false,
      "The address of the bytes each input tensor would be fed from (the conversion run() does): tests zero-copy.");
 
   m.def("tensor_file_names", [](const Graph& g, const std::string& role) {

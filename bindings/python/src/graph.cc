@@ -266,7 +266,7 @@ check it with nnbridge.check(); save it with nnbridge.save().
         v.type.quantization = std::move(quantization);
         const std::string what = "constant of value \"" + v.name + "\"";
         if (!constant.is_none()) {
-          py::array a = as_storage_array(constant, v.type.dtype, what);
+          py::array a = as_storage_array(constant, v.type.dtype, what, /*cast=*/true);
           if (shape.is_none()) v.type.shape.assign(a.shape(), a.shape() + a.ndim());
           else v.type.shape = shape_from_py(shape);
           HostTensor t = tensor_view(a, v.type, what);  // checks the shape

@@ -199,6 +199,7 @@ void execute(const Graph& g, const std::string& backend_name, const BackendOptio
       if (r.message.rfind("values", 0) == 0) {
         s << " (max abs " << r.max_abs_error << ", max rel " << r.max_rel_error;
         if (is_quantized(dt)) s << ", steps " << r.max_steps;
+        else if (r.atol > 0) s << ", atol " << r.atol << ", rtol " << tol.for_type(dt).rtol;
         s << ")";
       }
       throw CheckFailed{s.str()};
@@ -240,6 +241,13 @@ class CaseRun {
       throw;
     }
     if (ee) throw CheckFailed{"ran without error; expected " + ee->code + " containing \"" + ee->message_contains + "\""};
+    check_asked_for();
+    if (!not_run_.empty()) {
+      // Nothing failed, but nothing was executed either: the backends asked for were all left out.
+      r_.status = Status::Skip;
+      r_.reason = "nothing executed: " + not_run_;
+      return;
+    }
     r_.status = Status::Pass;
   }
 
@@ -252,6 +260,21 @@ class CaseRun {
       throw CheckFailed{"the " + x.code + " message lacks \"" + x.message_contains + "\": " + e.what()};
     r_.checks.push_back("expect_error");
     r_.status = Status::Pass;
+  }
+
+  /// Every check case.json `checks` lists happened (a "run" entry covers every "run:..." check).
+  void check_asked_for() {
+    for (const std::string& want : spec_.checks) {
+      const bool done = std::any_of(r_.checks.begin(), r_.checks.end(), [&](const std::string& c) {
+        return c == want || c.rfind(want + ":", 0) == 0 || c.rfind(want + "+", 0) == 0;
+      });
+      if (done || (want == "run" && !not_run_.empty())) continue;
+      std::string why;
+      if (want == "ir") why = ": the case has no model.json";
+      if (want == "convert") why = ": the case lists no \"conversions\"";
+      if (want == "roundtrip") why = ": the format cannot be written";
+      throw CheckFailed{"case.json checks lists \"" + want + "\", which was not done" + why};
+    }
   }
 
   void check_ir(const Graph& g) {
@@ -321,29 +344,47 @@ class CaseRun {
     return back;
   }
 
+  // A case that must execute (CaseSpec::requires_run) fails when a data set compares nothing
+  // (no data set at all, no expected output files); when every backend asked for is left out by
+  // the case (`backends`, `skip_backends`), it is skipped with their reasons, never passed.
   void check_execution(const std::vector<std::pair<std::string, Graph>>& graphs) {
-    if (spec_.data_sets.empty()) return;
+    const bool must_run = spec_.requires_run();
     if (!spec_.outputs_absent_because.empty()) {
       r_.notes.push_back("not executed: " + spec_.outputs_absent_because);
       return;
     }
+    if (spec_.data_sets.empty()) {
+      if (must_run)
+        throw CheckFailed{"nothing executed: no data set (inputs/ and outputs/, or test_data_set_<k>/); a case that "
+                          "only decodes or round-trips says so in case.json \"checks\""};
+      return;
+    }
     const Graph& g = graphs.front().second;
+    std::size_t ran = 0;
+    std::string left_out;
     for (const DataSet& ds : spec_.data_sets) {
       OrderedTensors in, expected;
       read_data_set(ds, g, in, expected);
       if (!any(expected)) {
-        r_.notes.push_back("not executed" + (ds.label.empty() ? std::string() : " (" + ds.label + ")") + ": no expected outputs");
+        const std::string where = ds.label.empty() ? std::string() : " (" + ds.label + ")";
+        if (must_run)
+          throw CheckFailed{"nothing executed" + where + ": no expected output in " + ds.outputs.string() +
+                            (ds.positional ? " (output_<j>.pb)" : " (<graph output name>.npy)")};
+        r_.notes.push_back("not executed" + where + ": no expected outputs");
         continue;
       }
       for (const std::string& b : opt_.backends) {
         if (!spec_.backends.empty() && std::find(spec_.backends.begin(), spec_.backends.end(), b) == spec_.backends.end()) {
           r_.notes.push_back(b + ": not a backend of this case");
+          if (ds.label == spec_.data_sets.front().label) left_out += (left_out.empty() ? "" : "; ") + b + ": not a backend of this case";
           continue;
         }
         if (auto s = spec_.skip_backends.find(b); s != spec_.skip_backends.end()) {
           r_.notes.push_back(b + ": skipped: " + s->second);
+          if (ds.label == spec_.data_sets.front().label) left_out += (left_out.empty() ? "" : "; ") + b + ": skipped: " + s->second;
           continue;
         }
+        ++ran;
         BackendOptions bo;
         bo.options = opt_.backend_options;
         for (const fs::path& e : spec_.extensions) bo.extensions.push_back(e.string());
@@ -354,12 +395,17 @@ class CaseRun {
         }
       }
     }
+    if (must_run && ran == 0) {
+      if (left_out.empty()) throw CheckFailed{"nothing executed: no backend was requested"};
+      not_run_ = left_out;
+    }
   }
 
   fs::path dir_;
   const CaseOptions& opt_;
   CaseResult& r_;
   CaseSpec spec_;
+  std::string not_run_;  ///< why no backend asked for ran (the case is then skipped)
 };
 
 }  // namespace

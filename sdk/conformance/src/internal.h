@@ -45,6 +45,12 @@ struct CaseSpec {
   std::map<std::string, std::string> skip_backends;        ///< backend -> why
   std::string skip;                                        ///< the whole case, why
   std::string outputs_absent_because;
+  /// case.json `checks`: the checks the case is for ("decode", "ir", "roundtrip", "convert",
+  /// "run"); each must happen. Empty (the key left out): the case must execute ("run"), unless
+  /// it expects an error or says why outputs are absent.
+  std::vector<std::string> checks;
+  /// Whether the case passes only when some expected output was compared (docs/conformance.md).
+  bool requires_run() const;
   std::vector<std::filesystem::path> extensions;           ///< cpu extension libraries
   ToleranceSpec tolerance;
   std::vector<DataSet> data_sets;

@@ -84,7 +84,8 @@ ToleranceSpec read_tolerance(const json& c, const fs::path& file) {
       tol.quantized_steps = static_cast<int64_t>(number(v, "max_abs_diff_in_steps", 1, file, where));
     } else {
       if (k != "default" && !parse_data_type(k)) bad_key(file, where, "is not a dtype name (float32, float16, ...)");
-      tol.atol = number(v, "atol", tol.atol, file, where);
+      // An atol given is applied as given; left out, it scales with the expected output.
+      if (v.contains("atol")) tol.atol = number(v, "atol", 0, file, where);
       tol.rtol = number(v, "rtol", tol.rtol, file, where);
     }
     spec.by_dtype[k] = tol;
@@ -121,6 +122,11 @@ Tolerance ToleranceSpec::for_type(DataType t) const {
   if (const Tolerance* own = pick(to_string(t))) out.atol = own->atol, out.rtol = own->rtol;
   if (const Tolerance* q = pick("quantized")) out.quantized_steps = q->quantized_steps;
   return out;
+}
+
+bool CaseSpec::requires_run() const {
+  if (!checks.empty()) return std::find(checks.begin(), checks.end(), "run") != checks.end();
+  return !expect_error && outputs_absent_because.empty();
 }
 
 fs::path find_model_file(const fs::path& dir) {
@@ -164,18 +170,31 @@ CaseSpec read_case(const fs::path& dir) {
   if (s.model.empty()) throw Error(ErrorCode::Invalid, "no \"model\" key and not exactly one model.* file", file.string());
   s.load_options.format = get_string(c, "format", file);
   for (const auto& [k, v] : get_string_map(c, "load_options", file)) s.load_options.options[k] = v;
-  if (const json* r = member(c, "roundtrip")) {
-    if (!r->is_boolean()) bad_key(file, "roundtrip", "must be true or false");
-    s.roundtrip = r->get<bool>();
-  }
   s.conversions = get_strings(c, "conversions", file);
   s.expect_error = read_expect_error(c, file);
   s.backends = get_strings(c, "backends", file);
   s.skip_backends = get_string_map(c, "skip_backends", file);
   s.skip = get_string(c, "skip", file);
   s.outputs_absent_because = get_string(c, "outputs_absent_because", file);
+  s.checks = get_strings(c, "checks", file);
+  static const char* const kChecks[] = {"decode", "ir", "roundtrip", "convert", "run"};
+  for (std::size_t i = 0; i < s.checks.size(); ++i) {
+    const std::string& k = s.checks[i];
+    if (std::find_if(std::begin(kChecks), std::end(kChecks), [&](const char* n) { return k == n; }) == std::end(kChecks))
+      bad_key(file, "checks[" + std::to_string(i) + "]", "\"" + k + "\" is not one of decode, ir, roundtrip, convert, run");
+  }
+  auto lists = [&](const char* k) { return std::find(s.checks.begin(), s.checks.end(), k) != s.checks.end(); };
+  if (lists("run") && !s.outputs_absent_because.empty())
+    bad_key(file, "checks", "lists \"run\", but \"outputs_absent_because\" says nothing is executed");
+  if (!s.checks.empty() && member(c, "expect_error"))
+    bad_key(file, "checks", "does not go with \"expect_error\" (that case passes only by the error)");
   for (const std::string& e : get_strings(c, "extensions", file)) s.extensions.push_back(dir / e);
   s.tolerance = read_tolerance(c, file);
+  if (const json* r = member(c, "roundtrip")) {
+    if (!r->is_boolean()) bad_key(file, "roundtrip", "must be true or false");
+    s.roundtrip = r->get<bool>();
+    if (!*s.roundtrip && lists("roundtrip")) bad_key(file, "checks", "lists \"roundtrip\", but \"roundtrip\" is false");
+  }
   if (const json* t = member(c, "timeout_s")) {
     if (!t->is_number() || !(t->get<double>() >= 0.01) || t->get<double>() > 86400)
       bad_key(file, "timeout_s", "must be a number of seconds from 0.01 to 86400 (as --timeout)");

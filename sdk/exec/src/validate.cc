@@ -1,6 +1,7 @@
 // validate(): run one graph on several backends and compare outputs (docs/architecture.md "Backends").
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <string>
 #include <vector>
 
@@ -74,6 +75,12 @@ OutputReport compare_one(const std::string& name, const HostTensor& a, const Hos
   const bool quant = is_quantized(a.dtype()) || is_quantized(e.dtype());
   const bool floating = is_floating(a.dtype());
   std::vector<double> av = a.to_double(), ev = e.to_double();
+  if (floating && !quant) {
+    double scale = 0;
+    for (double v : ev)
+      if (std::isfinite(v)) scale = std::max(scale, std::fabs(v));
+    r.atol = tol.atol ? *tol.atol : default_atol(e.dtype(), scale);
+  }
   bool ok = true;
   for (std::size_t i = 0; i < av.size(); ++i) {
     double d = std::fabs(av[i] - ev[i]);
@@ -81,7 +88,7 @@ OutputReport compare_one(const std::string& name, const HostTensor& a, const Hos
     if (std::isnan(av[i]) && std::isnan(ev[i])) d = 0;
     r.max_abs_error = std::max(r.max_abs_error, d);
     if (ev[i] != 0) r.max_rel_error = std::max(r.max_rel_error, d / std::fabs(ev[i]));
-    if (floating && !quant && !(d <= tol.atol + tol.rtol * std::fabs(ev[i]))) ok = false;
+    if (floating && !quant && !(d <= r.atol + tol.rtol * std::fabs(ev[i]))) ok = false;
     if (!floating && !quant && d != 0) ok = false;
   }
   if (quant) {
@@ -97,6 +104,19 @@ OutputReport compare_one(const std::string& name, const HostTensor& a, const Hos
 }
 
 }  // namespace
+
+double default_atol(DataType t, double scale) {
+  double floor = 0;
+  switch (t) {
+    case DataType::Float32:
+    case DataType::BFloat16: floor = std::numeric_limits<float>::min(); break;
+    case DataType::Float64: floor = std::numeric_limits<double>::min(); break;
+    case DataType::Float16: floor = 6.103515625e-05; break;  // 2^-14
+    default: break;
+  }
+  const double s = std::isfinite(scale) ? std::min(1.0, std::fabs(scale)) : 1.0;
+  return std::max(kDefaultAtolFactor * s, floor);
+}
 
 bool ValidationReport::passed() const {
   if (outputs.empty()) return false;
@@ -126,6 +146,19 @@ std::vector<OutputReport> compare_outputs(const TensorMap& actual, const TensorM
 ValidationReport validate(const Graph& g, const TensorMap& inputs, std::span<const std::string> backends,
                           const Tolerance& tol, const TensorMap* expected, const BackendOptions& options) {
   if (backends.empty()) throw Error(ErrorCode::Invalid, "validate() needs at least one backend");
+  for (std::size_t i = 0; i < backends.size(); ++i)
+    for (std::size_t j = 0; j < i; ++j)
+      if (backends[i] == backends[j])
+        throw Error(ErrorCode::Invalid, "validate(): backend \"" + backends[i] + "\" is named twice");
+  // One backend and no expected outputs: compared with itself it would always pass.
+  std::vector<std::string> with_cpu;
+  if (!expected && backends.size() == 1) {
+    if (backends[0] == "cpu")
+      throw Error(ErrorCode::Invalid,
+                  "validate(): nothing to compare with: give expected outputs or a second backend");
+    with_cpu = {"cpu", backends[0]};
+    backends = with_cpu;
+  }
   ValidationReport report;
   TensorMap reference;
   bool have_reference = expected != nullptr;

@@ -82,6 +82,14 @@ int parse_indent_option(const SaveOptions& options, const std::string& file) {
   return out;
 }
 
+bool parse_bool_option(const SaveOptions& options, const std::string& key, const std::string& file) {
+  auto it = options.options.find(key);
+  if (it == options.options.end()) return false;
+  if (it->second == "true" || it->second == "1") return true;
+  if (it->second == "false" || it->second == "0") return false;
+  throw Error(ErrorCode::Invalid, "option " + key + "=" + it->second + ": expected true or false", file);
+}
+
 /// `<stem>.bin` next to the JSON file; `<name>.bin` when the JSON file itself is named *.bin.
 std::filesystem::path sidecar_path(const std::filesystem::path& json_path) {
   std::filesystem::path side = json_path;
@@ -124,6 +132,7 @@ void write_json(const Graph& g, const std::filesystem::path& path, const SaveOpt
   jo.inline_limit = parse_size_option(options, "json.inline_limit", jo.inline_limit, file);
   jo.indent = parse_indent_option(options, file);
   jo.sidecar = sidecar_path(path).filename().string();
+  jo.overwrite_sidecar = parse_bool_option(options, "json.overwrite_sidecar", file);
   // Writes the sidecar (when some constant is above the limit) before the JSON, both atomically.
   write_json_file(g, path, jo);
 }
@@ -152,7 +161,7 @@ FormatHandler json_format_handler() {
   h.name = "json";
   h.description = "nnbridge IR in JSON (constants inline as base64, large ones in a <stem>.bin sidecar)";
   h.extensions = {"json"};
-  h.writer_options = {"json.inline_limit", "json.indent"};
+  h.writer_options = {"json.inline_limit", "json.indent", "json.overwrite_sidecar"};
   h.sniff = sniff_json_ir;
   h.read = read_json;
   h.write = write_json;

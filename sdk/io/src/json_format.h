@@ -22,6 +22,9 @@ bool sniff_json_ir(std::span<const std::byte> bytes);
 /// Writer options (SaveOptions::options):
 ///   json.inline_limit = N  -- constants above N bytes go to the sidecar `<stem>.bin` (default 4096)
 ///   json.indent = N        -- pretty-print indent; -1 for one line (default 2)
+///   json.overwrite_sidecar = true|false -- replace an existing `<stem>.bin` that is not the
+///                             sidecar of the JSON document being replaced (default false: refused,
+///                             Error(Io) naming it; nnbridge/json.h write_json_file)
 /// The sidecar (`<name>.bin` for an output itself named *.bin) is written atomically before
 /// the JSON, so a JSON file never names a sidecar that is not there yet.
 FormatHandler json_format_handler();

@@ -12,6 +12,7 @@ namespace {
 struct ConvertArgs {
   std::string in, out, from, to;
   std::vector<std::string> reader_options, writer_options;
+  bool force = false;  // --force: the json writer may replace a .bin that is not its own sidecar
 };
 
 int run_convert(const ConvertArgs& a) {
@@ -30,6 +31,9 @@ int run_convert(const ConvertArgs& a) {
   SaveOptions so;
   if (!a.to.empty()) so.format = resolve_format_name(a.to);
   so.options = key_values(a.writer_options);
+  const FormatHandler* out_handler =
+      so.format.empty() ? find_format_by_extension(std::filesystem::path(a.out).extension().string()) : find_format(so.format);
+  if (a.force && out_handler && out_handler->name == "json") so.options.emplace("json.overwrite_sidecar", "true");
   // save() writes a temporary file and renames it: IN may equal OUT, since the mapped
   // input keeps its old inode alive until the graph is gone.
   save(g, a.out, so);
@@ -55,6 +59,8 @@ void add_convert(CLI::App& app, Action& action) {
   sub->add_option("-O,--writer-option", args->writer_options,
                   "A writer option key=value, e.g. armnn.bindingIdsScheme=1")
       ->check(check_key_value);
+  sub->add_flag("--force", args->force,
+                "json: replace an existing <stem>.bin beside OUT even when it is not the sidecar of the OUT it replaces");
   sub->callback([&action, args] { action = [args] { return run_convert(*args); }; });
 }
 

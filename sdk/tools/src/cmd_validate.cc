@@ -4,7 +4,8 @@
 //
 // Per output and backend it prints max abs error, max rel error, max ULP distance
 // (nnbridge/exec.h OutputReport) and pass/fail under atol + rtol * |expected| (numpy.allclose;
-// quantized outputs within one storage step), then one closing line. Exit codes: 0 every
+// without --atol, atol scales with the expected output: nnbridge::default_atol(); quantized
+// outputs within one storage step), then one closing line. Exit codes: 0 every
 // comparison passed, 1 one failed, 2 usage, 3 bad input (unreadable model or files, a backend
 // that cannot prepare or run the model, a settings delegate that is not available).
 //
@@ -39,6 +40,7 @@ struct ValidateArgs {
   std::string model, inputs, expected;
   std::vector<std::string> backends;
   Tolerance tol;
+  double atol = 0;  // --atol, copied into tol.atol only when given
   int threads = 0;
   std::string fallback, device;
   std::vector<std::string> extensions;
@@ -150,8 +152,8 @@ int run_validate(const ValidateArgs& a) {
     for (const OutputReport& r : reports) {
       failed += !r.passed;
       results.push_back({{"output", r.output}, {"backend", r.backend}, {"max_abs_error", r.max_abs_error},
-                         {"max_rel_error", r.max_rel_error}, {"max_ulp", r.max_ulp}, {"passed", r.passed},
-                         {"message", r.message}});
+                         {"max_rel_error", r.max_rel_error}, {"max_ulp", r.max_ulp}, {"atol", r.atol},
+                         {"passed", r.passed}, {"message", r.message}});
       metrics[r.backend + ".max_abs_error"].push_back(static_cast<float>(r.max_abs_error));
       metrics[r.backend + ".max_rel_error"].push_back(static_cast<float>(r.max_rel_error));
       metrics[r.backend + ".max_ulp"].push_back(r.max_ulp == kUlpNaNMismatch ? INFINITY : static_cast<float>(r.max_ulp));
@@ -167,14 +169,15 @@ int run_validate(const ValidateArgs& a) {
       j["model"] = a.model;
       j["reference"] = against;
       j["backends"] = backends;
-      j["atol"] = a.tol.atol;
+      j["atol"] = a.tol.atol ? nlohmann::json(*a.tol.atol) : nlohmann::json("scaled");
       j["rtol"] = a.tol.rtol;
       j["results"] = results;
       j["passed"] = passed;
       std::cout << j.dump(2) << "\n";
     } else {
       std::cout << "validate: " << (passed ? "PASS" : "FAIL") << ": " << reports.size() - failed << " of " << reports.size()
-                << " comparison(s) passed against " << against << " (atol " << number(a.tol.atol) << ", rtol "
+                << " comparison(s) passed against " << against << " (atol "
+                << (a.tol.atol ? number(*a.tol.atol) : "1e-05 * min(1, max|expected|) per output") << ", rtol "
                 << number(a.tol.rtol) << ")\n";
     }
     for (auto& [name, values] : metrics) event.run().metrics.emplace_back(name, std::move(values));
@@ -199,7 +202,10 @@ void add_validate(CLI::App& app, Action& action) {
                   "Folder holding <graph output name>.npy for every graph output (default: compare with the first backend)");
   sub->add_option("--backends", args->backends, "Backends to run, comma-separated (default: the --settings one, else cpu)")
       ->delimiter(',');
-  sub->add_option("--atol", args->tol.atol, "Absolute tolerance (default 1e-5)")->check(CLI::NonNegativeNumber);
+  sub->add_option("--atol", args->atol,
+                  "Absolute tolerance, applied as given (default: scaled to each expected output, "
+                  "1e-5 * min(1, max|expected|), at least the dtype's smallest normal number)")
+      ->check(CLI::NonNegativeNumber);
   sub->add_option("--rtol", args->tol.rtol, "Relative tolerance (default 1e-4)")->check(CLI::NonNegativeNumber);
   sub->add_option("--threads", args->threads, "Worker threads (default 0: all cores)")->check(CLI::Range(0, 4096));
   sub->add_option("--extension", args->extensions,
@@ -215,6 +221,7 @@ void add_validate(CLI::App& app, Action& action) {
   sub->add_flag("--json", args->json, "Print the comparisons as JSON");
   sub->callback([&action, args, sub] {
     if (sub->count("--threads")) args->flags.threads = args->threads;
+    if (sub->count("--atol")) args->tol.atol = args->atol;
     if (sub->count("--fallback")) args->flags.fallback = args->fallback;
     action = [args] { return run_validate(*args); };
   });

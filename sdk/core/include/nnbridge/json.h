@@ -49,6 +49,9 @@ struct JsonWriteOptions {
   /// Sidecar file name for large constants, relative to the JSON file; empty inlines everything.
   std::string sidecar;
   int indent = 2;  ///< spaces per nesting level; -1 writes one line
+  /// write_json_file(): replace an existing file at the sidecar's path even when it is not the
+  /// sidecar of the document being replaced (see write_json_file).
+  bool overwrite_sidecar = false;
 };
 
 /// Readers refuse JSON nested deeper than this (Error(Malformed)): the form itself needs 6
@@ -86,7 +89,12 @@ Graph read_json_file(const std::filesystem::path& path);
 
 /// Writes `g` to `path` and, when options.sidecar is set and some constant exceeds
 /// options.inline_limit, the sidecar next to it; both atomically (write_file_atomic).
-/// options.sidecar must be a plain file name. Throws Error(Io) naming the file.
+/// options.sidecar must be a plain file name. A sidecar to be written over an existing file is
+/// refused (Error(Io) naming that file, before anything is written) unless that file is the
+/// sidecar of the document being replaced (`path` is an IR JSON document whose "sidecar" names
+/// it: rewriting a JSON file in place, or over an earlier conversion) or
+/// options.overwrite_sidecar is set: a `model.bin` beside `model.json` may be another tool's
+/// (OpenVINO IR keeps its weights so). Throws Error(Io) naming the file.
 void write_json_file(const Graph& g, const std::filesystem::path& path, const JsonWriteOptions& options = {});
 
 }  // namespace nnbridge

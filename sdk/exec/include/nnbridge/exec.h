@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <map>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 #include <string_view>
@@ -132,11 +133,31 @@ std::vector<std::shared_ptr<const Backend>> all_backends();
 /// When two outputs agree: float types |a - e| <= atol + rtol * |e| (elementwise, as
 /// numpy.allclose); quantized types |q_a - q_e| <= quantized_steps, in storage integers;
 /// integer and bool types exactly.
+///
+/// `atol` unset (the default) scales with the expected output: default_atol() of its dtype and
+/// of S = max |e| over its finite elements, so that an output whose values are all tiny is not
+/// passed by an absolute bound larger than the values themselves (with numpy.allclose's fixed
+/// atol, any actual values below 1e-5 would pass an expected output of 1e-16s). A set `atol` is
+/// applied exactly as given, in the output's real values.
 struct Tolerance {
-  double atol = 1e-5;
+  std::optional<double> atol;
   double rtol = 1e-4;
   int64_t quantized_steps = 1;
 };
+
+/// The factor of the scaled default atol: 1e-5 for outputs of unit scale and above (numpy's
+/// and nnbridge's former fixed default).
+inline constexpr double kDefaultAtolFactor = 1e-5;
+
+/// The absolute tolerance used when Tolerance::atol is unset, for an expected output of float
+/// dtype `t` whose largest finite magnitude is `scale`:
+/// max(kDefaultAtolFactor * min(1, scale), smallest normal number of `t`).
+/// Below unit scale the bound shrinks with the data; at and above it, it is the former fixed
+/// 1e-5 (the rtol term already grows with large values). The floor is the dtype's smallest
+/// normal (float32 and bfloat16 1.18e-38, float16 6.1e-5, float64 2.2e-308): OpenCL devices may
+/// flush subnormal results to zero (OpenCL C "Edge Case Behavior"), so differences below it
+/// are not errors. Other dtypes: kDefaultAtolFactor * min(1, scale).
+double default_atol(DataType t, double scale);
 
 /// The max_ulp value of a NaN compared with a number (or with a NaN of another sign: never,
 /// NaNs compare equal to each other whatever their sign and payload).
@@ -171,6 +192,9 @@ struct OutputReport {
   /// (for quantized types equal to max_steps). 0 when the tensors could not be compared
   /// (shape or dtype differ; see message).
   uint64_t max_ulp = 0;
+  /// The absolute tolerance applied to this output (Tolerance::atol, or default_atol() of its
+  /// expected values when that is unset); 0 for integer, bool and quantized outputs.
+  double atol = 0;
   bool passed = false;
   std::string message;       ///< why it failed (shape or dtype mismatch, a backend error); empty if it passed
 };
@@ -186,9 +210,12 @@ std::vector<OutputReport> compare_outputs(const TensorMap& actual, const TensorM
                                           std::string_view backend = {});
 
 /// Runs `g` on each backend in `backends` and compares every output with `expected`, or,
-/// when `expected` is null, with the first backend's outputs. An unknown backend or a
-/// backend that throws gives failed reports carrying the message; validate() itself throws
-/// only Error(Invalid) for an empty backend list.
+/// when `expected` is null, with the first backend's outputs. With `expected` null and one
+/// backend, there is nothing to compare it with: a lone "cpu" throws Error(Invalid) ("nothing
+/// to compare with", as the CLI's `validate` exits 2), and any other lone backend is compared
+/// with "cpu", which is run first (as the CLI does). An unknown backend or a backend that throws
+/// gives failed reports carrying the message; validate() itself throws Error(Invalid) for an
+/// empty backend list, a backend named twice, and the lone cpu above.
 ValidationReport validate(const Graph& g, const TensorMap& inputs, std::span<const std::string> backends,
                           const Tolerance& tol, const TensorMap* expected = nullptr,
                           const BackendOptions& options = {});

@@ -93,6 +93,9 @@ bool tconv_to(const FieldMap&, const reflection::Object&, const MapContext&, Att
 void tconv_from(const AttrMap&, const MapContext&, FieldMap&);
 bool pool_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
 void pool_from(const AttrMap&, const MapContext&, FieldMap&);
+/// ceil_mode, count_include_pad and L2 (p, mean): the rules Pooling2d and Pooling3d share.
+void pool_rules_to(const FieldMap&, const reflection::Object&, AttrMap&);
+void pool_rules_from(const AttrMap&, FieldMap&);
 bool permute_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
 void permute_from(const AttrMap&, const MapContext&, FieldMap&);
 bool layout_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);

@@ -118,14 +118,7 @@ bool pool_to(const FieldMap& f, const reflection::Object& o, const MapContext&, 
   if (!layout_into(f, o, out)) return false;
   spatial_to(f, o, out, false);
   out["kernel_shape"] = Attr(Ints{I(f, o, "descriptor.poolHeight"), I(f, o, "descriptor.poolWidth")});
-  out["ceil_mode"] = Attr(int64_t(I(f, o, "descriptor.outputShapeRounding") == 1));
-  int64_t type = I(f, o, "descriptor.poolType");
-  if (type != 0) out["count_include_pad"] = Attr(int64_t(I(f, o, "descriptor.paddingMethod") == 0));
-  if (type == 2) {
-    // Arm NN L2 pooling is the root of the mean of squares, not ONNX LpPool's root of the sum.
-    out["p"] = Attr(int64_t{2});
-    out["mean"] = Attr(int64_t{1});
-  }
+  pool_rules_to(f, o, out);
   return true;
 }
 void pool_from(const AttrMap& a, const MapContext&, FieldMap& f) {
@@ -135,6 +128,21 @@ void pool_from(const AttrMap& a, const MapContext&, FieldMap& f) {
   if (k.size() != 2) unsupported("Pooling2d needs a 2-D kernel_shape");
   f["descriptor.poolHeight"] = Attr(k[0]);
   f["descriptor.poolWidth"] = Attr(k[1]);
+  pool_rules_from(a, f);
+}
+
+// The rules Pooling2d and Pooling3d share (Pooling3d adds a depth to the same descriptor).
+void pool_rules_to(const FieldMap& f, const reflection::Object& o, AttrMap& out) {
+  out["ceil_mode"] = Attr(int64_t(I(f, o, "descriptor.outputShapeRounding") == 1));
+  int64_t type = I(f, o, "descriptor.poolType");
+  if (type != 0) out["count_include_pad"] = Attr(int64_t(I(f, o, "descriptor.paddingMethod") == 0));
+  if (type == 2) {
+    // Arm NN L2 pooling is the root of the mean of squares, not ONNX LpPool's root of the sum.
+    out["p"] = Attr(int64_t{2});
+    out["mean"] = Attr(int64_t{1});
+  }
+}
+void pool_rules_from(const AttrMap& a, FieldMap& f) {
   f["descriptor.outputShapeRounding"] = Attr(int64_t(ai(a, "ceil_mode") ? 1 : 0));
   // Arm NN's default PaddingMethod is Exclude; MaxPool has no count_include_pad (padding never
   // wins a max), so it keeps that default and a file's other choice stays a residual field.

@@ -86,13 +86,7 @@ bool pool3d_to(const FieldMap& f, const reflection::Object& o, const MapContext&
   spatial3d_to(f, o, out, false);
   out["kernel_shape"] =
       Attr(Ints{I(f, o, "descriptor.poolDepth"), I(f, o, "descriptor.poolHeight"), I(f, o, "descriptor.poolWidth")});
-  out["ceil_mode"] = Attr(int64_t(I(f, o, "descriptor.outputShapeRounding") == 1));
-  int64_t type = I(f, o, "descriptor.poolType");
-  if (type != 0) out["count_include_pad"] = Attr(int64_t(I(f, o, "descriptor.paddingMethod") == 0));
-  if (type == 2) {
-    out["p"] = Attr(int64_t{2});
-    out["mean"] = Attr(int64_t{1});
-  }
+  pool_rules_to(f, o, out);
   return true;
 }
 void pool3d_from(const AttrMap& a, const MapContext&, FieldMap& f) {
@@ -103,11 +97,7 @@ void pool3d_from(const AttrMap& a, const MapContext&, FieldMap& f) {
   f["descriptor.poolDepth"] = Attr(k[0]);
   f["descriptor.poolHeight"] = Attr(k[1]);
   f["descriptor.poolWidth"] = Attr(k[2]);
-  f["descriptor.outputShapeRounding"] = Attr(int64_t(ai(a, "ceil_mode") ? 1 : 0));
-  const bool include_pad = A(a, "count_include_pad") && ai(a, "count_include_pad");
-  f["descriptor.paddingMethod"] = Attr(int64_t(include_pad ? 0 : 1));
-  if (A(a, "p") && (ai(a, "p") != 2 || !A(a, "mean") || ai(a, "mean") != 1))
-    unsupported("Arm NN L2 pooling is p = 2 over the mean of squares (LpPool mean = 1)");
+  pool_rules_from(a, f);
 }
 
 // BatchMatMul is MatMul (numpy.matmul with transA/transB) when it multiplies the last two dims

@@ -160,10 +160,20 @@ class CpuBackend final : public Backend {
       for (ValueId v : n.outputs)
         if (v >= g.values.size()) throw Error(ErrorCode::Invalid, "output id out of range in " + label, {}, where);
       for (ValueId v : n.inputs)
-        if (v != kNoValue && !ready[v])
+        if (v != kNoValue && !ready[v]) {
+          if (auto key = g.values[v].attrs.find(kExternalDataKey);
+              key != g.values[v].attrs.end() && key->second.is<std::string>()) {
+            auto hint = g.metadata.find(kExternalDataHint);
+            throw Error(ErrorCode::Invalid,
+                        "constant \"" + g.values[v].name + "\" of " + label + " has no data: its bytes are the named data \"" +
+                            key->second.get<std::string>() + "\", which was not loaded" +
+                            (hint != g.metadata.end() && hint->second.is<std::string>() ? " (" + hint->second.get<std::string>() + ")" : ""),
+                        {}, where);
+          }
           throw Error(ErrorCode::Invalid, "input \"" + g.values[v].name + "\" of " + label +
                                               " has no data: it is not a graph input, a constant with data or a node's output",
                       {}, where);
+        }
       for (ValueId v : n.outputs) ready[v] = true;
       auto it = table.find(n.op);
       auto custom_kernel = choose_custom(custom, n.op, kernel_dtype(work, n), it != table.end());
@@ -261,6 +271,7 @@ const KernelTable& kernels() {
     add_where_kernels(t);
     add_rearrange_kernels(t);
     add_gather_scatter_kernels(t);
+    add_executorch_kernels(t);
     return t;
   }();
   return table;

@@ -72,6 +72,7 @@ void add_layer_norm_kernels(KernelTable&);
 void add_where_kernels(KernelTable&);
 void add_rearrange_kernels(KernelTable&);
 void add_gather_scatter_kernels(KernelTable&);
+void add_executorch_kernels(KernelTable&);
 
 /// The table of every built-in kernel.
 const KernelTable& kernels();

@@ -31,6 +31,8 @@ armnn=("$root"/tests/golden/armnn/*/model.armnn "$root"/examples/models/*.armnn
 link armnn "${armnn[@]}"
 link vkgraph "$shared"/vkgraph/add_example.bin
 link vkdelegate "$shared"/vkgraph/add_example_delegate.bin
+link pte "$root"/tests/golden/pte/*/model.pte
+link ptd "$root"/tests/golden/pte/*/*.ptd
 link afcm "$shared"/afcm/*.flow
 link npy "$root"/tests/golden/**/*.npy "$shared"/**/*.npy
 link ir_json "$root"/tests/fuzz/seeds/ir_json/*.json "$root"/tests/golden/**/model.json

@@ -169,7 +169,14 @@ CaseSpec read_case(const fs::path& dir) {
   s.model = model.empty() ? find_model_file(dir) : dir / model;
   if (s.model.empty()) throw Error(ErrorCode::Invalid, "no \"model\" key and not exactly one model.* file", file.string());
   s.load_options.format = get_string(c, "format", file);
-  for (const auto& [k, v] : get_string_map(c, "load_options", file)) s.load_options.options[k] = v;
+  // A value naming a file of the case folder (a sidecar such as a .ptd) is that file's path, so
+  // the case reads the same wherever it runs and whatever copy of the model is read.
+  for (const auto& [k, v] : get_string_map(c, "load_options", file)) {
+    const std::filesystem::path in_case = dir / v;
+    s.load_options.options[k] = !v.empty() && std::filesystem::path(v).is_relative() && std::filesystem::is_regular_file(in_case)
+                                    ? in_case.string()
+                                    : v;
+  }
   s.conversions = get_strings(c, "conversions", file);
   s.expect_error = read_expect_error(c, file);
   s.backends = get_strings(c, "backends", file);

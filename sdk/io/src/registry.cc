@@ -8,6 +8,7 @@
 #include "json_format.h"
 #include "nnbridge/formats/afcm.h"
 #include "nnbridge/formats/armnn.h"
+#include "nnbridge/formats/pte.h"
 #include "nnbridge/formats/vkgraph.h"
 #include "nnbridge/io.h"
 
@@ -46,6 +47,8 @@ Registry& registry() {
     reg->add_locked(formats::afcm::format_handler());
     reg->add_locked(formats::vkgraph::format_handler());
     reg->add_locked(formats::vkgraph::delegate_handler());
+    reg->add_locked(formats::pte::format_handler());
+    reg->add_locked(formats::pte::ptd_handler());
     return reg;
   }();
   return *r;

@@ -34,6 +34,7 @@ int run_convert(const ConvertArgs& a) {
   const FormatHandler* out_handler =
       so.format.empty() ? find_format_by_extension(std::filesystem::path(a.out).extension().string()) : find_format(so.format);
   if (a.force && out_handler && out_handler->name == "json") so.options.emplace("json.overwrite_sidecar", "true");
+  if (a.force && out_handler && out_handler->name == "pte") so.options.emplace("pte.overwrite_ptd", "true");
   // save() writes a temporary file and renames it: IN may equal OUT, since the mapped
   // input keeps its old inode alive until the graph is gone.
   save(g, a.out, so);
@@ -60,7 +61,8 @@ void add_convert(CLI::App& app, Action& action) {
                   "A writer option key=value, e.g. armnn.bindingIdsScheme=1")
       ->check(check_key_value);
   sub->add_flag("--force", args->force,
-                "json: replace an existing <stem>.bin beside OUT even when it is not the sidecar of the OUT it replaces");
+                "json: replace an existing <stem>.bin beside OUT even when it is not the sidecar of the OUT it replaces; "
+                "pte: likewise an existing <stem>.ptd");
   sub->callback([&action, args] { action = [args] { return run_convert(*args); }; });
 }
 

@@ -64,11 +64,18 @@ int run_info(const InfoArgs& a) {
   const std::string format = lo.format.empty() ? detect_format(a.file) : lo.format;
 
   std::size_t constants = 0, constant_bytes = 0;
-  for (const Value& v : g.values)
+  std::vector<std::string> unloaded;  // keys of constants whose bytes live elsewhere (kExternalDataKey)
+  for (const Value& v : g.values) {
     if (v.constant) {
       ++constants;
       constant_bytes += v.constant->size();
     }
+    if (auto k = v.attrs.find(kExternalDataKey); !v.constant && k != v.attrs.end() && k->second.is<std::string>())
+      unloaded.push_back(k->second.get<std::string>());
+  }
+  std::string hint;
+  if (auto h = g.metadata.find(kExternalDataHint); h != g.metadata.end() && h->second.is<std::string>())
+    hint = h->second.get<std::string>();
   std::map<std::string, std::size_t> ops;
   for (const Node& n : g.nodes) ++ops[n.op];
 
@@ -81,6 +88,9 @@ int run_info(const InfoArgs& a) {
     j["values"] = g.values.size();
     j["constants"] = constants;
     j["constant_bytes"] = constant_bytes;
+    if (!unloaded.empty()) {
+      j["external_data"] = {{"keys", unloaded}, {"hint", hint}};
+    }
     j["inputs"] = nlohmann::json::array();
     for (ValueId id : g.inputs) j["inputs"].push_back(tensor_json(g, id));
     j["outputs"] = nlohmann::json::array();
@@ -96,6 +106,9 @@ int run_info(const InfoArgs& a) {
   if (g.source_format != format && !g.source_format.empty()) std::cout << " (from " << g.source_format << ")";
   std::cout << ", " << g.nodes.size() << " nodes, " << g.values.size()
             << " values (" << constants << " constants, " << constant_bytes << " bytes)\n";
+  if (!unloaded.empty())
+    std::cout << unloaded.size() << " constants without data: named data not loaded" << (hint.empty() ? "" : " (" + hint + ")")
+              << "\n";
   std::cout << "inputs:\n";
   for (ValueId id : g.inputs) std::cout << "  " << tensor_line(g, id) << "\n";
   std::cout << "outputs:\n";

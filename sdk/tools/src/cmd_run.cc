@@ -72,8 +72,8 @@ int run_body(const RunArgs& a, BenchmarkEventWriter& event, Stage& stage, std::s
   if (!a.named_data.empty()) {
     // ExecuTorch keeps some Vulkan constants outside the payload, by key (nnbridge/formats/vkgraph.h).
     const std::string format = detect_format(a.model);
-    if (format != "vkgraph" && format != "vkdelegate") {
-      std::cerr << "nnbridge: error: --named-data applies to vkgraph and vkdelegate models, not " << format << "\n";
+    if (format != "vkgraph" && format != "vkdelegate" && format != "pte") {
+      std::cerr << "nnbridge: error: --named-data applies to vkgraph, vkdelegate and pte models, not " << format << "\n";
       return kUsage;
     }
     load_options.options[format + ".named_data"] = a.named_data;
@@ -170,7 +170,8 @@ void add_run(CLI::App& app, Action& action) {
   sub->add_option("--fallback", args->fallback, "opencl: run nodes without an opencl kernel on cpu (`cpu`) or fail (`none`, default)")
       ->check(CLI::IsMember({"none", "cpu"}));
   sub->add_option("--named-data", args->named_data,
-                  "vkgraph/vkdelegate: folder holding the named-data constants, one file per key");
+                  "vkgraph/vkdelegate: folder holding the named-data constants, one file per key; pte: the .ptd file "
+                  "(default: the .ptd beside the .pte with its stem)");
   add_exec_flags(sub, args->flags);
   sub->add_option("--custom-layers", args->custom_layers,
                   "opencl: OpenVINO custom-layer XML (SimpleGPU kernels run for nodes of the layer's name); repeatable")

@@ -139,10 +139,11 @@ def vkdelegate_cases(tmp):
         for vid in const_ids:
             t = next(t for i, t in g.inputs if i == vid)
             data = t.numpy().astype("<f4").tobytes()
-            segment += b"\0" * (align(len(segment)) - len(segment))
             g.values[vid]["value"]["constant_id"] = len(constants)
             constants.append({"offset": len(segment), "length": len(data)})
-            segment += data
+            # serialize_constant_tensors pads every tensor to 16, the last one too (bytes_size
+            # counts that padding).
+            segment += data + b"\0" * (align(len(data)) - len(data))
         inputs = [(i, t) for i, t in g.inputs if i not in const_ids]
         doc = {"version": "0", "chain": [{"node_id": 0, "name": op, "args": g.args}], "values": g.values,
                "input_ids": [i for i, _ in inputs], "output_ids": [g.args[-1]], "constants": constants, "shaders": []}

@@ -13,6 +13,13 @@
 
 namespace nnbridge {
 
+/// Value attribute of a constant whose bytes live outside the file that was read and were not
+/// loaded (ExecuTorch named data without its .ptd or folder): the key they are stored under.
+/// Such a value has no `constant` data; backends name the key when a node needs it.
+inline const std::string kExternalDataKey = "external_data.key";
+/// Graph metadata set with kExternalDataKey: how to supply the data (the reader option to pass).
+inline const std::string kExternalDataHint = "external_data.hint";
+
 /// Index of a Value in Graph::values.
 using ValueId = uint32_t;
 /// Marks an absent optional input of a Node (ONNX: an empty input name).

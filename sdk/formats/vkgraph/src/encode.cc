@@ -71,8 +71,13 @@ std::vector<uint8_t> encode(const RawGraph& g) {
   if (g.present.chain) {
     std::vector<flatbuffers::Offset<fb::OperatorCall>> ops;
     ops.reserve(g.chain.size());
-    for (const RawOp& op : g.chain)
-      ops.push_back(fb::CreateOperatorCall(b, op.node_id, b.CreateString(op.name), b.CreateVector(op.args)));
+    for (const RawOp& op : g.chain) {
+      // The name before the args, as flatc builds a table's strings and vectors in field order
+      // (ExecuTorch serializes through flatc's JSON): the bytes then match ExecuTorch's.
+      auto name = b.CreateString(op.name);
+      auto args = b.CreateVector(op.args);
+      ops.push_back(fb::CreateOperatorCall(b, op.node_id, name, args));
+    }
     chain = b.CreateVector(ops);
   }
   flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::VkValue>>> values;

@@ -1,5 +1,8 @@
 // The two format handlers: "vkgraph" (bare flatbuffer) and "vkdelegate" (VH00 payload).
 #include <cstring>
+#include <filesystem>
+#include <map>
+#include <set>
 
 #include "internal.h"
 #include "nnbridge/error.h"
@@ -18,27 +21,63 @@ std::string option(const std::map<std::string, std::string, std::less<>>& o, con
   return it == o.end() ? std::string() : it->second;
 }
 
+template <class T>
+const T* find_as(const AttrMap& m, const std::string& k) {
+  auto it = m.find(k);
+  return it != m.end() && it->second.is<T>() ? &it->second.get<T>() : nullptr;
+}
+
+// A folder with one file per key (reader option <format>.named_data).
+std::optional<NamedDataResolver> folder_resolver(const LoadOptions& o, const std::string& format) {
+  const std::string dir = option(o.options, format + ".named_data");
+  if (dir.empty()) return std::nullopt;
+  NamedDataResolver r;
+  r.where = "the folder " + dir;
+  r.how = "put a file named as the key there";
+  r.find = [dir](const std::string& key) -> std::optional<Buffer> {
+    if (key.find('/') != std::string::npos || key == "." || key == "..")
+      throw Error(ErrorCode::Invalid, "the named-data key \"" + key + "\" is not a file name");
+    auto path = std::filesystem::path(dir) / key;
+    if (!std::filesystem::exists(path)) return std::nullopt;
+    auto file = MappedFile::open(path);
+    return file->buffer(file);
+  };
+  return r;
+}
+
+std::string folder_hint(const std::string& format) {
+  return "named-data constants were not loaded: pass -I " + format +
+         ".named_data=DIR (a folder with one file per key), or read the .pte that holds them";
+}
+
 }  // namespace
 
 Graph read_vkgraph(const Source& src, const LoadOptions& o) {
   const VerifierLimits limits = verifier_limits(o, "vkgraph");
   check_input_size(src.bytes.size(), limits, "vkgraph");
   RawGraph rg = decode(src.bytes, limits);
-  return to_ir(rg, src, std::nullopt, "vkgraph", option(o.options, "vkgraph.named_data"));
+  auto named = folder_resolver(o, "vkgraph");
+  return to_ir(rg, src, std::nullopt, "vkgraph", named ? &*named : nullptr, folder_hint("vkgraph"));
 }
 
-Graph read_delegate(const Source& src, const LoadOptions& o) {
-  const VerifierLimits limits = verifier_limits(o, "vkdelegate");
-  check_input_size(src.bytes.size(), limits, "vkdelegate");
+Graph read_delegate_payload(const Source& src, const LoadOptions& o, const std::string& limits_prefix,
+                            const NamedDataResolver* named, const std::string& hint, const std::string& format) {
+  const VerifierLimits limits = verifier_limits(o, limits_prefix);
+  check_input_size(src.bytes.size(), limits, limits_prefix);
   const DelegateHeader h = parse_delegate_header(src.bytes);
   auto [offset, size] = constant_segment(h, src.bytes.size());
   try {
     RawGraph rg = decode(src.bytes.subspan(h.flatbuffer_offset, h.flatbuffer_size), limits);
-    return to_ir(rg, src, Segment{offset, size}, "vkdelegate", option(o.options, "vkdelegate.named_data"));
+    return to_ir(rg, src, Segment{offset, size}, format, named, hint);
   } catch (const Error& e) {
     // Places inside the flatbuffer read "flatbuffer.values[3]..." in payload messages.
     throw Error(e.code(), e.message(), {}, "flatbuffer" + (e.where().empty() ? "" : "." + e.where()));
   }
+}
+
+Graph read_delegate(const Source& src, const LoadOptions& o) {
+  auto named = folder_resolver(o, "vkdelegate");
+  return read_delegate_payload(src, o, "vkdelegate", named ? &*named : nullptr, folder_hint("vkdelegate"), "vkdelegate");
 }
 
 std::vector<uint8_t> write_vkgraph(const Graph& g, const SaveOptions& o) {
@@ -54,6 +93,8 @@ std::vector<uint8_t> write_vkgraph(const Graph& g, const SaveOptions& o) {
                     "the table without the data");
   return encode(w.raw);
 }
+
+std::vector<uint8_t> write_delegate_payload(const Graph& g, const SaveOptions& o) { return write_delegate(g, o); }
 
 std::vector<uint8_t> write_delegate(const Graph& g, const SaveOptions&) {
   Written w = from_ir(g, true);
@@ -72,6 +113,24 @@ std::vector<uint8_t> write_delegate(const Graph& g, const SaveOptions&) {
   out.insert(out.end(), fb.begin(), fb.end());
   out.resize(header_len + fb_len, 0);
   out.insert(out.end(), w.segment.begin(), w.segment.end());
+  return out;
+}
+
+std::vector<std::pair<std::string, Buffer>> named_constants(const Graph& g) {
+  std::vector<std::pair<std::string, Buffer>> out;
+  const auto* off = find_as<std::vector<int64_t>>(g.metadata, keys::kConstants + "offset");
+  const auto* key = find_as<std::vector<std::string>>(g.metadata, keys::kConstants + "named_key");
+  if (!off || !key || key->size() != off->size()) return out;
+  std::map<std::size_t, const Buffer*> data;  // constants[] index -> the data of a tensor using it
+  for (const Value& v : g.values)
+    if (const auto* cid = find_as<int64_t>(v.attrs, keys::kConstantId); cid && v.constant && *cid >= 0)
+      data.emplace(static_cast<std::size_t>(*cid), &*v.constant);
+  std::set<std::string> seen;
+  for (std::size_t k = 0; k < off->size(); ++k) {
+    if (static_cast<uint64_t>((*off)[k]) != kNamedDataOffset || (*key)[k].empty()) continue;
+    auto it = data.find(k);
+    if (it != data.end() && seen.insert((*key)[k]).second) out.emplace_back((*key)[k], *it->second);
+  }
   return out;
 }
 

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "nnbridge/format.h"
+#include "nnbridge/formats/vkgraph.h"
 #include "nnbridge/graph.h"
 #include "raw.h"
 
@@ -20,9 +21,10 @@ struct Segment {
 };
 
 /// The IR of a decoded VkGraph (see vkgraph.h for the form). `segment` gives constants their
-/// data; `named_data` (a folder, may be empty) resolves named-data constants.
+/// data; `named` (may be null) resolves named-data constants. Named-data constants left without
+/// data carry kExternalDataKey, and the graph kExternalDataHint = `hint` (when not empty).
 Graph to_ir(const RawGraph& rg, const Source& src, const std::optional<Segment>& segment, const std::string& format,
-            const std::string& named_data);
+            const NamedDataResolver* named, const std::string& hint);
 
 /// A RawGraph for `g` plus the constant segment laid out by ExecuTorch's rules (each constant
 /// padded to 16 bytes). `need_data`: every in-segment constant must have data (delegate);

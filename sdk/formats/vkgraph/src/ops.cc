@@ -28,6 +28,18 @@ OpRow row(std::string aten, std::string op, std::vector<ArgSpec> args, std::vect
           std::vector<std::pair<std::string, Attr>> fixed = {}, ToFn to = nullptr, FromFn from = nullptr) {
   return OpRow{std::move(aten), std::move(op), std::move(args), std::move(renames), std::move(fixed), to, from, {}};
 }
+// A native row: the operator reads as the native op `vk.<aten>`, every non-tensor argument an
+// attribute under its ATen name (Null optional arguments: none), tensors in argument order (the
+// order native_tensors() gives, so the node is written back verbatim).
+OpRow native(std::string aten, std::vector<ArgSpec> args) {
+  std::vector<Rename> renames;
+  for (const ArgSpec& a : args)
+    if (a.kind != K::In && a.kind != K::OptIn && a.kind != K::InList && a.kind != K::Out && a.kind != K::OutList &&
+        a.kind != K::Any)
+      renames.push_back({a.name, a.name});
+  std::string op = "vk." + aten;
+  return row(std::move(aten), std::move(op), std::move(args), std::move(renames));
+}
 OpRow unary(std::string aten, std::string op) { return row(std::move(aten), std::move(op), {in(), out()}); }
 OpRow binary(std::string aten, std::string op) {
   return row(std::move(aten), std::move(op), {in(0), in(1, "other"), out()});
@@ -57,6 +69,9 @@ std::vector<OpRow> build() {
         {"aten.hardswish.default", "HardSwish"}, {"aten.logical_not.default", "Not"}})
     r.push_back(unary(aten, op));
   r.push_back(row("aten.clone.default", "Identity", {in(), arg(K::Any, "memory_format"), out()}));
+  // ExecuTorch's Vulkan pipeline (backends/vulkan/custom_ops_lib.py): prepack copies a constant into
+  // the GPU's layout, the identity on values. Identity is written as aten.clone (the row above).
+  r.push_back(row("et_vk.prepack.default", "Identity", {in(0, "x"), out()}));
   r.push_back(row("aten.gelu.default", "Gelu", {in(), arg(K::Str, "approximate", Attr("none")), out()},
                   {{"approximate", "approximate"}}));
   r.push_back(row("aten.leaky_relu.default", "LeakyRelu", {in(), arg(K::Number, "negative_slope", Attr(0.01)), out()},
@@ -172,6 +187,17 @@ std::vector<OpRow> build() {
                    arg(K::OptInt, "divisor_override"), out()},
                   {{"count_include_pad", "count_include_pad", RenameKind::BoolAsInt}}, {{"ceil_mode", Attr(false)}},
                   t::avg_pool_to, t::avg_pool_from));
+
+  // Operators with no canonical form that backends still run: native rows (see native()).
+  // max_pool2d_with_indices returns PyTorch's per-plane indices, not ONNX MaxPool's flat ones.
+  r.push_back(native("aten.max_pool2d_with_indices.default",
+                     {in(), arg(K::Ints, "kernel_size"), arg(K::Ints, "stride"), arg(K::Ints, "padding"),
+                      arg(K::Ints, "dilation"), arg(K::Bool, "ceil_mode"), out_list()}));
+  // conv_with_clamp (custom_ops_lib.py): aten.convolution, then clamp(output_min, output_max).
+  r.push_back(native("et_vk.conv_with_clamp.default",
+                     {in(0, "input"), in(1, "weight"), opt_in(2, "bias"), arg(K::Ints, "stride"), arg(K::Ints, "padding"),
+                      arg(K::Ints, "dilation"), arg(K::Bool, "transposed"), arg(K::Ints, "output_padding"),
+                      arg(K::Int, "groups"), arg(K::OptNumber, "output_min"), arg(K::OptNumber, "output_max"), out()}));
   return r;
 }
 

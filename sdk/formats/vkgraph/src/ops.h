@@ -105,10 +105,6 @@ struct Collected {
   AtenArgs aten;
   std::vector<int64_t> in, out;
 };
-/// True for an argument that is one scalar (int, float, bool or string), not a list or tensor.
-inline bool is_scalar_arg(const Attr& a) {
-  return a.is<int64_t>() || a.is<double>() || a.is<bool>() || a.is<std::string>();
-}
 std::optional<Collected> collect(const OpRow& row, const std::vector<int32_t>& args, const std::vector<RawValue>& table);
 /// A native call's tensors: those of every argument but the last (ValueList items included)
 /// are inputs, those of the last its outputs.

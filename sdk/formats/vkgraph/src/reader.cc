@@ -15,8 +15,8 @@ std::string at(const char* vec, std::size_t i) { return std::string(vec) + "[" +
 
 class Reader {
  public:
-  Reader(const RawGraph& rg, const Source& src, const std::optional<Segment>& seg, const std::string& named_data)
-      : rg_(rg), src_(src), seg_(seg), named_data_(named_data) {}
+  Reader(const RawGraph& rg, const Source& src, const std::optional<Segment>& seg, const NamedDataResolver* named)
+      : rg_(rg), src_(src), seg_(seg), named_(named) {}
 
   Graph run(const std::string& format) {
     g_.source_format = format;
@@ -27,6 +27,7 @@ class Reader {
     tables();
     return std::move(g_);
   }
+  bool unresolved() const { return unresolved_; }
 
  private:
   // input_<i> / output_<i> by position in input_ids / output_ids; other tensors v<index>.
@@ -105,30 +106,42 @@ class Reader {
     v.attrs[keys::kStagingType] = Attr(data_type_name(t.staging_datatype));
     auto bytes = v.type.byte_size();
     if (!bytes) throw Error(ErrorCode::Invalid, "the element count overflows", {}, w + ".dims");
-    if (t.constant_id >= 0) v.constant = constant_data(static_cast<std::size_t>(t.constant_id), uint64_t(*bytes), w);
+    if (t.constant_id >= 0) {
+      const auto cid = static_cast<std::size_t>(t.constant_id);
+      v.constant = constant_data(cid, uint64_t(*bytes), w);
+      const RawBytes& b = rg_.constants[cid];
+      if (!v.constant && b.offset == kNamedDataOffset && b.key_present) {
+        v.attrs[kExternalDataKey] = Attr(b.named_key);
+        unresolved_ = true;
+      }
+    }
     return v;
   }
 
   // The bytes of constants[cid] for a tensor of `need` bytes: from the delegate's constant
   // segment (checked like ExecuTorch's runtime: offset inside the segment, the full extent
-  // within it), or from the named-data folder; none for a bare VkGraph.
+  // within it), or from the named data; none for a bare VkGraph or without a named-data store.
   std::optional<Buffer> constant_data(std::size_t cid, uint64_t need, const std::string& w) {
     const RawBytes& b = rg_.constants[cid];
     const std::string cw = at("constants", cid);
     if (b.offset == kNamedDataOffset) {
-      if (named_data_.empty()) return std::nullopt;
       if (!b.key_present || b.named_key.empty())
         throw Error(ErrorCode::Invalid, "a named-data constant without a key", {}, cw + ".named_key");
-      if (b.named_key.find('/') != std::string::npos || b.named_key == "." || b.named_key == "..")
-        throw Error(ErrorCode::Invalid, "the key is not a file name", {}, cw + ".named_key");
-      auto path = std::filesystem::path(named_data_) / b.named_key;
-      if (!std::filesystem::exists(path))
-        throw Error(ErrorCode::Io, "named data \"" + b.named_key + "\" is not in " + named_data_, {}, cw + ".named_key");
-      auto file = MappedFile::open(path);
-      if (file->bytes().size() < need)
-        throw Error(ErrorCode::Invalid, "named data file " + path.string() + " has " + std::to_string(file->bytes().size()) +
+      if (!named_) return std::nullopt;
+      std::optional<Buffer> data;
+      try {
+        data = named_->find(b.named_key);
+      } catch (const Error& e) {
+        if (!e.where().empty() || !e.file().empty()) throw;
+        throw Error(e.code(), e.message(), {}, cw + ".named_key");
+      }
+      if (!data)
+        throw Error(ErrorCode::Io, "named data \"" + b.named_key + "\" is not in " + named_->where +
+                                       (named_->how.empty() ? "" : ": " + named_->how), {}, cw + ".named_key");
+      if (data->size() < need)
+        throw Error(ErrorCode::Invalid, "named data \"" + b.named_key + "\" has " + std::to_string(data->size()) +
                                             " bytes, the tensor needs " + std::to_string(need), {}, w);
-      return file->buffer(file).slice(0, static_cast<std::size_t>(need));
+      return data->slice(0, static_cast<std::size_t>(need));
     }
     if (!seg_) return std::nullopt;
     if (b.offset > seg_->size || (b.offset == seg_->size && need > 0))
@@ -166,11 +179,11 @@ class Reader {
       return;
     }
     n.op = "vk." + op.name;
-    // An operator the table knows but cannot map (aten.add.Tensor with alpha != 1) keeps its
-    // scalar arguments as attributes under their ATen names, for backends to read.
+    // An operator the table knows but cannot map (aten.add.Tensor with alpha != 1, max_pool2d
+    // with ceil_mode) keeps its non-tensor arguments as attributes under their ATen names, for
+    // backends to read.
     if (first)
-      for (const auto& [k, a] : first->aten)
-        if (is_scalar_arg(a)) n.attrs[k] = a;
+      for (const auto& [k, a] : first->aten) n.attrs[k] = a;
     std::vector<int64_t> in, out;
     native_tensors(op.args, rg_.values, in, out);
     for (int64_t id : in) n.inputs.push_back(ir_of_[id]);
@@ -257,7 +270,8 @@ class Reader {
   const RawGraph& rg_;
   const Source& src_;
   const std::optional<Segment>& seg_;
-  const std::string& named_data_;
+  const NamedDataResolver* named_;
+  bool unresolved_ = false;  // a named-data constant was left without data
   Graph g_;
   std::vector<std::string> names_;
   std::vector<ValueId> ir_of_;  // table index -> IR value (tensors only)
@@ -294,8 +308,11 @@ int8_t vk_dtype(DataType t) {
 }
 
 Graph to_ir(const RawGraph& rg, const Source& src, const std::optional<Segment>& segment, const std::string& format,
-            const std::string& named_data) {
-  return Reader(rg, src, segment, named_data).run(format);
+            const NamedDataResolver* named, const std::string& hint) {
+  Reader r(rg, src, segment, named);
+  Graph g = r.run(format);
+  if (r.unresolved() && !hint.empty()) g.metadata[kExternalDataHint] = Attr(hint);
+  return g;
 }
 
 }  // namespace nnbridge::formats::vkgraph

@@ -309,13 +309,13 @@ class Writer {
     if (!same_values(in, n.inputs) || !same_values(out, n.outputs))
       throw Error(ErrorCode::Unsupported, label + ": its inputs or outputs no longer match vk.args (native operators are "
                                                   "written back verbatim)");
-    // The scalar arguments the reader copied into attributes must still be what vk.args names.
+    // The arguments the reader copied into attributes must still be what vk.args names.
     if (const auto* name = find_as<std::string>(n.attrs, keys::kName))
       for (const OpRow* row : rows_for_name(*name))
         if (auto c = collect(*row, args, raw().values)) {
           for (const auto& [k, a] : c->aten) {
             auto it = n.attrs.find(k);
-            if (it != n.attrs.end() && is_scalar_arg(a) && !(it->second == a))
+            if (it != n.attrs.end() && !(it->second == a))
               throw Error(ErrorCode::Unsupported, label + ": attribute " + k + " differs from the value vk.args names "
                                                           "(native operators are written back verbatim)");
           }

@@ -5,6 +5,8 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -38,13 +40,19 @@ namespace nnbridge::formats::vkgraph {
 ///   table (sdk/formats/vkgraph/src/ops.cc: aten.add.Tensor, aten.convolution.default, ...)
 ///   becomes its canonical op with canonical attributes; its tensor arguments (and the tensors of
 ///   ValueList arguments) are the node's inputs in canonical order and its output(s) the node's
-///   outputs. Every other operator is the native op `vk.<name>` (e.g. `vk.et_vk.prepack.default`):
+///   outputs. Every other operator is the native op `vk.<name>` (e.g. `vk.et_vk.foo.default`):
 ///   inputs are the tensors of all arguments but the last, outputs the tensors of the last, and
 ///   it is written back verbatim from `vk.args`. An operator the table knows whose arguments it
-///   cannot map (aten.add.Tensor / aten.sub.Tensor with alpha != 1: ONNX Add has no alpha) is
-///   native too and carries its scalar arguments as attributes under their ATen names (`alpha`),
-///   which the `cpu` backend reads (self + alpha * other, self - alpha * other); the writer
-///   refuses such an attribute edited away from the value `vk.args` names (Error Unsupported).
+///   cannot map (aten.add.Tensor / aten.sub.Tensor with alpha != 1: ONNX Add has no alpha;
+///   aten.max_pool2d.default with ceil_mode: PyTorch and ONNX size the last window differently)
+///   is native too and carries its non-tensor arguments as attributes under their ATen names
+///   (`alpha`, `kernel_size`, ...), which the `cpu` backend reads (self + alpha * other, ...);
+///   so do the operators of ExecuTorch's Vulkan pipeline with no canonical form,
+///   `aten.max_pool2d_with_indices.default` (outputs values and PyTorch's per-plane int64
+///   indices) and `et_vk.conv_with_clamp.default` (aten.convolution, then clamp(output_min,
+///   output_max)). `et_vk.prepack.default` (a copy of a constant into the GPU's layout) reads as
+///   Identity. The writer refuses an attribute of a native node edited away from the value
+///   `vk.args` names (Error Unsupported).
 /// - Constants: metadata `vk.constants.offset`, `vk.constants.length`, `vk.constants.named_key`
 ///   mirror the `constants` table; a tensor with constant_id >= 0 refers to an entry. In the
 ///   delegate payload the entry's bytes become the Value's constant (a view into the file).
@@ -86,6 +94,31 @@ FormatHandler format_handler();
 /// (a folder holding one file per named-data key, named as the key) resolves named-data
 /// constants at load time. Writes by ExecuTorch's layout rules (see DelegateHeader).
 FormatHandler delegate_handler();
+
+/// A store of named data (ExecuTorch's NamedDataMap: the `.pte`'s named-data segments, a `.ptd`,
+/// or a folder with one file per key), as the payload reader resolves named-data constants.
+struct NamedDataResolver {
+  /// The bytes stored under `key` (a view, not a copy); nullopt when the store does not hold it.
+  std::function<std::optional<Buffer>(const std::string& key)> find;
+  std::string where;  ///< what is searched, for messages ("model.pte and model.ptd")
+  std::string how;    ///< how a user supplies a missing key ("pass -I pte.named_data=FILE.ptd")
+};
+
+/// Reads a delegate payload: `payload.bytes` is the whole payload (a view into a larger file is
+/// fine; `payload.file` names that file in messages). `named` (may be null: such constants are
+/// then left without data, marked with kExternalDataKey, and the graph carries
+/// kExternalDataHint = `hint`) resolves named-data constants; a key it does not hold is
+/// Error(Io) naming the key, `named->where` and `named->how`. Limits: the `<limits_prefix>.max_*`
+/// reader options of `o`. The graph's source_format is `format`. Errors as the vkdelegate reader.
+Graph read_delegate_payload(const Source& payload, const LoadOptions& o, const std::string& limits_prefix,
+                            const NamedDataResolver* named, const std::string& hint, const std::string& format);
+/// The payload bytes of `g` as the vkdelegate writer lays them out (ExecuTorch's
+/// serialize_vulkan_graph): named-data constants stay references by key.
+std::vector<uint8_t> write_delegate_payload(const Graph& g, const SaveOptions& o);
+/// The named-data entries of a graph read from VkGraph: for each constants[] entry that is named
+/// data (offset 0xFFFFFFFFFFFFFFFF) and whose tensor has data in `g`, its key and that data, in
+/// table order; entries sharing a key appear once.
+std::vector<std::pair<std::string, Buffer>> named_constants(const Graph& g);
 
 /// The payload header, little-endian: bytes 0..3 zero, 4..7 "VH00", then these fields at
 /// offsets 8 (u16), 10, 14, 18 (u32) and 22 (u64). Source: ExecuTorch

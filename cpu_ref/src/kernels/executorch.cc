@@ -1,0 +1,136 @@
+// Operators of ExecuTorch's Vulkan pipeline that have no canonical form, as the VkGraph reader
+// keeps them: native ops `vk.<operator>` with their non-tensor arguments under ATen names.
+//
+// - vk.aten.max_pool2d_with_indices.default and vk.aten.max_pool2d.default (the latter only
+//   reaches here with ceil_mode = true, which ONNX MaxPool sizes differently): PyTorch 1.13's
+//   max_pool2d (aten/src/ATen/native/Pooling.cpp, DilatedMaxPool2d.cpp): X [N, C, H, W] or
+//   [C, H, W]; kernel_size / stride / padding / dilation of one or two elements, an empty stride
+//   meaning the kernel; a window starts at o * stride - padding and takes the taps inside the
+//   input; the output size floor-or-ceil((H + 2p - d(k - 1) - 1) / s) + 1, less one when
+//   ceil_mode lets the last window start in the right padding; a NaN wins (the last one). The
+//   indices (second output, int64) are per (n, c) plane: h * W + w of the maximum, the first on ties.
+//   They are computed in float32 as every kernel here: exact for planes up to 2^24 elements.
+// - vk.et_vk.conv_with_clamp.default (ExecuTorch backends/vulkan/custom_ops_lib.py):
+//   aten.convolution (not transposed) followed by clamp(output_min, output_max), a Null bound
+//   meaning none; computed by the Conv kernel with ONNX Conv attributes (strides, pads = padding
+//   on both sides, dilations, group).
+#include <algorithm>
+#include <cmath>
+#include <limits>
+
+#include "../kernel.h"
+
+namespace nnbridge::cpu_ref {
+
+namespace {
+
+// A 1- or 2-element ATen int list as two values (an empty list gives `empty`).
+Shape pair_of(const KernelContext& c, std::string_view name, const Shape& empty) {
+  Shape v = c.attr_ints(name, empty);
+  if (v.empty()) v = empty;
+  if (v.size() == 1) v.push_back(v[0]);
+  if (v.size() != 2) c.invalid(std::string(name) + " has " + std::to_string(v.size()) + " elements, not 1 or 2");
+  return v;
+}
+
+// PyTorch's pooling_output_shape (aten/src/ATen/native/Pool.h).
+int64_t pooled_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dilation, bool ceil_mode) {
+  const int64_t span = in + 2 * pad - dilation * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
+  int64_t out = (span >= 0 ? span / stride : -((-span + stride - 1) / stride)) + 1;
+  if (ceil_mode && (out - 1) * stride >= in + pad) --out;
+  return out;
+}
+
+Kernel make_torch_max_pool(const KernelContext& c) {
+  const Shape& xs = c.in.at(0).shape;
+  if (xs.size() != 3 && xs.size() != 4) c.unsupported("max_pool2d takes X of rank 3 or 4");
+  const Shape k = pair_of(c, "kernel_size", {});
+  if (k.empty()) c.invalid("kernel_size is missing");
+  const Shape s = pair_of(c, "stride", k), p = pair_of(c, "padding", {0, 0}), d = pair_of(c, "dilation", {1, 1});
+  const bool ceil_mode = c.has_attr("ceil_mode") && c.attr(std::string_view("ceil_mode"))->is<bool>() &&
+                         c.attr(std::string_view("ceil_mode"))->get<bool>();
+  for (int i = 0; i < 2; ++i) {
+    if (k[i] <= 0 || s[i] <= 0 || d[i] <= 0) c.invalid("kernel_size, stride and dilation must be positive");
+    if (p[i] < 0 || p[i] > k[i] / 2) c.invalid("padding must be in [0, kernel_size / 2] (PyTorch's rule)");
+  }
+  const std::size_t r = xs.size();
+  const int64_t planes = r == 4 ? xs[0] * xs[1] : xs[0], H = xs[r - 2], W = xs[r - 1];
+  const int64_t OH = pooled_size(H, k[0], p[0], s[0], d[0], ceil_mode), OW = pooled_size(W, k[1], p[1], s[1], d[1], ceil_mode);
+  if (OH <= 0 || OW <= 0) c.invalid("the pooled output would be empty");
+  Shape want = xs;
+  want[r - 2] = OH;
+  want[r - 1] = OW;
+  for (std::size_t o = 0; o < c.out.size(); ++o)
+    if (c.out[o].shape != want)
+      c.invalid("output " + std::to_string(o) + " is declared with another shape than max_pool2d gives");
+  const bool indices = c.out.size() > 1;
+  const int threads = c.threads;
+  return [=](std::span<const float* const> in, std::span<float* const> out) {
+    parallel_for(threads, planes, [&](int64_t plane) {
+      const float* x = in[0] + plane * H * W;
+      float* y = out[0] + plane * OH * OW;
+      float* yi = indices ? out[1] + plane * OH * OW : nullptr;
+      for (int64_t oh = 0; oh < OH; ++oh)
+        for (int64_t ow = 0; ow < OW; ++ow) {
+          float best = -std::numeric_limits<float>::infinity();
+          int64_t at = -1;
+          for (int64_t i = 0; i < k[0]; ++i) {
+            const int64_t h = oh * s[0] - p[0] + i * d[0];
+            if (h < 0 || h >= H) continue;
+            for (int64_t j = 0; j < k[1]; ++j) {
+              const int64_t w = ow * s[1] - p[1] + j * d[1];
+              if (w < 0 || w >= W) continue;
+              const float v = x[h * W + w];
+              if (at < 0) at = h * W + w;  // PyTorch starts at the first tap inside, with -inf
+              if (v > best || std::isnan(v)) {
+                best = v;
+                at = h * W + w;
+              }
+            }
+          }
+          y[oh * OW + ow] = best;
+          if (yi) yi[oh * OW + ow] = static_cast<float>(at);
+        }
+    });
+  };
+}
+
+Kernel make_conv_with_clamp(const KernelContext& c) {
+  if (c.has_attr("transposed") && c.attr(std::string_view("transposed"))->is<bool>() &&
+      c.attr(std::string_view("transposed"))->get<bool>())
+    c.unsupported("conv_with_clamp with transposed = true");
+  const std::size_t spatial = c.in.at(0).shape.size() >= 2 ? c.in[0].shape.size() - 2 : 0;
+  if (spatial != 2) c.unsupported("conv_with_clamp is implemented for 2-D convolution (rank-4 input)");
+  const Shape s = pair_of(c, "stride", {1, 1}), p = pair_of(c, "padding", {0, 0}), d = pair_of(c, "dilation", {1, 1});
+  Node conv;
+  conv.op = "Conv";
+  conv.name = c.node.name;
+  conv.inputs = c.node.inputs;
+  conv.outputs = c.node.outputs;
+  conv.attrs["strides"] = Attr(s);
+  conv.attrs["pads"] = Attr(Shape{p[0], p[1], p[0], p[1]});
+  conv.attrs["dilations"] = Attr(d);
+  conv.attrs["group"] = Attr(c.attr_int("groups", 1));
+  KernelContext cc{conv, find_schema("Conv"), c.in, c.out, c.constants, c.from_armnn, c.threads, c.in_attrs};
+  Kernel k = kernels().at("Conv")(cc);
+  const float lo = c.has_attr("output_min") ? static_cast<float>(c.attr_float("output_min"))
+                                            : -std::numeric_limits<float>::infinity();
+  const float hi = c.has_attr("output_max") ? static_cast<float>(c.attr_float("output_max"))
+                                            : std::numeric_limits<float>::infinity();
+  if (lo > hi) c.invalid("output_min is above output_max");
+  const int64_t n = numel(c.out.at(0).shape);
+  return [k, lo, hi, n](std::span<const float* const> in, std::span<float* const> out) {
+    k(in, out);
+    for (int64_t i = 0; i < n; ++i) out[0][i] = std::min(std::max(out[0][i], lo), hi);
+  };
+}
+
+}  // namespace
+
+void add_executorch_kernels(KernelTable& t) {
+  t["vk.aten.max_pool2d_with_indices.default"] = make_torch_max_pool;
+  t["vk.aten.max_pool2d.default"] = make_torch_max_pool;
+  t["vk.et_vk.conv_with_clamp.default"] = make_conv_with_clamp;
+}
+
+}  // namespace nnbridge::cpu_ref

@@ -1,0 +1,69 @@
+// The "pte" format handler.
+#include <cctype>
+#include <cstring>
+#include <filesystem>
+
+#include "internal.h"
+#include "nnbridge/error.h"
+#include "nnbridge/formats/pte.h"
+
+namespace nnbridge::formats::pte {
+
+Graph read_pte(const Source& src, const LoadOptions& o);
+
+namespace {
+
+// The .pte, and beside it <stem>.ptd with the named data the Program does not hold. An existing
+// .ptd is replaced only when it already holds these bytes (then it is left as it is) or the
+// writer option pte.overwrite_ptd=true says so.
+void write_files(const Graph& g, const std::filesystem::path& path, const SaveOptions& o) {
+  PteFiles f = write_pte(g, o);
+  if (f.ptd.empty()) {
+    write_file_atomic(path, std::as_bytes(std::span<const uint8_t>(f.pte)));
+    return;
+  }
+  std::vector<PtdEntry> entries;
+  for (const auto& [key, buf] : f.ptd) entries.push_back({key, buf.bytes(), std::nullopt, {}});
+  const std::vector<uint8_t> ptd = write_ptd(entries);
+  std::filesystem::path side = path;
+  side.replace_extension(".ptd");
+  std::error_code ec;
+  std::vector<FileContents> files;
+  bool write_side = true;
+  if (std::filesystem::exists(side, ec)) {
+    auto old = MappedFile::open(side);
+    const bool same = old->bytes().size() == ptd.size() && std::memcmp(old->bytes().data(), ptd.data(), ptd.size()) == 0;
+    auto opt = o.options.find("pte.overwrite_ptd");
+    const bool allowed = opt != o.options.end() && opt->second == "true";
+    if (same) write_side = false;
+    else if (!allowed)
+      throw Error(ErrorCode::Io, "would replace " + side.string() + ", which holds other named data; remove it, "
+                                 "write elsewhere, or allow it (writer option pte.overwrite_ptd=true, `nnbridge convert --force`)",
+                  path.string(), "ptd");
+  }
+  if (write_side) files.push_back({side, std::as_bytes(std::span<const uint8_t>(ptd))});
+  files.push_back({path, std::as_bytes(std::span<const uint8_t>(f.pte))});
+  write_files_atomic(files);
+}
+
+}  // namespace
+
+FormatHandler format_handler() {
+  FormatHandler h;
+  h.name = "pte";
+  h.description = "ExecuTorch program (.pte, ET12) whose method is one Vulkan delegate; named data in it or in a .ptd";
+  h.extensions = {"pte"};
+  h.reader_options = verifier_limit_options("pte");
+  h.reader_options.push_back("pte.method");
+  h.reader_options.push_back("pte.named_data");
+  h.sniff = [](std::span<const std::byte> b) {
+    return b.size() >= 8 && std::memcmp(b.data() + 4, "ET", 2) == 0 && std::isalnum(std::to_integer<int>(b[6])) &&
+           std::isalnum(std::to_integer<int>(b[7]));
+  };
+  h.read = read_pte;
+  h.writer_options = {"pte.overwrite_ptd"};
+  h.write = write_files;
+  return h;
+}
+
+}  // namespace nnbridge::formats::pte

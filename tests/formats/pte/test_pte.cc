@@ -1,0 +1,272 @@
+// ExecuTorch .pte / .ptd: files written by tests/golden/scripts/gen_pte.py (flatc + ExecuTorch's
+// layout rules, an independent writer) read, rewrite byte-identically, and damage is refused
+// with the place named. flatc decodes what nnbridge writes.
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "nnbridge/error.h"
+#include "nnbridge/io.h"
+#include "support/flatc.h"
+#include "support/paths.h"
+
+using namespace nnbridge;
+namespace fs = std::filesystem;
+
+namespace {
+
+fs::path golden(const std::string& c) { return test::source_dir() / "tests/golden/pte" / c; }
+fs::path program_schema() { return test::source_dir() / "schemas/executorch/program.fbs"; }
+
+std::vector<uint8_t> bytes_of(const fs::path& p) {
+  std::ifstream f(p, std::ios::binary);
+  return std::vector<uint8_t>(std::istreambuf_iterator<char>(f), {});
+}
+void put(const fs::path& p, const std::vector<uint8_t>& b) {
+  std::ofstream f(p, std::ios::binary);
+  f.write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+}
+uint64_t u64(const std::vector<uint8_t>& b, std::size_t at) {
+  uint64_t v = 0;
+  for (int i = 7; i >= 0; --i) v = (v << 8) | b[at + static_cast<std::size_t>(i)];
+  return v;
+}
+fs::path scratch(const std::string& name) {
+  fs::path d = fs::temp_directory_path() / ("nnbridge_pte_" + std::to_string(::getpid()));
+  fs::create_directories(d);
+  return d / name;
+}
+
+// flatc's view of a .pte's Program (the first program_size bytes).
+nlohmann::json program_json(const fs::path& pte) {
+  auto b = bytes_of(pte);
+  if (b.size() >= 40 && std::memcmp(b.data() + 8, "eh00", 4) == 0) b.resize(u64(b, 16));
+  fs::path head = scratch(pte.stem().string() + "_program.pte");
+  put(head, b);
+  std::string j = test::flatc_json(head, program_schema());
+  REQUIRE(!j.empty());
+  return nlohmann::json::parse(j);
+}
+
+Error load_error(const fs::path& p, const LoadOptions& o = {}) {
+  try {
+    load(p, o);
+  } catch (const Error& e) {
+    return e;
+  }
+  FAIL("no error");
+  return Error(ErrorCode::Invalid, "");
+}
+
+}  // namespace
+
+TEST_CASE("pte: every golden program rewrites byte-identically") {
+  for (const auto& e : fs::directory_iterator(test::source_dir() / "tests/golden/pte")) {
+    CAPTURE(e.path().filename().string());
+    LoadOptions o;
+    if (fs::exists(e.path() / "weights.ptd")) o.options["pte.named_data"] = (e.path() / "weights.ptd").string();
+    Graph g = load(e.path() / "model.pte", o);
+    CHECK(g.source_format == "pte");
+    fs::path out = scratch(e.path().filename().string() + ".pte");
+    save(g, out);
+    CHECK(bytes_of(out) == bytes_of(e.path() / "model.pte"));
+  }
+}
+
+TEST_CASE("pte: the delegate segment is the payload, and it rewrites byte-identically as a vkdelegate") {
+  fs::path pte = golden("add_named") / "model.pte";
+  auto file = bytes_of(pte);
+  nlohmann::json p = program_json(pte);
+  const auto& del = p["execution_plan"][0]["delegates"][0];
+  CHECK(del["id"] == "VulkanBackend");
+  const std::size_t k = del["processed"]["index"];
+  const uint64_t base = u64(file, 24);
+  const uint64_t off = p["segments"][k]["offset"], size = p["segments"][k]["size"];
+  std::vector<uint8_t> payload(file.begin() + static_cast<std::ptrdiff_t>(base + off), file.begin() + static_cast<std::ptrdiff_t>(base + off + size));
+  REQUIRE(std::memcmp(payload.data() + 4, "VH00", 4) == 0);
+  Graph g = load(pte);
+  // The named-data constant came from the .pte's named data.
+  std::size_t with_data = 0;
+  for (const Value& v : g.values) with_data += v.constant ? 1 : 0;
+  CHECK(with_data == 1);
+  CHECK(g.metadata.at("pte.delegates").get<std::vector<std::string>>().at(0).find("forward: VulkanBackend") == 0);
+  fs::path out = scratch("add_named.vkdelegate");
+  save(g, out);
+  CHECK(bytes_of(out) == payload);
+}
+
+TEST_CASE("pte: named data from a .ptd beside the .pte, named by option, or missing") {
+  Graph g = load(golden("conv_clamp_ptd") / "model.pte");
+  std::size_t with_data = 0;  // weight and bias, both from model.ptd
+  for (const Value& v : g.values) with_data += v.constant ? 1 : 0;
+  CHECK(with_data == 2);
+  // Without the .ptd: an I/O error naming the key, the files looked in and the option.
+  fs::path lone = scratch("lone.pte");
+  fs::copy_file(golden("conv_clamp_ptd") / "model.pte", lone, fs::copy_options::overwrite_existing);
+  Error e = load_error(lone);
+  CHECK(e.code() == ErrorCode::Io);
+  CHECK(std::string(e.what()).find("named data \"") != std::string::npos);
+  CHECK(std::string(e.what()).find("-I pte.named_data=") != std::string::npos);
+  CHECK(e.where().find("segments[1].flatbuffer.constants[") == 0);
+  // The option names it.
+  LoadOptions o;
+  o.options["pte.named_data"] = (golden("conv_clamp_ptd") / "model.ptd").string();
+  CHECK(load(lone, o).values.size() == g.values.size());
+  o.options["pte.named_data"] = (golden("conv_clamp_ptd") / "absent.ptd").string();
+  CHECK(load_error(lone, o).code() == ErrorCode::Io);
+}
+
+TEST_CASE("pte: damaged files are refused naming the place") {
+  auto good = bytes_of(golden("add_named") / "model.pte");
+  SUBCASE("another program schema") {
+    auto b = good;
+    b[6] = '1';
+    b[7] = '1';
+    put(scratch("et11.pte"), b);
+    Error e = load_error(scratch("et11.pte"), LoadOptions{"pte", {}, {}});
+    CHECK(e.code() == ErrorCode::Unsupported);
+    CHECK(std::string(e.what()).find("ET11") != std::string::npos);
+  }
+  SUBCASE("program_size past the end") {
+    auto b = good;
+    for (int i = 0; i < 8; ++i) b[16 + static_cast<std::size_t>(i)] = 0xff;
+    put(scratch("size.pte"), b);
+    Error e = load_error(scratch("size.pte"));
+    CHECK(e.code() == ErrorCode::Malformed);
+    CHECK(e.where() == "extended_header.program_size");
+  }
+  SUBCASE("a truncated segment") {
+    auto b = good;
+    b.resize(b.size() - 100);
+    put(scratch("cut.pte"), b);
+    Error e = load_error(scratch("cut.pte"));
+    CHECK(e.code() == ErrorCode::Malformed);
+    CHECK(e.where().find("segments[") == 0);
+  }
+}
+
+TEST_CASE("pte: a method that is not one Vulkan delegate is refused, naming its kernels") {
+  const std::string json = R"({"version": 0, "execution_plan": [{"name": "forward",
+    "values": [{"val_type": "Tensor", "val": {"scalar_type": "FLOAT", "sizes": [2], "dim_order": [0]}},
+               {"val_type": "Tensor", "val": {"scalar_type": "FLOAT", "sizes": [2], "dim_order": [0]}},
+               {"val_type": "Int", "val": {"int_val": 1}}],
+    "inputs": [0], "outputs": [1],
+    "chains": [{"inputs": [0], "outputs": [1], "instructions": [
+      {"instr_args_type": "KernelCall", "instr_args": {"op_index": 0, "args": [0, 0, 2, 1]}}]}],
+    "operators": [{"name": "aten::add", "overload": "out"}]}]})";
+  fs::path bin = test::flatc_binary(json, "kernel_call", program_schema());
+  REQUIRE(!bin.empty());
+  Error e = load_error(bin);
+  CHECK(e.code() == ErrorCode::Unsupported);
+  CHECK(std::string(e.what()).find("aten::add.out") != std::string::npos);
+  CHECK(e.where() == "execution_plan[0]");
+}
+
+TEST_CASE("pte: a graph from another format becomes a one-method Program around its payload") {
+  // gen_vk.py wrote this payload; nnbridge's vkdelegate rewrite of it is byte-identical, so the
+  // new Program's delegate segment must hold exactly these bytes.
+  fs::path src = test::source_dir() / "tests/golden/vkdelegate/add_const/model.vkdelegate";
+  Graph g = load(src);
+  fs::path out = scratch("from_vkdelegate.pte");
+  save(g, out);
+  nlohmann::json p = program_json(out);
+  const auto& plan = p["execution_plan"][0];
+  CHECK(plan["name"] == "forward");
+  CHECK(plan["delegates"][0]["id"] == "VulkanBackend");
+  CHECK(plan["delegates"][0]["processed"]["location"] == "SEGMENT");
+  CHECK(plan["chains"][0]["instructions"][0]["instr_args_type"] == "DelegateCall");
+  CHECK(plan["inputs"].size() == g.inputs.size());
+  CHECK(plan["outputs"].size() == g.outputs.size());
+  auto file = bytes_of(out);
+  const uint64_t base = u64(file, 24);
+  CHECK(base % 128 == 0);
+  const uint64_t off = p["segments"][1]["offset"], size = p["segments"][1]["size"];
+  CHECK(off % 128 == 0);
+  std::vector<uint8_t> seg(file.begin() + static_cast<std::ptrdiff_t>(base + off), file.begin() + static_cast<std::ptrdiff_t>(base + off + size));
+  CHECK(seg == bytes_of(src));
+  // And it reads back as the same graph.
+  Graph back = load(out);
+  CHECK(back.nodes.size() == g.nodes.size());
+  CHECK(back.values.size() == g.values.size());
+}
+
+TEST_CASE("pte: a payload that changes size moves the segments after it, by ExecuTorch's alignment") {
+  Graph g = load(golden("add_named") / "model.pte");
+  g.metadata["vk.version"] = Attr(std::string(300, 'v'));  // the VkGraph grows by about 300 bytes
+  fs::path out = scratch("grown.pte");
+  save(g, out);
+  nlohmann::json p = program_json(out);
+  auto file = bytes_of(out);
+  const uint64_t base = u64(file, 24);
+  CHECK(base % 128 == 0);
+  CHECK(u64(file, 16) <= base);  // program_size
+  uint64_t end = 0;
+  for (const auto& s : p["segments"]) {
+    const uint64_t off = s.value("offset", uint64_t{0}), size = s.value("size", uint64_t{0});
+    CHECK(off % 128 == 0);
+    CHECK(off >= end);
+    end = off + size;
+  }
+  CHECK(u64(file, 32) == end);  // segment_data_size
+  CHECK(file.size() == base + end);
+  Graph back = load(out);
+  CHECK(back.metadata.at("vk.version").get<std::string>() == std::string(300, 'v'));
+  for (std::size_t v = 0; v < g.values.size(); ++v) {
+    CAPTURE(v);
+    CHECK(back.values[v].constant.has_value() == g.values[v].constant.has_value());
+    if (g.values[v].constant) CHECK(*back.values[v].constant == *g.values[v].constant);
+  }
+}
+
+TEST_CASE("ptd: entries read as constants named by key, and write back byte-identically") {
+  fs::path ptd = golden("conv_clamp_ptd") / "model.ptd";
+  Graph g = load(ptd);
+  CHECK(g.source_format == "ptd");
+  CHECK(g.nodes.empty());
+  REQUIRE(g.values.size() == 2);  // weight [4,3,3,3] float32 (432 bytes) and bias [4] (16 bytes)
+  CHECK(g.values[0].constant->size() == 432);
+  CHECK(g.values[1].constant->size() == 16);
+  CHECK(g.values[0].name.size() == 64);  // a SHA-256 hex digest
+  fs::path out = scratch("rewritten.ptd");
+  save(g, out);
+  CHECK(bytes_of(out) == bytes_of(ptd));
+  // A graph with nodes has no .ptd form: refused, not written without them.
+  Graph model = load(golden("conv_clamp_ptd") / "model.pte");
+  fs::path lost = scratch("model_as.ptd");
+  try {
+    save(model, lost);
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.code() == ErrorCode::Unsupported);
+  }
+  CHECK(!fs::exists(lost));
+}
+
+TEST_CASE("pte: named data from a .ptd is written to the .ptd beside the new .pte, never over another file") {
+  Graph g = load(golden("conv_clamp_ptd") / "model.pte");
+  fs::path dir = scratch("sidecar");
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  save(g, dir / "out.pte");
+  // The same named data, laid out by the same rules: the bytes gen_pte.py wrote.
+  CHECK(bytes_of(dir / "out.ptd") == bytes_of(golden("conv_clamp_ptd") / "model.ptd"));
+  CHECK(bytes_of(dir / "out.pte") == bytes_of(golden("conv_clamp_ptd") / "model.pte"));
+  CHECK(load(dir / "out.pte").values.size() == g.values.size());
+  // A .ptd that is not this graph's is not replaced, and nothing is written.
+  put(dir / "other.ptd", {1, 2, 3});
+  try {
+    save(g, dir / "other.pte");
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.code() == ErrorCode::Io);
+    CHECK(std::string(e.what()).find("other.ptd") != std::string::npos);
+  }
+  CHECK(!fs::exists(dir / "other.pte"));
+  CHECK(bytes_of(dir / "other.ptd") == std::vector<uint8_t>{1, 2, 3});
+  SaveOptions o;
+  o.options["pte.overwrite_ptd"] = "true";
+  save(g, dir / "other.pte", o);
+  CHECK(bytes_of(dir / "other.ptd") == bytes_of(golden("conv_clamp_ptd") / "model.ptd"));
+}

@@ -56,10 +56,7 @@ FormatHandler format_handler() {
   h.reader_options = verifier_limit_options("pte");
   h.reader_options.push_back("pte.method");
   h.reader_options.push_back("pte.named_data");
-  h.sniff = [](std::span<const std::byte> b) {
-    return b.size() >= 8 && std::memcmp(b.data() + 4, "ET", 2) == 0 && std::isalnum(std::to_integer<int>(b[6])) &&
-           std::isalnum(std::to_integer<int>(b[7]));
-  };
+  h.sniff = [](std::span<const std::byte> b) { return identifier_like(b, "ET"); };
   h.read = read_pte;
   h.writer_options = {"pte.overwrite_ptd"};
   h.write = write_files;

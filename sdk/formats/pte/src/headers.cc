@@ -1,5 +1,6 @@
 // The extended header of .pte files and the FlatTensor header of .ptd files, and the
 // little-endian helpers both use.
+#include <cctype>
 #include <cstring>
 
 #include "internal.h"
@@ -23,6 +24,10 @@ void put_u32(std::vector<uint8_t>& out, uint32_t v) {
 }
 void put_u64(std::vector<uint8_t>& out, uint64_t v) {
   for (int i = 0; i < 8; ++i) out.push_back(static_cast<uint8_t>(v >> (8 * i)));
+}
+bool identifier_like(std::span<const std::byte> b, const char* two) {
+  return b.size() >= 8 && std::memcmp(b.data() + 4, two, 2) == 0 && std::isalnum(std::to_integer<int>(b[6])) &&
+         std::isalnum(std::to_integer<int>(b[7]));
 }
 uint64_t align_up(uint64_t n, uint64_t a) { return (n + a - 1) / a * a; }
 

@@ -20,6 +20,9 @@ void put_u32(std::vector<uint8_t>& out, uint32_t v);
 void put_u64(std::vector<uint8_t>& out, uint64_t v);
 /// parse_extended_header (pte.h) of the first bytes `head` of a file of `file_size` bytes.
 std::optional<ExtendedHeader> parse_extended_header(std::span<const std::byte> head, uint64_t file_size);
+/// True when bytes 4..7 (a flatbuffer's file identifier) are `two` and then two letters or
+/// digits: how ExecuTorch's own loaders match "ET[0-9a-zA-Z][0-9a-zA-Z]" / "FT..".
+bool identifier_like(std::span<const std::byte> b, const char* two);
 /// `n` rounded up to a multiple of `a` (a > 0).
 uint64_t align_up(uint64_t n, uint64_t a);
 

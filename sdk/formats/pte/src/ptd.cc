@@ -209,10 +209,7 @@ FormatHandler ptd_handler() {
   h.description = "ExecuTorch named data (.ptd, FlatTensor FT01): one constant per key";
   h.extensions = {"ptd"};
   h.reader_options = verifier_limit_options("ptd");
-  h.sniff = [](std::span<const std::byte> b) {
-    return b.size() >= 8 && std::memcmp(b.data() + 4, "FT", 2) == 0 && std::isalnum(std::to_integer<int>(b[6])) &&
-           std::isalnum(std::to_integer<int>(b[7]));
-  };
+  h.sniff = [](std::span<const std::byte> b) { return identifier_like(b, "FT"); };
   h.read = read_ptd_graph;
   h.write = write_ptd_graph;
   return h;

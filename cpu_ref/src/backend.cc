@@ -12,6 +12,7 @@
 #include "memory_plan.h"
 #include "nnbridge/cpu_ref.h"
 #include "nnbridge/order.h"
+#include "nnbridge/prepare_check.h"
 
 namespace nnbridge::cpu_ref {
 
@@ -125,6 +126,16 @@ class CpuBackend final : public Backend {
   std::unique_ptr<Plan> prepare(const Graph& g, const BackendOptions& options) const override {
     const int threads = options.threads > 0 ? options.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     const KernelRegistry custom = effective_kernels(options);  // application kernels + extension libraries
+    // What the checker calls an error (a stride of 0, a negative pad, a cycle, ...) is not run,
+    // except on nodes an application kernel runs (their attributes are its author's).
+    refuse_check_errors(g, [&](std::size_t i) {
+      const Node& n = g.nodes[i];
+      for (ValueId v : n.inputs)
+        if (v != kNoValue && v >= g.values.size()) return false;
+      for (ValueId v : n.outputs)
+        if (v >= g.values.size()) return false;
+      return choose_custom(custom, n.op, kernel_dtype(g, n), kernels().count(n.op) > 0) != nullptr;
+    });
     auto plan = std::make_unique<CpuPlan>();
     Graph work = g;  // types get resolved in place; constants are shared, not copied
     const bool from_armnn = g.source_format == "armnn";

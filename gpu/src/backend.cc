@@ -11,6 +11,7 @@
 #include "nnbridge/cpu_ref.h"
 #include "nnbridge/gpu.h"
 #include "nnbridge/order.h"
+#include "nnbridge/prepare_check.h"
 #include "custom_layers.h"
 #include "ops.h"
 
@@ -172,6 +173,9 @@ class GpuBackend final : public Backend {
   std::string name() const override { return "opencl"; }
 
   std::unique_ptr<Plan> prepare(const Graph& g, const BackendOptions& options) const override {
+    // What the checker calls an error (a stride of 0, a negative pad, a cycle, ...) is not run,
+    // except on nodes an OpenVINO custom layer runs (their attributes are the layer's).
+    refuse_check_errors(g, [&](std::size_t i) { return has_custom_layer(options, g.nodes[i]); });
     std::string device_spec, fallback = "none", cache_dir;
     for (const auto& [key, value] : options.options) {
       if (key.rfind("opencl.", 0) != 0) continue;  // another backend's

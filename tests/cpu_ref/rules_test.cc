@@ -274,3 +274,59 @@ TEST_CASE("cpu rules: float16 and bfloat16 Conv: inputs, weights and outputs of 
     }
   }
 }
+
+// ONNX Conv-11: strides and dilations >= 1, pads >= 0, kernel_shape = W's spatial shape. A
+// graph the checker rejects is refused by prepare() (Invalid, naming the node and the
+// attribute), never computed into garbage; the same Conv with valid attributes runs.
+TEST_CASE("cpu prepare refuses what check calls an error: Conv strides, dilations, pads, kernel_shape") {
+  cpu_ref::register_backend();
+  auto conv = [](AttrMap attrs, std::vector<int64_t> y) {
+    Graph g = one_node("Conv", {f32({1, 1, 5, 5})}, f32(std::move(y)), std::move(attrs));
+    std::vector<float> ones(9, 1.0f);
+    ValueId w = g.add_value(Value{"w", f32({1, 1, 3, 3}), Buffer::copy_of(std::as_bytes(std::span(ones))), {}});
+    g.nodes[0].inputs.push_back(w);
+    return g;
+  };
+  using L = std::vector<int64_t>;
+  const std::vector<std::pair<AttrMap, std::string>> bad = {
+      {{{"strides", Attr(L{0, 1})}}, "strides"},       {{{"strides", Attr(L{-1, 1})}}, "strides"},
+      {{{"dilations", Attr(L{0, 1})}}, "dilations"},   {{{"pads", Attr(L{-1, 0, 0, 0})}}, "pads"},
+      {{{"kernel_shape", Attr(L{-3, 3})}}, "kernel_shape"}, {{{"kernel_shape", Attr(L{2, 3})}}, "kernel_shape"},
+  };
+  for (const auto& [attrs, name] : bad) {
+    CAPTURE(name);
+    try {
+      find_backend("cpu")->prepare(conv(attrs, {1, 1, 3, 3}), {});
+      FAIL("prepared");
+    } catch (const Error& e) {
+      CHECK(e.code() == ErrorCode::Invalid);
+      CHECK(e.where() == "nodes[0]");
+      CHECK(e.message().find(name) != std::string::npos);
+    }
+  }
+  // 5x5 ones, 3x3 ones, stride 1, no padding: every output is 9.
+  Graph ok = conv({{"strides", Attr(L{1, 1})}, {"kernel_shape", Attr(L{3, 3})}}, {1, 1, 3, 3});
+  auto y = y_of<float>(run(ok, {{"x0", HostTensor::from_values<float>(f32({1, 1, 5, 5}), std::vector<float>(25, 1.0f))}}));
+  CHECK(y == std::vector<float>(9, 9.0f));
+}
+
+// ONNX Div on integers truncates toward zero (7 / 2 = 3, -7 / 2 = -3, 9 / -4 = -2, by hand);
+// division by zero and INT_MIN / -1 are undefined there, and refused here at run time.
+TEST_CASE("cpu rules: integer Div truncates, and refuses division by zero and overflow") {
+  auto i32 = [](std::vector<int64_t> s) { return TensorType{DataType::Int32, std::move(s), false, std::nullopt}; };
+  Graph g = one_node("Div", {i32({3}), i32({3})}, i32({3}));
+  auto in = [&](std::vector<int32_t> a, std::vector<int32_t> b) {
+    return TensorMap{{"x0", HostTensor::from_values<int32_t>(i32({3}), a)}, {"x1", HostTensor::from_values<int32_t>(i32({3}), b)}};
+  };
+  CHECK(y_of<int32_t>(run(g, in({7, -7, 9}, {2, 2, -4}))) == std::vector<int32_t>{3, -3, -2});
+  for (const auto& [a, b, what] : {std::tuple{std::vector<int32_t>{1, 2, 3}, std::vector<int32_t>{1, 0, 1}, "division by zero at output element 1"},
+                                   std::tuple{std::vector<int32_t>{1, INT32_MIN, 3}, std::vector<int32_t>{1, -1, 1}, "does not fit"}}) {
+    CAPTURE(what);
+    try {
+      run(g, in(a, b));
+      FAIL("ran");
+    } catch (const Error& e) {
+      CHECK(std::string(e.what()).find(what) != std::string::npos);
+    }
+  }
+}

@@ -183,3 +183,26 @@ TEST_CASE("nnbridge run --backend opencl: exit 3 naming a missing op or an unkno
   CHECK(r.out.find("no OpenCL device matches") != std::string::npos);
   CHECK(!fs::exists(dir / "out"));
 }
+
+TEST_CASE("opencl: prepare refuses what check calls an error (a Conv with stride 0), with or without fallback") {
+  if (!have_opencl()) return;
+  Graph g;
+  g.values.push_back(Value{"x", TensorType{DataType::Float32, {1, 1, 5, 5}, false, std::nullopt}, {}, {}});
+  std::vector<float> ones(9, 1.0f);
+  g.values.push_back(Value{"w", TensorType{DataType::Float32, {1, 1, 3, 3}, false, std::nullopt},
+                           Buffer::copy_of(std::as_bytes(std::span(ones))), {}});
+  g.values.push_back(Value{"y", TensorType{DataType::Float32, {1, 1, 3, 3}, false, std::nullopt}, {}, {}});
+  g.nodes.push_back(Node{"Conv", "c", {0, 1}, {2}, {{"strides", Attr(std::vector<int64_t>{0, 1})}}});
+  g.inputs = {0};
+  g.outputs = {2};
+  for (const char* fallback : {"none", "cpu"}) {
+    CAPTURE(fallback);
+    BackendOptions o;
+    o.options["opencl.fallback"] = fallback;
+    ErrorCode code{};
+    const std::string msg = error_of([&] { gpu::backend()->prepare(g, o); }, &code);
+    CHECK(code == ErrorCode::Invalid);
+    CHECK(msg.find("nodes[0]") != std::string::npos);
+    CHECK(msg.find("strides must be >= 1") != std::string::npos);
+  }
+}

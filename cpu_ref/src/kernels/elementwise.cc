@@ -135,6 +135,42 @@ Kernel binary_scalar(const KernelContext& ctx, F f) {
   };
 }
 
+// Div of plain integers (ONNX Div-14 on int types: truncation toward zero). Division by zero and
+// a quotient outside the type (INT_MIN / -1) are undefined in ONNX and trap or wrap in C++ (Arm NN
+// CpuRef divides with std::divides): refused at run time as Error(Invalid) naming the element,
+// never a saturated value.
+Kernel integer_div(const KernelContext& ctx) {
+  const Loop l = check_binary(ctx);
+  double lo = 0, hi = 0;
+  switch (ctx.out[0].dtype) {
+    case DataType::Int8: lo = -128, hi = 127; break;
+    case DataType::Int16: lo = -32768, hi = 32767; break;
+    case DataType::Int32: lo = -2147483648.0, hi = 2147483647.0; break;
+    case DataType::Int64: lo = -9223372036854775808.0, hi = 9223372036854775807.0; break;
+    case DataType::UInt8: lo = 0, hi = 255; break;
+    default: ctx.unsupported("integer Div of this dtype");
+  }
+  const std::string label = "node \"" + ctx.node.name + "\" (Div)";
+  return [l, lo, hi, label](std::span<const float* const> in, std::span<float* const> out) {
+    const float *x = in[0], *y = in[1];
+    float* z = out[0];
+    const int64_t ia = l.sa.back(), ib = l.sb.back();
+    for_rows(l, 0, l.outer, [&](int64_t pa, int64_t pb, int64_t po) {
+      for (int64_t k = 0; k < l.inner; ++k) {
+        const double a = x[pa + k * ia], b = y[pb + k * ib];
+        if (b == 0)
+          throw Error(ErrorCode::Invalid, label + ": integer division by zero at output element " + std::to_string(po + k) +
+                                              " (undefined in ONNX; nnbridge refuses rather than saturate)");
+        const double q = std::trunc(a / b);
+        if (q < lo || q > hi)
+          throw Error(ErrorCode::Invalid, label + ": the quotient at output element " + std::to_string(po + k) +
+                                              " does not fit the output type (e.g. INT_MIN / -1)");
+        z[po + k] = static_cast<float>(q);
+      }
+    });
+  };
+}
+
 template <class F>
 KernelFactory unary(F f) {
   return [f](const KernelContext& ctx) -> Kernel {
@@ -168,7 +204,13 @@ void add_elementwise_kernels(KernelTable& t) {
   t["Add"] = bin(Binary::Add);
   t["Sub"] = bin(Binary::Sub);
   t["Mul"] = bin(Binary::Mul);
-  t["Div"] = bin(Binary::Div);
+  t["Div"] = [](const KernelContext& c) {
+    switch (c.out[0].dtype) {
+      case DataType::Int8: case DataType::Int16: case DataType::Int32: case DataType::Int64: case DataType::UInt8:
+        return integer_div(c);
+      default: return binary(c, Binary::Div);
+    }
+  };
   t["Max"] = bin(Binary::Max);  // std::max(a, b), as Arm NN CpuRef Maximum
   t["Min"] = bin(Binary::Min);
   t["Pow"] = [](const KernelContext& c) { return binary_scalar(c, [](float a, float b) { return std::pow(a, b); }); };

@@ -64,12 +64,25 @@ class Checker {
     for (std::size_t j = 0; j < g_.outputs.size(); ++j) {
       ValueId v = g_.outputs[j];
       if (v < nv && !available(v))
-        error(idx("outputs", j), "value '" + g_.values[v].name + "' is neither a graph input, a constant, nor produced by a node");
+        error(idx("outputs", j), unavailable(v));
     }
     return std::move(issues_);
   }
 
  private:
+  // Why value v has no data: a constant whose bytes live in a file that was not read
+  // (kExternalDataKey, with the graph's kExternalDataHint), or nothing at all.
+  std::string unavailable(ValueId v) const {
+    const Value& val = g_.values[v];
+    if (auto k = val.attrs.find(kExternalDataKey); k != val.attrs.end() && k->second.is<std::string>()) {
+      auto h = g_.metadata.find(kExternalDataHint);
+      return "constant '" + val.name + "' has no data: its bytes are the named data \"" + k->second.get<std::string>() +
+             "\", which was not loaded" +
+             (h != g_.metadata.end() && h->second.is<std::string>() ? " (" + h->second.get<std::string>() + ")" : "");
+    }
+    return "value '" + val.name + "' has no data: it is neither a graph input, a constant with data, nor produced by a node";
+  }
+
   void error(std::string where, std::string message) {
     issues_.push_back({Issue::Severity::Error, std::move(where), std::move(message)});
   }
@@ -139,7 +152,7 @@ class Checker {
         error(where, "value id " + std::to_string(v) + " is out of range (" + std::to_string(nv) + " values)");
         ids_ok = false;
       } else if (!available(v)) {
-        error(where, "value '" + g_.values[v].name + "' is neither a graph input, a constant, nor produced by a node");
+        error(where, unavailable(v));
       }
     }
     for (ValueId v : n.outputs)

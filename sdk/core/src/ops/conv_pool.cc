@@ -22,6 +22,13 @@ Window read_window(const InferenceContext& ctx, std::size_t ns, std::vector<int6
   if (ctx.attr("kernel_shape")) {
     w.kernel = ctx.attr_ints("kernel_shape");
     expect_size(w.kernel, ns, "kernel_shape");
+    // ONNX Conv: kernel_shape, when given, is W's spatial shape.
+    for (std::size_t i = 0; i < ns; ++i) {
+      if (w.kernel[i] < 1) fail("kernel_shape must be >= 1");
+      if (i < kernel.size() && kernel[i] >= 0 && kernel[i] != w.kernel[i])
+        fail("kernel_shape[" + std::to_string(i) + "] = " + std::to_string(w.kernel[i]) + " disagrees with W's spatial dim " +
+             std::to_string(kernel[i]));
+    }
   } else {
     w.kernel = std::move(kernel);
   }

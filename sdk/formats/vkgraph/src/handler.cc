@@ -46,8 +46,7 @@ std::optional<NamedDataResolver> folder_resolver(const LoadOptions& o, const std
 }
 
 std::string folder_hint(const std::string& format) {
-  return "named-data constants were not loaded: pass -I " + format +
-         ".named_data=DIR (a folder with one file per key), or read the .pte that holds them";
+  return "pass -I " + format + ".named_data=DIR (a folder with one file per key), or read the .pte that holds them";
 }
 
 }  // namespace

@@ -137,6 +137,15 @@ TEST_CASE("afcm rules: object size and object unions set") {
   expect_only(m, "programs[0].objects[0].object.data", S::Error);
 }
 
+TEST_CASE("afcm rules: an object's element count must fit 64 bits") {
+  // (2^32 - 1)^2 = 2^64 - 2^33 + 1 fits; times 2 it does not (TFLite multiplies in size_t).
+  json m = base_model();
+  object(m, 2)["size"] = json{{"x", 4294967295u}, {"y", 4294967295u}, {"z", 1}};
+  expect_clean(m);
+  object(m, 2)["size"]["z"] = 2;
+  expect_only(m, "programs[0].objects[2].size", S::Error);
+}
+
 TEST_CASE("afcm rules: workgroup counts and sizes non-zero and present") {
   for (const char* axis : {"x", "y", "z"}) {
     json m = base_model();

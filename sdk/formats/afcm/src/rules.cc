@@ -91,6 +91,14 @@ class Rules {
       else if (!o.size)
         error(ot + ".size", "size_type is " + std::string(tag_name(o.size_type)) +
                                 " but the table is absent; TFLite's reader dereferences it (a crash)");
+      else {
+        // TFLite's NumElements multiplies the components in size_t (gl/object.h): the product
+        // must fit 64 bits.
+        unsigned __int128 n = 1;
+        for (int c = 0; c < components(o.size_type); ++c) n *= (*o.size)[static_cast<std::size_t>(c)];
+        if (n > UINT64_MAX)
+          error(ot + ".size", "the element count (the product of the size's components) overflows 64 bits");
+      }
       if (o.object_type == ObjectTag::NONE)
         error(ot + ".object", "not set (object_type NONE); TFLite's reader refuses it");
       else if (!o.object_present)

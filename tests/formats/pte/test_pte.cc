@@ -147,21 +147,47 @@ TEST_CASE("pte: damaged files are refused naming the place") {
   }
 }
 
-TEST_CASE("pte: a method that is not one Vulkan delegate is refused, naming its kernels") {
+TEST_CASE("pte: a method that is not one Vulkan delegate reads as native nodes, and is not written") {
+  // add.out(x, c, alpha=1, out): x a planned input, c a constant of constant_buffer[1]
+  // (1.0f, 2.0f little-endian, by hand), the output last; then a FreeCall.
   const std::string json = R"({"version": 0, "execution_plan": [{"name": "forward",
     "values": [{"val_type": "Tensor", "val": {"scalar_type": "FLOAT", "sizes": [2], "dim_order": [0]}},
                {"val_type": "Tensor", "val": {"scalar_type": "FLOAT", "sizes": [2], "dim_order": [0]}},
-               {"val_type": "Int", "val": {"int_val": 1}}],
+               {"val_type": "Int", "val": {"int_val": 1}},
+               {"val_type": "Tensor", "val": {"scalar_type": "FLOAT", "sizes": [2], "dim_order": [0], "data_buffer_idx": 1}}],
     "inputs": [0], "outputs": [1],
     "chains": [{"inputs": [0], "outputs": [1], "instructions": [
-      {"instr_args_type": "KernelCall", "instr_args": {"op_index": 0, "args": [0, 0, 2, 1]}}]}],
-    "operators": [{"name": "aten::add", "overload": "out"}]}]})";
+      {"instr_args_type": "KernelCall", "instr_args": {"op_index": 0, "args": [0, 3, 2, 1]}},
+      {"instr_args_type": "FreeCall", "instr_args": {"value_index": 0}}]}],
+    "operators": [{"name": "aten::add", "overload": "out"}]}],
+    "constant_buffer": [{"storage": []}, {"storage": [0, 0, 128, 63, 0, 0, 0, 64]}]})";
   fs::path bin = test::flatc_binary(json, "kernel_call", program_schema());
   REQUIRE(!bin.empty());
-  Error e = load_error(bin);
-  CHECK(e.code() == ErrorCode::Unsupported);
-  CHECK(std::string(e.what()).find("aten::add.out") != std::string::npos);
-  CHECK(e.where() == "execution_plan[0]");
+  Graph g = load(bin);
+  REQUIRE(g.nodes.size() == 1);
+  const Node& n = g.nodes[0];
+  CHECK(n.op == "et.aten::add.out");
+  REQUIRE(n.inputs.size() == 2);
+  CHECK(g.values[n.inputs[0]].name == "input_0");
+  REQUIRE(g.values[n.inputs[1]].constant.has_value());
+  const std::vector<uint8_t> want = {0, 0, 128, 63, 0, 0, 0, 64};
+  auto c = g.values[n.inputs[1]].constant->bytes();
+  CHECK(std::vector<uint8_t>(reinterpret_cast<const uint8_t*>(c.data()), reinterpret_cast<const uint8_t*>(c.data()) + c.size()) == want);
+  REQUIRE(n.outputs.size() == 1);
+  CHECK(g.values[n.outputs[0]].name == "output_0");
+  CHECK(n.attrs.at("et.arg.2") == Attr(int64_t{1}));
+  CHECK(g.metadata.at("pte.operators").get<std::vector<std::string>>() == std::vector<std::string>{"forward: aten::add.out"});
+  // Writing it as a .pte needs a Vulkan form for every node: refused, nothing written.
+  fs::path out = scratch("native_out.pte");
+  fs::remove(out);
+  try {
+    save(g, out);
+    FAIL("written");
+  } catch (const Error& e) {
+    CHECK(e.code() == ErrorCode::Unsupported);
+    CHECK(std::string(e.what()).find("et.aten::add.out") != std::string::npos);
+  }
+  CHECK(!fs::exists(out));
 }
 
 TEST_CASE("pte: a graph from another format becomes a one-method Program around its payload") {

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "executorch/program_generated.h"
+#include "internal.h"
 #include "nnbridge/format.h"
 #include "nnbridge/formats/pte.h"
 
@@ -41,6 +42,14 @@ struct VulkanCall {
 /// The method's one DelegateCall to "VulkanBackend"; Error(Unsupported) describing what the
 /// method holds otherwise.
 VulkanCall vulkan_call(const et::Program& p, std::size_t plan);
+
+/// A method that is not one Vulkan delegate as native nodes (pte.h): KernelCall -> `et.<name>.<overload>`,
+/// DelegateCall -> `et.delegate` (attributes et.backend, et.delegate_index), each with `et.args`
+/// and its non-tensor arguments as `et.arg.<k>`; the tensor arguments already defined (inputs,
+/// constants, earlier outputs) are the node's inputs, the others its outputs. Constants from the
+/// constant segment (or constant_buffer), EXTERNAL tensors from `ptd` by fully qualified name.
+/// Control flow (JumpFalseCall, MoveCall) is Error(Unsupported).
+Graph native_method(const et::Program& p, const ProgramView& v, const Source& src, std::size_t plan_index, const NamedData* ptd);
 
 /// "<name>.<overload>" of operator `k` of a plan.
 std::string operator_name(const et::ExecutionPlan& plan, std::size_t k);

@@ -110,7 +110,33 @@ Graph read_pte(const Source& src, const LoadOptions& o) {
   const et::Program& p = *v.program;
   const std::size_t plan_index = choose_method(p, option(o, "pte.method"));
   const et::ExecutionPlan* plan = p.execution_plan()->Get(static_cast<flatbuffers::uoffset_t>(plan_index));
-  const VulkanCall call = vulkan_call(p, plan_index);
+  std::optional<VulkanCall> one;
+  try {
+    one = vulkan_call(p, plan_index);
+  } catch (const Error& e) {
+    if (e.code() != ErrorCode::Unsupported) throw;
+  }
+  const std::filesystem::path ptd_path = find_ptd(src, o);
+  std::optional<NamedData> ptd;
+  std::shared_ptr<const MappedFile> ptd_file;
+  if (!ptd_path.empty()) {
+    ptd_file = MappedFile::open(ptd_path);
+    Source ps{ptd_file->bytes(), ptd_file, ptd_path.string(), ptd_path};
+    try {
+      ptd = read_ptd(ps, o, "pte");
+    } catch (const Error& e) {
+      throw e.file().empty() ? e.with_file(ptd_path.string()) : e;
+    }
+  }
+  if (!one) {
+    // Not one Vulkan delegate: native nodes, for info and inspection (nothing runs them).
+    Graph g = native_method(p, v, src, plan_index, ptd ? &*ptd : nullptr);
+    describe(p, v, g);
+    g.metadata[keys::kMethod] = Attr(plan->name() ? plan->name()->str() : std::string());
+    g.source_format = "pte";
+    return g;
+  }
+  const VulkanCall call = *one;
 
   // The payload: a segment, or inline data inside the flatbuffer.
   Source payload = src;
@@ -137,18 +163,6 @@ Graph read_pte(const Source& src, const LoadOptions& o) {
         throw Error(ErrorCode::Invalid, "segment_index " + std::to_string(e->segment_index()) + " names no segment", {}, w + ".segment_index");
       in_pte.emplace(e->key()->str(), e->segment_index());
     }
-  const std::filesystem::path ptd_path = find_ptd(src, o);
-  std::optional<NamedData> ptd;
-  std::shared_ptr<const MappedFile> ptd_file;
-  if (!ptd_path.empty()) {
-    ptd_file = MappedFile::open(ptd_path);
-    Source ps{ptd_file->bytes(), ptd_file, ptd_path.string(), ptd_path};
-    try {
-      ptd = read_ptd(ps, o, "pte");
-    } catch (const Error& e) {
-      throw e.file().empty() ? e.with_file(ptd_path.string()) : e;
-    }
-  }
   vkgraph::NamedDataResolver named;
   named.where = file_name(src) + "'s named data" +
                 (ptd ? " or " + ptd_path.string() : " (and no .ptd: none beside it with the same stem, none given)");

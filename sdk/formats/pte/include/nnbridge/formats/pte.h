@@ -29,8 +29,14 @@ namespace nnbridge::formats::pte {
 /// when not given, the file with the .pte's stem and extension .ptd beside it, if there is one.
 /// A relative `pte.named_data` is taken from the current folder, else from the .pte's folder.
 /// A key in neither is Error(Io) naming the key, both files and the option. A method of another
-/// kind is Error(Unsupported) listing what it holds (kernel calls by operator name, delegates
-/// by backend id): nnbridge runs Vulkan-delegated methods only.
+/// kind (portable kernels, other delegates, a mix) reads as native nodes for inspection: each
+/// KernelCall the op `et.<name>.<overload>` (`et.aten::add.out`), each DelegateCall `et.delegate`
+/// (attributes `et.backend`, `et.delegate_index`), both with `et.args` and their non-tensor
+/// arguments as `et.arg.<k>`; tensor arguments already defined (inputs, constants, earlier
+/// outputs) are inputs, the others outputs; constants from the constant segment or
+/// constant_buffer, EXTERNAL tensors from the .ptd by fully qualified name. No backend runs
+/// `et.*` ops and no writer writes them (Error(Unsupported) naming the node); control flow
+/// (JumpFalseCall, MoveCall) is Error(Unsupported).
 ///
 /// What the graph keeps (metadata, for `info` and for the writer):
 /// - `pte.method` (string), `pte.methods` (every method's name),

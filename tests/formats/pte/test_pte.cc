@@ -3,12 +3,16 @@
 // with the place named. flatc decodes what nnbridge writes.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "nnbridge/cpu_ref.h"
 #include "nnbridge/error.h"
+#include "nnbridge/exec.h"
 #include "nnbridge/io.h"
+#include "nnbridge/npy.h"
 #include "support/flatc.h"
 #include "support/paths.h"
 
@@ -295,4 +299,30 @@ TEST_CASE("pte: named data from a .ptd is written to the .ptd beside the new .pt
   o.options["pte.overwrite_ptd"] = "true";
   save(g, dir / "other.pte", o);
   CHECK(bytes_of(dir / "other.ptd") == bytes_of(golden("conv_clamp_ptd") / "model.ptd"));
+}
+
+TEST_CASE("pte -> vkdelegate: named data stays by key, or is embedded on request and then runs alone") {
+  Graph g = load(golden("add_named") / "model.pte");
+  fs::path keep = scratch("keep.vkdelegate"), embed = scratch("embed.vkdelegate");
+  save(g, keep);
+  SaveOptions o;
+  o.options["vkdelegate.embed_named_data"] = "true";
+  save(g, embed, o);
+  Graph kept = load(keep), alone = load(embed);
+  std::size_t missing = 0;
+  for (const Value& v : kept.values) missing += v.attrs.count(kExternalDataKey);
+  CHECK(missing == 1);
+  for (const Value& v : alone.values) CHECK(v.attrs.count(kExternalDataKey) == 0);
+  // The self-contained payload computes PyTorch's output (outputs/output_0.npy).
+  cpu_ref::register_backend();
+  TensorMap in{{"input_0", read_npy(golden("add_named") / "inputs/input_0.npy")}};
+  const TensorMap out = find_backend("cpu")->prepare(alone, {})->run(in);
+  auto got = out.at("output_0").values<float>();
+  HostTensor want = read_npy(golden("add_named") / "outputs/output_0.npy");
+  auto w = want.values<float>();
+  REQUIRE(got.size() == w.size());
+  for (std::size_t i = 0; i < w.size(); ++i) CHECK(std::abs(got[i] - w[i]) <= 1e-5f + 1e-4f * std::abs(w[i]));
+  SaveOptions bad;
+  bad.options["vkdelegate.embed_named_data"] = "yes";
+  CHECK_THROWS_AS(save(g, scratch("bad.vkdelegate"), bad), Error);
 }

@@ -95,8 +95,11 @@ std::vector<uint8_t> write_vkgraph(const Graph& g, const SaveOptions& o) {
 
 std::vector<uint8_t> write_delegate_payload(const Graph& g, const SaveOptions& o) { return write_delegate(g, o); }
 
-std::vector<uint8_t> write_delegate(const Graph& g, const SaveOptions&) {
-  Written w = from_ir(g, true);
+std::vector<uint8_t> write_delegate(const Graph& g, const SaveOptions& o) {
+  const std::string embed = option(o.options, "vkdelegate.embed_named_data");
+  if (!embed.empty() && embed != "true" && embed != "false")
+    throw Error(ErrorCode::Invalid, "vkdelegate.embed_named_data must be true or false, not \"" + embed + "\"");
+  Written w = from_ir(g, true, embed == "true");
   const std::vector<uint8_t> fb = encode(w.raw);
   // ExecuTorch's serialize_vulkan_graph: header padded to 32, flatbuffer (no size prefix)
   // padded to 16, then the segment (each constant already padded to 16).
@@ -157,6 +160,7 @@ FormatHandler delegate_handler() {
   h.extensions = {"vkdelegate"};
   h.reader_options = verifier_limit_options("vkdelegate");
   h.reader_options.push_back("vkdelegate.named_data");
+  h.writer_options = {"vkdelegate.embed_named_data"};
   h.sniff = [](std::span<const std::byte> b) { return magic_at_4(b, "VH00"); };
   h.read = read_delegate;
   h.write = [](const Graph& g, const std::filesystem::path& path, const SaveOptions& o) {

@@ -34,7 +34,9 @@ struct Written {
   std::vector<uint8_t> segment;
   std::size_t constants_with_data = 0;  ///< in-segment constants whose bytes the segment holds
 };
-Written from_ir(const Graph& g, bool need_data);
+/// `embed_named`: named-data entries whose tensor has data go into the segment like any constant
+/// (offset and length, no key), making a self-contained payload.
+Written from_ir(const Graph& g, bool need_data, bool embed_named = false);
 /// `g` with what ATen operators cannot take as is made explicit (NHWC ops between Transposes,
 /// Arm NN weight layouts permuted, Softmax beta as a Mul, BatchNormalization as Mul + Add):
 /// see lower.cc. Throws Error(Unsupported) naming the node when a rewrite is impossible.

@@ -41,8 +41,8 @@ std::size_t align16(std::size_t n) { return (n + 15) / 16 * 16; }
 
 class Writer {
  public:
-  Writer(const Graph& g, const std::vector<bool>& superseded, bool need_data)
-      : g_(g), superseded_(superseded), need_data_(need_data) {}
+  Writer(const Graph& g, const std::vector<bool>& superseded, bool need_data, bool embed_named)
+      : g_(g), superseded_(superseded), need_data_(need_data), embed_named_(embed_named) {}
 
   Written run() {
     kept_table();
@@ -220,7 +220,7 @@ class Writer {
         throw Error(ErrorCode::Invalid, "constant " + std::to_string(*c) + " is not in the graph's constants table (" +
                                             std::to_string(table.size()) + " entries)", {}, w + ".attrs." + keys::kConstantId);
       auto k = static_cast<std::size_t>(*c);
-      if (v.constant && table[k].offset != kNamedDataOffset && !ir_data_.count(k)) ir_data_[k] = *v.constant;
+      if (v.constant && (table[k].offset != kNamedDataOffset || embed_named_) && !ir_data_.count(k)) ir_data_[k] = *v.constant;
       return static_cast<int32_t>(k);
     }
     if (!v.constant) return -1;
@@ -237,7 +237,12 @@ class Writer {
     std::size_t running = 0;
     for (std::size_t k = 0; k < table.size(); ++k) {
       RawBytes& b = table[k];
-      if (b.offset == kNamedDataOffset) continue;
+      if (b.offset == kNamedDataOffset) {
+        // Named data stays a reference by key, unless asked to embed what the graph holds.
+        if (!embed_named_ || !ir_data_.count(k)) continue;
+        b.named_key.clear();
+        b.key_present = false;
+      }
       std::span<const std::byte> bytes;
       std::vector<uint8_t> kept;
       if (auto it = ir_data_.find(k); it != ir_data_.end()) bytes = it->second.bytes();
@@ -464,6 +469,7 @@ class Writer {
   const Graph& g_;
   const std::vector<bool>& superseded_;
   bool need_data_;
+  bool embed_named_;
   Written w_;
   std::vector<int64_t> slot_;  // IR value -> table index, -1 until placed
   std::set<ValueId> made_;     // IR values whose table entry holds their tensor
@@ -474,9 +480,9 @@ class Writer {
 
 }  // namespace
 
-Written from_ir(const Graph& g, bool need_data) {
+Written from_ir(const Graph& g, bool need_data, bool embed_named) {
   const Lowered lowered = lower_for_aten(g);
-  return Writer(lowered.graph, lowered.superseded, need_data).run();
+  return Writer(lowered.graph, lowered.superseded, need_data, embed_named).run();
 }
 
 }  // namespace nnbridge::formats::vkgraph

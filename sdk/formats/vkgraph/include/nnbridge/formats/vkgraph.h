@@ -92,7 +92,10 @@ FormatHandler format_handler();
 /// The handler registered as format "vkdelegate": the Vulkan delegate payload (extension
 /// .vkdelegate). Sniffing: "VH00" at bytes 4..7. Reader option: vkdelegate.named_data = DIR
 /// (a folder holding one file per named-data key, named as the key) resolves named-data
-/// constants at load time. Writes by ExecuTorch's layout rules (see DelegateHeader).
+/// constants at load time. Writes by ExecuTorch's layout rules (see DelegateHeader); named-data
+/// constants stay references by key (as in ExecuTorch's payloads), unless the writer option
+/// vkdelegate.embed_named_data=true puts the data of those the graph holds into the constant
+/// segment (offset and length, no key): a payload that runs without its named data.
 FormatHandler delegate_handler();
 
 /// A store of named data (ExecuTorch's NamedDataMap: the `.pte`'s named-data segments, a `.ptd`,

@@ -97,7 +97,8 @@ int run_info(const InfoArgs& a) {
     for (ValueId id : g.outputs) j["outputs"].push_back(tensor_json(g, id));
     j["ops"] = ops;
     j["metadata"] = nlohmann::json::object();
-    for (const auto& [k, v] : g.metadata) j["metadata"][k] = nlohmann::json::parse(attr_text(v));
+    for (const auto& [k, v] : g.metadata)
+      j["metadata"][k] = v.is<Bytes>() ? nlohmann::json{{"bytes", v.get<Bytes>().data.size()}} : nlohmann::json::parse(attr_text(v));
     std::cout << j.dump(2) << "\n";
     return kOk;
   }

@@ -69,15 +69,7 @@ int run_body(const RunArgs& a, BenchmarkEventWriter& event, Stage& stage, std::s
     return kUsage;
   }
   LoadOptions load_options;
-  if (!a.named_data.empty()) {
-    // ExecuTorch keeps some Vulkan constants outside the payload, by key (nnbridge/formats/vkgraph.h).
-    const std::string format = detect_format(a.model);
-    if (format != "vkgraph" && format != "vkdelegate" && format != "pte") {
-      std::cerr << "nnbridge: error: --named-data applies to vkgraph, vkdelegate and pte models, not " << format << "\n";
-      return kUsage;
-    }
-    load_options.options[format + ".named_data"] = a.named_data;
-  }
+  if (!named_data_option(a.model, a.named_data, load_options)) return kUsage;
   Graph g = load(a.model, load_options);
   BackendOptions options = setup.options({backend_name});  // threads, opencl.fallback: flags over settings
   options.extensions = a.extensions;  // loaded by prepare(); a bad library is an Error naming it

@@ -45,6 +45,7 @@ struct ValidateArgs {
   std::string fallback, device;
   std::vector<std::string> extensions;
   std::vector<std::string> custom_layers;  // --custom-layers XML, repeatable (nnbridge/config/openvino_custom.h)
+  std::string named_data;                 // vkgraph / vkdelegate: folder of named-data constants; pte: the .ptd
   bool json = false;
   ExecFlags flags;
 };
@@ -107,7 +108,9 @@ int run_validate(const ValidateArgs& a) {
           std::vector<std::filesystem::path>(a.custom_layers.begin(), a.custom_layers.end())));
     }
 
-    const Graph g = load(a.model);
+    LoadOptions load_options;
+    if (!named_data_option(a.model, a.named_data, load_options)) return kUsage;
+    const Graph g = load(a.model, load_options);
     std::vector<std::unique_ptr<Plan>> plans;
     for (const std::string& b : backends) {
       source = ta::delegate_of_backend(b);
@@ -214,6 +217,9 @@ void add_validate(CLI::App& app, Action& action) {
   sub->add_option("--device", args->device, "opencl: the device by index or name substring (as `run`)");
   sub->add_option("--fallback", args->fallback, "opencl: run nodes without an opencl kernel on cpu (`cpu`) or fail (`none`)")
       ->check(CLI::IsMember({"none", "cpu"}));
+  sub->add_option("--named-data", args->named_data,
+                  "vkgraph/vkdelegate: folder holding the named-data constants, one file per key; pte: the .ptd file "
+                  "(default: the .ptd beside the .pte with its stem)");
   sub->add_option("--custom-layers", args->custom_layers,
                   "opencl: OpenVINO custom-layer XML (SimpleGPU kernels run for nodes of the layer's name); repeatable")
       ->allow_extra_args(false);

@@ -10,6 +10,7 @@
 
 #include "nnbridge/attr.h"
 #include "nnbridge/exec.h"
+#include "nnbridge/format.h"
 #include "nnbridge/graph.h"
 
 namespace nnbridge::cli {
@@ -65,5 +66,9 @@ std::vector<std::string> npy_file_names(const std::vector<std::pair<std::string,
 std::string shape_text(const TensorType& t);
 /// An attribute as JSON text (bytes as "<N bytes>").
 std::string attr_text(const Attr& a);
+/// `--named-data PATH` of run / validate as the reader option of MODEL's format (vkgraph,
+/// vkdelegate: a folder, one file per key; pte: the .ptd) in `o`. Returns false, having said why
+/// on stderr, for another format.
+bool named_data_option(const std::string& model, const std::string& path, LoadOptions& o);
 
 }  // namespace nnbridge::cli

@@ -1,5 +1,6 @@
 // Helpers shared by the subcommands.
 #include <filesystem>
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <sstream>
@@ -106,6 +107,18 @@ std::string attr_text(const Attr& a) {
       },
       a.value);
   return j.dump();
+}
+
+bool named_data_option(const std::string& model, const std::string& path, LoadOptions& o) {
+  if (path.empty()) return true;
+  // ExecuTorch keeps Vulkan constants outside the payload, by key (nnbridge/formats/vkgraph.h, pte.h).
+  const std::string format = detect_format(model);
+  if (format != "vkgraph" && format != "vkdelegate" && format != "pte") {
+    std::cerr << "nnbridge: error: --named-data applies to vkgraph, vkdelegate and pte models, not " << format << "\n";
+    return false;
+  }
+  o.options[format + ".named_data"] = path;
+  return true;
 }
 
 }  // namespace nnbridge::cli

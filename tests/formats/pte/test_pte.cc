@@ -106,14 +106,26 @@ TEST_CASE("pte: named data from a .ptd beside the .pte, named by option, or miss
   std::size_t with_data = 0;  // weight and bias, both from model.ptd
   for (const Value& v : g.values) with_data += v.constant ? 1 : 0;
   CHECK(with_data == 2);
-  // Without the .ptd: an I/O error naming the key, the files looked in and the option.
+  // Without the .ptd: it still reads (info shows it), its two constants without data marked by
+  // key; check, and so every backend's prepare, names the key, where it looked and the options.
   fs::path lone = scratch("lone.pte");
   fs::copy_file(golden("conv_clamp_ptd") / "model.pte", lone, fs::copy_options::overwrite_existing);
-  Error e = load_error(lone);
-  CHECK(e.code() == ErrorCode::Io);
-  CHECK(std::string(e.what()).find("named data \"") != std::string::npos);
-  CHECK(std::string(e.what()).find("-I pte.named_data=") != std::string::npos);
-  CHECK(e.where().find("segments[1].flatbuffer.constants[") == 0);
+  Graph alone = load(lone);
+  std::size_t marked = 0;
+  for (const Value& v : alone.values) marked += !v.constant && v.attrs.count(kExternalDataKey);
+  CHECK(marked == 2);
+  cpu_ref::register_backend();
+  try {
+    find_backend("cpu")->prepare(alone, {});
+    FAIL("prepared");
+  } catch (const Error& e) {
+    CHECK(e.code() == ErrorCode::Invalid);
+    const std::string m = e.what();
+    CHECK(m.find("named data \"") != std::string::npos);
+    CHECK(m.find("lone.pte's named data") != std::string::npos);
+    CHECK(m.find("--named-data FILE.ptd") != std::string::npos);
+    CHECK(m.find("-I pte.named_data=FILE.ptd") != std::string::npos);
+  }
   // The option names it.
   LoadOptions o;
   o.options["pte.named_data"] = (golden("conv_clamp_ptd") / "model.ptd").string();
@@ -284,6 +296,16 @@ TEST_CASE("pte: named data from a .ptd is written to the .ptd beside the new .pt
   CHECK(bytes_of(dir / "out.ptd") == bytes_of(golden("conv_clamp_ptd") / "model.ptd"));
   CHECK(bytes_of(dir / "out.pte") == bytes_of(golden("conv_clamp_ptd") / "model.pte"));
   CHECK(load(dir / "out.pte").values.size() == g.values.size());
+  // The model's own .ptd (the same keys) is replaced when its data was edited: the bias zeroed.
+  Graph edited = load(dir / "out.pte");
+  for (Value& v : edited.values)
+    if (v.constant && v.constant->size() == 16) v.constant = Buffer::owned(std::vector<std::byte>(16));
+  save(edited, dir / "out.pte");
+  Graph back = load(dir / "out.pte");
+  std::size_t zeroed = 0;
+  for (const Value& v : back.values)
+    if (v.constant && v.constant->size() == 16) zeroed += *v.constant == Buffer::owned(std::vector<std::byte>(16));
+  CHECK(zeroed == 1);
   // A .ptd that is not this graph's is not replaced, and nothing is written.
   put(dir / "other.ptd", {1, 2, 3});
   try {

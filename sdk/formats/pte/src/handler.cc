@@ -2,6 +2,7 @@
 #include <cctype>
 #include <cstring>
 #include <filesystem>
+#include <set>
 
 #include "internal.h"
 #include "nnbridge/error.h"
@@ -14,8 +15,8 @@ Graph read_pte(const Source& src, const LoadOptions& o);
 namespace {
 
 // The .pte, and beside it <stem>.ptd with the named data the Program does not hold. An existing
-// .ptd is replaced only when it already holds these bytes (then it is left as it is) or the
-// writer option pte.overwrite_ptd=true says so.
+// .ptd is replaced only when it holds the same keys (this model's own, edited), already holds
+// these bytes (then it is left as it is), or the writer option pte.overwrite_ptd=true says so.
 void write_files(const Graph& g, const std::filesystem::path& path, const SaveOptions& o) {
   PteFiles f = write_pte(g, o);
   if (f.ptd.empty()) {
@@ -34,10 +35,22 @@ void write_files(const Graph& g, const std::filesystem::path& path, const SaveOp
     auto old = MappedFile::open(side);
     const bool same = old->bytes().size() == ptd.size() && std::memcmp(old->bytes().data(), ptd.data(), ptd.size()) == 0;
     auto opt = o.options.find("pte.overwrite_ptd");
-    const bool allowed = opt != o.options.end() && opt->second == "true";
+    bool allowed = opt != o.options.end() && opt->second == "true";
+    // The same keys: this model's own .ptd, with edited data.
+    if (!same && !allowed) {
+      try {
+        NamedData old_nd = read_ptd(Source{old->bytes(), old, side.string(), side}, LoadOptions{}, "ptd");
+        std::set<std::string> a, b;
+        for (const auto& e : old_nd.entries) a.insert(e.key);
+        for (const auto& [key, buf] : f.ptd) b.insert(key);
+        allowed = a == b;
+      } catch (const Error&) {
+        // not a .ptd: never replaced without the option
+      }
+    }
     if (same) write_side = false;
     else if (!allowed)
-      throw Error(ErrorCode::Io, "would replace " + side.string() + ", which holds other named data; remove it, "
+      throw Error(ErrorCode::Io, "would replace " + side.string() + ", which holds other named data (other keys); remove it, "
                                  "write elsewhere, or allow it (writer option pte.overwrite_ptd=true, `nnbridge convert --force`)",
                   path.string(), "ptd");
   }

@@ -76,6 +76,7 @@ inline const std::string kNamedKeys = "pte.named_data.keys";
 inline const std::string kProgram = "pte.program";
 inline const std::string kSegment = "pte.segment.";  // + index
 inline const std::string kPtdSegment = "ptd.segment";
+inline const std::string kPtdKeys = "ptd.keys";
 inline const std::string kPtdDimOrder = "ptd.dim_order";
 }  // namespace keys
 

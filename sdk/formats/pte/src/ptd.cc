@@ -174,6 +174,9 @@ Graph read_ptd_graph(const Source& src, const LoadOptions& o) {
     }
     g.add_value(std::move(v));
   }
+  std::vector<std::string> names;
+  for (const auto& e : nd.entries) names.push_back(e.key);
+  g.metadata[keys::kPtdKeys] = Attr(std::move(names));  // for info: the keys, in file order
   return g;
 }
 

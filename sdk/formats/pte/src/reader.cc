@@ -28,7 +28,7 @@ std::filesystem::path find_ptd(const Source& src, const LoadOptions& o) {
     fs::path p(given);
     if (p.is_relative() && !fs::exists(p) && !src.path.empty() && fs::exists(src.path.parent_path() / p)) p = src.path.parent_path() / p;
     if (!fs::is_regular_file(p))
-      throw Error(ErrorCode::Io, "the named-data file " + given + " (reader option pte.named_data) does not exist or is not a file");
+      throw Error(ErrorCode::Io, "the named-data file " + given + " (--named-data, reader option pte.named_data) does not exist or is not a file");
     return p;
   }
   if (src.path.empty()) return {};
@@ -166,7 +166,11 @@ Graph read_pte(const Source& src, const LoadOptions& o) {
   vkgraph::NamedDataResolver named;
   named.where = file_name(src) + "'s named data" +
                 (ptd ? " or " + ptd_path.string() : " (and no .ptd: none beside it with the same stem, none given)");
-  named.how = "pass the .ptd that holds it with -I pte.named_data=FILE.ptd";
+  named.how = "pass the .ptd that holds it with --named-data FILE.ptd (run, validate) or -I pte.named_data=FILE.ptd (info, convert, dump)";
+  // A key found nowhere leaves its constant without data: info still shows the program, and
+  // running it names the key (kExternalDataHint).
+  named.missing_ok = true;
+  const std::string hint = "not in " + named.where + ": " + named.how;
   named.find = [&](const std::string& key) -> std::optional<Buffer> {
     if (auto it = in_pte.find(key); it != in_pte.end()) {
       auto [off, size] = v.segments[it->second];
@@ -178,7 +182,7 @@ Graph read_pte(const Source& src, const LoadOptions& o) {
   };
   Graph g;
   try {
-    g = vkgraph::read_delegate_payload(payload, o, "pte", &named, "", "pte");
+    g = vkgraph::read_delegate_payload(payload, o, "pte", &named, hint, "pte");
   } catch (const Error& e) {
     if (!e.file().empty() && e.file() != src.file) throw;
     throw Error(e.code(), e.message(), {}, payload_where + (e.where().empty() ? "" : "." + e.where()));

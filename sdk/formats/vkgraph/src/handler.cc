@@ -31,6 +31,9 @@ const T* find_as(const AttrMap& m, const std::string& k) {
 std::optional<NamedDataResolver> folder_resolver(const LoadOptions& o, const std::string& format) {
   const std::string dir = option(o.options, format + ".named_data");
   if (dir.empty()) return std::nullopt;
+  if (!std::filesystem::is_directory(dir))
+    throw Error(ErrorCode::Io, "the named-data folder " + dir + " (reader option " + format + ".named_data) does not exist or is not a "
+                               "folder (a .ptd belongs to a .pte: read the .pte with it)");
   NamedDataResolver r;
   r.where = "the folder " + dir;
   r.how = "put a file named as the key there";
@@ -46,7 +49,8 @@ std::optional<NamedDataResolver> folder_resolver(const LoadOptions& o, const std
 }
 
 std::string folder_hint(const std::string& format) {
-  return "pass -I " + format + ".named_data=DIR (a folder with one file per key), or read the .pte that holds them";
+  return "pass the folder holding one file per key with --named-data DIR (run, validate) or -I " + format +
+         ".named_data=DIR (info, convert, dump), or read the .pte that holds them";
 }
 
 }  // namespace

@@ -135,6 +135,7 @@ class Reader {
         if (!e.where().empty() || !e.file().empty()) throw;
         throw Error(e.code(), e.message(), {}, cw + ".named_key");
       }
+      if (!data && named_->missing_ok) return std::nullopt;
       if (!data)
         throw Error(ErrorCode::Io, "named data \"" + b.named_key + "\" is not in " + named_->where +
                                        (named_->how.empty() ? "" : ": " + named_->how), {}, cw + ".named_key");

@@ -28,7 +28,9 @@ namespace nnbridge::formats::pte {
 /// named_data (key -> segment), else from a .ptd: reader option `pte.named_data=FILE.ptd`, or
 /// when not given, the file with the .pte's stem and extension .ptd beside it, if there is one.
 /// A relative `pte.named_data` is taken from the current folder, else from the .pte's folder.
-/// A key in neither is Error(Io) naming the key, both files and the option. A method of another
+/// A key in neither leaves its constant without data (kExternalDataKey, nnbridge/graph.h), the
+/// graph's kExternalDataHint naming where it looked and the option: info still shows the file,
+/// and check / run name the key. A method of another
 /// kind (portable kernels, other delegates, a mix) reads as native nodes for inspection: each
 /// KernelCall the op `et.<name>.<overload>` (`et.aten::add.out`), each DelegateCall `et.delegate`
 /// (attributes `et.backend`, `et.delegate_index`), both with `et.args` and their non-tensor
@@ -63,8 +65,9 @@ namespace nnbridge::formats::pte {
 /// Named data the payload refers to that the Program does not hold (it came from a .ptd, or a
 /// vkdelegate named-data folder) is written to `<stem>.ptd` beside the .pte (ptd_handler's
 /// layout, no tensor_layout, as the Vulkan delegate stores it), both files atomically. An
-/// existing `<stem>.ptd` that holds other bytes is Error(Io) naming it (nothing is written),
-/// unless the writer option pte.overwrite_ptd=true (`nnbridge convert --force`).
+/// existing `<stem>.ptd` is replaced when it holds the same keys (the model's own); one with
+/// other keys, or no .ptd at all, is Error(Io) naming it (nothing is written), unless the writer
+/// option pte.overwrite_ptd=true (`nnbridge convert --force`).
 /// Reader options: pte.method, pte.named_data, pte.max_depth, pte.max_tables, pte.max_size
 /// (the verifier bounds of the Program and the payload, VerifierLimits). Writer option:
 /// pte.overwrite_ptd.
@@ -72,7 +75,8 @@ FormatHandler format_handler();
 
 /// The handler registered as format "ptd" (extension .ptd). Sniffing: "FT" and two letters or
 /// digits at bytes 4..7. Reading gives a graph with no nodes: one constant Value per named-data
-/// entry, named by its key (attribute `ptd.segment` = its segment index), typed by its
+/// entry, named by its key (attribute `ptd.segment` = its segment index; metadata `ptd.keys`
+/// lists the keys in file order), typed by its
 /// tensor_layout when present (scalar type and sizes; dim_order kept as `ptd.dim_order`) and as
 /// a 1-D UInt8 tensor of the segment's size otherwise. Writing lays out every constant of a
 /// graph as a named-data entry keyed by the value's name (tensor_layout from its type; a UInt8

@@ -105,6 +105,9 @@ struct NamedDataResolver {
   std::function<std::optional<Buffer>(const std::string& key)> find;
   std::string where;  ///< what is searched, for messages ("model.pte and model.ptd")
   std::string how;    ///< how a user supplies a missing key ("pass -I pte.named_data=FILE.ptd")
+  /// A key the store does not hold leaves its constant without data (kExternalDataKey) instead
+  /// of Error(Io): for stores that may legitimately be incomplete (a .pte whose .ptd is elsewhere).
+  bool missing_ok = false;
 };
 
 /// Reads a delegate payload: `payload.bytes` is the whole payload (a view into a larger file is

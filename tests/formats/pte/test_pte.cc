@@ -3,6 +3,7 @@
 // with the place named. flatc decodes what nnbridge writes.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fstream>
@@ -347,4 +348,24 @@ TEST_CASE("pte -> vkdelegate: named data stays by key, or is embedded on request
   SaveOptions bad;
   bad.options["vkdelegate.embed_named_data"] = "yes";
   CHECK_THROWS_AS(save(g, scratch("bad.vkdelegate"), bad), Error);
+}
+
+TEST_CASE("pte: an inline delegate whose payload changes is packed again, 16-aligned as the schema forces") {
+  Graph g = load(golden("inline_add") / "model.pte");
+  g.metadata["vk.version"] = Attr(std::string(100, 'v'));
+  fs::path out = scratch("inline_grown.pte");
+  save(g, out);
+  // flatc decodes it; the inline data is where the Program says, 16-aligned (force_align: 16),
+  // and is a VH00 payload.
+  nlohmann::json p = program_json(out);
+  CHECK(p["execution_plan"][0]["delegates"][0]["processed"]["location"] == "INLINE");
+  auto file = bytes_of(out);
+  const std::string magic = "VH00";
+  auto at = std::search(file.begin(), file.end(), magic.begin(), magic.end());
+  REQUIRE(at != file.end());
+  CHECK((at - file.begin() - 4) % 16 == 0);
+  Graph back = load(out);
+  CHECK(back.metadata.at("vk.version").get<std::string>() == std::string(100, 'v'));
+  for (std::size_t v = 0; v < g.values.size(); ++v)
+    if (g.values[v].constant) CHECK(*back.values[v].constant == *g.values[v].constant);
 }

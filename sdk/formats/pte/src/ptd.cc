@@ -3,6 +3,8 @@
 #include <cctype>
 #include <cstring>
 #include <numeric>
+#include <string_view>
+#include <unordered_map>
 
 #include "executorch/flat_tensor_generated.h"
 #include "internal.h"
@@ -74,14 +76,16 @@ NamedData read_ptd(const Source& src, const LoadOptions& o, const std::string& p
 std::vector<uint8_t> write_ptd(const std::vector<PtdEntry>& entries) {
   // Segments: one per distinct blob, in entry order, aligned to 128 (lcm with the Vulkan
   // delegate's alignment of 16 is 128).
+  // Equal blobs found by content through a hash map: linear in the bytes, not quadratic in the
+  // entries (many weights of one size are common).
   std::vector<std::span<const std::byte>> blobs;
   std::vector<uint32_t> index;
+  std::unordered_map<std::string_view, uint32_t> seen;
   for (const PtdEntry& e : entries) {
-    std::size_t k = 0;
-    while (k < blobs.size() && !(blobs[k].size() == e.bytes.size() && std::equal(blobs[k].begin(), blobs[k].end(), e.bytes.begin())))
-      ++k;
-    if (k == blobs.size()) blobs.push_back(e.bytes);
-    index.push_back(static_cast<uint32_t>(k));
+    const std::string_view content(reinterpret_cast<const char*>(e.bytes.data()), e.bytes.size());
+    auto [it, fresh] = seen.emplace(content, static_cast<uint32_t>(blobs.size()));
+    if (fresh) blobs.push_back(e.bytes);
+    index.push_back(it->second);
   }
   flatbuffers::FlatBufferBuilder b(1024);
   std::vector<flatbuffers::Offset<fb::DataSegment>> segs;

@@ -1,6 +1,8 @@
 // Elementwise and data-movement ops of the opencl backend (kernels/elementwise.cl).
 #include <climits>
 #include <cmath>
+#include <string>
+#include <vector>
 
 #include "ops.h"
 
@@ -99,6 +101,41 @@ OpFactory binary(Binary op) {
       k.setArg(4, rank);
       k.setArg(5, mb);
       enqueue(dev, k, n);
+    };
+  };
+}
+
+// Div of plain integers, as the cpu backend's rule (ONNX Div-14: truncation toward zero): the
+// float kernel's quotients are read back and a division by zero (an infinite or NaN quotient) or
+// a quotient outside the output type (INT_MIN / -1) is Error(Invalid) naming the element, never a
+// saturated value. The read-back synchronises the queue; only integer Div pays it.
+OpFactory div() {
+  return [](const OpContext& c) -> Launch {
+    Launch l = binary(Binary::Div)(c);
+    double lo = 0, hi = 0;
+    switch (c.k.out[0].dtype) {
+      case DataType::Int8: lo = -128, hi = 127; break;
+      case DataType::Int16: lo = -32768, hi = 32767; break;
+      case DataType::Int32: lo = -2147483648.0, hi = 2147483647.0; break;
+      case DataType::Int64: lo = -9223372036854775808.0, hi = 9223372036854775807.0; break;
+      case DataType::UInt8: lo = 0, hi = 255; break;
+      default: return l;
+    }
+    const std::size_t n = static_cast<std::size_t>(numel(c.k.out[0].shape));
+    const std::string label = "node \"" + c.k.node.name + "\" (Div)";
+    return [l, lo, hi, n, label](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) {
+      l(dev, in, out);
+      if (n == 0) return;
+      std::vector<float> q(n);
+      dev.queue.enqueueReadBuffer(out[0], CL_TRUE, 0, n * sizeof(float), q.data());
+      for (std::size_t i = 0; i < n; ++i) {
+        if (!std::isfinite(q[i]))
+          throw Error(ErrorCode::Invalid, label + ": integer division by zero at output element " + std::to_string(i) +
+                                              " (undefined in ONNX; nnbridge refuses rather than saturate)");
+        if (q[i] < lo || q[i] > hi)
+          throw Error(ErrorCode::Invalid, label + ": the quotient at output element " + std::to_string(i) +
+                                              " does not fit the output type (e.g. INT_MIN / -1)");
+      }
     };
   };
 }
@@ -204,7 +241,7 @@ void add_elementwise_ops(OpTable& t) {
   t["Add"] = binary(Binary::Add);
   t["Sub"] = binary(Binary::Sub);
   t["Mul"] = binary(Binary::Mul);
-  t["Div"] = binary(Binary::Div);
+  t["Div"] = div();
   t["Max"] = binary(Binary::Max);
   t["Min"] = binary(Binary::Min);
   t["Pow"] = binary(Binary::Pow);

@@ -206,3 +206,31 @@ TEST_CASE("opencl: prepare refuses what check calls an error (a Conv with stride
     CHECK(msg.find("strides must be >= 1") != std::string::npos);
   }
 }
+
+// ONNX Div on integers truncates toward zero (7 / 2 = 3, -7 / 2 = -3, 9 / -4 = -2, by hand);
+// division by zero and INT_MIN / -1 are undefined there and refused at run time, as on cpu.
+TEST_CASE("opencl: integer Div truncates, and refuses division by zero and overflow") {
+  if (!have_opencl()) return;
+  const TensorType i32{DataType::Int32, {3}, false, std::nullopt};
+  Graph g;
+  g.values.push_back(Value{"a", i32, {}, {}});
+  g.values.push_back(Value{"b", i32, {}, {}});
+  g.values.push_back(Value{"y", i32, {}, {}});
+  g.nodes.push_back(Node{"Div", "the_div", {0, 1}, {2}, {}});
+  g.inputs = {0, 1};
+  g.outputs = {2};
+  const auto plan = gpu::backend()->prepare(g, {});
+  auto run = [&](std::vector<int32_t> a, std::vector<int32_t> b) {
+    return plan->run({{"a", HostTensor::from_values<int32_t>(i32, std::span<const int32_t>(a))},
+                      {"b", HostTensor::from_values<int32_t>(i32, std::span<const int32_t>(b))}});
+  };
+  const TensorMap out = run({7, -7, 9}, {2, 2, -4});
+  const auto y = out.at("y").values<int32_t>();
+  CHECK(std::vector<int32_t>(y.begin(), y.end()) == std::vector<int32_t>{3, -3, -2});
+  ErrorCode code{};
+  CHECK(error_of([&] { run({1, 2, 3}, {1, 0, 1}); }, &code).find("\"the_div\" (Div): integer division by zero at output element 1") !=
+        std::string::npos);
+  CHECK(code == ErrorCode::Invalid);
+  CHECK(error_of([&] { run({1, INT32_MIN, 3}, {1, -1, 1}); }).find("quotient at output element 1 does not fit") != std::string::npos);
+  CHECK(error_of([&] { run({0, 2, 3}, {0, 1, 1}); }).find("division by zero at output element 0") != std::string::npos);  // 0 / 0
+}

@@ -58,6 +58,8 @@ FormatHandler format_handler() {
     auto bytes = write_graph(g, o);
     write_file_atomic(path, std::as_bytes(std::span<const uint8_t>(bytes)));
   };
+  h.native_ops = "armnn";
+  h.check = check_graph;
   return h;
 }
 

@@ -5,6 +5,7 @@
 #include <span>
 #include <vector>
 
+#include "nnbridge/check.h"
 #include "nnbridge/format.h"
 #include "nnbridge/graph.h"
 
@@ -29,5 +30,7 @@ bool looks_like_seed(std::span<const std::byte> bytes, const VerifierLimits& lim
 Graph read_graph(const Source& src, const LoadOptions& options);
 /// Serializes `g`; deterministic (the same graph gives the same bytes).
 std::vector<uint8_t> write_graph(const Graph& g, const SaveOptions& options);
+/// Arm NN's rules for check() (check.cc): identity fields in range, inputIds/outputIds resolvable.
+void check_graph(const Graph& g, std::vector<Issue>& issues);
 
 }  // namespace nnbridge::formats::armnn

@@ -6,6 +6,7 @@
 #include "armnn/ArmnnSchema_generated.h"
 #include "internal.h"
 #include "nnbridge/error.h"
+#include "nnbridge/narrow.h"
 #include "ops.h"
 #include "tensor_info.h"
 
@@ -66,13 +67,15 @@ class Writer {
       bool is_in = e.kind == Entity::Input, is_out = e.kind == Entity::Output || e.kind == Entity::NewOutput;
       if (!is_in && !is_out) continue;
       int64_t id = binding_scheme_ == 1 ? binding_id(e) : int64_t(e.final_index);
-      (is_in ? in_ids : out_ids).push_back(int32_t(id));
+      (is_in ? in_ids : out_ids).push_back(narrow_field<int32_t>(id, "armnn: " + entity_where(e) + (binding_scheme_ == 1 ? " armnn.layerBindingId" : " layer index")));
     }
     auto ids = [&](const char* key, std::vector<int32_t> derived) -> Off {
       if (absent(key)) return 0;
       if (const Attr* a = find_attr(g_.metadata, std::string("armnn.") + key); a && a->is<std::vector<int64_t>>()) {
         derived.clear();
-        for (auto x : a->get<std::vector<int64_t>>()) derived.push_back(int32_t(x));
+        const auto& v = a->get<std::vector<int64_t>>();
+        for (size_t k = 0; k < v.size(); ++k)
+          derived.push_back(narrow_field<int32_t>(v[k], std::string("armnn: metadata armnn.") + key + "[" + std::to_string(k) + "]"));
       }
       return b_.CreateVector(derived).o;
     };
@@ -85,8 +88,9 @@ class Writer {
       if (o_.options.count(k)) fv_present = true;
     if (layout_ == Layout::Seed) fv_present = false;
     if (fv_present)
-      fv = fb::CreateFeatureCompatibilityVersions(b_, uint32_t(binding_scheme_), uint32_t(weights_scheme_),
-                                                  uint32_t(const_scheme_))
+      fv = fb::CreateFeatureCompatibilityVersions(b_, narrow_field<uint32_t>(binding_scheme_, "armnn: metadata armnn.bindingIdsScheme"),
+                                                  narrow_field<uint32_t>(weights_scheme_, "armnn: metadata armnn.weightsLayoutScheme"),
+                                                  narrow_field<uint32_t>(const_scheme_, "armnn: metadata armnn.constantTensorsAsInputs"))
                .o;
     fb::SerializedGraphBuilder gb(b_);
     if (layers_vec) gb.add_layers(flatbuffers::Offset<flatbuffers::Vector<flatbuffers::Offset<fb::AnyLayer>>>(layers_vec));
@@ -111,6 +115,14 @@ class Writer {
 
   const AttrMap& attrs_of(const Entity& e) const {
     return (e.kind == Entity::Output || e.kind == Entity::NodeLayer) ? g_.nodes[e.id].attrs : g_.values[e.id].attrs;
+  }
+
+  // "input 'x'" / "output 'y'": where a value of this entity comes from, for messages.
+  std::string entity_where(const Entity& e) const {
+    if (e.kind == Entity::Input) return "input '" + g_.values[e.id].name + "'";
+    if (e.kind == Entity::NewOutput) return "output '" + g_.values[e.id].name + "'";
+    if (e.kind == Entity::Constant) return "constant '" + g_.values[e.id].name + "'";
+    return (e.kind == Entity::Output ? "output '" : "node '") + g_.nodes[e.id].name + "'";
   }
 
   int64_t binding_id(const Entity& e) const {
@@ -301,22 +313,24 @@ class Writer {
       }
       auto [src, slot] = source_of(from, name);
       fb::Connection c(src, slot);
-      in_slots.push_back(fb::CreateInputSlot(b_, uint32_t(k < in_idx.size() ? in_idx[k] : int64_t(k)), &c,
+      in_slots.push_back(fb::CreateInputSlot(b_, narrow_field<uint32_t>(k < in_idx.size() ? in_idx[k] : int64_t(k), "armnn: layer '" + name + "' armnn.inputSlotIndices[" + std::to_string(k) + "]"), &c,
                                              from != ins[k], overridden));
     }
     std::vector<flatbuffers::Offset<fb::OutputSlot>> out_slots;
     for (size_t k = 0; k < outs.size(); ++k) {
       const Value& v = g_.values[outs[k]];
       Off info = write_tensor_info(b_, v.type, v.attrs, "armnn.tensorInfo.", "value '" + v.name + "'");
-      out_slots.push_back(fb::CreateOutputSlot(b_, uint32_t(k < out_idx.size() ? out_idx[k] : int64_t(k)),
+      out_slots.push_back(fb::CreateOutputSlot(b_, narrow_field<uint32_t>(k < out_idx.size() ? out_idx[k] : int64_t(k), "armnn: layer '" + name + "' armnn.outputSlotIndices[" + std::to_string(k) + "]"),
                                                flatbuffers::Offset<fb::TensorInfo>(info)));
     }
     // Slots Arm NN ignores, as the file had them (reader.cc, ignored_slots).
     if (const Attr* x = find_attr(a, "armnn.ignoredInputSlots"); x && x->is<std::vector<int64_t>>()) {
       const auto& v = x->get<std::vector<int64_t>>();
       for (size_t k = 0; k + 2 < v.size(); k += 3) {
-        fb::Connection c(uint32_t(v[k + 1]), uint32_t(v[k + 2]));
-        in_slots.push_back(fb::CreateInputSlot(b_, uint32_t(v[k]), v[k + 1] < 0 ? nullptr : &c));
+        const std::string at = "armnn: layer '" + name + "' armnn.ignoredInputSlots[";
+        fb::Connection c(v[k + 1] < 0 ? 0u : narrow_field<uint32_t>(v[k + 1], at + std::to_string(k + 1) + "]"),
+                         v[k + 1] < 0 ? 0u : narrow_field<uint32_t>(v[k + 2], at + std::to_string(k + 2) + "]"));
+        in_slots.push_back(fb::CreateInputSlot(b_, narrow_field<uint32_t>(v[k], at + std::to_string(k) + "]"), v[k + 1] < 0 ? nullptr : &c));
       }
     }
     if (const Attr* x = find_attr(a, "armnn.ignoredOutputSlots"); x && x->is<std::vector<int64_t>>()) {
@@ -327,7 +341,8 @@ class Writer {
         Off info = 0;
         if (it != a.end() && it->first.compare(0, prefix.size(), prefix) == 0)
           info = build_table(b_, object("armnnSerializer.TensorInfo"), prefix, a);
-        out_slots.push_back(fb::CreateOutputSlot(b_, uint32_t(v[k]), flatbuffers::Offset<fb::TensorInfo>(info)));
+        out_slots.push_back(fb::CreateOutputSlot(b_, narrow_field<uint32_t>(v[k], "armnn: layer '" + name + "' armnn.ignoredOutputSlots[" + std::to_string(k) + "]"),
+                                                 flatbuffers::Offset<fb::TensorInfo>(info)));
       }
     }
     // A vector the file left out (only where the layer kind has no such slots) stays out.
@@ -339,7 +354,7 @@ class Writer {
     if (!find_attr(a, "armnn.layerNameAbsent")) nm = b_.CreateString(name);
     uint32_t type = row.layer_type;
     if (layout_ == Layout::Seed) type = released_type_to_seed(type);
-    if (auto t = attr_int(a, "armnn.layerType")) type = uint32_t(*t);
+    if (auto t = attr_int(a, "armnn.layerType")) type = narrow_field<uint32_t>(*t, "armnn: layer '" + name + "' armnn.layerType");
     return fb::CreateLayerBase(b_, e.final_index, nm, fb::LayerType(type), iv, ov).o;
   }
 
@@ -364,7 +379,7 @@ class Writer {
   }
 
   Off bindable(const Entity& e, const OpRow& row, Off base_off) {
-    auto bb = fb::CreateBindableLayerBase(b_, flatbuffers::Offset<fb::LayerBase>(base_off), int32_t(binding_id(e)));
+    auto bb = fb::CreateBindableLayerBase(b_, flatbuffers::Offset<fb::LayerBase>(base_off), narrow_field<int32_t>(binding_id(e), "armnn: " + entity_where(e) + " armnn.layerBindingId"));
     auto s = b_.StartTable();
     b_.AddOffset(4, bb);
     return b_.EndTable(s);
@@ -468,6 +483,13 @@ class Writer {
 
 }  // namespace
 
-std::vector<uint8_t> write_graph(const Graph& g, const SaveOptions& options) { return Writer(g, options).run(); }
+std::vector<uint8_t> write_graph(const Graph& g, const SaveOptions& options) {
+  // The reader's identity rules first (check.cc): a file the reader would refuse is never written.
+  std::vector<Issue> issues;
+  check_graph(g, issues);
+  for (const Issue& i : issues)
+    if (i.severity == Issue::Severity::Error) throw Error(ErrorCode::Invalid, "armnn: " + i.message, {}, i.where);
+  return Writer(g, options).run();
+}
 
 }  // namespace nnbridge::formats::armnn

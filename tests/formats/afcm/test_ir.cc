@@ -56,9 +56,15 @@ TEST_CASE("afcm IR: presence is kept (absent vs empty, tags without tables)") {
   Graph g = round_trip(m, "presence");
   const AttrMap& a = g.nodes[0].attrs;
   CHECK(a.at("gl.absent") ==
-        Attr(std::vector<std::string>{"objects[0].object.data", "parameters[1].data.data"}));
+        Attr(std::vector<std::string>{"objects[0].object.data", "objects[2].size", "parameters[1].data.data"}));
   CHECK(g.nodes[0].inputs[1] == kNoValue);
-  CHECK(!a.count("gl.objects[2].size"));
+  // Object 2's size table is absent: the size column holds only the other objects' components.
+  const auto& sizes = a.at("gl.objects.size").get<std::vector<int64_t>>();
+  const auto& size_types = a.at("gl.objects.size_type").get<std::vector<std::string>>();
+  std::size_t want = 0;
+  for (std::size_t j = 0; j < size_types.size(); ++j)
+    if (j != 2) want += size_types[j] == "Uint1" ? 1 : size_types[j] == "Uint2" ? 2 : size_types[j] == "Uint3" ? 3 : 0;
+  CHECK(sizes.size() == want);
   CHECK(!a.count("gl.parameters[0].name"));
   CHECK(g.nodes[1].attrs.at("gl.absent") == Attr(std::vector<std::string>{"parameters"}));
   CHECK(!g.nodes[1].attrs.count("gl.number_workgroups"));
@@ -87,9 +93,9 @@ TEST_CASE("afcm IR: what TFLite drops is kept: ProgramBinary, enum numbers, INT8
   CHECK(a.at("gl.binary.binary") == Attr(Bytes{{1, 2, 3}}));
   CHECK(g.nodes[1].attrs.at("gl.binary.format") == Attr(int64_t{0}));
   CHECK(!g.nodes[1].attrs.count("gl.binary.binary"));
-  CHECK(a.at("gl.objects[0].access") == Attr("7"));
-  CHECK(a.at("gl.objects[1].data_type") == Attr("9"));
-  CHECK(a.at("gl.objects[2].data_type") == Attr("UNKNOWN"));
+  CHECK(a.at("gl.objects.access").get<std::vector<std::string>>()[0] == "7");
+  CHECK(a.at("gl.objects.data_type").get<std::vector<std::string>>()[1] == "9");
+  CHECK(a.at("gl.objects.data_type").get<std::vector<std::string>>()[2] == "UNKNOWN");
 }
 
 TEST_CASE("afcm IR: extreme values round-trip") {
@@ -125,20 +131,13 @@ TEST_CASE("afcm IR: a graph built by hand writes what flatc decodes") {
   n.attrs = {{"gl.shader_index", Attr(int64_t{0})},
              {"gl.number_workgroups", Attr(std::vector<int64_t>{2, 3, 4})},
              {"gl.workgroup_size", Attr(std::vector<int64_t>{8, 1, 1})},
-             {"gl.objects[0].access", Attr("READ")},
-             {"gl.objects[0].binding", Attr(int64_t{1})},
-             {"gl.objects[0].data_type", Attr("FLOAT32")},
-             {"gl.objects[0].type", Attr("BUFFER")},
-             {"gl.objects[0].size_type", Attr("Uint1")},
-             {"gl.objects[0].size", Attr(std::vector<int64_t>{1})},
-             {"gl.objects[0].object_type", Attr("ObjectData")},
-             {"gl.objects[1].access", Attr("WRITE")},
-             {"gl.objects[1].binding", Attr(int64_t{2})},
-             {"gl.objects[1].data_type", Attr("FLOAT16")},
-             {"gl.objects[1].type", Attr("TEXTURE")},
-             {"gl.objects[1].size_type", Attr("Uint3")},
-             {"gl.objects[1].size", Attr(std::vector<int64_t>{4, 5, 6})},
-             {"gl.objects[1].object_type", Attr("ObjectRef")},
+             {"gl.objects.access", Attr(std::vector<std::string>{"READ", "WRITE"})},
+             {"gl.objects.binding", Attr(std::vector<int64_t>{1, 2})},
+             {"gl.objects.data_type", Attr(std::vector<std::string>{"FLOAT32", "FLOAT16"})},
+             {"gl.objects.type", Attr(std::vector<std::string>{"BUFFER", "TEXTURE"})},
+             {"gl.objects.size_type", Attr(std::vector<std::string>{"Uint1", "Uint3"})},
+             {"gl.objects.size", Attr(std::vector<int64_t>{1, 4, 5, 6})},  // 1 component, then 3
+             {"gl.objects.object_type", Attr(std::vector<std::string>{"ObjectData", "ObjectRef"})},
              {"gl.parameters[0].name", Attr("scale")},
              {"gl.parameters[0].type", Attr("FLOAT32")},
              {"gl.parameters[0].data_type", Attr("DataFloat")},
@@ -171,14 +170,19 @@ TEST_CASE("afcm IR: the writer refuses what does not follow the form, naming the
   CHECK(where == "nodes[2] 'relu1'");
 
   g = base_graph();
-  g.nodes[0].attrs["gl.objects[0].bindng"] = Attr(int64_t{1});  // a typo would be lost
+  g.nodes[0].attrs["gl.objects.bindng"] = Attr(std::vector<int64_t>{1});  // a typo would be lost
   CHECK(write_error(g, &where) == ErrorCode::Invalid);
-  CHECK(where == "nodes[0].attrs.gl.objects[0].bindng");
+  CHECK(where == "nodes[0].attrs.gl.objects.bindng");
 
   g = base_graph();
-  g.nodes[0].attrs["gl.objects[5].binding"] = Attr(int64_t{1});  // no input 5
+  std::get<std::vector<int64_t>>(g.nodes[0].attrs["gl.objects.binding"].value).push_back(1);  // no input for it
   CHECK(write_error(g, &where) == ErrorCode::Invalid);
-  CHECK(where == "nodes[0].attrs.gl.objects[5].binding");
+  CHECK(where == "nodes[0].attrs.gl.objects.binding");
+
+  g = base_graph();
+  std::get<std::vector<int64_t>>(g.nodes[0].attrs["gl.objects.size"].value).push_back(1);  // one number too many
+  CHECK(write_error(g, &where) == ErrorCode::Invalid);
+  CHECK(where == "nodes[0].attrs.gl.objects.size");
 
   g = base_graph();
   g.values[g.nodes[0].inputs[1]].attrs.erase("gl.global_id");
@@ -201,9 +205,9 @@ TEST_CASE("afcm IR: the writer refuses what does not follow the form, naming the
   CHECK(where == "nodes[0].attrs.gl.parameters[0].data");
 
   g = base_graph();
-  g.nodes[0].attrs["gl.objects[0].access"] = Attr("READ_ONLY");
+  std::get<std::vector<std::string>>(g.nodes[0].attrs["gl.objects.access"].value)[1] = "READ_ONLY";
   CHECK(write_error(g, &where) == ErrorCode::Invalid);
-  CHECK(where == "nodes[0].attrs.gl.objects[0].access");
+  CHECK(where == "nodes[0].attrs.gl.objects.access[1]");
 
   g = base_graph();
   g.nodes[0].attrs["gl.workgroup_size"] = Attr(std::vector<int64_t>{1, 1});
@@ -218,13 +222,13 @@ TEST_CASE("afcm IR: the writer refuses what does not follow the form, naming the
 
 TEST_CASE("afcm IR: the checker reports form problems as errors and still runs the rules") {
   Graph g = base_graph();
-  g.nodes[0].attrs["gl.objects[0].bindng"] = Attr(int64_t{1});
+  g.nodes[0].attrs["gl.objects.bindng"] = Attr(std::vector<int64_t>{1});
   g.nodes[0].attrs["gl.shader_index"] = Attr(int64_t{9});
   g.nodes.push_back(Node{"Relu", "", {}, {}, {}});  // another op: not the afcm rules' business
   auto issues = findings(g);
   INFO(describe(issues));
   CHECK(issues.size() == 3);  // the typo, the shader index, the now unused shader 0
-  CHECK(at(issues, "nodes[0].attrs.gl.objects[0].bindng", Issue::Severity::Error).size() == 1);
+  CHECK(at(issues, "nodes[0].attrs.gl.objects.bindng", Issue::Severity::Error).size() == 1);
   CHECK(at(issues, "programs[0].shader_index", Issue::Severity::Error).size() == 1);
   CHECK(at(issues, "shaders[0]", Issue::Severity::Warning).size() == 1);
 }

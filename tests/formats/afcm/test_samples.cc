@@ -37,19 +37,25 @@ void expect_program_matches(const Graph& g, const Node& n, const json& jp) {
   CHECK(attr(n.attrs, "gl.number_workgroups").get<std::vector<int64_t>>() == xyz(jp["number_workgroups"]));
   CHECK(attr(n.attrs, "gl.workgroup_size").get<std::vector<int64_t>>() == xyz(jp["workgroup_size"]));
   REQUIRE(n.inputs.size() == jp["objects"].size());
+  std::size_t size_at = 0;
   for (std::size_t j = 0; j < n.inputs.size(); ++j) {
     CAPTURE(j);
     const json& jo = jp["objects"][j];
-    const std::string k = "gl.objects[" + std::to_string(j) + "].";
-    CHECK(str_of(n.attrs, k + "access") == jo["access"].get<std::string>());
-    CHECK(int_of(n.attrs, k + "binding") == jo["binding"].get<int64_t>());
-    CHECK(str_of(n.attrs, k + "data_type") == jo["data_type"].get<std::string>());
-    CHECK(str_of(n.attrs, k + "type") == jo["type"].get<std::string>());
+    // One column entry per object (afcm.h); sizes run flat, components(size_type) per object.
+    auto col = [&](const char* key) { return attr(n.attrs, key).get<std::vector<std::string>>().at(j); };
+    CHECK(col("gl.objects.access") == jo["access"].get<std::string>());
+    CHECK(attr(n.attrs, "gl.objects.binding").get<std::vector<int64_t>>().at(j) == jo["binding"].get<int64_t>());
+    CHECK(col("gl.objects.data_type") == jo["data_type"].get<std::string>());
+    CHECK(col("gl.objects.type") == jo["type"].get<std::string>());
     const std::string size_type = jo["size_type"].get<std::string>();
-    CHECK(str_of(n.attrs, k + "size_type") == size_type);
-    CHECK(attr(n.attrs, k + "size").get<std::vector<int64_t>>() == xyz(jo["size"], size_type.back() - '0'));
+    CHECK(col("gl.objects.size_type") == size_type);
+    const auto& sizes = attr(n.attrs, "gl.objects.size").get<std::vector<int64_t>>();
+    const std::size_t c = std::size_t(size_type.back() - '0');
+    REQUIRE(size_at + c <= sizes.size());
+    CHECK(std::vector<int64_t>(sizes.begin() + long(size_at), sizes.begin() + long(size_at + c)) == xyz(jo["size"], int(c)));
+    size_at += c;
     const std::string object_type = jo["object_type"].get<std::string>();
-    CHECK(str_of(n.attrs, k + "object_type") == object_type);
+    CHECK(col("gl.objects.object_type") == object_type);
     REQUIRE(n.inputs[j] < g.values.size());
     const Value& v = g.values[n.inputs[j]];
     if (object_type == "ObjectData") {
@@ -119,7 +125,7 @@ TEST_CASE("afcm sample smoke_equivalent: the IR holds what flatc decodes") {
   CHECK(g.inputs == std::vector<ValueId>{n.inputs[1]});
   CHECK(g.outputs == std::vector<ValueId>{n.inputs[1]});
   // The INT8-as-UNKNOWN object stays what the file says.
-  CHECK(n.attrs.at("gl.objects[2].data_type") == Attr("UNKNOWN"));
+  CHECK(n.attrs.at("gl.objects.data_type").get<std::vector<std::string>>().at(2) == "UNKNOWN");
   // Constant data is a view into the file's bytes, not a copy.
   CHECK(g.values[n.inputs[0]].constant->is_view());
 }

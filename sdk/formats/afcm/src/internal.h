@@ -28,7 +28,7 @@ std::vector<uint8_t> write_model(const Model& m);
 Graph to_graph(const Model& m);
 
 /// Called for each way `g` fails to be an afcm graph in the IR form: `where` is an IR path
-/// ("nodes[3].attrs.gl.objects[0].binding"), `message` says what is wrong.
+/// ("nodes[3].attrs.gl.objects.binding[0]"), `message` says what is wrong.
 using ProblemFn = std::function<void(const std::string& where, const std::string& message)>;
 /// The model an afcm graph stands for. Decoding carries on past a problem (skipping what it
 /// cannot read) so that the checker sees all of them; the writer throws at the first.

@@ -5,6 +5,7 @@
 #include <limits>
 #include <map>
 #include <set>
+#include <span>
 
 #include "internal.h"
 
@@ -12,7 +13,6 @@ namespace nnbridge::formats::afcm {
 namespace {
 
 std::string idx(const std::string& field, std::size_t i) { return field + "[" + std::to_string(i) + "]"; }
-std::string obj_key(std::size_t j, const char* f) { return "gl." + idx("objects", j) + "." + f; }
 std::string param_key(std::size_t k, const char* f) { return "gl." + idx("parameters", k) + "." + f; }
 
 std::vector<int64_t> ints(const Uint3& v, int n = 3) { return std::vector<int64_t>(v.begin(), v.begin() + n); }
@@ -32,6 +32,10 @@ Graph to_graph(const Model& m) {
   std::map<uint32_t, ValueId> refs;
   std::set<ValueId> outputs;
   g.nodes.reserve(m.programs->size());
+  // At most one value per object: reserving once avoids the copies (and the doubled peak) of growth.
+  std::size_t objects = 0;
+  for (const Program& p : *m.programs) objects += p.objects ? p.objects->size() : 0;
+  g.values.reserve(objects);
   for (std::size_t i = 0; i < m.programs->size(); ++i) {
     const Program& p = (*m.programs)[i];
     Node n;
@@ -46,15 +50,37 @@ Graph to_graph(const Model& m) {
       if (p.binary->binary) n.attrs["gl.binary.binary"] = Attr(Bytes{*p.binary->binary});
     }
     if (!p.objects) absent.push_back("objects");
+    // Object fields are columns, one list entry per object (input): a key per field and object
+    // would cost a map node and a heap string each, tens of times the file's size.
+    if (p.objects && !p.objects->empty()) {
+      const std::size_t count = p.objects->size();
+      std::vector<std::string> access, data_type, type, size_type, object_type;
+      std::vector<int64_t> binding, size;
+      for (auto* v : {&access, &data_type, &type, &size_type, &object_type}) v->reserve(count);
+      binding.reserve(count);
+      for (std::size_t j = 0; j < count; ++j) {
+        const Object& o = (*p.objects)[j];
+        access.push_back(access_name(o.access));
+        binding.push_back(int64_t{o.binding});
+        data_type.push_back(data_type_name(o.data_type));
+        type.push_back(object_type_name(o.type));
+        size_type.push_back(std::string(tag_name(o.size_type)));
+        if (o.size)
+          for (int c = 0; c < components(o.size_type); ++c) size.push_back(int64_t{(*o.size)[std::size_t(c)]});
+        object_type.push_back(std::string(tag_name(o.object_type)));
+      }
+      n.attrs["gl.objects.access"] = Attr(std::move(access));
+      n.attrs["gl.objects.binding"] = Attr(std::move(binding));
+      n.attrs["gl.objects.data_type"] = Attr(std::move(data_type));
+      n.attrs["gl.objects.type"] = Attr(std::move(type));
+      n.attrs["gl.objects.size_type"] = Attr(std::move(size_type));
+      if (!size.empty()) n.attrs["gl.objects.size"] = Attr(std::move(size));
+      n.attrs["gl.objects.object_type"] = Attr(std::move(object_type));
+    }
+    n.inputs.reserve(p.objects ? p.objects->size() : 0);
     for (std::size_t j = 0; p.objects && j < p.objects->size(); ++j) {
       const Object& o = (*p.objects)[j];
-      n.attrs[obj_key(j, "access")] = Attr(access_name(o.access));
-      n.attrs[obj_key(j, "binding")] = Attr(int64_t{o.binding});
-      n.attrs[obj_key(j, "data_type")] = Attr(data_type_name(o.data_type));
-      n.attrs[obj_key(j, "type")] = Attr(object_type_name(o.type));
-      n.attrs[obj_key(j, "size_type")] = Attr(std::string(tag_name(o.size_type)));
-      if (o.size) n.attrs[obj_key(j, "size")] = Attr(ints(*o.size, components(o.size_type)));
-      n.attrs[obj_key(j, "object_type")] = Attr(std::string(tag_name(o.object_type)));
+      if (!o.size && o.size_type != SizeTag::NONE) absent.push_back(idx("objects", j) + ".size");
       ValueId id = kNoValue;
       if (o.object_present && o.object_type == ObjectTag::ObjectData) {
         Value v;
@@ -122,7 +148,12 @@ class NodeDecoder {
       if (!n_.inputs.empty()) problem_(at_ + ".inputs", "gl.absent lists \"objects\", but the node has inputs");
     } else {
       p.objects.emplace();
+      read_columns();
+      p.objects->reserve(n_.inputs.size());
       for (std::size_t j = 0; j < n_.inputs.size(); ++j) p.objects->push_back(object(j));
+      if (size_used_ != size_col_.size())
+        bad("gl.objects.size", "holds " + std::to_string(size_col_.size()) + " numbers, the objects' size_types take " +
+                                   std::to_string(size_used_));
     }
     if (absent_.count("parameters")) {
       if (parameter_count_ > 0) bad("gl.absent", "lists \"parameters\", but the node has gl.parameters[*] attributes");
@@ -200,20 +231,13 @@ class NodeDecoder {
     static const std::set<std::string, std::less<>> fixed = {"gl.shader_index", "gl.number_workgroups",
                                                              "gl.workgroup_size", "gl.binary.format",
                                                              "gl.binary.binary", "gl.absent"};
-    static const std::set<std::string, std::less<>> object_fields = {"access", "binding", "data_type", "type",
-                                                                     "size_type", "size", "object_type"};
+    static const std::set<std::string, std::less<>> columns(std::begin(kObjectColumns), std::end(kObjectColumns));
     static const std::set<std::string, std::less<>> param_fields = {"name", "type", "data_type", "data"};
     std::set<std::size_t> params;
     for (const auto& [key, value] : n_.attrs) {
-      if (fixed.count(key)) continue;
+      if (fixed.count(key) || columns.count(key)) continue;
       std::size_t i = 0;
       std::string field;
-      if (indexed(key, "gl.objects[", i, field) && object_fields.count(field)) {
-        if (i >= n_.inputs.size())
-          bad(key, "names object " + std::to_string(i) + ", but the node has " + std::to_string(n_.inputs.size()) +
-                       " inputs (one per object)");
-        continue;
-      }
       if (indexed(key, "gl.parameters[", i, field) && param_fields.count(field)) {
         params.insert(i);
         continue;
@@ -231,7 +255,7 @@ class NodeDecoder {
       std::size_t i = 0;
       std::string field;
       bool ok = s == "objects" || s == "parameters" ||
-                (indexed(s, "objects[", i, field) && field == "object.data" && i < n_.inputs.size()) ||
+                (indexed(s, "objects[", i, field) && (field == "object.data" || field == "size") && i < n_.inputs.size()) ||
                 (indexed(s, "parameters[", i, field) && field == "data.data" && params.count(i));
       if (!ok) bad("gl.absent", "\"" + s + "\" is not a field this node can lack");
     }
@@ -251,18 +275,79 @@ class NodeDecoder {
     return true;
   }
 
+  // The object columns (see afcm.h), each checked for its type and length once per node.
+  static constexpr const char* kObjectColumns[] = {"gl.objects.access",    "gl.objects.binding",
+                                                   "gl.objects.data_type", "gl.objects.type",
+                                                   "gl.objects.size_type", "gl.objects.size",
+                                                   "gl.objects.object_type"};
+
+  void read_columns() {
+    const std::size_t count = n_.inputs.size();
+    auto strings = [&](const char* key) -> const std::vector<std::string>* {
+      const Attr* a = attr(key, AttrType::Strings, count > 0);
+      if (a && a->get<std::vector<std::string>>().size() != count) {
+        bad(key, "holds " + std::to_string(a->get<std::vector<std::string>>().size()) + " entries, the node has " +
+                     std::to_string(count) + " inputs (one per object)");
+        return nullptr;
+      }
+      return a ? &a->get<std::vector<std::string>>() : nullptr;
+    };
+    access_ = strings("gl.objects.access");
+    data_type_ = strings("gl.objects.data_type");
+    type_ = strings("gl.objects.type");
+    size_type_ = strings("gl.objects.size_type");
+    object_type_ = strings("gl.objects.object_type");
+    if (const Attr* a = attr("gl.objects.binding", AttrType::Ints, count > 0)) {
+      if (a->get<std::vector<int64_t>>().size() != count)
+        bad("gl.objects.binding", "holds " + std::to_string(a->get<std::vector<int64_t>>().size()) +
+                                      " entries, the node has " + std::to_string(count) + " inputs (one per object)");
+      else binding_ = &a->get<std::vector<int64_t>>();
+    }
+    if (const Attr* a = attr("gl.objects.size", AttrType::Ints)) size_col_ = a->get<std::vector<int64_t>>();
+  }
+
+  // Entry j of a string column parsed by `parse`; nullopt (reported) when it is not one.
+  template <class T>
+  std::optional<T> entry(const std::vector<std::string>* col, const char* key, std::size_t j,
+                         std::optional<T> (*parse)(std::string_view), const char* what) {
+    if (!col) return std::nullopt;
+    auto v = parse((*col)[j]);
+    if (!v) bad(std::string(key) + "[" + std::to_string(j) + "]", "\"" + (*col)[j] + "\" is not " + what);
+    return v;
+  }
+
   Object object(std::size_t j) {
     Object o;
-    if (auto v = named(obj_key(j, "access"), parse_access, "an AccessType")) o.access = *v;
-    if (auto v = uint_attr(obj_key(j, "binding"), true)) o.binding = *v;
-    if (auto v = named(obj_key(j, "data_type"), parse_data_type, "a DataType")) o.data_type = *v;
-    if (auto v = named(obj_key(j, "type"), parse_object_type, "an ObjectType")) o.type = *v;
-    if (auto v = named(obj_key(j, "size_type"), parse_size_tag, "an ObjectSize member or NONE")) o.size_type = *v;
-    if (n_.attrs.count(obj_key(j, "size"))) {
-      if (o.size_type == SizeTag::NONE) bad(obj_key(j, "size"), "is set, but size_type is NONE");
-      else o.size = uint3_attr(obj_key(j, "size"), components(o.size_type));
+    if (auto v = entry(access_, "gl.objects.access", j, parse_access, "an AccessType")) o.access = *v;
+    if (binding_) {
+      const int64_t b = (*binding_)[j];
+      if (b < 0 || b > int64_t(UINT32_MAX)) bad("gl.objects.binding[" + std::to_string(j) + "]", std::to_string(b) + " is outside uint32");
+      else o.binding = uint32_t(b);
     }
-    if (auto v = named(obj_key(j, "object_type"), parse_object_tag, "an ObjectVariant member or NONE"))
+    if (auto v = entry(data_type_, "gl.objects.data_type", j, parse_data_type, "a DataType")) o.data_type = *v;
+    if (auto v = entry(type_, "gl.objects.type", j, parse_object_type, "an ObjectType")) o.type = *v;
+    if (auto v = entry(size_type_, "gl.objects.size_type", j, parse_size_tag, "an ObjectSize member or NONE")) o.size_type = *v;
+    const bool size_absent = absent_.count(idx("objects", j) + ".size") > 0;
+    if (size_absent && o.size_type == SizeTag::NONE)
+      bad("gl.absent", "lists objects[" + std::to_string(j) + "].size, but its size_type is NONE");
+    if (!size_absent && o.size_type != SizeTag::NONE) {
+      const std::size_t c = std::size_t(components(o.size_type));
+      if (size_used_ + c <= size_col_.size()) {
+        Uint3 v{0, 0, 0};
+        bool ok = true;
+        for (std::size_t k = 0; k < c; ++k) {
+          const int64_t x = size_col_[size_used_ + k];
+          if (x < 0 || x > int64_t(UINT32_MAX)) {
+            bad("gl.objects.size[" + std::to_string(size_used_ + k) + "]", std::to_string(x) + " is outside uint32");
+            ok = false;
+          }
+          v[k] = uint32_t(x);
+        }
+        if (ok) o.size = v;
+      }
+      size_used_ += c;
+    }
+    if (auto v = entry(object_type_, "gl.objects.object_type", j, parse_object_tag, "an ObjectVariant member or NONE"))
       o.object_type = *v;
     const std::string in = at_ + ".inputs[" + std::to_string(j) + "]";
     const ValueId id = n_.inputs[j];
@@ -344,6 +429,11 @@ class NodeDecoder {
   const ProblemFn& problem_;
   std::set<std::string, std::less<>> absent_;
   std::size_t parameter_count_ = 0;
+  const std::vector<std::string>*access_ = nullptr, *data_type_ = nullptr, *type_ = nullptr, *size_type_ = nullptr,
+                                 *object_type_ = nullptr;
+  const std::vector<int64_t>* binding_ = nullptr;
+  std::span<const int64_t> size_col_;
+  std::size_t size_used_ = 0;  // numbers of size_col_ the objects so far took
 };
 
 }  // namespace

@@ -30,13 +30,17 @@ namespace nnbridge::formats::afcm {
 ///     gl.shader_index                      int: index into the graph's shader table
 ///     gl.number_workgroups, gl.workgroup_size   ints [x, y, z]
 ///     gl.binary.format (int), gl.binary.binary (bytes)   the ProgramBinary, when present
-///     gl.objects[j].access, .data_type, .type    enum names as in the schema ("READ_WRITE",
+///   and one column per Object field, entry j for objects[j] (a list per field, not a key per
+///   object, so a program of 100k objects costs lists, not 700k map entries):
+///     gl.objects.access, .data_type, .type   strings: enum names as in the schema ("READ_WRITE",
 ///                                          "FLOAT16", "TEXTURE"); a number the schema does not
 ///                                          name is kept as its decimal text ("7")
-///     gl.objects[j].binding                int
-///     gl.objects[j].size_type              "Uint1" | "Uint2" | "Uint3" | "NONE"
-///     gl.objects[j].size                   ints, one per component of size_type
-///     gl.objects[j].object_type            "ObjectData" | "ObjectRef" | "NONE"
+///     gl.objects.binding                   ints
+///     gl.objects.size_type                 strings: "Uint1" | "Uint2" | "Uint3" | "NONE"
+///     gl.objects.size                      ints, flat: components(size_type) numbers per object
+///                                          that has a size table, in object order
+///     gl.objects.object_type               strings: "ObjectData" | "ObjectRef" | "NONE"
+///   (a program without objects has no columns); and per UniformParameter (few per program):
 ///     gl.parameters[k].name (string), .type ("INT32", "UINT32", "FLOAT32", "INT32_2"),
 ///     gl.parameters[k].data_type           "DataInt32" | "DataUint32" | "DataFloat" | "NONE"
 ///     gl.parameters[k].data                ints (DataInt32, DataUint32) or floats (DataFloat,
@@ -56,7 +60,8 @@ namespace nnbridge::formats::afcm {
 ///   shader table as stored: bodies without their "#version"/layout header).
 /// - Presence is kept for a lossless round-trip: a table, vector or string the file leaves out
 ///   has no attribute; where that cannot show it, the path is listed in `gl.absent` (strings):
-///   on the graph "programs"; on a node "objects", "parameters", "objects[j].object.data"
+///   on the graph "programs"; on a node "objects", "parameters", "objects[j].size" (a size tag
+///   without its table), "objects[j].object.data"
 ///   (an ObjectData without its vector: the value is an empty constant) and
 ///   "parameters[k].data.data" (a data table without its vector). A union tag set without its
 ///   table shows as the tag attribute with no value (no `.data` attribute; a kNoValue input).
@@ -68,7 +73,7 @@ namespace nnbridge::formats::afcm {
 /// "programs[2].objects[0]"), lack the AFCM identifier, or use a union member the schema does
 /// not have; Error(Unsupported) for an OpenCL program cache. The writer throws
 /// Error(Unsupported) for a node of another op (naming it) and Error(Invalid) for a gl.Program
-/// that does not follow the form above ("nodes[3].attrs.gl.objects[0].binding"), including an
+/// that does not follow the form above ("nodes[3].attrs.gl.objects.binding[0]"), including an
 /// attribute it does not know (it would be lost). Writing is deterministic and atomic.
 ///
 /// Reader options: afcm.max_depth, afcm.max_tables, afcm.max_size: the FlatBuffers verifier's

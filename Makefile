@@ -5,13 +5,15 @@ GENERATOR ?= Ninja
 CMAKE_FLAGS ?=
 
 # Robustness (tests/fuzz/README.md): `make fuzz SECONDS=N` builds the libFuzzer harnesses with
-# clang in $(FUZZ_BUILD)/ and runs each for N seconds; `make test-sanitize` builds the tests with
-# ASan + UBSan in $(ASAN_BUILD)/ and runs them (scripts/test-sanitize.sh says which it skips).
+# clang in $(FUZZ_BUILD)/ and runs each for N seconds; `make fuzz-smoke` runs every harness once
+# over its seeds in the normal build (the ctests fuzz.smoke.*, also part of `make test`);
+# `make test-sanitize` builds the tests with ASan + UBSan in $(ASAN_BUILD)/ and runs them
+# (scripts/test-sanitize.sh says which it skips).
 FUZZ_BUILD ?= build-fuzz
 ASAN_BUILD ?= build-asan
 SECONDS ?= 60
 
-.PHONY: all deps configure build test demo bench clean fuzz test-sanitize
+.PHONY: all deps configure build test demo bench clean fuzz fuzz-smoke test-sanitize
 
 all: build
 
@@ -34,6 +36,9 @@ demo: build
 
 bench: build
 	@bench/run.sh $(BUILD)
+
+fuzz-smoke: build
+	@ctest --test-dir $(BUILD) -R '^fuzz\.smoke\.' -j2
 
 fuzz: deps
 	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G $(GENERATOR) \

@@ -26,5 +26,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, std::size_t size) {
     for (const ov::MvclKernel& k : layer.kernels)
       for (const auto* formulas : {&k.global, &k.local})
         for (const std::string& f : *formulas) fuzz::clean([&] { (void)ov::is_legal_work_size(f); });
+  fuzz::completed();
   return 0;
 }

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # tests/fuzz/seeds.sh OUT [BUILD]: assembles one seed folder per harness under OUT (OUT/<harness>/)
-# from real files, by path: tests/golden, examples/models, ../shared/samples when present, and
-# the hand-written seeds in tests/fuzz/seeds. Files are symlinked, never copied into the tree.
+# from real files, by path: tests/golden, examples/models, ../shared/samples when present, the
+# seeds in tests/fuzz/seeds and the kept findings in tests/fuzz/regressions. Files are symlinked, never copied into the tree.
 # BUILD (a build folder configured from this tree) supplies the generated TFLite settings
 # schema, from which flatc and protoc make the binary settings forms. When a plain build's CLI
 # exists (NNBRIDGE_CLI, else build/bin/nnbridge), it also converts the Arm NN models into the
@@ -26,21 +26,28 @@ link() {  # link HARNESS FILE...: symlinks each existing FILE into OUT/HARNESS, 
 }
 shopt -s nullglob globstar
 
-armnn=("$root"/tests/golden/armnn/*/model.armnn "$root"/examples/models/*.armnn
-       "$shared"/armnn/*/model.armnn "$shared"/armnn_upstream_compat/*.armnn)
+golden=$root/tests/golden
+seeds=$root/tests/fuzz/seeds
+# The same files as the smoke tests' (tests/fuzz/CMakeLists.txt), negative goldens included:
+# a rejected file is a good starting point for mutations that are accepted.
+armnn=("$golden"/{armnn,armnn_post2008,armnn_wild,onnx_style}/*/model.armnn "$golden"/{negative/armnn,armnn_wild/negative}/*/model.armnn
+       "$root"/examples/models/*.armnn "$shared"/armnn/*/model.armnn "$shared"/armnn_upstream_compat/*.armnn)
 link armnn "${armnn[@]}"
-link vkgraph "$shared"/vkgraph/add_example.bin
-link vkdelegate "$shared"/vkgraph/add_example_delegate.bin
-link pte "$root"/tests/golden/pte/*/model.pte
-link ptd "$root"/tests/golden/pte/*/*.ptd
-link afcm "$shared"/afcm/*.flow
-link npy "$root"/tests/golden/**/*.npy "$shared"/**/*.npy
-link ir_json "$root"/tests/fuzz/seeds/ir_json/*.json "$root"/tests/golden/**/model.json
-link tflite_settings_fbjson "$shared"/tflite_settings/*.json
+link vkgraph "$golden"/{vkgraph,onnx_style,negative/vkgraph}/*/model.vkgraph "$shared"/vkgraph/add_example.bin
+link vkdelegate "$golden"/{vkdelegate,negative/vkdelegate}/*/model.vkdelegate "$shared"/vkgraph/add_example_delegate.bin
+link pte "$golden"/pte/*/model.pte
+link ptd "$golden"/pte/*/*.ptd
+link afcm "$golden"/{afcm,negative/afcm}/*/model.flow "$shared"/afcm/*.flow
+link npy "$golden"/**/*.npy "$root"/examples/models/**/*.npy "$shared"/**/*.npy
+link ir_json "$seeds"/ir_json/*.json "$seeds"/run/*.json "$golden"/json/*/model.json "$golden"/json/*/graph.json
+link run "$seeds"/run/*.json "$seeds"/ir_json/*.json "$golden"/json/*/model.json
 link openvino_custom "$shared"/openvino/*.xml "$root"/tests/config/openvino_custom/**/*.xml
-link tflite_settings_prototext "$root"/tests/fuzz/seeds/tflite_settings/*.txtpb
-link tflite_settings_protojson "$root"/tests/fuzz/seeds/tflite_settings/*.pb.json
-mkdir -p "$out"/tflite_settings_protobinary "$out"/tflite_settings_fb
+link tflite_settings_protobinary "$seeds"/tflite_settings/*.pb
+link tflite_settings_prototext "$seeds"/tflite_settings/*.txtpb
+link tflite_settings_protojson "$seeds"/tflite_settings/*.pb.json
+link tflite_settings_fb "$seeds"/tflite_settings/*.fb
+link tflite_settings_fbjson "$seeds"/tflite_settings/*.fb.json "$shared"/tflite_settings/*.json
+for h in "$root"/tests/fuzz/regressions/*/; do link "$(basename "$h")" "$h"*; done
 
 gen="$out/.generated"
 mkdir -p "$gen"
@@ -65,6 +72,7 @@ if [[ -x $cli ]]; then
     "$cli" convert "$m" "$out/vkgraph/cli$i.vkgraph" -O vkgraph.constants=external >/dev/null 2>&1 || true
     "$cli" convert "$m" "$out/vkdelegate/cli$i.vkdelegate" >/dev/null 2>&1 || true
     "$cli" dump "$m" >"$out/ir_json/cli$i.json" 2>/dev/null || rm -f "$out/ir_json/cli$i.json"
+    [[ -f $out/ir_json/cli$i.json ]] && cp "$out/ir_json/cli$i.json" "$out/run/cli$i.json"
   done
   for s in "$shared"/tflite_settings/*.json; do
     n=$(basename "$s" .json)

@@ -22,6 +22,8 @@ const std::map<std::string, std::vector<std::string>>& commands() {
       {"vkgraph", {"convert", "--from", "vkgraph", "IN", "OUT", "--to", "json"}},
       {"vkdelegate", {"convert", "--from", "vkdelegate", "IN", "OUT", "--to", "json"}},
       {"afcm", {"convert", "--from", "afcm", "IN", "OUT", "--to", "json"}},
+      {"pte", {"convert", "--from", "pte", "IN", "OUT", "--to", "json"}},
+      {"ptd", {"convert", "--from", "ptd", "IN", "OUT", "--to", "json"}},
       {"ir_json", {"convert", "--from", "json", "IN", "OUT", "--to", "json"}},
       {"tflite_settings_protobinary", {"config", "convert", "--from", "proto-binary", "IN", "OUT", "--to", "proto-text"}},
       {"tflite_settings_prototext", {"config", "convert", "--from", "proto-text", "IN", "OUT", "--to", "proto-binary"}},
@@ -45,6 +47,9 @@ TEST_CASE("fuzz regressions: every kept input ends in a clean error through the 
   std::sort(files.begin(), files.end());
   for (const fs::path& file : files) {
     const std::string reader = file.parent_path().filename().string();
+    // fuzz_run's inputs are graphs run with generated inputs, which the CLI cannot make: they are
+    // replayed by the fuzz.smoke.run test (smoke tests read regressions/<harness>/ too).
+    if (reader == "run") continue;
     const bool valid = file.filename().string().find(".valid.") != std::string::npos;
     CAPTURE(file);
     std::vector<std::string> args;

@@ -8,12 +8,14 @@ CMAKE_FLAGS ?=
 # clang in $(FUZZ_BUILD)/ and runs each for N seconds; `make fuzz-smoke` runs every harness once
 # over its seeds in the normal build (the ctests fuzz.smoke.*, also part of `make test`);
 # `make test-sanitize` builds the tests with ASan + UBSan in $(ASAN_BUILD)/ and runs them
-# (scripts/test-sanitize.sh says which it skips).
+# (scripts/test-sanitize.sh says which it skips); `make test-clang` builds the whole tree with
+# clang in $(CLANG_BUILD)/ and runs its tests (CI does both compilers).
 FUZZ_BUILD ?= build-fuzz
 ASAN_BUILD ?= build-asan
+CLANG_BUILD ?= build-clang
 SECONDS ?= 60
 
-.PHONY: all deps configure build test demo bench clean fuzz fuzz-smoke test-sanitize
+.PHONY: all deps configure build test demo bench clean fuzz fuzz-smoke test-sanitize test-clang
 
 all: build
 
@@ -39,6 +41,11 @@ bench: build
 
 fuzz-smoke: build
 	@ctest --test-dir $(BUILD) -R '^fuzz\.smoke\.' -j2
+
+test-clang: deps
+	@CC=clang CXX=clang++ cmake -S . -B $(CLANG_BUILD) -G $(GENERATOR) -DNNBRIDGE_BUILD_BENCH=OFF $(CMAKE_FLAGS) >/dev/null
+	@cmake --build $(CLANG_BUILD)
+	@ctest --test-dir $(CLANG_BUILD) --output-on-failure -j2
 
 fuzz: deps
 	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G $(GENERATOR) \

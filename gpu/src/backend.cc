@@ -61,9 +61,11 @@ class GpuPlan final : public Plan {
   }
 
   TensorMap run(const TensorMap& inputs) const override {
-    for (const auto& [name, t] : inputs)
+    for (const auto& input : inputs) {
+      const std::string& name = input.first;  // not a structured binding: clang 14 cannot capture those
       if (std::none_of(in_types.begin(), in_types.end(), [&](const auto& p) { return p.first == name; }))
         throw Error(ErrorCode::Invalid, "\"" + name + "\" is not a graph input");
+    }
     std::lock_guard lock(mutex);
     try {
       for (std::size_t k = 0; k < graph_inputs.size(); ++k) {

@@ -294,7 +294,8 @@ TEST_CASE("cpu prepare refuses what check calls an error: Conv strides, dilation
       {{{"kernel_shape", Attr(L{-3, 3})}}, "kernel_shape"}, {{{"kernel_shape", Attr(L{2, 3})}}, "kernel_shape"},
   };
   for (const auto& [attrs, name] : bad) {
-    CAPTURE(name);
+    const auto& name_ = name;  // CAPTURE cannot name a structured binding (clang 14)
+    CAPTURE(name_);
     try {
       find_backend("cpu")->prepare(conv(attrs, {1, 1, 3, 3}), {});
       FAIL("prepared");
@@ -321,7 +322,8 @@ TEST_CASE("cpu rules: integer Div truncates, and refuses division by zero and ov
   CHECK(y_of<int32_t>(run(g, in({7, -7, 9}, {2, 2, -4}))) == std::vector<int32_t>{3, -3, -2});
   for (const auto& [a, b, what] : {std::tuple{std::vector<int32_t>{1, 2, 3}, std::vector<int32_t>{1, 0, 1}, "division by zero at output element 1"},
                                    std::tuple{std::vector<int32_t>{1, INT32_MIN, 3}, std::vector<int32_t>{1, -1, 1}, "does not fit"}}) {
-    CAPTURE(what);
+    const auto& what_ = what;  // CAPTURE cannot name a structured binding (clang 14)
+    CAPTURE(what_);
     try {
       run(g, in(a, b));
       FAIL("ran");

@@ -57,8 +57,10 @@ TEST_CASE("opencl custom layer: ReLU with negative_slope, each layout on each si
   const std::pair<const char*, const char*> pairs[] = {
       {"BYXF", "FYXB"}, {"FYXB", "YXFB"}, {"YXFB", "BYXF"}, {"any", "BFYX"}, {"bfyx", "ANY"}};
   for (const auto& [in, out] : pairs) {
-      CAPTURE(in);
-      CAPTURE(out);
+      const auto& in_ = in;  // CAPTURE cannot name a structured binding (clang 14)
+      CAPTURE(in_);
+      const auto& out_ = out;  // CAPTURE cannot name a structured binding (clang 14)
+      CAPTURE(out_);
       const std::string xml = std::string("<CustomLayer name=\"ReLU\" type=\"SimpleGPU\" version=\"1\">\n") +
                               "<Kernel entry=\"example_relu_kernel\"><Source filename=\"" + (data_dir() / "relu.cl").string() + "\"/>" +
                               "<Define name=\"neg_slope\" type=\"float\" param=\"negative_slope\" default=\"0.0\"/></Kernel>\n" +

@@ -140,7 +140,8 @@ TEST_CASE("load_execution_settings: the same document in all five forms, as TFLi
         {"doc.fb", *fb},
         {"doc.json", wrap(fjson, "tflite_settings: ", "{", "}")}};
     for (const auto& [name, bytes] : files) {
-      CAPTURE(name);
+      const auto& name_ = name;  // CAPTURE cannot name a structured binding (clang 14)
+      CAPTURE(name_);
       write_file(dir / name, bytes);
       const ta::Settings s = ta::load_execution_settings(dir / name);
       CHECK(s.message_name() == root);

@@ -92,7 +92,8 @@ TEST_CASE("tflite_accel tools: the root messages, filled, hold every message of 
 
 TEST_CASE("tflite_accel tools: protoc decodes nnbridge's wire bytes and encodes its text, for every message") {
   for (const std::string& name : root_messages()) {
-    CAPTURE(name);
+    const auto& name_ = name;  // CAPTURE cannot name a structured binding (clang 14)
+    CAPTURE(name_);
     auto m = new_message(name);
     fill(*m, Fill::Distinct);
     const ta::Settings s = ta::Settings::parse(m->SerializeAsString(), ta::Form::ProtoBinary, name);
@@ -108,7 +109,8 @@ TEST_CASE("tflite_accel tools: protoc decodes nnbridge's wire bytes and encodes 
 TEST_CASE("tflite_accel tools: flatc reads nnbridge's fb as nnbridge's fb-json says, for every message") {
   for (const std::string& name : root_messages()) {
     for (Fill mode : {Fill::Distinct, Fill::Defaults}) {
-      CAPTURE(name);
+      const auto& name_ = name;  // CAPTURE cannot name a structured binding (clang 14)
+      CAPTURE(name_);
       CAPTURE(mode == Fill::Distinct);
       auto m = new_message(name);
       fill(*m, mode);
@@ -127,7 +129,8 @@ TEST_CASE("tflite_accel tools: flatc reads nnbridge's fb as nnbridge's fb-json s
 TEST_CASE("tflite_accel tools: flatc compiles nnbridge's fb-json into a buffer nnbridge reads back unchanged") {
   for (const std::string& name : root_messages()) {
     for (Fill mode : {Fill::Distinct, Fill::Defaults}) {
-      CAPTURE(name);
+      const auto& name_ = name;  // CAPTURE cannot name a structured binding (clang 14)
+      CAPTURE(name_);
       CAPTURE(mode == Fill::Distinct);
       auto m = new_message(name);
       fill(*m, mode);
@@ -162,7 +165,8 @@ TEST_CASE("tflite_accel tools: the fields TFLite's own converters drop survive p
   const std::string event = "result { actual_output { value: \"\\001\\002\\377\" } actual_output { } }";
   for (const auto& [name, text] : {std::pair{std::string("ComputeSettings"), compute},
                                    std::pair{std::string("BenchmarkEvent"), event}}) {
-    CAPTURE(name);
+    const auto& name_ = name;  // CAPTURE cannot name a structured binding (clang 14)
+    CAPTURE(name_);
     const auto wire = protoc_encode(name, text);
     REQUIRE(wire);
     const ta::Settings s = ta::Settings::parse(*wire, ta::Form::ProtoBinary, name);

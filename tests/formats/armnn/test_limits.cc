@@ -89,12 +89,13 @@ TEST_CASE("armnn limits: armnn.max_size bounds the input in bytes") {
 
 TEST_CASE("armnn limits: a bad limit value is Error(Invalid) naming the option") {
   const auto bytes = relu_chain(1);
-  for (const auto& [key, value] : {std::pair<std::string, std::string>{"armnn.max_tables", "0"},
+  for (const auto& kv : {std::pair<std::string, std::string>{"armnn.max_tables", "0"},
                                    {"armnn.max_tables", "-1"},
                                    {"armnn.max_tables", "4294967296"},  // 2^32: over the verifier's uint32
                                    {"armnn.max_depth", "ten"},
                                    {"armnn.max_depth", "10 "},
                                    {"armnn.max_size", "2147483648"}}) {  // 2^31: over FlatBuffers' limit
+    const std::string &key = kv.first, &value = kv.second;  // not structured bindings: CAPTURE's lambda (clang 14)
     CAPTURE(key);
     CAPTURE(value);
     auto e = error_of(bytes, with(key, value));

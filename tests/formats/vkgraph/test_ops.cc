@@ -219,7 +219,9 @@ TEST_CASE("vkgraph ops: each mapping row reads, round-trips and is written back 
     REQUIRE(g.nodes.size() == 1);
     const Node& node = g.nodes[0];
     CHECK(node.op == (c.op.empty() ? "vk." + c.aten : c.op));
-    for (const auto& [k, v] : c.attrs) {
+    for (const auto& kv : c.attrs) {
+      const auto& k = kv.first;  // not structured bindings: CAPTURE's lambda (clang 14)
+      const auto& v = kv.second;
       CAPTURE(k);
       REQUIRE(node.attrs.count(k));
       CHECK(node.attrs.at(k) == v);
@@ -227,8 +229,8 @@ TEST_CASE("vkgraph ops: each mapping row reads, round-trips and is written back 
     // A canonical node carries no attribute the case did not expect. (A native node of a known
     // operator whose arguments do not map keeps its ATen scalar arguments under their own names,
     // as vkgraph.h documents.)
-    for (const auto& [k, v] : node.attrs)
-      if (!c.op.empty() && k.find('.') == std::string::npos) {
+    for (const auto& kv : node.attrs)
+      if (const std::string& k = kv.first; !c.op.empty() && k.find('.') == std::string::npos) {
         CAPTURE(k);
         CHECK(c.attrs.count(k));  // no canonical attribute the case did not expect
       }

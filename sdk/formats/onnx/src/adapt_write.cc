@@ -177,7 +177,9 @@ void write_node(const Node& n, ::onnx::NodeProto& out, NodeWriter& w, const std:
   std::vector<std::pair<std::string, Attr>> attrs;
   const auto* implied = get<std::vector<std::string>>(n.attrs, keys::kImplied);
   auto is_operand = [&](const std::string& k) {
-    return std::any_of(row->operands.begin(), row->operands.end(), [&](const Operand& o) { return k == o.attr; });
+    auto named = [&](const Operand& o) { return k == o.attr; };
+    return std::any_of(row->operands.begin(), row->operands.end(), named) ||
+           std::any_of(row->attr_operands.begin(), row->attr_operands.end(), named);
   };
   for (const auto& [k, a] : n.attrs) {
     if (k.rfind(keys::kKeptPrefix, 0) == 0) {
@@ -251,6 +253,14 @@ void write_node(const Node& n, ::onnx::NodeProto& out, NodeWriter& w, const std:
   }
   emit(std::move(attrs), n, out, where);
 
+  for (const Operand& op : row->attr_operands) {
+    const Ints* v = get<Ints>(n.attrs, op.attr);
+    if (!v) continue;
+    if (n.inputs.size() > std::size_t(op.input))
+      refuse(n, where, std::string("has both the attribute ") + op.attr + " and input " + std::to_string(op.input));
+    while (out.input_size() < op.input) out.add_input("");
+    out.add_input(ints_operand(n, "", *v, w, op.attr));
+  }
   // Operands after the canonical inputs.
   if (first < 0) return;
   const auto* rec = get<std::vector<std::string>>(n.attrs, keys::kOperands);

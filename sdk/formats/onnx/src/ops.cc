@@ -113,9 +113,15 @@ std::vector<OpRow> build() {
   t.push_back(same("Where", "Where-16"));
   t.push_back(same("PRelu", "PRelu-16"));
   t.push_back(same("Size", "Size-13"));
-  t.push_back(same("Reshape", "Reshape-14: shape stays an input (the canonical op takes it)"));
+  // Reshape-14 / Tile-13: shape and repeats stay inputs (the canonical ops take them); the
+  // attribute forms (Reshape-1, Arm NN) are written as int64 inputs.
+  OpRow reshape = same("Reshape", "Reshape-14: shape stays an input; the shape attribute is written as one");
+  reshape.attr_operands = {{1, "shape", K::Ints}};
+  t.push_back(reshape);
   t.push_back(same("Expand", "Expand-13: shape stays an input"));
-  t.push_back(same("Tile", "Tile-13: repeats stays an input"));
+  OpRow tile = same("Tile", "Tile-13: repeats stays an input; the repeats attribute is written as one");
+  tile.attr_operands = {{1, "repeats", K::Ints}};
+  t.push_back(tile);
   // Shape-15: start / end slice the shape; only the whole shape is canonical.
   t.push_back(with(same("Shape", "Shape-15: start 0, no end"), {}, {{"start", Attr(int64_t{0})}, {"end", std::nullopt}}));
   // ScatterND-16: reduction none / add / mul (max, min come with ScatterND-18).

@@ -66,6 +66,9 @@ struct OpRow {
   std::vector<KeptAttr> kept;
   std::vector<FixedAttr> fixed;
   std::vector<OnnxDefault> defaults;
+  /// Canonical attributes that ONNX takes as inputs the canonical op also accepts (Reshape-1's
+  /// shape, Tile's repeats): the reader keeps the input; the writer turns the attribute into it.
+  std::vector<Operand> attr_operands;
   Special special = Special::None;
   const char* rule = "";  ///< the ONNX operator version and the rule the row follows
 

@@ -37,6 +37,12 @@ class Writer {
   }
 
   void run() {
+    for (std::size_t i = 0; i < g_.values.size(); ++i)
+      if (is_quantized(g_.values[i].type.dtype))
+        throw Error(ErrorCode::Unsupported,
+                    "value '" + g_.values[i].name + "' has the quantized dtype " + std::string(to_string(g_.values[i].type.dtype)) +
+                        ", which ONNX has no tensor type for (ONNX quantizes with QuantizeLinear / DequantizeLinear nodes)",
+                    {}, V(i));
     name_values();
     model_fields();
     ExternalPlan plan = plan_external(g_, path_, opt_);
@@ -87,7 +93,15 @@ class Writer {
         have_default = have_default || dflt;
       }
     }
-    if (!have_default) {
+    // A default-domain import when a node needs one (or the graph is new), never added to a
+    // model that had none (ONNX's training tests import only ai.onnx.preview.training).
+    bool need_default = !from_onnx_;
+    for (const Node& n : g_.nodes) {
+      const auto* d = get<std::string>(n.attrs, keys::kNodeDomain);
+      need_default = need_default || !d || d->empty() || *d == "ai.onnx";
+    }
+    for (const Value& v : g_.values) need_default = need_default || v.attrs.count(keys::kConstantNode);
+    if (!have_default && need_default) {
       auto* o = m_.add_opset_import();
       o->set_domain("");
       o->set_version(kOpset);

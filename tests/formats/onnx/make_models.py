@@ -11,7 +11,8 @@ Usage: make_models.py OUT
   OUT/refused/<name>.onnx    models nnbridge must refuse; OUT/refused.json says the error
                              ({"<name>": {"code", "where", "contains"}})
   OUT/external/              a model whose weights live in weights.bin (onnx.save_model's
-                             external data), with its input and expected output as .npy
+                             external data), with its input and expected output as .npy;
+                             OUT/external13/ the same at opset 13 (w.bin)
 
 Every model meant to be valid passes onnx.checker.check_model(full_check=True) here first.
 Deterministic: fixed seeds, no timestamps.
@@ -335,6 +336,15 @@ def external():
     x = RNG.standard_normal((2, 32)).astype(np.float32)
     np.save(os.path.join(d, "x.npy"), x)
     np.save(os.path.join(d, "y.npy"), x @ w.T + b)
+    # The same at opset 13: read through ONNX's version converter, whose IR drops external references.
+    d13 = os.path.join(OUT, "external13")
+    os.makedirs(d13, exist_ok=True)
+    m = model([helper.make_node("MatMul", ["x", "w"], ["y"])], [vi("x", [2, 64])], [vi("y", [2, 32])],
+              [const("w", w)], opset=13)
+    onnx.save_model(m, os.path.join(d13, "model.onnx"), save_as_external_data=True, location="w.bin", size_threshold=0)
+    x13 = RNG.standard_normal((2, 64)).astype(np.float32)
+    np.save(os.path.join(d13, "x.npy"), x13)
+    np.save(os.path.join(d13, "y.npy"), x13 @ w)
 
 
 lossless()

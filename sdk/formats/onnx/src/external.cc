@@ -183,16 +183,22 @@ void write_with_external(const Graph& g, const std::filesystem::path& model, std
   for (std::size_t i = 0; i < plan.files.size(); ++i) {
     const auto& f = plan.files[i];
     const std::filesystem::path path = folder / f.location;
-    std::error_code ec;
-    if (std::filesystem::exists(path, ec) && !overwrite && !owned.count(f.location))
-      throw Error(ErrorCode::Io,
-                  "exists and is not a data file of the model being replaced; not overwritten (writer option "
-                  "onnx.overwrite_external_data=true replaces it)",
-                  path.string());
     data[i].assign(f.size, std::byte{0});
     for (const auto& [off, id] : f.parts) {
       const Buffer& b = *g.values[id].constant;
       if (b.size()) std::memcpy(data[i].data() + off, b.data(), b.size());
+    }
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec) && !overwrite && !owned.count(f.location)) {
+      // Another model's data file (the source's, converting beside it): left as it is when it
+      // already holds these bytes, never changed under that model otherwise.
+      const auto existing = MappedFile::open(path);
+      const auto have = existing->bytes();
+      if (have.size() == data[i].size() && std::equal(have.begin(), have.end(), data[i].begin())) continue;
+      throw Error(ErrorCode::Io,
+                  "exists and is not a data file of the model being replaced; not overwritten (writer option "
+                  "onnx.overwrite_external_data=true replaces it)",
+                  path.string());
     }
     files.push_back({path, data[i]});
   }

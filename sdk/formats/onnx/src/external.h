@@ -38,7 +38,8 @@ ExternalPlan plan_external(const Graph& g, const std::filesystem::path& model, c
 void external_header(const Value& v, const Placement& p, ::onnx::TensorProto& t);
 /// Writes the data files and the model in one atomic step (write_files_atomic). A data file
 /// that exists is replaced only when the model file being replaced names it, or with the
-/// writer option onnx.overwrite_external_data=true; otherwise Error(Io) naming it.
+/// writer option onnx.overwrite_external_data=true; one that already holds the same bytes (the
+/// source's, converting beside it) is left alone; otherwise Error(Io) naming it.
 void write_with_external(const Graph& g, const std::filesystem::path& model, std::span<const std::byte> bytes,
                          const ExternalPlan& plan, const SaveOptions& o);
 

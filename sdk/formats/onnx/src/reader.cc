@@ -107,8 +107,12 @@ class Reader {
       if (default_domain(o.domain())) version = o.version();
     if (!version || *version == kOpset) return;
     refuse_unsupported(model_->graph());  // the converter drops what it does not know (optional types)
+    bool external = false;
+    for (const auto& t : model_->graph().initializer()) external = external || t.data_location() == ::onnx::TensorProto::EXTERNAL;
     try {
-      ::onnx::checker::check_model(*model_);
+      // The checker finds external data files relative to the model's folder: give it the file.
+      if (external && !src_.path.empty()) ::onnx::checker::check_model(src_.path.string());
+      else ::onnx::checker::check_model(*model_);
     } catch (const std::exception& e) {
       fail(ErrorCode::Invalid, "", std::string("the opset-") + std::to_string(*version) +
                                        " model fails onnx::checker, so it cannot be converted to opset 17: " + first_line(e.what()));
@@ -131,6 +135,12 @@ class Reader {
            "ONNX's version converter cannot convert this opset-" + std::to_string(*version) + " model to opset 17" +
                failing_node(inferred) + ": " + first_line(e.what()));
     }
+    // The converter's IR keeps no external data references: put the source's TensorProtos back.
+    std::unordered_map<std::string, const ::onnx::TensorProto*> outside;
+    for (const auto& t : model_->graph().initializer())
+      if (t.data_location() == ::onnx::TensorProto::EXTERNAL) outside.emplace(t.name(), &t);
+    for (auto& t : *converted.mutable_graph()->mutable_initializer())
+      if (auto it = outside.find(t.name()); it != outside.end()) t = *it->second;
     auto* vis = converted.mutable_graph()->mutable_value_info();
     for (int i = vis->size(); i-- > 0;)
       if (!had.count(vis->Get(i).name())) vis->DeleteSubrange(i, 1);

@@ -101,7 +101,8 @@ namespace nnbridge::formats::onnx {
 ///   onnx.external_data_threshold = bytes (default 1024)
 ///   onnx.external_data_location = a file name beside the model (default "<model file name>.data")
 ///   onnx.overwrite_external_data = true -- replace a data file the replaced model does not name
-///       (otherwise Error(Io) naming it, nothing written).
+///       (otherwise Error(Io) naming it and nothing is written, unless the file already holds
+///       exactly these bytes: converting beside the source model shares its data file).
 FormatHandler format_handler();
 
 }  // namespace nnbridge::formats::onnx

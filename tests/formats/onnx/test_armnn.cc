@@ -1,6 +1,7 @@
 // Arm NN -> ONNX: golden Arm NN 20.08 networks (tests/golden/armnn, outputs computed by Arm NN
-// 20.08 CpuRef) are written as ONNX, python3-onnx's onnx.checker.check_model(full_check=True)
-// accepts each written model, and the model read back computes the case's expected outputs on cpu.
+// 20.08 CpuRef) and a few ExecuTorch VkGraphs (tests/golden/vkgraph, outputs by PyTorch 1.13)
+// are written as ONNX, python3-onnx's onnx.checker.check_model(full_check=True) accepts each
+// written model, and the model read back computes the case's expected outputs on cpu.
 #include <doctest/doctest.h>
 
 #include "nnbridge/cpu_ref.h"
@@ -22,7 +23,8 @@ TEST_CASE("onnx from armnn: golden networks convert, pass the full check and com
       "conv2d_nchw_stride2", "fully_connected",        "softmax",             "concat_axis1",
       "pad",                 "slice",                  "reshape",             "batch_normalization_nchw",
       "maxpool_nchw_ceil",   "avgpool_nchw_pad_exclude", "permute_0231",      "splitter_two_outputs",
-      "mean_keepdims",       "gather_axis0",           "depth_to_space_nchw", "resize_bilinear_half_pixel_nchw"};
+      "mean_keepdims",       "gather_axis0",           "depth_to_space_nchw", "resize_bilinear_half_pixel_nchw",
+      "../vkgraph/slice",    "../vkgraph/layer_norm",  "../vkgraph/conv_transposed", "../vkgraph/embedding"};
   cpu_ref::register_backend();
   auto cpu = find_backend("cpu");
   REQUIRE(cpu);
@@ -30,8 +32,8 @@ TEST_CASE("onnx from armnn: golden networks convert, pass the full check and com
   for (const std::string& name : cases) {
     CAPTURE(name);
     const fs::path dir = test::source_dir() / "tests/golden/armnn" / name;
-    Graph g = load(dir / "model.armnn");
-    const fs::path written = out / (name + ".onnx");
+    Graph g = load(fs::exists(dir / "model.armnn") ? dir / "model.armnn" : dir / "model.vkgraph");
+    const fs::path written = out / (fs::path(name).filename().string() + ".onnx");
     save(g, written);
     CHECK(ox::full_check(written) == "");
     Graph back = load(written);

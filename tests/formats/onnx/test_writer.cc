@@ -93,6 +93,35 @@ TEST_CASE("onnx writer: a model the checker refuses is not written, and the mess
   CHECK(fs::is_empty(f.parent_path()));
 }
 
+TEST_CASE("onnx writer: attribute operands are written exactly (Slice ends = INT64_MAX)") {
+  NNBRIDGE_REQUIRE_ONNX();
+  // x [3, 9][:, -7::2]: starts 2, ends clamped to 9, 4 elements (ceil(7 / 2)). ONNX's strict
+  // shape inference in the full check agrees with the declared [3, 4] only if ends stays INT64_MAX.
+  Graph g;
+  ValueId x = value(g, "x", DataType::Float32, {3, 9});
+  ValueId y = value(g, "y", DataType::Float32, {3, 4});
+  g.inputs = {x};
+  g.outputs = {y};
+  Node n;
+  n.op = "Slice";
+  n.inputs = {x};
+  n.outputs = {y};
+  n.attrs["starts"] = Attr(std::vector<int64_t>{-7});
+  n.attrs["ends"] = Attr(std::vector<int64_t>{INT64_MAX});
+  n.attrs["axes"] = Attr(std::vector<int64_t>{1});
+  n.attrs["steps"] = Attr(std::vector<int64_t>{2});
+  g.add_node(std::move(n));
+  const fs::path f = test::temp_dir() / "slice.onnx";
+  save(g, f);
+  CHECK(ox::full_check(f) == "");
+  std::string out;
+  ox::shell(std::string(ox::kPython) + " -c 'import onnx, sys; from onnx import numpy_helper as h; "
+                                       "print([int(h.to_array(t)[0]) for t in onnx.load(sys.argv[1]).graph.initializer])' '" +
+                f.string() + "'",
+            &out);
+  CHECK(out == "[-7, 9223372036854775807, 1, 2]\n");
+}
+
 TEST_CASE("onnx writer: a quantized dtype has no ONNX tensor type") {
   Graph g = binary("Add", DataType::Float32);
   g.values[0].type.dtype = DataType::QAsymmU8;

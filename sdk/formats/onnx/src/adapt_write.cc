@@ -85,7 +85,7 @@ std::string ints_operand(const Node& n, const std::string& recorded, const Ints&
   if (!recorded.empty())
     if (const Value* v = w.constant_named(recorded); v && constant_ints(*v) == want) return recorded;
   ::onnx::TensorProto t;
-  make_tensor("", ::onnx::TensorProto::INT64, std::vector<double>(want.begin(), want.end()), {int64_t(want.size())}, t);
+  make_int64_tensor("", want, t);
   return w.add_initializer(operand_hint(n, w, attr), std::move(t));
 }
 

@@ -112,8 +112,10 @@ std::optional<std::vector<double>> constant_floats(const Value& v);
 /// Fills `t` (name, dims, data_type, data in the storage field `attrs` name; raw_data by default).
 /// Throws Error(Unsupported) for a dtype ONNX has no type for.
 void encode_tensor(const Value& v, ::onnx::TensorProto& t, const std::string& where);
-/// The bytes of `values` as a TensorProto of `elem_type` (int64 or a float type) named `name`.
+/// `values` as a TensorProto of `elem_type` (a float, integer or bool type) named `name`, in raw_data.
 void make_tensor(const std::string& name, int32_t elem_type, const std::vector<double>& values,
                  std::vector<int64_t> dims, ::onnx::TensorProto& t);
+/// `values` as an INT64 TensorProto of shape [n] (exact: no trip through double).
+void make_int64_tensor(const std::string& name, const std::vector<int64_t>& values, ::onnx::TensorProto& t);
 
 }  // namespace nnbridge::formats::onnx

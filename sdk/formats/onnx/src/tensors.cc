@@ -375,13 +375,21 @@ void make_tensor(const std::string& name, int32_t elem_type, const std::vector<d
   t.set_data_type(elem_type);
   std::string raw;
   auto put = [&](const auto& x) { raw.append(reinterpret_cast<const char*>(&x), sizeof(x)); };
+  // Saturating: a double past an integer type's range (or NaN) must not be undefined behaviour.
+  auto to = [](double v, auto lo) {
+    using T = decltype(lo);
+    if (!(v == v)) return T(0);
+    if (v <= double(std::numeric_limits<T>::min())) return std::numeric_limits<T>::min();
+    if (v >= double(std::numeric_limits<T>::max())) return std::numeric_limits<T>::max();
+    return T(v);
+  };
   for (double v : values) {
     switch (elem_type) {
-      case TensorProto::INT64: put(int64_t(v)); break;
-      case TensorProto::INT32: put(int32_t(v)); break;
-      case TensorProto::INT16: put(int16_t(v)); break;
-      case TensorProto::INT8: put(int8_t(v)); break;
-      case TensorProto::UINT8: put(uint8_t(v)); break;
+      case TensorProto::INT64: put(to(v, int64_t{})); break;
+      case TensorProto::INT32: put(to(v, int32_t{})); break;
+      case TensorProto::INT16: put(to(v, int16_t{})); break;
+      case TensorProto::INT8: put(to(v, int8_t{})); break;
+      case TensorProto::UINT8: put(to(v, uint8_t{})); break;
       case TensorProto::BOOL: put(uint8_t(v != 0)); break;
       case TensorProto::DOUBLE: put(v); break;
       case TensorProto::FLOAT16: put(float_to_half(float(v))); break;
@@ -390,6 +398,13 @@ void make_tensor(const std::string& name, int32_t elem_type, const std::vector<d
     }
   }
   t.set_raw_data(raw);
+}
+
+void make_int64_tensor(const std::string& name, const std::vector<int64_t>& values, TensorProto& t) {
+  t.set_name(name);
+  t.add_dims(int64_t(values.size()));
+  t.set_data_type(TensorProto::INT64);
+  t.set_raw_data(reinterpret_cast<const char*>(values.data()), values.size() * sizeof(int64_t));
 }
 
 }  // namespace nnbridge::formats::onnx

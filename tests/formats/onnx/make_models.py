@@ -318,6 +318,11 @@ def refused():
     m = base()
     m.graph.node[0].input[0] = "nowhere"
     refuse("dangling_input", m, "Invalid", "graph.node[0].input[0]", "nowhere")
+    # onnx::checker lets a graph output no node produces pass, and ONNX's version converter then
+    # crashes: nnbridge refuses it before converting.
+    m = model(list(ident), [vi("x", [2])], [vi("y", [2])], opset=13)
+    m.graph.output[0].name = "nothing"
+    refuse("dangling_output_opset13", m, "Invalid", "graph.output[0]", "nothing")
     with open(os.path.join(OUT, "refused.json"), "w") as f:
         json.dump(want, f, indent=1, sort_keys=True)
 

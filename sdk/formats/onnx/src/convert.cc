@@ -84,6 +84,22 @@ void refuse_unsupported(const ::onnx::GraphProto& gr) {
     for (int j = 0; j < gr.node(i).attribute_size(); ++j) {
       (void)attr_from_onnx(gr.node(i).attribute(j), N(i) + ".attribute[" + std::to_string(j) + "]");
     }
+  // Names that resolve (ONNX's converter crashes on a graph output no node produces, which
+  // onnx::checker lets pass).
+  std::unordered_set<std::string> defined;
+  for (const auto& i : gr.input()) defined.insert(i.name());
+  for (const auto& t : gr.initializer()) defined.insert(t.name());
+  for (const auto& n : gr.node())
+    for (const auto& o : n.output()) defined.insert(o);
+  auto need = [&](const std::string& name, const std::string& where) {
+    if (!defined.count(name))
+      fail(ErrorCode::Invalid, where, "names '" + name + "', which no input, initializer or node defines");
+  };
+  for (int i = 0; i < gr.node_size(); ++i)
+    for (int j = 0; j < gr.node(i).input_size(); ++j)
+      if (!gr.node(i).input(j).empty()) need(gr.node(i).input(j), N(i) + ".input[" + std::to_string(j) + "]");
+  for (int i = 0; i < gr.output_size(); ++i) need(gr.output(i).name(), "graph.output[" + std::to_string(i) + "]");
+  for (int i = 0; i < gr.value_info_size(); ++i) need(gr.value_info(i).name(), "graph.value_info[" + std::to_string(i) + "]");
 }
 
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }

@@ -74,7 +74,8 @@ namespace nnbridge::formats::onnx {
 /// (absolute paths, `..` and links leading outside are Error(Invalid)), `offset` and `length`
 /// checked against the file size and the tensor's size (Error(Malformed)); a model loaded from
 /// memory cannot resolve it (Error(Unsupported)). Bytes protobuf cannot parse, or a ModelProto
-/// without a graph, are Error(Malformed).
+/// without a graph, are Error(Malformed); a name no input, initializer or node defines, a value
+/// defined twice, and (before conversion) a model onnx::checker refuses are Error(Invalid).
 ///
 /// Reader options: onnx.max_size (bytes of the .onnx file, default and at most 2^31 - 1),
 /// onnx.max_nodes (default 10000000), onnx.max_tensors (initializers plus Constant nodes, default

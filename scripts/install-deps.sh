@@ -9,6 +9,7 @@ packages=(
   glslang-tools
   nlohmann-json3-dev
   libprotobuf-dev protobuf-compiler
+  libonnx-dev python3-onnx libonnx-testdata  # the onnx format (checker, shape inference, version converter); ONNX's test suite
   libeigen3-dev libxsimd-dev
   doctest-dev libbenchmark-dev
   pybind11-dev python3-dev python3-numpy python3-pytest python3-torch

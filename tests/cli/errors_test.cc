@@ -115,7 +115,7 @@ TEST_CASE("cli errors: a writer option of another format exits 3 and writes noth
 TEST_CASE("cli errors: an output whose extension names no format is a usage error (exit 2) and writes nothing") {
   const fs::path dir = temp_dir();
   const fs::path model = source_dir() / "examples" / "models" / "add_softmax.armnn";
-  for (const char* name : {"out.onnx", "out"}) {
+  for (const char* name : {"out.tflite", "out"}) {
     CAPTURE(name);
     const fs::path out = dir / name;
     RunResult r = run_cli({"convert", model.string(), out.string()});
@@ -126,9 +126,9 @@ TEST_CASE("cli errors: an output whose extension names no format is a usage erro
     CHECK_FALSE(fs::exists(out));
   }
   // Naming the format makes any output name fine.
-  RunResult ok = run_cli({"convert", model.string(), (dir / "out.onnx").string(), "--to", "armnn"});
+  RunResult ok = run_cli({"convert", model.string(), (dir / "out.tflite").string(), "--to", "armnn"});
   CHECK(ok.code == 0);
-  CHECK(fs::exists(dir / "out.onnx"));
+  CHECK(fs::exists(dir / "out.tflite"));
 }
 
 TEST_CASE("cli errors: run writes all outputs or none (the second output cannot be written)") {

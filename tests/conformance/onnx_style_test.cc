@@ -20,8 +20,8 @@ void encode(const fs::path& out, const std::string& text) {
   fs::create_directories(out.parent_path());
   const fs::path txt = out.string() + ".txt";
   std::ofstream(txt) << text;
-  const fs::path proto = NNBRIDGE_ONNX_TENSOR_PROTO;
-  const std::string cmd = std::string(NNBRIDGE_PROTOC) + " --encode=nnbridge.onnx.TensorProto -I " +
+  const fs::path proto = NNBRIDGE_ONNX_PROTO;  // ONNX's own onnx.proto (libonnx-dev)
+  const std::string cmd = std::string(NNBRIDGE_PROTOC) + " --encode=onnx.TensorProto -I " +
                           q(proto.parent_path()) + " " + q(proto) + " < " + q(txt) + " > " + q(out);
   REQUIRE(std::system(cmd.c_str()) == 0);
   fs::remove(txt);

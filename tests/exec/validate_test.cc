@@ -179,6 +179,14 @@ TEST_CASE("OutputReport::max_ulp per dtype") {
   r = compare_outputs(TensorMap{{"y", f32({1}, {NAN})}}, TensorMap{{"y", f32({1}, {0.0f})}}, Tolerance{})[0];
   CHECK_FALSE(r.passed);
   CHECK(r.max_ulp == kUlpNaNMismatch);
+  // NaN against NaN and inf against inf agree (numpy.testing.assert_allclose, which ONNX's
+  // backend test runner uses: equal_nan=True, and inf - inf is not a difference).
+  r = compare_outputs(TensorMap{{"y", f32({3}, {NAN, INFINITY, -INFINITY})}},
+                      TensorMap{{"y", f32({3}, {NAN, INFINITY, -INFINITY})}}, Tolerance{})[0];
+  CHECK(r.passed);
+  CHECK(r.max_abs_error == 0);
+  r = compare_outputs(TensorMap{{"y", f32({1}, {INFINITY})}}, TensorMap{{"y", f32({1}, {-INFINITY})}}, Tolerance{})[0];
+  CHECK_FALSE(r.passed);
 }
 
 // ---- the default tolerance and what validate() refuses: hand values.

@@ -10,7 +10,7 @@
 
 #include "internal.h"
 #include "nnbridge/error.h"
-#include "onnx/tensor.pb.h"
+#include "onnx/onnx_pb.h"
 
 namespace nnbridge::conformance {
 

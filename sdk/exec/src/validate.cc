@@ -83,12 +83,13 @@ OutputReport compare_one(const std::string& name, const HostTensor& a, const Hos
   }
   bool ok = true;
   for (std::size_t i = 0; i < av.size(); ++i) {
-    double d = std::fabs(av[i] - ev[i]);
+    double d = av[i] == ev[i] ? 0.0 : std::fabs(av[i] - ev[i]);  // inf == inf, as numpy.testing.assert_allclose
     if (std::isnan(av[i]) != std::isnan(ev[i])) d = INFINITY;
-    if (std::isnan(av[i]) && std::isnan(ev[i])) d = 0;
+    if (std::isnan(av[i]) && std::isnan(ev[i])) continue;  // NaN == NaN (assert_allclose's equal_nan)
     r.max_abs_error = std::max(r.max_abs_error, d);
     if (ev[i] != 0) r.max_rel_error = std::max(r.max_rel_error, d / std::fabs(ev[i]));
     if (floating && !quant && !(d <= r.atol + tol.rtol * std::fabs(ev[i]))) ok = false;
+    if ((std::isinf(av[i]) || std::isinf(ev[i])) && av[i] != ev[i]) ok = false;  // no tolerance reaches infinity
     if (!floating && !quant && d != 0) ok = false;
   }
   if (quant) {

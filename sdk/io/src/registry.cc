@@ -8,6 +8,7 @@
 #include "json_format.h"
 #include "nnbridge/formats/afcm.h"
 #include "nnbridge/formats/armnn.h"
+#include "nnbridge/formats/onnx.h"
 #include "nnbridge/formats/pte.h"
 #include "nnbridge/formats/vkgraph.h"
 #include "nnbridge/io.h"
@@ -49,6 +50,7 @@ Registry& registry() {
     reg->add_locked(formats::vkgraph::delegate_handler());
     reg->add_locked(formats::pte::format_handler());
     reg->add_locked(formats::pte::ptd_handler());
+    reg->add_locked(formats::onnx::format_handler());  // last: protobuf has no magic, the others do
     return reg;
   }();
   return *r;

@@ -26,7 +26,7 @@ import torch
 ROOT = os.path.abspath(sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..", "..", ".."))
 GOLDEN = os.path.join(ROOT, "tests", "golden")
 SCHEMA = os.path.join(ROOT, "schemas", "vkgraph", "schema.fbs")
-TENSOR_PROTO = os.path.join(ROOT, "schemas", "onnx", "tensor.proto")
+TENSOR_PROTO = "/usr/include/onnx/onnx.proto"  # ONNX's own (Debian libonnx-dev)
 SCRIPT = "tests/golden/scripts/gen_vk.py"
 TOL = {"float32": {"atol": 1e-5, "rtol": 1e-4}, "quantized": {"max_abs_diff_in_steps": 1}}
 
@@ -183,7 +183,7 @@ def tensor_pb(path, array, name):
     lines = ["name: %s" % json.dumps(name), "data_type: %d" % dtype] + ["dims: %d" % d for d in array.shape]
     for v in array.reshape(-1):
         lines.append("%s: %s" % (field, repr(float(v)) if field == "float_data" else int(v)))
-    out = subprocess.run(["protoc", "--encode=nnbridge.onnx.TensorProto", "-I", os.path.dirname(TENSOR_PROTO),
+    out = subprocess.run(["protoc", "--encode=onnx.TensorProto", "-I", os.path.dirname(TENSOR_PROTO),
                           TENSOR_PROTO], input="\n".join(lines).encode(), stdout=subprocess.PIPE, check=True).stdout
     with open(path, "wb") as f:
         f.write(out)

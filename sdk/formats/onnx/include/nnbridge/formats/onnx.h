@@ -1,0 +1,109 @@
+// ONNX models (.onnx: protobuf ModelProto), through Debian's ONNX 1.12 library (onnx.proto,
+// onnx::checker, shape inference and the version converter).
+#pragma once
+
+#include "nnbridge/format.h"
+
+namespace nnbridge::formats::onnx {
+
+/// The handler registered as format "onnx" (extension .onnx).
+///
+/// Sniffing: protobuf has no magic number; bytes are ONNX when every top-level field is one of
+/// ModelProto's with its wire type, every length stays inside the file, and ir_version (1..100)
+/// and graph are present (one step per top-level field, whatever the file size).
+///
+/// Opset: canonical ops follow ONNX opset 17 (docs/api.md lists where they differ). A model
+/// importing another version of the default domain is checked by onnx::checker and converted by
+/// ONNX's version converter to opset 17 first (Error(Unsupported) with where = "opset_import"
+/// and the converter's message when it cannot; an ir_version below 8 becomes 8); a model so
+/// converted is written back at opset 17, not in its original form.
+///
+/// How a ModelProto maps to the IR (the reader and the writer agree on it):
+/// - graph.input: graph inputs (a ValueInfoProto's elem_type and shape: dim_value as is,
+///   dim_param and unknown dims as -1, no shape as unknown rank). An input that an initializer
+///   of the same name backs (ONNX's default value; IR < 4 lists every initializer so) is the
+///   constant, not a graph input: `onnx.input_index` on it keeps its place in graph.input.
+/// - graph.initializer: constant Values in their order, data as views into the parsed model
+///   (raw_data, not copied again) or into the mapped external data file, copied once from the
+///   typed fields (float_data, int32_data, int64_data, double_data).
+/// - Constant nodes: constant Values too (`onnx.constant_node` = its place in graph.node, with
+///   `onnx.constant_node.attribute` = value | value_float(s) | value_int(s), and the node's name,
+///   doc_string and domain), so that operands held in Constant nodes are constants like
+///   initializers; the writer puts each back where it was.
+/// - Every other node: one Node. In the default domain ("" or ai.onnx) an operator with a row in
+///   the table (src/ops.cc, one row per operator with the opset-17 rule it follows) reads as the
+///   canonical op: ONNX inputs that the canonical op takes as attributes (Squeeze/Unsqueeze axes,
+///   ReduceSum axes, Split split, Pad pads and constant_value, Slice starts/ends/axes/steps, Clip
+///   min/max, Resize scales and sizes) must be constants, else Error(Unsupported) naming the node
+///   and the input; their values become the attribute and their names `onnx.operands`, and the
+///   constants stay in the graph for the writer. Cast `to` becomes the dtype name;
+///   ConstantOfShape `value` becomes the float `value` and the output dtype (the tensor kept as
+///   `onnx.tensor_attr.value`); Resize `scales` become `sizes` when X's shape is known and every
+///   product is whole (else Error(Unsupported): the sampling would change), and Resize attributes
+///   the file leaves to ONNX's default (half_pixel, round_prefer_floor) are set, named in
+///   `onnx.implied`. ONNX attributes the canonical op lacks are kept as `onnx.attr.<name>` at
+///   their neutral value (MaxPool storage_order 0, BatchNormalization momentum and training_mode 0,
+///   LayerNormalization stash_type 1, Shape start 0, ReduceSum noop_with_empty_axes 0, Resize
+///   cubic_coeff_a / exclude_outside / extrapolation_value). Anything else (another operator or
+///   domain, another arity such as a three-input Max, another value of a kept attribute such as
+///   training_mode 1, an attribute outside ONNX's schema) is the native op `onnx.<op_type>` with
+///   its attributes by their ONNX names (TENSOR ones as `onnx.tensor_attr.<name>`, the bytes of
+///   the TensorProto): held and written back, run by no backend.
+/// - Node fields: name, `onnx.domain` (when set), `onnx.doc_string`, `onnx.name_set` (a name set
+///   to ""), `onnx.attribute_order` (when not sorted by name), `onnx.attribute_doc.<name>`, an
+///   absent input ("") as kNoValue, an absent output as an unnamed value with `onnx.absent`, and
+///   trailing absent outputs as `onnx.trailing_absent_outputs`.
+/// - Values: `onnx.doc_string`, `onnx.dim_param` (per dim, "" for none), `onnx.dim_denotation`,
+///   `onnx.denotation`, `onnx.type_absent`, `onnx.elem_type_absent`, `onnx.value_info_index`
+///   (its entry's place in graph.value_info), and the serialized entry when a second one for the
+///   same name says more than its type (`onnx.input_info`, `onnx.output_info`, `onnx.value_info`);
+///   tensors: `onnx.tensor.storage` (the typed field, "none" for an empty tensor without data;
+///   absent: raw_data), `onnx.tensor.doc_string`, `onnx.tensor.name` (a Constant's tensor name),
+///   `onnx.tensor.data_location_set`, `onnx.external_data.key` / `.value` (the entries).
+/// - Graph metadata (present when the file sets the field): `onnx.ir_version`,
+///   `onnx.opset_import.domain` / `.domain_set` / `.version`, `onnx.producer_name`,
+///   `onnx.producer_version`, `onnx.domain`, `onnx.model_version`, `onnx.doc_string`,
+///   `onnx.metadata_props.key` / `.value`, `onnx.graph.name`, `onnx.graph.doc_string`.
+/// So an opset-17 model read and written decodes field by field to the same ModelProto.
+///
+/// Refused (Error(Unsupported) naming the field): model `functions` and `training_info`,
+/// graph `sparse_initializer` and `quantization_annotation`, sequence / map / optional / sparse
+/// tensor types, graph-valued attributes (If / Loop / Scan bodies), sparse and type attributes,
+/// string tensors, the element types without an nnbridge dtype (uint16/32/64, complex), and a
+/// field ONNX 1.12 does not know. External data: `location` relative to the model's folder
+/// (absolute paths, `..` and links leading outside are Error(Invalid)), `offset` and `length`
+/// checked against the file size and the tensor's size (Error(Malformed)); a model loaded from
+/// memory cannot resolve it (Error(Unsupported)). Bytes protobuf cannot parse, or a ModelProto
+/// without a graph, are Error(Malformed); a name no input, initializer or node defines, a value
+/// defined twice, and (before conversion) a model onnx::checker refuses are Error(Invalid).
+///
+/// Reader options: onnx.max_size (bytes of the .onnx file, default and at most 2^31 - 1),
+/// onnx.max_nodes (default 10000000), onnx.max_tensors (initializers plus Constant nodes, default
+/// 10000000); over a limit: Error(Unsupported) naming the option.
+///
+/// Writing: canonical ops through the same table (an attribute ONNX opset 17 cannot express, such
+/// as data_layout NHWC, Softmax beta != 1 or MatMul transA, and canonical ops without an ONNX
+/// operator such as Stack, SquaredDifference or Gelu, are Error(Unsupported) naming the node);
+/// operands from the recorded constant when it still holds the attribute's value, else a new
+/// int64 (or X-typed scalar) initializer named `<node>_<attribute>`; unnamed and repeated value
+/// names get unique ones; nodes in stored order, or topological order when that is not. A graph
+/// not read from ONNX gets ir_version 8, opset 17, producer_name "nnbridge", graph name
+/// "nnbridge" and value_info for every typed intermediate value. Before anything is written the
+/// model must pass onnx::checker::check_model and onnx::shape_inference::InferShapes with type
+/// checks in strict mode (what onnx.checker.check_model(full_check=True) runs); otherwise
+/// Error(Invalid) with the checker's message, naming the node where it can. The model and its
+/// data files are written together atomically; writing is deterministic.
+///
+/// Writer options:
+///   onnx.external_data = auto (default) | true | false -- auto: initializers read from external
+///       data stay there (same location, and offset when it still fits), the rest inline unless
+///       they pass 2 GiB together; true: every initializer of at least the threshold goes to a
+///       data file; false: everything inline (past 2 GiB: Error(Unsupported)).
+///   onnx.external_data_threshold = bytes (default 1024)
+///   onnx.external_data_location = a file name beside the model (default "<model file name>.data")
+///   onnx.overwrite_external_data = true -- replace a data file the replaced model does not name
+///       (otherwise Error(Io) naming it and nothing is written, unless the file already holds
+///       exactly these bytes: converting beside the source model shares its data file).
+FormatHandler format_handler();
+
+}  // namespace nnbridge::formats::onnx

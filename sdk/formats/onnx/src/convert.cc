@@ -1,0 +1,156 @@
+// Models of another opset: ONNX's version converter takes them to opset 17 before the reader
+// maps them (what it cannot hold is refused first, since the converter drops it silently).
+#include "convert.h"
+
+#include <unordered_map>
+#include <unordered_set>
+
+#include "attrs.h"
+#include "nnbridge/error.h"
+#include "onnx/checker.h"
+#include "onnx/shape_inference/implementation.h"
+#include "onnx/version_converter/convert.h"
+#include "types.h"
+
+namespace nnbridge::formats::onnx {
+
+namespace {
+
+using ::onnx::ModelProto;
+using ::onnx::NodeProto;
+
+[[noreturn]] void fail(ErrorCode c, const std::string& where, const std::string& msg) { throw Error(c, msg, {}, where); }
+bool default_domain(const std::string& d) { return d.empty() || d == "ai.onnx"; }
+std::string N(int i) { return "graph.node[" + std::to_string(i) + "]"; }
+
+
+// The first node that ONNX's converter fails on alone (its exceptions rarely name one): each
+// node of the default domain is converted as a one-node model, inputs typed as `m` infers them.
+std::string failing_node(const ModelProto& m) {
+  const auto& gr = m.graph();
+  std::unordered_map<std::string, const ::onnx::ValueInfoProto*> types;
+  for (const auto* list : {&gr.input(), &gr.value_info(), &gr.output()})
+    for (const auto& vi : *list) types.emplace(vi.name(), &vi);
+  std::unordered_map<std::string, const ::onnx::TensorProto*> inits;
+  for (const auto& t : gr.initializer()) inits.emplace(t.name(), &t);
+  for (int i = 0; i < gr.node_size(); ++i) {
+    const NodeProto& n = gr.node(i);
+    if (!default_domain(n.domain())) continue;
+    ModelProto one;
+    one.set_ir_version(m.ir_version());
+    *one.mutable_opset_import() = m.opset_import();
+    auto* g = one.mutable_graph();
+    g->set_name("one");
+    *g->add_node() = n;
+    for (const auto& in : n.input()) {
+      if (in.empty()) continue;
+      if (auto t = inits.find(in); t != inits.end()) *g->add_initializer() = *t->second;
+      if (auto t = types.find(in); t != types.end()) *g->add_input() = *t->second;
+      else if (!inits.count(in)) g->add_input()->set_name(in);
+    }
+    for (const auto& out : n.output()) {
+      if (out.empty()) continue;
+      if (auto t = types.find(out); t != types.end()) *g->add_output() = *t->second;
+      else g->add_output()->set_name(out);
+    }
+    try {
+      (void)::onnx::version_conversion::ConvertVersion(one, int(kOpset));
+    } catch (const std::exception&) {
+      return " (at graph.node[" + std::to_string(i) + "], " + n.op_type() + (n.name().empty() ? "" : " '" + n.name() + "'") + ")";
+    }
+  }
+  return "";
+}
+
+// What read_graph would refuse, checked on the model before ONNX's converter rewrites it.
+void refuse_unsupported(const ::onnx::GraphProto& gr) {
+  auto infos = [](const auto& list, const char* field) {
+    for (int i = 0; i < list.size(); ++i) {
+      Value v;
+      type_from_onnx(list.Get(i), v, std::string("graph.") + field + "[" + std::to_string(i) + "]");
+    }
+  };
+  infos(gr.input(), "input");
+  infos(gr.output(), "output");
+  infos(gr.value_info(), "value_info");
+  for (int i = 0; i < gr.initializer_size(); ++i) {
+    const int32_t dt = gr.initializer(i).data_type();
+    if (!dtype_from_onnx(dt) || dt == 0)
+      fail(ErrorCode::Unsupported, "graph.initializer[" + std::to_string(i) + "].data_type",
+           dt == ::onnx::TensorProto::STRING ? "string tensors have no nnbridge dtype"
+                                             : "data_type " + onnx_type_name(dt) + " has no nnbridge dtype");
+  }
+  for (int i = 0; i < gr.node_size(); ++i)
+    for (int j = 0; j < gr.node(i).attribute_size(); ++j) {
+      (void)attr_from_onnx(gr.node(i).attribute(j), N(i) + ".attribute[" + std::to_string(j) + "]");
+    }
+  // Names that resolve (ONNX's converter crashes on a graph output no node produces, which
+  // onnx::checker lets pass).
+  std::unordered_set<std::string> defined;
+  for (const auto& i : gr.input()) defined.insert(i.name());
+  for (const auto& t : gr.initializer()) defined.insert(t.name());
+  for (const auto& n : gr.node())
+    for (const auto& o : n.output()) defined.insert(o);
+  auto need = [&](const std::string& name, const std::string& where) {
+    if (!defined.count(name))
+      fail(ErrorCode::Invalid, where, "names '" + name + "', which no input, initializer or node defines");
+  };
+  for (int i = 0; i < gr.node_size(); ++i)
+    for (int j = 0; j < gr.node(i).input_size(); ++j)
+      if (!gr.node(i).input(j).empty()) need(gr.node(i).input(j), N(i) + ".input[" + std::to_string(j) + "]");
+  for (int i = 0; i < gr.output_size(); ++i) need(gr.output(i).name(), "graph.output[" + std::to_string(i) + "]");
+  for (int i = 0; i < gr.value_info_size(); ++i) need(gr.value_info(i).name(), "graph.value_info[" + std::to_string(i) + "]");
+}
+
+std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
+
+}  // namespace
+
+std::shared_ptr<ModelProto> to_opset17(std::shared_ptr<ModelProto> m, const std::filesystem::path& path) {
+  std::optional<int64_t> version;
+  for (const auto& o : m->opset_import())
+    if (default_domain(o.domain())) version = o.version();
+  if (!version || *version == kOpset) return m;
+  refuse_unsupported(m->graph());  // the converter drops what it does not know (optional types)
+  bool external = false;
+  for (const auto& t : m->graph().initializer()) external = external || t.data_location() == ::onnx::TensorProto::EXTERNAL;
+  try {
+    // The checker finds external data files relative to the model's folder: give it the file.
+    if (external && !path.empty()) ::onnx::checker::check_model(path.string());
+    else ::onnx::checker::check_model(*m);
+  } catch (const std::exception& e) {
+    fail(ErrorCode::Invalid, "", std::string("the opset-") + std::to_string(*version) +
+                                     " model fails onnx::checker, so it cannot be converted to opset 17: " + first_line(e.what()));
+  }
+  // The converter's adapters need shapes (IR 3 files carry none): infer them first, then keep
+  // only the value_info entries the file had.
+  ModelProto inferred = *m;
+  try {
+    ::onnx::shape_inference::InferShapes(inferred);
+  } catch (const std::exception&) {
+    inferred = *m;
+  }
+  std::unordered_set<std::string> had;
+  for (const auto& vi : m->graph().value_info()) had.insert(vi.name());
+  ModelProto converted;
+  try {
+    converted = ::onnx::version_conversion::ConvertVersion(inferred, int(kOpset));
+  } catch (const std::exception& e) {
+    fail(ErrorCode::Unsupported, "opset_import",
+         "ONNX's version converter cannot convert this opset-" + std::to_string(*version) + " model to opset 17" +
+             failing_node(inferred) + ": " + first_line(e.what()));
+  }
+  // The converter's IR keeps no external data references: put the source's TensorProtos back.
+  std::unordered_map<std::string, const ::onnx::TensorProto*> outside;
+  for (const auto& t : m->graph().initializer())
+    if (t.data_location() == ::onnx::TensorProto::EXTERNAL) outside.emplace(t.name(), &t);
+  for (auto& t : *converted.mutable_graph()->mutable_initializer())
+    if (auto it = outside.find(t.name()); it != outside.end()) t = *it->second;
+  auto* vis = converted.mutable_graph()->mutable_value_info();
+  for (int i = vis->size(); i-- > 0;)
+    if (!had.count(vis->Get(i).name())) vis->DeleteSubrange(i, 1);
+  if (!converted.has_ir_version() || converted.ir_version() < kIrVersion) converted.set_ir_version(kIrVersion);
+  return std::make_shared<ModelProto>(std::move(converted));
+}
+
+}  // namespace nnbridge::formats::onnx

@@ -1,0 +1,71 @@
+#include "internal.h"
+#include "nnbridge/formats/onnx.h"
+
+namespace nnbridge::formats::onnx {
+
+namespace {
+
+// ModelProto's top-level fields (onnx/onnx.proto, IR version 8) and their wire types
+// (0 varint, 2 length-delimited).
+int wire_type_of(uint64_t field) {
+  switch (field) {
+    case 1: case 5: return 0;                                              // ir_version, model_version
+    case 2: case 3: case 4: case 6: case 7: case 8: case 14: case 20: case 25: return 2;
+    default: return -1;
+  }
+}
+
+bool varint(const uint8_t*& p, const uint8_t* end, uint64_t& v) {
+  v = 0;
+  for (int shift = 0; shift < 64 && p < end; shift += 7) {
+    const uint8_t b = *p++;
+    v |= uint64_t(b & 0x7F) << shift;
+    if (!(b & 0x80)) return true;
+  }
+  return false;
+}
+
+// Protobuf carries no magic number: the bytes are ONNX when every top-level field is one of
+// ModelProto's with its wire type, lengths stay inside the file, and ir_version (1..100) and a
+// graph are present. The walk skips field contents, so it costs one step per top-level field.
+bool sniff(std::span<const std::byte> bytes) {
+  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+  const auto* end = p + bytes.size();
+  bool ir = false, graph = false;
+  for (int fields = 0; p < end; ++fields) {
+    if (fields > 100000) return ir && graph;
+    uint64_t tag = 0;
+    if (!varint(p, end, tag)) return false;
+    const int wt = wire_type_of(tag >> 3);
+    if (wt < 0 || int(tag & 7) != wt) return false;
+    uint64_t v = 0;
+    if (!varint(p, end, v)) return false;
+    if (wt == 2) {
+      if (v > uint64_t(end - p)) return false;
+      p += v;
+      graph = graph || (tag >> 3) == 7;
+    } else if ((tag >> 3) == 1) {
+      if (v < 1 || v > 100) return false;
+      ir = true;
+    }
+  }
+  return ir && graph;
+}
+
+}  // namespace
+
+FormatHandler format_handler() {
+  FormatHandler h;
+  h.name = "onnx";
+  h.description = "ONNX model (protobuf ModelProto, ONNX 1.12; read at any opset, converted to and written at opset 17)";
+  h.extensions = {"onnx"};
+  h.reader_options = {"onnx.max_size", "onnx.max_nodes", "onnx.max_tensors"};
+  h.writer_options = {"onnx.external_data", "onnx.external_data_threshold", "onnx.external_data_location",
+                      "onnx.overwrite_external_data"};
+  h.sniff = sniff;
+  h.read = read_model;
+  h.write = write_model;
+  return h;
+}
+
+}  // namespace nnbridge::formats::onnx

@@ -1,0 +1,86 @@
+// The ONNX adaptation table: opset-17 operators <-> canonical ops (sdk/core/src/ops/).
+//
+// Canonical ops carry ONNX's names, but some take as attributes what later opsets made inputs
+// (Squeeze axes, Pad pads, Clip min/max, ...), some have attributes ONNX lacks (data_layout,
+// Softmax beta) and some lack attributes ONNX has (MaxPool storage_order). One row per ONNX
+// operator says how its opset-17 form maps; the reader and the writer read the same rows in
+// opposite directions. An operator without a row, or a node a row does not fit (another arity,
+// a kept attribute with a value the canonical op cannot honour), stays the native op
+// `onnx.<op_type>` with its attributes as they are.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nnbridge/attr.h"
+
+namespace nnbridge::formats::onnx {
+
+/// How an ONNX input that the canonical op takes as an attribute reads.
+enum class OperandKind {
+  Ints,     ///< a constant int32/int64 tensor (scalar or 1-D) -> Ints attribute; written as int64 [n]
+  Scalar,   ///< a constant one-element tensor of X's type -> Float attribute; written as a scalar of X's type
+  Scales,   ///< Resize scales: constant floats turned into `sizes` (X's shape known, exact products only)
+  Ignored,  ///< read by ONNX only in a mode the canonical op refuses anyway (Resize roi): recorded, no attribute
+};
+
+struct Operand {
+  int input;         ///< position among the ONNX node's inputs
+  const char* attr;  ///< the canonical attribute ("" for Ignored)
+  OperandKind kind;
+};
+
+/// An ONNX attribute the canonical op lacks: kept as `onnx.attr.<name>` when its value is
+/// `neutral` (or always, when `neutral` is unset and `any` is true); any other value makes the
+/// node native.
+struct KeptAttr {
+  const char* name;
+  std::optional<Attr> neutral;
+  bool any = false;
+};
+
+/// A canonical attribute ONNX lacks: the writer writes the node only when it holds `value`
+/// (the meaning ONNX's operator has) or, for `ok`, when the predicate accepts it.
+struct FixedAttr {
+  const char* name;
+  std::optional<Attr> value;
+  bool (*ok)(const Attr&) = nullptr;
+  const char* why = "";  ///< for the writer's message
+};
+
+/// An attribute whose ONNX default differs from the canonical default: the reader writes the
+/// ONNX default on the node when the file leaves it out (listing it in `onnx.implied`).
+struct OnnxDefault {
+  const char* name;
+  Attr value;
+};
+
+enum class Special { None, Cast, ConstantOfShape, Resize, BinaryOnly };
+
+struct OpRow {
+  std::string op_type;  ///< the ONNX operator (domain ai.onnx, opset 17)
+  std::string op;       ///< the canonical op
+  std::vector<Operand> operands;
+  std::vector<KeptAttr> kept;
+  std::vector<FixedAttr> fixed;
+  std::vector<OnnxDefault> defaults;
+  /// Canonical attributes that ONNX takes as inputs the canonical op also accepts (Reshape-1's
+  /// shape, Tile's repeats): the reader keeps the input; the writer turns the attribute into it.
+  std::vector<Operand> attr_operands;
+  Special special = Special::None;
+  const char* rule = "";  ///< the ONNX operator version and the rule the row follows
+
+  /// Position of the first operand input (the canonical op's inputs come before it), or -1.
+  int first_operand() const { return operands.empty() ? -1 : operands.front().input; }
+};
+
+/// The row of ONNX operator `op_type` (default domain), or nullptr.
+const OpRow* row_for_onnx(std::string_view op_type);
+/// The row that writes canonical op `op`, or nullptr (the op has no ONNX opset-17 form).
+const OpRow* row_for_canonical(std::string_view op);
+/// Every row (for docs and tests).
+const std::vector<OpRow>& op_rows();
+
+}  // namespace nnbridge::formats::onnx

@@ -1,0 +1,358 @@
+#!/usr/bin/python3
+"""ONNX models for nnbridge's onnx format tests, built with Debian's python3-onnx (onnx.helper).
+
+Usage: make_models.py OUT
+
+  OUT/lossless/<name>.onnx   opset-17 models that read -> write must give back field by field
+                             (compared with MessageToDict by compare.py)
+  OUT/run/<name>/            ONNX test layout: model.onnx + test_data_set_0/input_<i>.pb,
+                             output_<j>.pb; expected outputs by NumPy from the ONNX operator
+                             definitions (a formula per case, written out below), never by nnbridge
+  OUT/refused/<name>.onnx    models nnbridge must refuse; OUT/refused.json says the error
+                             ({"<name>": {"code", "where", "contains"}})
+  OUT/external/              a model whose weights live in weights.bin (onnx.save_model's
+                             external data), with its input and expected output as .npy;
+                             OUT/external13/ the same at opset 13 (w.bin)
+
+Every model meant to be valid passes onnx.checker.check_model(full_check=True) here first.
+Deterministic: fixed seeds, no timestamps.
+"""
+import json
+import os
+import sys
+
+import numpy as np
+import onnx
+from onnx import TensorProto, helper, numpy_helper
+
+OUT = sys.argv[1]
+RNG = np.random.default_rng(19)
+F = TensorProto.FLOAT
+
+
+def save(model, path, check=True):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    if check:
+        onnx.checker.check_model(model, full_check=True)
+    with open(path, "wb") as f:
+        f.write(model.SerializeToString())
+
+
+def model(nodes, inputs, outputs, initializers=(), opset=17, **kw):
+    g = helper.make_graph(nodes, kw.pop("graph_name", "g"), inputs, outputs, list(initializers),
+                          doc_string=kw.pop("graph_doc", None), value_info=kw.pop("value_info", []))
+    return helper.make_model(g, opset_imports=kw.pop("opsets", [helper.make_opsetid("", opset)]), **kw)
+
+
+def vi(name, shape, elem=F, doc=""):
+    return helper.make_tensor_value_info(name, elem, shape, doc_string=doc)
+
+
+def const(name, array):
+    return numpy_helper.from_array(np.asarray(array), name)
+
+
+# ---------------------------------------------------------------- lossless
+def lossless():
+    d = os.path.join(OUT, "lossless")
+    # Model and graph fields, doc strings, metadata, value_info with dim_param and denotations.
+    x = vi("x", ["N", 3], doc="the input")
+    x.type.denotation = "TENSOR"
+    x.type.tensor_type.shape.dim[0].denotation = "DATA_BATCH"
+    y = vi("y", ["N", 3], doc="the output")
+    w = const("w", RNG.standard_normal((3,)).astype(np.float32))
+    w.doc_string = "weights"
+    nodes = [helper.make_node("Add", ["x", "w"], ["s"], name="add", doc_string="x + w"),
+             helper.make_node("Relu", ["s"], ["y"])]
+    m = model(nodes, [x], [y], [w], graph_doc="graph doc", graph_name="fields",
+              value_info=[vi("s", ["N", None], doc="sum")],
+              producer_name="make_models.py", producer_version="1", domain="org.nnbridge.test",
+              model_version=7, doc_string="model doc")
+    helper.set_model_props(m, {"author": "nnbridge tests", "license": "none"})
+    save(m, os.path.join(d, "fields.onnx"))
+
+    # Initializers in every storage field, one also listed as a graph input (a default value).
+    inits = [helper.make_tensor("f", F, [2], [1.5, -2.0]),                          # float_data
+             helper.make_tensor("i32", TensorProto.INT32, [2], [3, -4]),           # int32_data
+             helper.make_tensor("i64", TensorProto.INT64, [1], [2]),              # int64_data
+             helper.make_tensor("d", TensorProto.DOUBLE, [2], [0.25, 8.0]),        # double_data
+             helper.make_tensor("h", TensorProto.FLOAT16, [2], [1.0, 2.0]),        # int32_data bits
+             helper.make_tensor("b", TensorProto.BOOL, [2], [True, False]),        # int32_data
+             helper.make_tensor("u8", TensorProto.UINT8, [2], [7, 250]),
+             const("raw", np.arange(4, dtype=np.float32)),                         # raw_data
+             helper.make_tensor("empty", F, [0], [])]                              # no data at all
+    nodes = [helper.make_node("Add", ["x", "f"], ["a"]),
+             helper.make_node("Cast", ["i32"], ["c32"], to=TensorProto.INT64),
+             helper.make_node("Add", ["c32", "i64"], ["k"]),
+             helper.make_node("Cast", ["d"], ["dc"], to=F),
+             helper.make_node("Cast", ["h"], ["hc"], to=F),
+             helper.make_node("Cast", ["u8"], ["uc"], to=F),
+             helper.make_node("Not", ["b"], ["nb"]),
+             helper.make_node("Add", ["a", "dc"], ["a2"]),
+             helper.make_node("Add", ["a2", "hc"], ["a3"]),
+             helper.make_node("Add", ["a3", "uc"], ["y"])]
+    m = model(nodes, [vi("x", [2]), vi("f", [2])], [vi("y", [2]), vi("k", [2], TensorProto.INT64),
+                                                   vi("nb", [2], TensorProto.BOOL)], inits)
+    save(m, os.path.join(d, "storage.onnx"))
+
+    # Constant nodes of every kind, an attribute order that is not by name, names absent and set
+    # to "", absent optional inputs and outputs.
+    nodes = [helper.make_node("Constant", [], ["c_t"], name="ct",
+                              value=helper.make_tensor("tv", F, [3], [1, 2, 3])),
+             helper.make_node("Constant", [], ["c_f"], value_float=0.5),
+             helper.make_node("Constant", [], ["c_fs"], value_floats=[1.0, 2.0, 3.0]),
+             helper.make_node("Constant", [], ["c_i"], value_int=1),
+             helper.make_node("Constant", [], ["c_is"], value_ints=[0]),
+             helper.make_node("Add", ["x", "c_t"], ["a"], name=""),
+             helper.make_node("Mul", ["a", "c_f"], ["m"]),
+             helper.make_node("Add", ["m", "c_fs"], ["p"]),
+             helper.make_node("Unsqueeze", ["p", "c_is"], ["u"]),
+             helper.make_node("Clip", ["u", "", "c_max"], ["cl"]),
+             helper.make_node("Gemm", ["cl", "gw", ""], ["gm"], transB=1, alpha=2.0, beta=1.0),
+             helper.make_node("Dropout", ["gm"], ["y", ""])]
+    gemm = nodes[10]
+    gemm.attribute.sort(key=lambda a: a.name, reverse=True)  # transB, beta, alpha: not by name
+    m = model(nodes, [vi("x", [3])], [vi("y", [1, 2])],
+              [const("c_max", np.float32(4.0)), const("gw", np.ones((2, 3), np.float32))])
+    save(m, os.path.join(d, "constants.onnx"))
+
+    # Inputs that later opsets made out of attributes, held in initializers and Constant nodes.
+    x4 = vi("x", [1, 2, 4, 4])
+    nodes = [helper.make_node("Squeeze", ["x", "ax0"], ["sq"]),
+             helper.make_node("Unsqueeze", ["sq", "ax0"], ["us"]),
+             helper.make_node("Slice", ["us", "st", "en", "sax", "ssteps"], ["sl"]),
+             helper.make_node("Pad", ["sl", "pads", "pv"], ["pd"], mode="constant"),
+             helper.make_node("ReduceSum", ["pd", "rax"], ["rs"], keepdims=1),
+             helper.make_node("Split", ["rs", "split"], ["s0", "s1"], axis=3),
+             helper.make_node("Resize", ["x", "", "scales"], ["rz"], mode="nearest"),
+             helper.make_node("Resize", ["x", "", "", "sizes"], ["rz2"], coordinate_transformation_mode="asymmetric",
+                              nearest_mode="floor"),
+             helper.make_node("Cast", ["rz2"], ["cs"], to=TensorProto.DOUBLE),
+             helper.make_node("ConstantOfShape", ["cshape"], ["co"], value=helper.make_tensor("value", TensorProto.INT32, [1], [6]))]
+    inits = [const("ax0", np.array([0], np.int64)), const("st", np.array([1], np.int32)),  # Slice: int32 indices
+             const("en", np.array([3], np.int32)), const("sax", np.array([2], np.int32)),
+             const("ssteps", np.array([1], np.int32)), const("pads", np.array([0, 0, 1, 1, 0, 0, 1, 1], np.int64)),
+             const("pv", np.float32(0.5)), const("rax", np.array([1], np.int64)), const("split", np.array([1, 5], np.int64)),
+             const("scales", np.array([1, 1, 2, 2], np.float32)), const("sizes", np.array([1, 2, 8, 8], np.int64)),
+             const("cshape", np.array([2, 2], np.int64))]
+    outs = [vi("s0", [1, 1, 4, 1]), vi("s1", [1, 1, 4, 5]), vi("rz", [1, 2, 8, 8]), vi("cs", [1, 2, 8, 8], TensorProto.DOUBLE),
+            vi("co", [2, 2], TensorProto.INT32)]
+    save(model(nodes, [x4], outs, inits), os.path.join(d, "operands.onnx"))
+
+    # Native nodes: another domain (a TENSOR attribute), a three-input Max, a training-mode BatchNormalization.
+    nodes = [helper.make_node("Scale", ["x"], ["s"], domain="org.nnbridge.custom", factor=2.0,
+                              table=helper.make_tensor("t", F, [2], [0.5, 1.5]), tags=["a", "b"]),
+             helper.make_node("Max", ["x", "s", "x"], ["mx"]),
+             helper.make_node("Mean", ["mx", "x"], ["y"])]
+    m = model(nodes, [vi("x", [2])], [vi("y", [2])],
+              opsets=[helper.make_opsetid("", 17), helper.make_opsetid("org.nnbridge.custom", 3)])
+    save(m, os.path.join(d, "native.onnx"), check=False)  # the checker knows no org.nnbridge.custom
+    m.ir_version = 8
+
+    # An initializer listed in graph.input (ONNX's overridable default), as IR 3 files list all.
+    nodes = [helper.make_node("Add", ["x", "bias"], ["y"])]
+    m = model(nodes, [vi("x", [2]), vi("bias", [2])], [vi("y", [2])], [const("bias", np.array([1, 2], np.float32))])
+    save(m, os.path.join(d, "initializer_input.onnx"))
+
+
+# ---------------------------------------------------------------- run
+def pb(path, array):
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "wb") as f:
+        f.write(numpy_helper.from_array(np.asarray(array)).SerializeToString())
+
+
+def case(name, m, inputs, outputs):
+    d = os.path.join(OUT, "run", name)
+    save(m, os.path.join(d, "model.onnx"))
+    for i, a in enumerate(inputs):
+        pb(os.path.join(d, "test_data_set_0", "input_%d.pb" % i), a)
+    for j, a in enumerate(outputs):
+        pb(os.path.join(d, "test_data_set_0", "output_%d.pb" % j), a)
+
+
+def run_cases():
+    x = RNG.standard_normal((1, 2, 4, 4)).astype(np.float32)
+    # Squeeze-13 / Unsqueeze-13 axes from an initializer: shapes only.
+    nodes = [helper.make_node("Squeeze", ["x", "ax"], ["s"]), helper.make_node("Unsqueeze", ["s", "ax2"], ["y"])]
+    m = model(nodes, [vi("x", [1, 2, 4, 4])], [vi("y", [1, 2, 1, 4, 4])],
+              [const("ax", np.array([0], np.int64)), const("ax2", np.array([0, 2], np.int64))])
+    case("squeeze_unsqueeze_axes_input", m, [x], [x.reshape(1, 2, 1, 4, 4)])
+    # Slice-13: x[:, :, 1:3, ::2] through starts/ends/axes/steps inputs (a Constant node holds ends).
+    nodes = [helper.make_node("Constant", [], ["en"], value=const("", np.array([3, 4], np.int64))),
+             helper.make_node("Slice", ["x", "st", "en", "axes", "steps"], ["y"])]
+    m = model(nodes, [vi("x", [1, 2, 4, 4])], [vi("y", [1, 2, 2, 2])],
+              [const("st", np.array([1, 0], np.int64)), const("axes", np.array([2, 3], np.int64)),
+               const("steps", np.array([1, 2], np.int64))])
+    case("slice_inputs", m, [x], [x[:, :, 1:3, 0:4:2]])
+    # Pad-13 constant 0.5 on H and W, numpy.pad's constant mode.
+    nodes = [helper.make_node("Pad", ["x", "pads", "v"], ["y"], mode="constant")]
+    m = model(nodes, [vi("x", [1, 2, 4, 4])], [vi("y", [1, 2, 6, 7])],
+              [const("pads", np.array([0, 0, 1, 2, 0, 0, 1, 1], np.int64)), const("v", np.float32(0.5))])
+    case("pad_inputs", m, [x], [np.pad(x, ((0, 0), (0, 0), (1, 1), (2, 1)), constant_values=0.5)])
+    # Clip-13 with min and max from initializers: numpy.clip.
+    nodes = [helper.make_node("Clip", ["x", "lo", "hi"], ["y"])]
+    m = model(nodes, [vi("x", [1, 2, 4, 4])], [vi("y", [1, 2, 4, 4])], [const("lo", np.float32(-0.5)), const("hi", np.float32(0.25))])
+    case("clip_inputs", m, [x], [np.clip(x, -0.5, 0.25)])
+    # ReduceSum-13 over axes [1, 3] from an input, keepdims 0.
+    nodes = [helper.make_node("ReduceSum", ["x", "axes"], ["y"], keepdims=0)]
+    m = model(nodes, [vi("x", [1, 2, 4, 4])], [vi("y", [1, 4])], [const("axes", np.array([1, 3], np.int64))])
+    case("reduce_sum_axes_input", m, [x], [x.sum(axis=(1, 3))])
+    # Split-13 along H into 1 and 3 rows.
+    nodes = [helper.make_node("Split", ["x", "split"], ["a", "b"], axis=2)]
+    m = model(nodes, [vi("x", [1, 2, 4, 4])], [vi("a", [1, 2, 1, 4]), vi("b", [1, 2, 3, 4])],
+              [const("split", np.array([1, 3], np.int64))])
+    case("split_input", m, [x], [x[:, :, :1], x[:, :, 1:]])
+    # Resize-13 nearest, asymmetric, floor, scales 2: out[i] = in[floor(i / 2)] (numpy.repeat).
+    nodes = [helper.make_node("Resize", ["x", "", "scales"], ["y"], mode="nearest",
+                              coordinate_transformation_mode="asymmetric", nearest_mode="floor")]
+    m = model(nodes, [vi("x", [1, 2, 4, 4])], [vi("y", [1, 2, 8, 8])], [const("scales", np.array([1, 1, 2, 2], np.float32))])
+    case("resize_scales_nearest", m, [x], [x.repeat(2, axis=2).repeat(2, axis=3)])
+    # ConstantOfShape-9 with an int32 value: numpy.full.
+    nodes = [helper.make_node("ConstantOfShape", ["shape"], ["y"], value=helper.make_tensor("value", TensorProto.INT32, [1], [6]))]
+    m = model(nodes, [], [vi("y", [2, 3], TensorProto.INT32)], [const("shape", np.array([2, 3], np.int64))])
+    os.makedirs(os.path.join(OUT, "run", "constant_of_shape_int32"), exist_ok=True)
+    case("constant_of_shape_int32", m, [], [np.full((2, 3), 6, np.int32)])
+    # Cast-13 float -> int32 truncates toward zero (ONNX Cast; numpy astype does the same).
+    v = np.array([[1.7, -1.7, 2.5, -0.2]], np.float32)
+    nodes = [helper.make_node("Cast", ["x"], ["y"], to=TensorProto.INT32)]
+    case("cast_to_int32", model(nodes, [vi("x", [1, 4])], [vi("y", [1, 4], TensorProto.INT32)]), [v], [v.astype(np.int32)])
+    # Gemm-13: alpha * A @ B^T + beta * C, attributes in an unsorted order.
+    a = RNG.standard_normal((2, 3)).astype(np.float32)
+    b = RNG.standard_normal((4, 3)).astype(np.float32)
+    c = RNG.standard_normal((4,)).astype(np.float32)
+    node = helper.make_node("Gemm", ["a", "b", "c"], ["y"], transB=1, alpha=0.5, beta=2.0)
+    node.attribute.sort(key=lambda t: t.name, reverse=True)
+    m = model([node], [vi("a", [2, 3])], [vi("y", [2, 4])], [const("b", b), const("c", c)])
+    case("gemm_transb", m, [a], [0.5 * a @ b.T + 2.0 * c])
+    # Conv-11 3x3, pads 1, stride 2, with bias: the sum over the window written out.
+    w = RNG.standard_normal((3, 2, 3, 3)).astype(np.float32)
+    bias = RNG.standard_normal((3,)).astype(np.float32)
+    xp = np.pad(x, ((0, 0), (0, 0), (1, 1), (1, 1)))
+    y = np.zeros((1, 3, 2, 2), np.float32)
+    for o in range(3):
+        for i in range(2):
+            for j in range(2):
+                y[0, o, i, j] = (xp[0, :, 2 * i:2 * i + 3, 2 * j:2 * j + 3] * w[o]).sum() + bias[o]
+    nodes = [helper.make_node("Conv", ["x", "w", "bias"], ["y"], kernel_shape=[3, 3], pads=[1, 1, 1, 1], strides=[2, 2])]
+    case("conv_stride2_pad1", model(nodes, [vi("x", [1, 2, 4, 4])], [vi("y", [1, 3, 2, 2])], [const("w", w), const("bias", bias)]),
+         [x], [y])
+    # An opset-13 model (Softmax-13, Unsqueeze-13, ReduceSum-13): read through ONNX's version converter.
+    nodes = [helper.make_node("Softmax", ["x"], ["s"], axis=1),
+             helper.make_node("ReduceSum", ["s", "axes"], ["y"], keepdims=1)]
+    m = model(nodes, [vi("x", [2, 5])], [vi("y", [2, 1])], [const("axes", np.array([1], np.int64))], opset=13)
+    xs = RNG.standard_normal((2, 5)).astype(np.float32)
+    e = np.exp(xs - xs.max(axis=1, keepdims=True))
+    case("opset13_softmax_reduce_sum", m, [xs], [(e / e.sum(axis=1, keepdims=True)).sum(axis=1, keepdims=True)])
+    # An opset-11 model: Squeeze-11 / Unsqueeze-11 / ReduceSum-11 take axes as attributes; the
+    # converter makes them inputs (opset 13), which read back as the canonical attributes.
+    nodes = [helper.make_node("Squeeze", ["x"], ["s"], axes=[0]),
+             helper.make_node("ReduceSum", ["s"], ["r"], axes=[2], keepdims=0),
+             helper.make_node("Unsqueeze", ["r"], ["y"], axes=[1])]
+    m = model(nodes, [vi("x", [1, 2, 4, 4])], [vi("y", [2, 1, 4])], opset=11)
+    case("opset11_axes_attributes", m, [x], [x[0].sum(axis=2)[:, None, :]])
+    # An initializer listed as a graph input (its default value is used): y = x + bias.
+    nodes = [helper.make_node("Add", ["x", "bias"], ["y"])]
+    m = model(nodes, [vi("x", [2]), vi("bias", [2])], [vi("y", [2])], [const("bias", np.array([1, 2], np.float32))])
+    xv = np.array([0.5, -1.0], np.float32)
+    case("initializer_as_input", m, [xv], [xv + np.array([1, 2], np.float32)])
+
+
+# ---------------------------------------------------------------- refused
+def refused():
+    d = os.path.join(OUT, "refused")
+    want = {}
+
+    def refuse(name, m, code, where, contains):
+        save(m, os.path.join(d, name + ".onnx"), check=False)
+        want[name] = {"code": code, "where": where, "contains": contains}
+
+    ident = [helper.make_node("Identity", ["x"], ["y"])]
+    base = lambda: model(list(ident), [vi("x", [2])], [vi("y", [2])])
+    m = base()
+    m.functions.append(helper.make_function("org.test", "F", ["a"], ["b"], [helper.make_node("Identity", ["a"], ["b"])],
+                                            [helper.make_opsetid("", 17)]))
+    m.opset_import.append(helper.make_opsetid("org.test", 1))
+    refuse("functions", m, "Unsupported", "functions", "functions")
+    m = base()
+    m.training_info.add()
+    refuse("training_info", m, "Unsupported", "training_info", "training")
+    seq = helper.make_tensor_sequence_value_info("x", F, [2])
+    refuse("sequence_input", model([helper.make_node("Identity", ["x"], ["y"])], [seq], [seq]),
+           "Unsupported", "graph.input[0].type.sequence_type", "sequence")
+    mp = onnx.ValueInfoProto(name="x")
+    mp.type.map_type.key_type = TensorProto.INT64
+    mp.type.map_type.value_type.CopyFrom(helper.make_tensor_type_proto(F, [1]))
+    refuse("map_input", model(list(ident), [mp], [vi("y", [2])]), "Unsupported", "graph.input[0].type.map_type", "map")
+    opt = helper.make_value_info("x", helper.make_optional_type_proto(helper.make_tensor_type_proto(F, [2])))
+    refuse("optional_input", model([helper.make_node("Identity", ["x"], ["y"])], [opt], [opt]),
+           "Unsupported", "graph.input[0].type.optional_type", "optional")
+    sp = helper.make_value_info("x", helper.make_sparse_tensor_type_proto(F, [2]))
+    refuse("sparse_input", model(list(ident), [sp], [vi("y", [2])]), "Unsupported", "graph.input[0].type.sparse_tensor_type", "sparse")
+    branch = lambda v: helper.make_graph([helper.make_node("Constant", [], ["o"], value=const("", np.array([v], np.float32)))],
+                                         "b", [], [vi("o", [1])])
+    nodes = [helper.make_node("If", ["c"], ["y"], then_branch=branch(1.0), else_branch=branch(0.0))]
+    refuse("if_subgraph", model(nodes, [vi("c", [], TensorProto.BOOL)], [vi("y", [1])]), "Unsupported",
+           "graph.node[0].attribute[0].g", "graph-valued")
+    m = base()
+    m.graph.sparse_initializer.append(helper.make_sparse_tensor(const("v", np.array([1.0], np.float32)),
+                                                                const("i", np.array([0], np.int64)), [2]))
+    refuse("sparse_initializer", m, "Unsupported", "graph.sparse_initializer", "sparse")
+    m = base()
+    m.graph.quantization_annotation.add().tensor_name = "x"
+    refuse("quantization_annotation", m, "Unsupported", "graph.quantization_annotation", "quantization")
+    m = model([helper.make_node("Identity", ["s"], ["y"])], [], [vi("y", [1], TensorProto.STRING)],
+              [helper.make_tensor("s", TensorProto.STRING, [1], [b"text"])])
+    refuse("string_initializer", m, "Unsupported", "graph.initializer[0].data_type", "string")
+    refuse("string_constant", model([helper.make_node("Constant", [], ["y"], value_string="text")], [],
+                                    [vi("y", [], TensorProto.STRING)]), "Unsupported", "graph.node[0].attribute[0]", "string")
+    refuse("uint16_input", model(list(ident), [vi("x", [2], TensorProto.UINT16)], [vi("y", [2], TensorProto.UINT16)]),
+           "Unsupported", "graph.input[0].type.tensor_type.elem_type", "UINT16")
+    nodes = [helper.make_node("Squeeze", ["x", "axes"], ["y"])]
+    refuse("squeeze_axes_not_constant", model(nodes, [vi("x", [1, 2]), vi("axes", [1], TensorProto.INT64)], [vi("y", [2])]),
+           "Unsupported", "graph.node[0].input[1]", "is not a constant")
+    nodes = [helper.make_node("Resize", ["x", "", "scales"], ["y"])]
+    refuse("resize_fractional_scale", model(nodes, [vi("x", [1, 1, 3, 3])], [vi("y", [1, 1, 4, 4])],
+                                            [const("scales", np.array([1, 1, 1.5, 1.5], np.float32))]),
+           "Unsupported", "graph.node[0].input[2]", "whole output size")
+    m = base()
+    m.graph.node[0].input[0] = "nowhere"
+    refuse("dangling_input", m, "Invalid", "graph.node[0].input[0]", "nowhere")
+    # onnx::checker lets a graph output no node produces pass, and ONNX's version converter then
+    # crashes: nnbridge refuses it before converting.
+    m = model(list(ident), [vi("x", [2])], [vi("y", [2])], opset=13)
+    m.graph.output[0].name = "nothing"
+    refuse("dangling_output_opset13", m, "Invalid", "graph.output[0]", "nothing")
+    with open(os.path.join(OUT, "refused.json"), "w") as f:
+        json.dump(want, f, indent=1, sort_keys=True)
+
+
+# ---------------------------------------------------------------- external data
+def external():
+    d = os.path.join(OUT, "external")
+    os.makedirs(d, exist_ok=True)
+    w = RNG.standard_normal((64, 32)).astype(np.float32)
+    b = RNG.standard_normal((64,)).astype(np.float32)
+    nodes = [helper.make_node("Gemm", ["x", "w", "b"], ["y"], transB=1)]
+    m = model(nodes, [vi("x", [2, 32])], [vi("y", [2, 64])], [const("w", w), const("b", b)])
+    onnx.checker.check_model(m, full_check=True)
+    onnx.save_model(m, os.path.join(d, "model.onnx"), save_as_external_data=True, all_tensors_to_one_file=True,
+                    location="weights.bin", size_threshold=0)
+    x = RNG.standard_normal((2, 32)).astype(np.float32)
+    np.save(os.path.join(d, "x.npy"), x)
+    np.save(os.path.join(d, "y.npy"), x @ w.T + b)
+    # The same at opset 13: read through ONNX's version converter, whose IR drops external references.
+    d13 = os.path.join(OUT, "external13")
+    os.makedirs(d13, exist_ok=True)
+    m = model([helper.make_node("MatMul", ["x", "w"], ["y"])], [vi("x", [2, 64])], [vi("y", [2, 32])],
+              [const("w", w)], opset=13)
+    onnx.save_model(m, os.path.join(d13, "model.onnx"), save_as_external_data=True, location="w.bin", size_threshold=0)
+    x13 = RNG.standard_normal((2, 64)).astype(np.float32)
+    np.save(os.path.join(d13, "x.npy"), x13)
+    np.save(os.path.join(d13, "y.npy"), x13 @ w)
+
+
+lossless()
+run_cases()
+refused()
+external()

@@ -1,0 +1,117 @@
+// What the IR cannot hold is refused, never dropped: each model of make_models.py's refused/
+// (functions, training_info, sequence / map / optional / sparse types, an If body, sparse
+// initializers, quantization annotations, string tensors, uint16, an operand that is not a
+// constant, a Resize scale that gives no whole size, a dangling input) fails to load with the
+// error code, the place (ONNX's field path) and the message fragment refused.json states, naming
+// the file. And bytes that are not a whole ModelProto (a truncated model, text) are Malformed
+// naming the file: oracle, protobuf's own parser refusing them (python3-onnx's onnx.load as well).
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "nnbridge/error.h"
+#include "nnbridge/io.h"
+#include "support/paths.h"
+#include "util.h"
+
+using namespace nnbridge;
+namespace fs = std::filesystem;
+namespace ox = nnbridge::test::onnx;
+
+namespace {
+
+const char* code_name(ErrorCode c) {
+  switch (c) {
+    case ErrorCode::Io: return "Io";
+    case ErrorCode::Malformed: return "Malformed";
+    case ErrorCode::Unsupported: return "Unsupported";
+    case ErrorCode::Invalid: return "Invalid";
+    case ErrorCode::Backend: return "Backend";
+  }
+  return "?";
+}
+
+std::string read(const fs::path& p) {
+  std::ifstream in(p, std::ios::binary);
+  return {std::istreambuf_iterator<char>(in), {}};
+}
+
+}  // namespace
+
+TEST_CASE("onnx refused: each field the IR cannot hold is named") {
+  NNBRIDGE_REQUIRE_ONNX();
+  const auto want = nlohmann::json::parse(read(ox::models() / "refused.json"));
+  CHECK(want.size() >= 15);
+  for (const auto& [name, w] : want.items()) {
+    CAPTURE(name);
+    const fs::path f = ox::models() / "refused" / (name + ".onnx");
+    try {
+      (void)load(f);
+      FAIL("loaded without error");
+    } catch (const Error& e) {
+      CAPTURE(e.what());
+      CHECK(code_name(e.code()) == w["code"].get<std::string>());
+      CHECK(e.where() == w["where"].get<std::string>());
+      CHECK(e.message().find(w["contains"].get<std::string>()) != std::string::npos);
+      CHECK(e.file() == f.string());
+    }
+  }
+}
+
+TEST_CASE("onnx malformed: a truncated model and text are Malformed, naming the file") {
+  NNBRIDGE_REQUIRE_ONNX();
+  const std::string bytes = read(ox::models() / "lossless/fields.onnx");
+  REQUIRE(bytes.size() > 100);
+  const fs::path dir = test::temp_dir();
+  std::string onnx_load_says;
+  for (auto [name, content] : {std::pair{"truncated.onnx", bytes.substr(0, bytes.size() / 2)},
+                               std::pair{"text.onnx", std::string("this is not a model\n")},
+                               std::pair{"empty.onnx", std::string()}}) {
+    CAPTURE(name);
+    const fs::path p = dir / name;
+    std::ofstream(p, std::ios::binary) << content;
+    // python3-onnx refuses the same bytes (an empty file parses as an empty ModelProto: no graph).
+    if (content.size()) CHECK(ox::shell(std::string(ox::kPython) + " -c 'import onnx, sys; onnx.load(sys.argv[1])' '" + p.string() + "'") != 0);
+    try {
+      (void)load(p);
+      FAIL("loaded without error");
+    } catch (const Error& e) {
+      CAPTURE(e.what());
+      CHECK(e.code() == ErrorCode::Malformed);
+      CHECK(e.file() == p.string());
+    }
+  }
+}
+
+TEST_CASE("onnx sniffing: the content says onnx whatever the extension, a truncated file does not") {
+  NNBRIDGE_REQUIRE_ONNX();
+  const std::string bytes = read(ox::models() / "lossless/fields.onnx");
+  const fs::path dir = test::temp_dir();
+  std::ofstream(dir / "model.bin", std::ios::binary) << bytes;
+  CHECK(detect_format(dir / "model.bin") == "onnx");
+  std::ofstream(dir / "cut.bin", std::ios::binary) << bytes.substr(0, bytes.size() - 3);
+  CHECK_THROWS_AS(detect_format(dir / "cut.bin"), Error);
+  // Other formats' files are not claimed (an Arm NN network, an IR JSON document).
+  CHECK(detect_format(test::source_dir() / "tests/golden/armnn/add_float/model.armnn") == "armnn");
+}
+
+TEST_CASE("onnx limits: node and file-size limits are reader options") {
+  NNBRIDGE_REQUIRE_ONNX();
+  const fs::path f = ox::models() / "lossless/constants.onnx";
+  LoadOptions o;
+  o.options["onnx.max_nodes"] = "2";
+  try {
+    (void)load(f, o);
+    FAIL("loaded");
+  } catch (const Error& e) {
+    CHECK(e.code() == ErrorCode::Unsupported);
+    CHECK(std::string(e.what()).find("onnx.max_nodes") != std::string::npos);
+  }
+  o.options = {{"onnx.max_size", "16"}};
+  CHECK_THROWS_WITH_AS(load(f, o), doctest::Contains("onnx.max_size"), Error);
+  o.options = {{"onnx.max_tensors", "3"}};
+  CHECK_THROWS_WITH_AS(load(f, o), doctest::Contains("onnx.max_tensors"), Error);
+  o.options = {{"onnx.max_nodes", "0"}};
+  CHECK_THROWS_AS(load(f, o), Error);
+}

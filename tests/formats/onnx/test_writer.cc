@@ -1,0 +1,130 @@
+// The writer refuses what ONNX opset 17 cannot express, naming the node, and never writes a
+// model that onnx::checker or strict shape inference would refuse (checked in the writer; the
+// test's oracle for "would refuse" is python3-onnx's checker on what does get written). Graphs
+// built here by hand: an NHWC Conv (ONNX Conv is NCHW), a Stack (no ONNX operator), an Add of
+// float32 and int64 (ONNX Add-14 wants one type T), and a plain Add that is written.
+#include <doctest/doctest.h>
+
+#include <cstring>
+
+#include "nnbridge/error.h"
+#include "nnbridge/io.h"
+#include "support/paths.h"
+#include "util.h"
+
+using namespace nnbridge;
+namespace fs = std::filesystem;
+namespace ox = nnbridge::test::onnx;
+
+namespace {
+
+ValueId value(Graph& g, const std::string& name, DataType dt, std::vector<int64_t> shape) {
+  Value v;
+  v.name = name;
+  v.type.dtype = dt;
+  v.type.shape = std::move(shape);
+  return g.add_value(std::move(v));
+}
+
+Graph binary(const std::string& op, DataType b_type) {
+  Graph g;
+  ValueId a = value(g, "a", DataType::Float32, {2, 3});
+  ValueId b = value(g, "b", b_type, {2, 3});
+  ValueId y = value(g, "y", DataType::Float32, {2, 3});
+  g.inputs = {a, b};
+  g.outputs = {y};
+  Node n;
+  n.op = op;
+  n.name = "the_node";
+  n.inputs = {a, b};
+  n.outputs = {y};
+  g.add_node(std::move(n));
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("onnx writer: a new graph gets ONNX's required fields and passes the full check") {
+  NNBRIDGE_REQUIRE_ONNX();
+  const fs::path f = test::temp_dir() / "add.onnx";
+  save(binary("Add", DataType::Float32), f);
+  CHECK(ox::full_check(f) == "");
+  Graph back = load(f);
+  CHECK(back.metadata.at("onnx.ir_version").get<int64_t>() == 8);
+  CHECK(back.metadata.at("onnx.opset_import.version").get<std::vector<int64_t>>() == std::vector<int64_t>{17});
+  CHECK(back.metadata.at("onnx.producer_name").get<std::string>() == "nnbridge");
+  REQUIRE(back.nodes.size() == 1);
+  CHECK(back.nodes[0].op == "Add");
+  CHECK(back.nodes[0].name == "the_node");
+}
+
+TEST_CASE("onnx writer: what opset 17 cannot express is refused naming the node") {
+  Graph conv = binary("Conv", DataType::Float32);
+  conv.nodes[0].attrs["data_layout"] = Attr("NHWC");
+  const fs::path dir = test::temp_dir();
+  try {
+    save(conv, dir / "conv.onnx");
+    FAIL("written");
+  } catch (const Error& e) {
+    CHECK(e.code() == ErrorCode::Unsupported);
+    CHECK(e.where() == "nodes[0].attrs.data_layout");
+    CHECK(std::string(e.what()).find("the_node") != std::string::npos);
+  }
+  Graph stack = binary("Stack", DataType::Float32);
+  CHECK_THROWS_WITH_AS(save(stack, dir / "stack.onnx"), doctest::Contains("Stack 'the_node'"), Error);
+  Graph native = binary("armnn.StandIn", DataType::Float32);
+  CHECK_THROWS_WITH_AS(save(native, dir / "standin.onnx"), doctest::Contains("another format"), Error);
+  CHECK(fs::is_empty(dir));
+}
+
+TEST_CASE("onnx writer: a model the checker refuses is not written, and the message names the node") {
+  Graph g = binary("Add", DataType::Int64);
+  const fs::path f = test::temp_dir() / "mixed.onnx";
+  try {
+    save(g, f);
+    FAIL("written");
+  } catch (const Error& e) {
+    CAPTURE(e.what());
+    CHECK(e.code() == ErrorCode::Invalid);
+    CHECK(e.where() == "graph.node[0]");
+    CHECK(std::string(e.what()).find("onnx::checker") != std::string::npos);
+  }
+  CHECK(!fs::exists(f));
+  CHECK(fs::is_empty(f.parent_path()));
+}
+
+TEST_CASE("onnx writer: attribute operands are written exactly (Slice ends = INT64_MAX)") {
+  NNBRIDGE_REQUIRE_ONNX();
+  // x [3, 9][:, -7::2]: starts 2, ends clamped to 9, 4 elements (ceil(7 / 2)). ONNX's strict
+  // shape inference in the full check agrees with the declared [3, 4] only if ends stays INT64_MAX.
+  Graph g;
+  ValueId x = value(g, "x", DataType::Float32, {3, 9});
+  ValueId y = value(g, "y", DataType::Float32, {3, 4});
+  g.inputs = {x};
+  g.outputs = {y};
+  Node n;
+  n.op = "Slice";
+  n.inputs = {x};
+  n.outputs = {y};
+  n.attrs["starts"] = Attr(std::vector<int64_t>{-7});
+  n.attrs["ends"] = Attr(std::vector<int64_t>{INT64_MAX});
+  n.attrs["axes"] = Attr(std::vector<int64_t>{1});
+  n.attrs["steps"] = Attr(std::vector<int64_t>{2});
+  g.add_node(std::move(n));
+  const fs::path f = test::temp_dir() / "slice.onnx";
+  save(g, f);
+  CHECK(ox::full_check(f) == "");
+  std::string out;
+  ox::shell(std::string(ox::kPython) + " -c 'import onnx, sys; from onnx import numpy_helper as h; "
+                                       "print([int(h.to_array(t)[0]) for t in onnx.load(sys.argv[1]).graph.initializer])' '" +
+                f.string() + "'",
+            &out);
+  CHECK(out == "[-7, 9223372036854775807, 1, 2]\n");
+}
+
+TEST_CASE("onnx writer: a quantized dtype has no ONNX tensor type") {
+  Graph g = binary("Add", DataType::Float32);
+  g.values[0].type.dtype = DataType::QAsymmU8;
+  g.values[0].type.quantization = Quantization{{0.5}, {3}, std::nullopt};
+  CHECK_THROWS_WITH_AS(save(g, test::temp_dir() / "q.onnx"), doctest::Contains("quantized dtype qasymmu8"), Error);
+}

@@ -13,6 +13,32 @@ namespace {
 
 std::string at(const std::string& vec, std::size_t i) { return vec + "[" + std::to_string(i) + "]"; }
 
+// The verifier accepts a union whose type is set but whose table is absent (a null offset); the
+// readers use the table, so such a Program is Malformed here, naming the place.
+void check_unions(const et::Program& p) {
+  const auto* plans = p.execution_plan();
+  if (!plans) return;
+  for (flatbuffers::uoffset_t k = 0; k < plans->size(); ++k) {
+    const et::ExecutionPlan* plan = plans->Get(k);
+    const std::string where = at("execution_plan", k);
+    if (const auto* values = plan->values())
+      for (flatbuffers::uoffset_t i = 0; i < values->size(); ++i)
+        if (values->Get(i)->val_type() != et::KernelTypes::NONE && !values->Get(i)->val())
+          throw Error(ErrorCode::Malformed,
+                      std::string("EValue of type ") + et::EnumNameKernelTypes(values->Get(i)->val_type()) + " has no table",
+                      {}, where + ".values[" + std::to_string(i) + "]");
+    if (const auto* chains = plan->chains())
+      for (flatbuffers::uoffset_t c = 0; c < chains->size(); ++c)
+        if (const auto* ins = chains->Get(c)->instructions())
+          for (flatbuffers::uoffset_t i = 0; i < ins->size(); ++i)
+            if (ins->Get(i)->instr_args_type() != et::InstructionArguments::NONE && !ins->Get(i)->instr_args())
+              throw Error(ErrorCode::Malformed,
+                          std::string("instruction of type ") + et::EnumNameInstructionArguments(ins->Get(i)->instr_args_type()) +
+                              " has no table",
+                          {}, where + ".chains[" + std::to_string(c) + "].instructions[" + std::to_string(i) + "]");
+  }
+}
+
 }  // namespace
 
 ProgramView view_program(std::span<const std::byte> file, const VerifierLimits& limits) {
@@ -33,6 +59,7 @@ ProgramView view_program(std::span<const std::byte> file, const VerifierLimits& 
   flatbuffers::Verifier verifier(base, v.program_size, vo);
   if (!et::VerifyProgramBuffer(verifier)) throw Error(ErrorCode::Malformed, "Program verification failed", {}, "program");
   v.program = et::GetProgram(base);
+  check_unions(*v.program);
   if (const auto* segs = v.program->segments(); segs && segs->size() > 0) {
     if (!v.header || v.header->segment_base_offset == 0)
       throw Error(ErrorCode::Malformed, "the Program lists segments but the file has no extended header giving their base", {},

@@ -106,6 +106,10 @@ Kernel make_dpp(const KernelContext& ctx) {
   c.score_threshold = f("nmsScoreThreshold", 0);
   c.iou_threshold = f("nmsIouThreshold", 0);
   c.regular = ctx.attr_int("armnn.descriptor.useRegularNms", 0) != 0;
+  // Fast NMS runs over the first numBoxes of the per-box top scores; with no class kept per box
+  // there are none, and Arm NN 20.08 CpuRef reads past its empty score list (undefined).
+  if (!c.regular && c.max_classes_per_detection == 0)
+    ctx.invalid("maxClassesPerDetection must be at least 1 with fast NMS (useRegularNms false)");
   c.scale_x = f("scaleX", 0);
   c.scale_y = f("scaleY", 0);
   c.scale_w = f("scaleW", 0);

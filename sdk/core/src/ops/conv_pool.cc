@@ -143,7 +143,9 @@ std::vector<TensorType> infer_conv(const InferenceContext& ctx, bool transpose) 
 
   const int64_t rank = static_cast<int64_t>(x.shape.size());
   const int64_t c_in = x.shape[channel_axis(nhwc, rank)];
-  if (!transpose && c_in >= 0 && k.in_channels >= 0 && k.in_channels * group != c_in)
+  int64_t grouped = 0;  // W's input channels x group, which may overflow for a hostile group
+  if (!transpose && c_in >= 0 && k.in_channels >= 0 &&
+      (__builtin_mul_overflow(k.in_channels, group, &grouped) || grouped != c_in))
     fail("W has " + std::to_string(k.in_channels) + " input channels per group x group " + std::to_string(group) +
          ", but X has " + std::to_string(c_in) + " channels");
 

@@ -60,8 +60,8 @@ TEST_CASE("scale settings fb-json: 50000 settings_to_test read, written and read
   settings_round_trip("fb-json", 50000);
 }
 
-TEST_CASE("scale custom-layer XML: 20000 CustomLayer elements read") {
-  const std::size_t n = 20000;
+TEST_CASE("scale custom-layer XML: 50000 CustomLayer elements read") {
+  const std::size_t n = 50000;
   const auto cfg = nnbridge::config::openvino_custom::load_custom_layers(nnbridge::test::scale_file("custom-layers", n));
   REQUIRE(cfg.gpu_layers.size() == n);
   CHECK(cfg.find("Op" + std::to_string(n - 1)) != nullptr);

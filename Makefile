@@ -10,6 +10,8 @@ CMAKE_FLAGS ?=
 FUZZ_BUILD ?= build-fuzz
 ASAN_BUILD ?= build-asan
 SECONDS ?= 60
+# `make bench BENCH=scale` runs only some of the benchmarks (load, run, scale; bench/README.md).
+BENCH ?=
 
 .PHONY: all deps configure build test demo bench clean fuzz test-sanitize
 
@@ -33,7 +35,7 @@ demo: build
 	@examples/demo.sh $(BUILD)
 
 bench: build
-	@bench/run.sh $(BUILD)
+	@bench/run.sh $(BUILD) $(BENCH)
 
 fuzz: deps
 	@CC=clang CXX=clang++ cmake -S . -B $(FUZZ_BUILD) -G $(GENERATOR) \

@@ -45,8 +45,8 @@ Graph round_trip(const fs::path& file) {
 
 }  // namespace
 
-TEST_CASE("scale armnn: 50000 Activation layers read, written and read back") {
-  const std::size_t n = 50000;
+TEST_CASE("scale armnn: 30000 Activation layers read, written and read back") {
+  const std::size_t n = 30000;
   const Graph g = round_trip(test::scale_file("armnn", n));
   CHECK(count_op(g, "Relu") == n);
   CHECK(g.nodes.size() == n + 1);  // and the Output layer's Identity
@@ -95,22 +95,22 @@ TEST_CASE("scale ptd: 50000 named-data entries read, written and read back") {
   CHECK(f[11] == static_cast<float>(n - 1) + 11.0f / 16);
 }
 
-TEST_CASE("scale afcm: 100000 objects in one program read, written and read back") {
-  const std::size_t n = 100000;
+TEST_CASE("scale afcm: 50000 objects in one program read, written and read back") {
+  const std::size_t n = 50000;
   const Graph g = round_trip(test::scale_file("afcm-objects", n));
   REQUIRE(g.nodes.size() == 1);
   CHECK(g.nodes[0].inputs.size() == n);
   CHECK(count_constants(g) == n / 2);  // the even objects are ObjectData
 }
 
-TEST_CASE("scale afcm: 50000 programs read, written and read back") {
-  const std::size_t n = 50000;
+TEST_CASE("scale afcm: 20000 programs read, written and read back") {
+  const std::size_t n = 20000;
   const Graph g = round_trip(test::scale_file("afcm-programs", n));
   CHECK(count_op(g, "gl.Program") == n);
 }
 
-TEST_CASE("scale json: 50000 nodes read, written and read back") {
-  const std::size_t n = 50000;
+TEST_CASE("scale json: 30000 nodes read, written and read back") {
+  const std::size_t n = 30000;
   const Graph g = round_trip(test::scale_file("json-nodes", n));
   CHECK(count_op(g, "Relu") == n);
   CHECK(g.values.size() == n + 1);

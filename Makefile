@@ -14,6 +14,8 @@ FUZZ_BUILD ?= build-fuzz
 ASAN_BUILD ?= build-asan
 CLANG_BUILD ?= build-clang
 SECONDS ?= 60
+# `make bench BENCH=scale` runs only some of the benchmarks (load, run, scale; bench/README.md).
+BENCH ?=
 
 .PHONY: all deps configure build test demo bench clean fuzz fuzz-smoke test-sanitize test-clang
 
@@ -37,7 +39,7 @@ demo: build
 	@examples/demo.sh $(BUILD)
 
 bench: build
-	@bench/run.sh $(BUILD)
+	@bench/run.sh $(BUILD) $(BENCH)
 
 fuzz-smoke: build
 	@ctest --test-dir $(BUILD) -R '^fuzz\.smoke\.' -j2

@@ -1,25 +1,50 @@
 #!/bin/sh
-# Benchmarks against Arm NN 20.08 (bench/README.md):
+# Benchmarks against named baselines (bench/README.md):
 #  - load: the example models, a 10,000-layer network, a network with 256 MiB of weights and a
-#    MobileNet v1 (all written by Arm NN's serializer into a temporary folder);
+#    MobileNet v1 (all written by Arm NN's serializer into a temporary folder), against Arm NN 20.08;
 #  - run: the cpu backend on that MobileNet against Arm NN CpuRef, SGEMM against plain Eigen,
-#    elementwise Add against memcpy.
-# usage: bench/run.sh BUILD_DIR
+#    elementwise Add against memcpy;
+#  - scale: every format's reader and writer on 10k, 100k (and 1M) repeated elements, against
+#    flatc, protoc, json.load and Arm NN's deserializer (bench/scale.py; about 15 minutes).
+# usage: bench/run.sh BUILD_DIR [load|run|scale ...]   (default: all three)
 set -eu
-build=${1:?usage: bench/run.sh BUILD_DIR}
+build=${1:?usage: bench/run.sh BUILD_DIR [load|run|scale ...]}
+shift
+parts=${*:-load run scale}
 root=$(cd "$(dirname "$0")/.." && pwd)
 peer="$build/bin/nnbridge-armnn-peer"
 bench="$build/bin/nnbridge-bench-load"
 bench_cpu="$build/bin/nnbridge-bench-cpu"
-for t in "$peer" "$bench" "$bench_cpu"; do
-  [ -x "$t" ] || { echo "bench/run.sh: $t is not built (needs libarmnn-dev; cmake --build $build)" >&2; exit 1; }
+case " $parts " in
+  *" load "*|*" run "*)
+    for t in "$peer" "$bench" "$bench_cpu"; do
+      [ -x "$t" ] || { echo "bench/run.sh: $t is not built (needs libarmnn-dev; cmake --build $build)" >&2; exit 1; }
+    done
+    tmp=$(mktemp -d "${TMPDIR:-/tmp}/nnbridge-bench.XXXXXX")
+    trap 'rm -rf "$tmp"' EXIT INT TERM
+    echo "Writing the benchmark networks with Arm NN 20.08 (about 320 MiB, in $tmp)..."
+    "$peer" bench-models "$tmp" >/dev/null
+    ;;
+esac
+for part in $parts; do
+  case $part in
+    load)
+      "$bench" table "$root"/examples/models/*.armnn "$tmp"/chain_10k.armnn "$tmp"/weights_256mib.armnn "$tmp"/mobilenet_v1.armnn
+      echo
+      ;;
+    run)
+      echo "Run time of the cpu backend (Arm NN CpuRef takes seconds per MobileNet run)..."
+      "$bench_cpu" --peer "$peer" --model "$tmp"/mobilenet_v1.armnn --inputs "$tmp"/mobilenet_v1/inputs \
+        --expected "$tmp"/mobilenet_v1/outputs
+      echo
+      ;;
+    scale)
+      echo "Scale of every reader and writer (bench/scale.py)..."
+      /usr/bin/python3 "$root"/bench/scale.py "$build"
+      ;;
+    *)
+      echo "bench/run.sh: unknown part '$part' (load, run, scale)" >&2
+      exit 2
+      ;;
+  esac
 done
-tmp=$(mktemp -d "${TMPDIR:-/tmp}/nnbridge-bench.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT INT TERM
-echo "Writing the benchmark networks with Arm NN 20.08 (about 320 MiB, in $tmp)..."
-"$peer" bench-models "$tmp" >/dev/null
-"$bench" table "$root"/examples/models/*.armnn "$tmp"/chain_10k.armnn "$tmp"/weights_256mib.armnn "$tmp"/mobilenet_v1.armnn
-echo
-echo "Run time of the cpu backend (Arm NN CpuRef takes seconds per MobileNet run)..."
-"$bench_cpu" --peer "$peer" --model "$tmp"/mobilenet_v1.armnn --inputs "$tmp"/mobilenet_v1/inputs \
-  --expected "$tmp"/mobilenet_v1/outputs

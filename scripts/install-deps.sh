@@ -18,6 +18,7 @@ packages=(
   clang libclang-rt-dev  # make fuzz: libFuzzer and the ASan/UBSan runtimes for clang
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd
   libarmnn-dev libarmnn22 libarmnn-cpuref-backend22
+  time  # bench/scale.py: the peak RSS of each child (GNU time's %M)
 )
 
 missing=()

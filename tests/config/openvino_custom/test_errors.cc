@@ -175,6 +175,59 @@ TEST_CASE("openvino_custom errors: duplicate names are errors, or replace with a
   CHECK(a.warnings.size() == 1);
 }
 
+TEST_CASE("openvino_custom errors: duplicates among 20000 layers are found by name, and the set finds every layer") {
+  // Oracle: line arithmetic. kGood is 7 lines, so layer k starts at line 7k + 1. (Finding a
+  // duplicate used to search every earlier layer: 100k layers took a minute; now an index.)
+  const std::size_t n = 20000;
+  const auto named = [](const std::string& name) {
+    std::string s = kGood;
+    return s.replace(s.find("\"L\""), 3, "\"" + name + "\"");
+  };
+  std::string xml;
+  for (std::size_t k = 0; k < n; ++k) xml += named("L" + std::to_string(k));
+  LoadCustomLayersOptions o;
+  o.require_sources = false;
+  const CustomLayerSet set(parse_custom_layers(xml, "/cfg/many.xml", o));
+  REQUIRE(set.config().gpu_layers.size() == n);
+  for (std::size_t k : {std::size_t{0}, std::size_t{7}, n - 1}) {
+    const SimpleGpuLayer* l = set.find("L" + std::to_string(k));
+    REQUIRE(l != nullptr);
+    CHECK(l->where.line == static_cast<int>(7 * k + 1));
+  }
+  CHECK(set.find("L") == nullptr);
+  CHECK(set.find("L" + std::to_string(n)) == nullptr);
+  const Failure f = parse_error(xml + named("L7"));
+  CHECK(f.code == ErrorCode::Invalid);
+  CHECK(has(f.what, "/cfg/bad.xml:140001: custom layer \"L7\" is already defined at /cfg/bad.xml:50 "));
+  // Across files: the same rule through merge_custom_layers, and override replaces in place.
+  CustomLayerConfig all = parse_custom_layers(xml, "/cfg/a.xml", o);
+  CHECK_THROWS_WITH_AS(merge_custom_layers(all, parse_custom_layers(named("L19999"), "/cfg/b.xml", o), o),
+                       doctest::Contains("/cfg/b.xml:1: custom layer \"L19999\" is already defined at /cfg/a.xml:139994"), Error);
+  o.allow_override = true;
+  merge_custom_layers(all, parse_custom_layers(named("L5") + named("M"), "/cfg/c.xml", o), o);
+  REQUIRE(all.gpu_layers.size() == n + 1);
+  CHECK(all.gpu_layers[5].where.file == "/cfg/c.xml");
+  CHECK(all.gpu_layers[n].name == "M");
+}
+
+TEST_CASE("openvino_custom errors: MVCL variants among 5000 are told apart by name and Where") {
+  // Oracle: line arithmetic (one line per element, line k + 1 for element k).
+  const std::size_t n = 5000;
+  const auto variant = [](std::size_t k) {
+    return "<CustomLayer name=\"V" + std::to_string(k / 2) + "\" type=\"MVCL\" version=\"1\"><Where kernel=\"" +
+           std::to_string(k % 2) + "\"/><Kernel entry=\"k\"><Source filename=\"k.bin\"/><Parameters/>"
+           "<WorkSizes dim=\"input,0\" global=\"X\" local=\"1\"/></Kernel></CustomLayer>\n";
+  };
+  std::string xml;
+  for (std::size_t k = 0; k < n; ++k) xml += variant(k);
+  LoadCustomLayersOptions o;
+  o.require_sources = false;
+  const CustomLayerConfig c = parse_custom_layers(xml, "/cfg/v.xml", o);
+  REQUIRE(c.mvcl_layers.size() == n);
+  CHECK(c.mvcl_layers[n - 1].name == "V" + std::to_string((n - 1) / 2));
+  CHECK(has(parse_error(xml + variant(3)).what, "bad.xml:5001: MVCL layer \"V1\" is already defined at line 4"));
+}
+
 TEST_CASE("openvino_custom errors: MVCL rules") {
   const std::string xml =
       "<CustomLayer name=\"M\" type=\"MVCL\" version=\"1\">\n"

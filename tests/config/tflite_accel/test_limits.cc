@@ -210,3 +210,22 @@ TEST_CASE("tflite_accel limits: every single-byte corruption of a real fb buffer
   }
   CHECK(refused > 0);
 }
+
+TEST_CASE("tflite_accel limits: 520000 settings_to_test (1.04M tables, over FlatBuffers' default bound) read from fb and fb-json") {
+  // Oracle: flatc -b encodes the entries (the twin schema), libprotobuf counts what was read.
+  // The verifier used FlatBuffers' default of 1M tables, so such files were refused as malformed.
+  const int n = 520000;
+  std::string json = R"({"settings_to_test": [)";
+  for (int i = 0; i < n; ++i) json += std::string(i ? "," : "") + R"({"cpu_settings": {"num_threads": )" + std::to_string(i % 8 + 1) + "}}";
+  json += "]}";
+  const auto fb = flatc_from_json("MinibenchmarkSettings", json);
+  REQUIRE(fb);
+  for (const ta::Settings& s : {ta::Settings::parse(*fb, ta::Form::Fb, "MinibenchmarkSettings"),
+                                ta::Settings::parse(json, ta::Form::FbJson, "MinibenchmarkSettings")}) {
+    const auto m = new_message("MinibenchmarkSettings");
+    REQUIRE(m->ParseFromString(s.serialize(ta::Form::ProtoBinary)));
+    const pb::FieldDescriptor* f = m->GetDescriptor()->FindFieldByName("settings_to_test");
+    REQUIRE(f != nullptr);
+    CHECK(m->GetReflection()->FieldSize(*m, f) == n);
+  }
+}

@@ -198,15 +198,16 @@ void parse_mvcl(const Context& c, const pugi::xml_node& n, std::vector<MvclEntry
 void merge_mvcl(const Context& c, std::vector<MvclEntry> entries, CustomLayerConfig& out) {
   // Entries of one name and one Where variant form one layer; 2019-layout stages join here.
   std::vector<std::pair<MvclLayer, std::vector<int>>> layers;  // with the line of each kernel's entry
+  // (name, Where variant) -> index in `layers`: O(log n) per entry, not a linear search.
+  std::map<std::pair<std::string, std::map<std::string, std::string>>, std::size_t> index;
   for (MvclEntry& e : entries) {
-    auto it = std::find_if(layers.begin(), layers.end(), [&](const auto& l) {
-      return l.first.name == e.layer.name && l.first.where_params == e.layer.where_params;
-    });
-    if (it == layers.end()) {
+    const auto [found, fresh] = index.try_emplace({e.layer.name, e.layer.where_params}, layers.size());
+    if (fresh) {
       std::vector<int> lines(e.layer.kernels.size(), e.line);
       layers.emplace_back(std::move(e.layer), std::move(lines));
       continue;
     }
+    auto it = layers.begin() + static_cast<std::ptrdiff_t>(found->second);
     // Only staged entries (2019 layout) may share a name and a Where variant, each a new stage.
     const bool staged = e.stage.has_value();
     bool clash = !staged;

@@ -8,6 +8,7 @@
 
 #include "internal.h"
 #include "nnbridge/error.h"
+#include "nnbridge/format.h"
 
 namespace nnbridge::config::tflite_accel::detail {
 namespace {
@@ -282,8 +283,15 @@ void from_fb(std::string_view bytes, pb::Message& m, std::vector<Issue>& warning
   std::memcpy(storage.data(), bytes.data(), bytes.size());
   const auto* buf = reinterpret_cast<const uint8_t*>(storage.data());
   const reflection::Object& root = fb_object(*m.GetDescriptor());
-  if (!flatbuffers::Verify(fb_schema(), root, buf, bytes.size(), /*max_depth=*/64, /*max_tables=*/1'000'000))
-    throw Error(ErrorCode::Malformed, "not a valid FlatBuffer of table " + root_name + " (verification failed)", file);
+  // The graph formats' verifier bounds (nnbridge/format.h): a settings file of 1M entries has
+  // 2M tables, which FlatBuffers' default of 1M refused as if the bytes were malformed.
+  const VerifierLimits limits;
+  if (!flatbuffers::Verify(fb_schema(), root, buf, bytes.size(), limits.max_depth, limits.max_tables))
+    throw Error(ErrorCode::Malformed,
+                "not a valid FlatBuffer of table " + root_name + " (verification failed: malformed, or nested deeper than " +
+                    std::to_string(limits.max_depth) + " or holding more than " + std::to_string(limits.max_tables) +
+                    " tables, the verifier's bounds)",
+                file);
   Reader(warnings, file).table(*flatbuffers::GetAnyRoot(buf), root, m, "");
 }
 

@@ -67,15 +67,22 @@ Buffer permute_bytes(const Buffer& in, const Ints& shape, const Ints& perm, std:
 class Lowering {
  public:
   explicit Lowering(const Graph& g) : src_(g) {
-    out_ = g;
-    out_.nodes.clear();
-    for (const auto& v : g.values) names_.insert(v.name);
+    // Every field of Graph but its nodes, which run() moves in one by one.
+    out_.values = g.values;
+    out_.inputs = g.inputs;
+    out_.outputs = g.outputs;
+    out_.metadata = g.metadata;
+    out_.source_format = g.source_format;
   }
 
   Lowered run() {
     superseded_.assign(src_.values.size(), false);
     bypass_output_copies();
-    for (const Node& n : nodes_) lower(n);
+    // Each node is moved on (not copied again): the writer's peak memory is a few copies of the
+    // graph at most (bench/README.md, scale).
+    out_.nodes.reserve(nodes_.size());
+    for (Node& n : nodes_) lower(std::move(n));
+    nodes_ = {};
     superseded_.resize(out_.values.size(), false);
     return Lowered{std::move(out_), std::move(superseded_)};
   }
@@ -126,6 +133,10 @@ class Lowering {
   }
 
   std::string unique(const std::string& base) {
+    if (!names_built_) {  // only graphs that need new values pay for the set of names
+      for (const auto& v : out_.values) names_.insert(v.name);
+      names_built_ = true;
+    }
     std::string n = base;
     for (int k = 1; names_.count(n); ++k) n = base + "_" + std::to_string(k);
     names_.insert(n);
@@ -316,6 +327,7 @@ class Lowering {
   std::vector<bool> superseded_;
   Graph out_;
   std::set<std::string> names_;
+  bool names_built_ = false;
 };
 
 }  // namespace

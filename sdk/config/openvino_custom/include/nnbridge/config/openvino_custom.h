@@ -158,7 +158,7 @@ struct CustomLayerConfig {
   /// Overridden duplicates (allow_override) and other non-fatal findings.
   std::vector<Issue> warnings;
 
-  /// The SimpleGPU layer named `name`, or nullptr.
+  /// The SimpleGPU layer named `name`, or nullptr (a linear search; CustomLayerSet::find is indexed).
   const SimpleGpuLayer* find(std::string_view name) const;
 };
 
@@ -247,13 +247,16 @@ std::string user_defines(const SimpleGpuLayer& layer, const AttrMap& attrs);
 /// (nnbridge/exec.h). Immutable.
 class CustomLayerSet : public CustomKernelSet {
  public:
-  explicit CustomLayerSet(CustomLayerConfig config) : config_(std::move(config)) {}
+  explicit CustomLayerSet(CustomLayerConfig config);
   std::string_view backend() const override { return "opencl"; }
   const CustomLayerConfig& config() const noexcept { return config_; }
-  const SimpleGpuLayer* find(std::string_view name) const { return config_.find(name); }
+  /// The SimpleGPU layer named `name`, or nullptr: O(log n) through an index built once (a
+  /// backend asks once per node).
+  const SimpleGpuLayer* find(std::string_view name) const;
 
  private:
   CustomLayerConfig config_;
+  std::map<std::string, std::size_t, std::less<>> index_;  ///< name -> position in config_.gpu_layers
 };
 
 /// Loads and merges `xml_files` in order (the `--custom-layers` option, repeatable) into one set

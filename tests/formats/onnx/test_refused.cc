@@ -44,7 +44,8 @@ TEST_CASE("onnx refused: each field the IR cannot hold is named") {
   const auto want = nlohmann::json::parse(read(ox::models() / "refused.json"));
   CHECK(want.size() >= 15);
   for (const auto& [name, w] : want.items()) {
-    CAPTURE(name);
+    const auto& name_ = name;  // CAPTURE cannot name a structured binding (clang 14)
+    CAPTURE(name_);
     const fs::path f = ox::models() / "refused" / (name + ".onnx");
     try {
       (void)load(f);
@@ -68,7 +69,8 @@ TEST_CASE("onnx malformed: a truncated model and text are Malformed, naming the 
   for (auto [name, content] : {std::pair{"truncated.onnx", bytes.substr(0, bytes.size() / 2)},
                                std::pair{"text.onnx", std::string("this is not a model\n")},
                                std::pair{"empty.onnx", std::string()}}) {
-    CAPTURE(name);
+    const auto& name_ = name;  // CAPTURE cannot name a structured binding (clang 14)
+    CAPTURE(name_);
     const fs::path p = dir / name;
     std::ofstream(p, std::ios::binary) << content;
     // python3-onnx refuses the same bytes (an empty file parses as an empty ModelProto: no graph).

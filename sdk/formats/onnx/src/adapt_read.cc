@@ -62,7 +62,9 @@ bool to_canonical(const std::string& op_type, const OnnxAttrs& attrs, Node& n, G
 
   AttrMap out;
   std::vector<std::string> implied;
-  for (const auto& [name, a] : attrs) {
+  for (const auto& entry : attrs) {
+    const auto& name = entry.first;  // not structured bindings: lambdas capture them (clang 14)
+    const auto& a = entry.second;
     if (!onnx_schema->attributes().count(name)) return false;  // not ONNX's own: the checker refuses it
     if (row->special == Special::Cast && name == "to") {
       if (!a.is<int64_t>()) return false;

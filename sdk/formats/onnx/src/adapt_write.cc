@@ -181,7 +181,9 @@ void write_node(const Node& n, ::onnx::NodeProto& out, NodeWriter& w, const std:
     return std::any_of(row->operands.begin(), row->operands.end(), named) ||
            std::any_of(row->attr_operands.begin(), row->attr_operands.end(), named);
   };
-  for (const auto& [k, a] : n.attrs) {
+  for (const auto& entry : n.attrs) {
+    const auto& k = entry.first;  // not structured bindings: lambdas capture them (clang 14)
+    const auto& a = entry.second;
     if (k.rfind(keys::kKeptPrefix, 0) == 0) {
       attrs.emplace_back(k.substr(keys::kKeptPrefix.size()), a);
       continue;

@@ -10,6 +10,7 @@
 
 #include "internal.h"
 #include "nnbridge/error.h"
+#include "nnbridge/formats/onnx.h"
 #include "onnx/onnx_pb.h"
 
 namespace nnbridge::conformance {
@@ -23,19 +24,7 @@ using onnx::TensorProto;
 }
 
 DataType dtype_of(int32_t t, const std::string& file) {
-  switch (t) {
-    case TensorProto::FLOAT: return DataType::Float32;
-    case TensorProto::UINT8: return DataType::UInt8;
-    case TensorProto::INT8: return DataType::Int8;
-    case TensorProto::INT16: return DataType::Int16;
-    case TensorProto::INT32: return DataType::Int32;
-    case TensorProto::INT64: return DataType::Int64;
-    case TensorProto::BOOL: return DataType::Bool;
-    case TensorProto::FLOAT16: return DataType::Float16;
-    case TensorProto::DOUBLE: return DataType::Float64;
-    case TensorProto::BFLOAT16: return DataType::BFloat16;
-    default: break;
-  }
+  if (auto d = formats::onnx::dtype_from_onnx(t); d && *d != DataType::Undefined) return *d;
   const std::string name = TensorProto::DataType_IsValid(t) ? TensorProto::DataType_Name(TensorProto::DataType(t))
                                                              : std::to_string(t);
   fail(ErrorCode::Unsupported, "data_type " + name + " has no nnbridge dtype", file, "data_type");

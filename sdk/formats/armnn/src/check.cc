@@ -20,15 +20,6 @@
 namespace nnbridge::formats::armnn {
 namespace {
 
-const Attr* find_attr(const AttrMap& a, const std::string& k) {
-  auto it = a.find(k);
-  return it == a.end() ? nullptr : &it->second;
-}
-std::optional<int64_t> attr_int(const AttrMap& a, const std::string& k) {
-  const Attr* x = find_attr(a, k);
-  if (x && x->is<int64_t>()) return x->get<int64_t>();
-  return std::nullopt;
-}
 
 template <class T>
 bool fits(int64_t v) {

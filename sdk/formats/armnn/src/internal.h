@@ -2,6 +2,8 @@
 #pragma once
 
 #include <cstddef>
+#include <optional>
+#include <string>
 #include <span>
 #include <vector>
 
@@ -30,6 +32,17 @@ bool looks_like_seed(std::span<const std::byte> bytes, const VerifierLimits& lim
 Graph read_graph(const Source& src, const LoadOptions& options);
 /// Serializes `g`; deterministic (the same graph gives the same bytes).
 std::vector<uint8_t> write_graph(const Graph& g, const SaveOptions& options);
+/// The attribute `k` of `a`, or nullptr; its int value, or nullopt when absent or not an int.
+inline const Attr* find_attr(const AttrMap& a, const std::string& k) {
+  auto it = a.find(k);
+  return it == a.end() ? nullptr : &it->second;
+}
+inline std::optional<int64_t> attr_int(const AttrMap& a, const std::string& k) {
+  const Attr* x = find_attr(a, k);
+  if (x && x->is<int64_t>()) return x->get<int64_t>();
+  return std::nullopt;
+}
+
 /// Arm NN's rules for check() (check.cc): identity fields in range, inputIds/outputIds resolvable.
 void check_graph(const Graph& g, std::vector<Issue>& issues);
 

@@ -17,15 +17,6 @@ namespace {
 namespace fb = ::armnnSerializer;
 using Off = flatbuffers::uoffset_t;
 
-const Attr* find_attr(const AttrMap& a, const std::string& k) {
-  auto it = a.find(k);
-  return it == a.end() ? nullptr : &it->second;
-}
-std::optional<int64_t> attr_int(const AttrMap& a, const std::string& k) {
-  const Attr* x = find_attr(a, k);
-  if (x && x->is<int64_t>()) return x->get<int64_t>();
-  return std::nullopt;
-}
 std::string attr_str(const AttrMap& a, const std::string& k) {
   const Attr* x = find_attr(a, k);
   return x && x->is<std::string>() ? x->get<std::string>() : std::string();

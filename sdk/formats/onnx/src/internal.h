@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "nnbridge/formats/onnx.h"
 #include "nnbridge/format.h"
 #include "nnbridge/graph.h"
 #include "onnx/onnx_pb.h"
@@ -80,9 +81,7 @@ inline const std::string kTrailingAbsent = "onnx.trailing_absent_outputs";
 inline const std::string kTensorAttrPrefix = "onnx.tensor_attr.";  ///< Bytes: a TENSOR attribute's TensorProto
 }  // namespace keys
 
-/// Element type <-> TensorProto.DataType. nullopt for the ONNX types nnbridge has no dtype for
-/// (strings, complex, uint16/32/64).
-std::optional<DataType> dtype_from_onnx(int32_t elem_type);
+// dtype_from_onnx: declared in the public header (nnbridge/formats/onnx.h), shared with the conformance runner.
 /// The TensorProto.DataType of an nnbridge dtype; nullopt for the quantized types.
 std::optional<int32_t> dtype_to_onnx(DataType t);
 /// "FLOAT", "STRING", ... for messages.

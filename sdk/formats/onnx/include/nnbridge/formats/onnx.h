@@ -2,6 +2,9 @@
 // onnx::checker, shape inference and the version converter).
 #pragma once
 
+#include <cstdint>
+#include <optional>
+
 #include "nnbridge/format.h"
 
 namespace nnbridge::formats::onnx {
@@ -105,5 +108,10 @@ namespace nnbridge::formats::onnx {
 ///       (otherwise Error(Io) naming it and nothing is written, unless the file already holds
 ///       exactly these bytes: converting beside the source model shares its data file).
 FormatHandler format_handler();
+
+/// The nnbridge dtype of a TensorProto.DataType (onnx.proto: FLOAT 1 ... BFLOAT16 16; UNDEFINED 0
+/// gives DataType::Undefined); nullopt for the ONNX types nnbridge has no dtype for (STRING,
+/// COMPLEX64/128, UINT16/32/64). One table for the format and the conformance runner's .pb data.
+std::optional<DataType> dtype_from_onnx(int32_t elem_type);
 
 }  // namespace nnbridge::formats::onnx

@@ -161,3 +161,27 @@ TEST_CASE("cli errors: run writes all outputs or none (the second output cannot 
   for (const auto& e : fs::directory_iterator(dir / "out")) (void)e, ++left;
   CHECK(left == 0);  // no temporary either
 }
+
+TEST_CASE("cli errors: an --outputs folder that cannot be created exits 3 naming it, not a raw filesystem error") {
+  // A folder under a regular file cannot exist (ENOTDIR on Linux), whoever runs the test.
+  const fs::path dir = temp_dir();
+  const std::string type = R"({"dtype": "float32", "shape": [1]})";
+  write_file(dir / "m.json", R"({"format": "nnbridge-ir", "version": 1, "values": [{"name": "x", "type": )" + type +
+                                 R"(}, {"name": "y", "type": )" + type +
+                                 R"(}], "nodes": [{"op": "Relu", "inputs": [0], "outputs": [1]}], "inputs": [0], "outputs": [1]})");
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1,), }";
+  header.resize(128 - 10 - 1, ' ');
+  header += '\n';
+  std::string npy = std::string("\x93NUMPY\x01\x00", 8) + std::string(1, char(header.size())) + std::string(1, '\0') + header;
+  const float value = 1.0f;
+  npy.append(reinterpret_cast<const char*>(&value), sizeof value);
+  fs::create_directories(dir / "in");
+  write_file(dir / "in" / "x.npy", npy);
+  write_file(dir / "plain", "a file");
+  const fs::path out = dir / "plain" / "out";
+  const RunResult r = run_cli({"run", (dir / "m.json").string(), "--inputs", (dir / "in").string(), "--outputs", out.string()});
+  INFO(r.err);
+  expect_bad_input(r, out);
+  CHECK(contains(r.err, "cannot create the --outputs folder"));
+  CHECK_FALSE(contains(r.err, "filesystem error"));
+}

@@ -170,3 +170,23 @@ TEST_CASE("cli info: a JSON file shows json as its format and armnn as where it 
   CHECK(j.at("format") == "json");
   CHECK(j.at("source_format") == "armnn");
 }
+
+TEST_CASE("cli info: a long metadata list is shortened in the text form, whole in --json") {
+  // Hand-written IR JSON: metadata "ids" holds 0..999 (an AFCM file's object columns are such lists).
+  std::string ids;
+  for (int i = 0; i < 1000; ++i) ids += (i ? "," : "") + std::to_string(i);
+  const fs::path dir = temp_dir();
+  write_file(dir / "m.json", R"({"format": "nnbridge-ir", "version": 1, "metadata": {"ids": {"ints": [)" + ids +
+                                 R"(]}}, "values": [{"name": "x", "type": {"dtype": "float32", "shape": [1]}}, {"name": "y",
+                                 "type": {"dtype": "float32", "shape": [1]}}], "nodes": [{"op": "Relu", "inputs": [0],
+                                 "outputs": [1]}], "inputs": [0], "outputs": [1]})");
+  const RunResult text = run_cli({"info", (dir / "m.json").string()});
+  INFO(text.err);
+  REQUIRE(text.code == 0);
+  CHECK(text.out.find("ids = [0, 1, 2, 3, ..., 996, 997, 998, 999] (1000 items)") != std::string::npos);
+  const RunResult js = run_cli({"info", "--json", (dir / "m.json").string()});
+  REQUIRE(js.code == 0);
+  const nlohmann::json j = nlohmann::json::parse(js.out);
+  CHECK(j.at("metadata").at("ids").size() == 1000);
+  CHECK(j.at("metadata").at("ids").back() == 999);
+}

@@ -206,7 +206,8 @@ and ``passed`` (every output passed). Iterable; true when it passed.
      py::arg("custom_layers") = py::none(), py::arg("cast") = false, R"doc(
 Runs ``graph`` on each of ``backends`` and compares every output (nnbridge::validate) with
 ``expected`` ({graph output name: array-like}), or, when it is None, with the first backend's
-outputs. With ``expected`` None and one backend there is nothing to compare with: ``["cpu"]``
+outputs (that reference backend then has no reports of its own; when it fails, every report
+fails with "no reference outputs"). With ``expected`` None and one backend there is nothing to compare with: ``["cpu"]``
 raises InvalidError ("nothing to compare with", the CLI's exit 2), any other lone backend is
 compared with cpu (run first). Float outputs agree when |a - e| <= atol + rtol * |e|
 elementwise (numpy.allclose's rule); ``atol`` None (the default) scales with each expected

@@ -162,9 +162,14 @@ ValidationReport validate(const Graph& g, const TensorMap& inputs, std::span<con
   }
   ValidationReport report;
   TensorMap reference;
-  bool have_reference = expected != nullptr;
   if (expected) reference = *expected;
-  for (const std::string& name : backends) {
+  // Without expected outputs the first backend is the reference: its outputs are compared with
+  // nothing (a comparison with itself could not fail), and when it fails the others have
+  // nothing to be compared with either.
+  std::string reference_failure;
+  for (std::size_t b = 0; b < backends.size(); ++b) {
+    const std::string& name = backends[b];
+    const bool is_reference = !expected && b == 0;
     TensorMap outputs;
     std::string failure;
     try {
@@ -174,6 +179,10 @@ ValidationReport validate(const Graph& g, const TensorMap& inputs, std::span<con
     } catch (const std::exception& e) {
       failure = e.what();
     }
+    if (failure.empty() && !is_reference && !reference_failure.empty())
+      failure = "no reference outputs: backend " + backends[0] + " failed (" + reference_failure + ")";
+    else if (!failure.empty() && is_reference)
+      reference_failure = failure;
     if (!failure.empty()) {
       for (ValueId id : g.outputs) {
         OutputReport r;
@@ -184,9 +193,9 @@ ValidationReport validate(const Graph& g, const TensorMap& inputs, std::span<con
       }
       continue;
     }
-    if (!have_reference) {
-      reference = outputs;
-      have_reference = true;
+    if (is_reference) {
+      reference = std::move(outputs);
+      continue;
     }
     auto reports = compare_outputs(outputs, reference, tol, name);
     report.outputs.insert(report.outputs.end(), reports.begin(), reports.end());

@@ -33,7 +33,9 @@ int run_shaders(const ShadersArgs& a) {
   const fs::path dir = a.dir;
   std::error_code ec;
   fs::create_directories(dir, ec);
-  if (!fs::is_directory(dir)) throw Error(ErrorCode::Io, "cannot create the folder", a.dir);
+  if (ec || !fs::is_directory(dir))
+    throw Error(ErrorCode::Io, "cannot create the folder: " + (ec ? ec.message() : std::string("a file of that name is in the way")),
+                a.dir);
   // One file per program, named by its place in the file; all written, or none.
   std::vector<FileContents> files;
   files.reserve(sources.size());

@@ -118,7 +118,7 @@ int run_info(const InfoArgs& a) {
   for (const auto& [op, count] : ops) std::cout << "  " << op << " x" << count << "\n";
   if (!g.metadata.empty()) {
     std::cout << "metadata:\n";
-    for (const auto& [k, v] : g.metadata) std::cout << "  " << k << " = " << attr_text(v) << "\n";
+    for (const auto& [k, v] : g.metadata) std::cout << "  " << k << " = " << attr_summary(v) << "\n";
   }
   return kOk;
 }

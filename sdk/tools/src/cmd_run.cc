@@ -101,7 +101,12 @@ int run_body(const RunArgs& a, BenchmarkEventWriter& event, Stage& stage, std::s
   stage = Stage::Unknown;
 
   const fs::path out_dir = a.outputs;
-  fs::create_directories(out_dir);
+  std::error_code ec;
+  fs::create_directories(out_dir, ec);
+  if (ec || !fs::is_directory(out_dir))
+    throw Error(ErrorCode::Io,
+                "cannot create the --outputs folder: " + (ec ? ec.message() : std::string("a file of that name is in the way")),
+                a.outputs);
   nlohmann::json summary;
   summary["model"] = a.model;
   summary["backend"] = backend_name;

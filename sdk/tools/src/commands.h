@@ -66,6 +66,9 @@ std::vector<std::string> npy_file_names(const std::vector<std::pair<std::string,
 std::string shape_text(const TensorType& t);
 /// An attribute as JSON text (bytes as "<N bytes>").
 std::string attr_text(const Attr& a);
+/// attr_text shortened for a terminal: a list of more than `max_items` shows its first and last
+/// max_items / 2 and its length; any text longer than `max_chars` is cut, saying how long it was.
+std::string attr_summary(const Attr& a, std::size_t max_items = 8, std::size_t max_chars = 160);
 /// `--named-data PATH` of run / validate as the reader option of MODEL's format (vkgraph,
 /// vkdelegate: a folder, one file per key; pte: the .ptd) in `o`. Returns false, having said why
 /// on stderr, for another format.

@@ -109,6 +109,32 @@ std::string attr_text(const Attr& a) {
   return j.dump();
 }
 
+std::string attr_summary(const Attr& a, std::size_t max_items, std::size_t max_chars) {
+  std::size_t items = 0;
+  std::visit(
+      [&](const auto& v) {
+        using T = std::decay_t<decltype(v)>;
+        if constexpr (std::is_same_v<T, std::vector<int64_t>> || std::is_same_v<T, std::vector<double>> ||
+                      std::is_same_v<T, std::vector<bool>> || std::is_same_v<T, std::vector<std::string>>)
+          items = v.size();
+      },
+      a.value);
+  if (items > max_items) {
+    // The first and last few elements of the JSON list, and the count.
+    nlohmann::json j = nlohmann::json::parse(attr_text(a));
+    std::string head, tail;
+    const std::size_t keep = max_items / 2;
+    for (std::size_t i = 0; i < keep; ++i) head += j[i].dump() + ", ";
+    for (std::size_t i = items - keep; i < items; ++i) tail += ", " + j[i].dump();
+    std::string s = "[" + head + "..." + tail + "] (" + std::to_string(items) + " items)";
+    if (s.size() <= max_chars) return s;
+    return "[...] (" + std::to_string(items) + " items)";
+  }
+  std::string s = attr_text(a);
+  if (s.size() > max_chars) s = s.substr(0, max_chars) + "... (" + std::to_string(s.size()) + " characters)";
+  return s;
+}
+
 bool named_data_option(const std::string& model, const std::string& path, LoadOptions& o) {
   if (path.empty()) return true;
   // ExecuTorch keeps Vulkan constants outside the payload, by key (nnbridge/formats/vkgraph.h, pte.h).

@@ -10,6 +10,12 @@ Usage: make_models.py OUT
                              definitions (a formula per case, written out below), never by nnbridge
   OUT/refused/<name>.onnx    models nnbridge must refuse; OUT/refused.json says the error
                              ({"<name>": {"code", "where", "contains"}})
+  OUT/to_armnn/<name>/       models with what Arm NN files must state explicitly (default perm, auto_pad,
+                             shape and repeats inputs, no value_info) or ops Arm NN has no layer for
+                             (Identity, global pools, Flatten/Squeeze/Unsqueeze): model.onnx, x.npy, y.npy
+                             (y by NumPy from the operator's definition)
+  OUT/to_armnn_refused.json  {"<name>.onnx": "<words the refusal names>"}, the models beside it in
+                             OUT/to_armnn_refused/: attributes Arm NN's layers cannot hold
   OUT/external/              a model whose weights live in weights.bin (onnx.save_model's
                              external data), with its input and expected output as .npy;
                              OUT/external13/ the same at opset 13 (w.bin)
@@ -352,7 +358,82 @@ def external():
     np.save(os.path.join(d13, "y.npy"), x13 @ w)
 
 
+# ---------------------------------------------------------------- to Arm NN
+def to_armnn():
+    def arm(name, nodes, x, y, inits=(), value_info=()):
+        d = os.path.join(OUT, "to_armnn", name)
+        # No value_info for intermediates unless given: as PyTorch's exporter writes them.
+        m = model(nodes, [vi("x", list(x.shape))], [vi("y", list(y.shape))], inits, value_info=list(value_info))
+        save(m, os.path.join(d, "model.onnx"))
+        np.save(os.path.join(d, "x.npy"), x)
+        np.save(os.path.join(d, "y.npy"), np.ascontiguousarray(y, np.float32))
+
+    x3 = RNG.standard_normal((2, 3, 4)).astype(np.float32)
+    # Transpose-13 without perm reverses the dims (numpy.transpose's default too).
+    arm("transpose_default_perm", [helper.make_node("Transpose", ["x"], ["y"])], x3, x3.transpose())
+    arm("reshape_shape_input", [helper.make_node("Reshape", ["x", "s"], ["y"])], x3, x3.reshape(6, 4),
+        [const("s", np.array([-1, 4], np.int64))])
+    x2 = RNG.standard_normal((2, 3)).astype(np.float32)
+    arm("tile_repeats_input", [helper.make_node("Tile", ["x", "r"], ["y"])], x2, np.tile(x2, (2, 1)),
+        [const("r", np.array([2, 1], np.int64))])
+    # MaxPool-12 2x2, stride 1, SAME_UPPER on 5x5: pad one row and column at the end (-inf).
+    xp = RNG.standard_normal((1, 1, 5, 5)).astype(np.float32)
+    padded = np.pad(xp, ((0, 0), (0, 0), (0, 1), (0, 1)), constant_values=-np.inf)
+    pooled = np.array([[padded[0, 0, i:i + 2, j:j + 2].max() for j in range(5)] for i in range(5)], np.float32)
+    arm("maxpool_same_upper", [helper.make_node("MaxPool", ["x"], ["y"], kernel_shape=[2, 2], auto_pad="SAME_UPPER")],
+        xp, pooled.reshape(1, 1, 5, 5))
+    # Relu then Sigmoid; the intermediate has no value_info.
+    xr = RNG.standard_normal((1, 4)).astype(np.float32)
+    arm("no_value_info", [helper.make_node("Relu", ["x"], ["t"]), helper.make_node("Sigmoid", ["t"], ["y"])], xr,
+        1 / (1 + np.exp(-np.maximum(xr, 0))))
+    # Conv group 2: each half of the channels with its own 3x3 filters, summed over the window.
+    xc = RNG.standard_normal((1, 2, 5, 5)).astype(np.float32)
+    w = RNG.standard_normal((4, 1, 3, 3)).astype(np.float32)
+    yc = np.zeros((1, 4, 3, 3), np.float32)
+    for o in range(4):
+        for i in range(3):
+            for j in range(3):
+                yc[0, o, i, j] = (xc[0, o // 2, i:i + 3, j:j + 3] * w[o, 0]).sum()
+    arm("conv_group2", [helper.make_node("Conv", ["x", "w"], ["y"], group=2)], xc, yc, [const("w", w)])
+    # DepthToSpace DCR (ONNX's formula: reshape to [b, bs, bs, c / bs^2, h, w], transpose 0,3,4,1,5,2).
+    xd = RNG.standard_normal((1, 8, 2, 2)).astype(np.float32)
+    yd = xd.reshape(1, 2, 2, 2, 2, 2).transpose(0, 3, 4, 1, 5, 2).reshape(1, 2, 4, 4)
+    arm("depth_to_space_dcr", [helper.make_node("DepthToSpace", ["x"], ["y"], blocksize=2, mode="DCR")], xd, yd)
+    # Identity-16 in the middle and in front of the output: the values pass unchanged.
+    arm("identity_chain", [helper.make_node("Identity", ["x"], ["a"]), helper.make_node("Relu", ["a"], ["b"]),
+                           helper.make_node("Identity", ["b"], ["y"])], xr, np.maximum(xr, 0))
+    # GlobalAveragePool-1: the mean over H and W; GlobalMaxPool-1 the max.
+    xg = RNG.standard_normal((1, 3, 4, 5)).astype(np.float32)
+    arm("global_average_pool", [helper.make_node("GlobalAveragePool", ["x"], ["y"])], xg, xg.mean(axis=(2, 3), keepdims=True))
+    arm("global_max_pool", [helper.make_node("GlobalMaxPool", ["x"], ["y"])], xg, xg.max(axis=(2, 3), keepdims=True))
+    # Flatten-13 axis 1, then Unsqueeze-13 and Squeeze-13 with axes inputs: numpy's reshapes.
+    arm("flatten_unsqueeze_squeeze", [helper.make_node("Flatten", ["x"], ["f"], axis=1),
+                                      helper.make_node("Unsqueeze", ["f", "ax"], ["u"]),
+                                      helper.make_node("Squeeze", ["u", "ax"], ["y"])],
+        xg, xg.reshape(1, 60), [const("ax", np.array([0], np.int64))])
+
+    d = os.path.join(OUT, "to_armnn_refused")
+    want = {}
+
+    def refuse(name, nodes, xshape, yshape, contains, inits=()):
+        save(model(nodes, [vi("x", xshape)], [vi("y", yshape)], inits), os.path.join(d, name + ".onnx"))
+        want[name + ".onnx"] = contains
+
+    # Arm NN's DepthToSpace is DCR only (DepthToSpaceDescriptor has a block size and a layout).
+    refuse("depth_to_space_crd", [helper.make_node("DepthToSpace", ["x"], ["y"], blocksize=2, mode="CRD")],
+           [1, 8, 2, 2], [1, 2, 4, 4], "mode")
+    # GatherNd has no batch dims in Arm NN (GatherNdLayer has no descriptor).
+    refuse("gathernd_batch_dims", [helper.make_node("GatherND", ["x", "i"], ["y"], batch_dims=1)], [2, 3, 4], [2, 4],
+           "batch_dims", [const("i", np.array([[1], [2]], np.int64))])
+    # TransposeConvolution2dDescriptor has no groups.
+    refuse("conv_transpose_group2", [helper.make_node("ConvTranspose", ["x", "w"], ["y"], group=2)], [1, 4, 3, 3],
+           [1, 2, 5, 5], "group", [const("w", RNG.standard_normal((4, 1, 3, 3)).astype(np.float32))])
+    with open(os.path.join(OUT, "to_armnn_refused.json"), "w") as f:
+        json.dump(want, f, indent=1, sort_keys=True)
+
+
 lossless()
 run_cases()
+to_armnn()
 refused()
 external()

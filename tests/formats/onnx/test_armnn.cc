@@ -4,6 +4,13 @@
 // written model, and the model read back computes the case's expected outputs on cpu.
 #include <doctest/doctest.h>
 
+#include <fstream>
+#include <set>
+
+#include <nlohmann/json.hpp>
+
+#include "nnbridge/check.h"
+#include "nnbridge/error.h"
 #include "nnbridge/cpu_ref.h"
 #include "nnbridge/exec.h"
 #include "nnbridge/io.h"
@@ -47,6 +54,91 @@ TEST_CASE("onnx from armnn: golden networks convert, pass the full check and com
       if (fs::exists(dir / "outputs" / (out_stems[j] + ".npy")))
         expected.emplace(out_names[j], read_npy(dir / "outputs" / (out_stems[j] + ".npy")));
     REQUIRE(!expected.empty());
+    TensorMap actual = cpu->prepare(back, {})->run(inputs);
+    for (const auto& r : compare_outputs(actual, expected, Tolerance{}, "cpu")) CHECK_MESSAGE(r.passed, (r.output + ": " + r.message));
+  }
+}
+
+// ONNX -> Arm NN, the other way: models that leave to ONNX's rules what an Arm NN file states
+// (make_models.py to_armnn: default perm, auto_pad, shape and repeats inputs, no value_info,
+// Identity, global pools, Flatten / Squeeze / Unsqueeze).
+// Each is written, its Arm NN file passes `check` (nothing the reader would refuse), and it
+// computes NumPy's output of the operator's definition on cpu.
+TEST_CASE("onnx to armnn: implicit forms are written explicitly and compute the ONNX definition") {
+  NNBRIDGE_REQUIRE_ONNX();
+  cpu_ref::register_backend();
+  auto cpu = find_backend("cpu");
+  REQUIRE(cpu);
+  const fs::path out = test::temp_dir();
+  std::size_t seen = 0;
+  for (const auto& e : fs::directory_iterator(ox::models() / "to_armnn")) {
+    const std::string name = e.path().filename().string();
+    CAPTURE(name);
+    ++seen;
+    const fs::path written = out / (name + ".armnn");
+    REQUIRE_NOTHROW(save(load(e.path() / "model.onnx"), written));
+    Graph back = load(written);
+    std::vector<Issue> issues = check(back);
+    for (const Issue& i : issues) CHECK_MESSAGE(i.severity != Issue::Severity::Error, (i.where + ": " + i.message));
+    REQUIRE(back.inputs.size() == 1);
+    REQUIRE(back.outputs.size() == 1);
+    TensorMap inputs{{back.values[back.inputs[0]].name, read_npy(e.path() / "x.npy")}};
+    TensorMap expected{{back.values[back.outputs[0]].name, read_npy(e.path() / "y.npy")}};
+    TensorMap actual = cpu->prepare(back, {})->run(inputs);
+    for (const auto& r : compare_outputs(actual, expected, Tolerance{}, "cpu")) CHECK_MESSAGE(r.passed, (r.output + ": " + r.message));
+  }
+  CHECK(seen == 11);
+}
+
+TEST_CASE("onnx to armnn: an attribute no Arm NN layer holds is refused naming the node and the attribute") {
+  NNBRIDGE_REQUIRE_ONNX();
+  std::ifstream in(ox::models() / "to_armnn_refused.json");
+  const auto want = nlohmann::json::parse(in);
+  REQUIRE(want.size() == 3);
+  const fs::path out = test::temp_dir();
+  for (const auto& [file, words] : want.items()) {
+    CAPTURE(file);
+    Graph g = load(ox::models() / "to_armnn_refused" / file);
+    const fs::path target = out / (file + ".armnn");
+    try {
+      save(g, target);
+      FAIL("written: " << target);
+    } catch (const Error& e) {
+      CHECK(e.code() == ErrorCode::Unsupported);
+      CHECK(std::string(e.what()).find(words.get<std::string>()) != std::string::npos);
+      CHECK(e.where().find("nodes[0] (") == 0);  // the ONNX nodes have no names
+    }
+    CHECK_FALSE(fs::exists(target));
+  }
+}
+
+// The same models to VkGraph (ExecuTorch's Vulkan delegate): the format-neutral rewrites serve
+// its writer too. Each model not listed as refused is written as .vkdelegate (with its
+// constants), read back, and computes NumPy's output on cpu; the listed ones are refused.
+TEST_CASE("onnx to vkgraph: the models of the Arm NN case compute the ONNX definition or are refused by name") {
+  NNBRIDGE_REQUIRE_ONNX();
+  cpu_ref::register_backend();
+  auto cpu = find_backend("cpu");
+  REQUIRE(cpu);
+  // DepthToSpace: the writer has no VkGraph operator for it (aten.pixel_shuffle is the CRD order).
+  // Tile: no row either (aten.repeat is not in the writer's operator list).
+  const std::set<std::string> refused = {"depth_to_space_dcr", "tile_repeats_input"};
+  const fs::path out = test::temp_dir();
+  for (const auto& e : fs::directory_iterator(ox::models() / "to_armnn")) {
+    const std::string name = e.path().filename().string();
+    CAPTURE(name);
+    const fs::path written = out / (name + ".vkdelegate");
+    if (refused.count(name)) {
+      CHECK_THROWS_AS(save(load(e.path() / "model.onnx"), written), Error);
+      CHECK_FALSE(fs::exists(written));
+      continue;
+    }
+    REQUIRE_NOTHROW(save(load(e.path() / "model.onnx"), written));
+    Graph back = load(written);
+    REQUIRE(back.inputs.size() == 1);
+    REQUIRE(back.outputs.size() == 1);
+    TensorMap inputs{{back.values[back.inputs[0]].name, read_npy(e.path() / "x.npy")}};
+    TensorMap expected{{back.values[back.outputs[0]].name, read_npy(e.path() / "y.npy")}};
     TensorMap actual = cpu->prepare(back, {})->run(inputs);
     for (const auto& r : compare_outputs(actual, expected, Tolerance{}, "cpu")) CHECK_MESSAGE(r.passed, (r.output + ": " + r.message));
   }

@@ -213,8 +213,10 @@ std::vector<OutputReport> compare_outputs(const TensorMap& actual, const TensorM
 /// when `expected` is null, with the first backend's outputs. With `expected` null and one
 /// backend, there is nothing to compare it with: a lone "cpu" throws Error(Invalid) ("nothing
 /// to compare with", as the CLI's `validate` exits 2), and any other lone backend is compared
-/// with "cpu", which is run first (as the CLI does). An unknown backend or a backend that throws
-/// gives failed reports carrying the message; validate() itself throws Error(Invalid) for an
+/// with "cpu", which is run first (as the CLI does). Without `expected` the first backend is
+/// the reference and gets no reports of its own (reports are for backends 2..n); when it fails,
+/// it gets failed reports and so does every other backend ("no reference outputs"). An unknown
+/// backend or a backend that throws gives failed reports carrying the message; validate() itself throws Error(Invalid) for an
 /// empty backend list, a backend named twice, and the lone cpu above.
 ValidationReport validate(const Graph& g, const TensorMap& inputs, std::span<const std::string> backends,
                           const Tolerance& tol, const TensorMap* expected = nullptr,

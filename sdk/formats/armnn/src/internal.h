@@ -43,6 +43,10 @@ inline std::optional<int64_t> attr_int(const AttrMap& a, const std::string& k) {
   return std::nullopt;
 }
 
+/// The graph rewritten into the forms an Arm NN file needs (lower.cc), or nullopt when `g`
+/// already has them (no copy is made).
+std::optional<Graph> lower_for_armnn(const Graph& g);
+
 /// Arm NN's rules for check() (check.cc): identity fields in range, inputIds/outputIds resolvable.
 void check_graph(const Graph& g, std::vector<Issue>& issues);
 

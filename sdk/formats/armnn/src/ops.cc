@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <map>
+#include <sstream>
 #include <unordered_map>
 
 #include "armnn/ArmnnSchema_generated.h"
@@ -312,6 +313,70 @@ FieldMap from_canonical(const OpRow& row, const AttrMap& attrs, const MapContext
   add_markers(*row.object, f);
   fill_defaults(*row.object, "", f);
   return f;
+}
+
+namespace {
+
+// Equal as Arm NN stores them: descriptor floats are float32, so a double attribute that only
+// differs past float precision reads back as the same value.
+bool same_stored(const Attr& a, const Attr& b) {
+  auto f32 = [](double x) { return float(x); };
+  if (a.is<double>() && b.is<double>()) return f32(a.get<double>()) == f32(b.get<double>());
+  if (a.is<std::vector<double>>() && b.is<std::vector<double>>()) {
+    const auto &x = a.get<std::vector<double>>(), &y = b.get<std::vector<double>>();
+    if (x.size() != y.size()) return false;
+    for (std::size_t i = 0; i < x.size(); ++i)
+      if (f32(x[i]) != f32(y[i])) return false;
+    return true;
+  }
+  if (a.is<bool>() && b.is<int64_t>()) return int64_t(a.get<bool>()) == b.get<int64_t>();
+  if (a.is<int64_t>() && b.is<bool>()) return a.get<int64_t>() == int64_t(b.get<bool>());
+  return a == b;
+}
+
+// An attribute for a message: scalars as written, lists in brackets, strings quoted.
+std::string text(const Attr& a) {
+  std::ostringstream o;
+  auto list = [&](const auto& v, auto one) {
+    o << '[';
+    for (std::size_t i = 0; i < v.size(); ++i) o << (i ? ", " : "") << one(v[i]);
+    o << ']';
+  };
+  auto id = [](auto x) { return x; };
+  auto quote = [](const std::string& x) { return '"' + x + '"'; };
+  if (a.is<int64_t>()) o << a.get<int64_t>();
+  else if (a.is<double>()) o << a.get<double>();
+  else if (a.is<bool>()) o << (a.get<bool>() ? "true" : "false");
+  else if (a.is<std::string>()) o << quote(a.get<std::string>());
+  else if (a.is<std::vector<int64_t>>()) list(a.get<std::vector<int64_t>>(), id);
+  else if (a.is<std::vector<double>>()) list(a.get<std::vector<double>>(), id);
+  else if (a.is<std::vector<bool>>()) list(a.get<std::vector<bool>>(), [](bool b) { return b ? "true" : "false"; });
+  else if (a.is<std::vector<std::string>>()) list(a.get<std::vector<std::string>>(), quote);
+  else o << "<bytes>";
+  return o.str();
+}
+
+}  // namespace
+
+std::optional<std::string> lost_attribute(const OpRow& row, const AttrMap& attrs, const FieldMap& written,
+                                          const MapContext& c) {
+  const OpSchema* s = row.op.empty() ? nullptr : find_schema(row.op);
+  if (!s) return std::nullopt;
+  const std::optional<AttrMap> back = to_canonical(row, written, c);
+  if (!back) return "the " + row.layer + " layer written for it would not read back as " + row.op;
+  for (const AttrSpec& spec : s->attrs) {
+    const Attr* mine = nullptr;
+    if (auto it = attrs.find(spec.name); it != attrs.end()) mine = &it->second;
+    else if (spec.default_value) mine = &*spec.default_value;
+    if (!mine) continue;  // absent without a default: derived from the tensors on both sides
+    const Attr* theirs = nullptr;
+    if (auto it = back->find(spec.name); it != back->end()) theirs = &it->second;
+    else if (spec.default_value) theirs = &*spec.default_value;
+    if (theirs && same_stored(*mine, *theirs)) continue;
+    return spec.name + " = " + text(*mine) + " has no " + row.layer + " form (it would read back as " +
+           (theirs ? text(*theirs) : std::string("absent")) + ")";
+  }
+  return std::nullopt;
 }
 
 }  // namespace nnbridge::formats::armnn

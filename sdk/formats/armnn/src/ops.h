@@ -83,6 +83,14 @@ std::optional<AttrMap> to_canonical(const OpRow& row, const FieldMap& f, const M
 /// The fields a writer derives from canonical attrs (markers included).
 FieldMap from_canonical(const OpRow& row, const AttrMap& attrs, const MapContext& c);
 
+/// The writer's closure rule: reads `written` (the fields a writer made for a node with
+/// canonical `attrs`) back through the row as the reader would, and names the first canonical
+/// attribute (schema defaults completed on both sides) that would come back different, e.g.
+/// DepthToSpace mode "CRD" (Arm NN's DepthToSpace is DCR only). nullopt when nothing is lost.
+/// Float attributes compare as float32 (Arm NN descriptors store float).
+std::optional<std::string> lost_attribute(const OpRow& row, const AttrMap& attrs, const FieldMap& written,
+                                          const MapContext& c);
+
 /// Transforms (ops_transforms.cc), referenced by the table.
 namespace transforms {
 bool conv_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);

@@ -334,4 +334,30 @@ Value permute_depthwise(const Value& v, bool to_1hwo, int64_t in_channels) {
   return r;
 }
 
+Value depthwise_from_oihw(const Value& v, bool to_1hwo, int64_t in_channels) {
+  const auto& s = v.type.shape;
+  if (s.size() != 4 || s[1] != 1)
+    throw Error(ErrorCode::Unsupported, "depthwise weights " + v.name + " in OIHW are not [I*M, 1, H, W]");
+  const int64_t O = s[0], H = s[2], W = s[3], I = in_channels;
+  if (I <= 0 || O % I) throw Error(ErrorCode::Unsupported, "cannot split depthwise weights " + v.name + " by input channel");
+  const int64_t M = O / I;
+  const size_t e = element_size(v.type.dtype);
+  const auto* src = v.constant->data();
+  std::vector<std::byte> out(v.constant->size());
+  // ONNX groups: output channel o = i * M + m reads input channel i (as Arm NN's depthwise).
+  for (int64_t i = 0; i < I; ++i)
+    for (int64_t m = 0; m < M; ++m)
+      for (int64_t h = 0; h < H; ++h)
+        for (int64_t w = 0; w < W; ++w) {
+          const int64_t o = i * M + m;
+          const size_t a = size_t((o * H + h) * W + w);
+          const size_t b = to_1hwo ? size_t((h * W + w) * O + o) : size_t(((m * I + i) * H + h) * W + w);
+          std::copy_n(src + a * e, e, out.data() + b * e);
+        }
+  Value r = v;
+  r.type.shape = to_1hwo ? std::vector<int64_t>{1, H, W, O} : std::vector<int64_t>{M, I, H, W};
+  r.constant = Buffer::owned(std::move(out));
+  return r;
+}
+
 }  // namespace nnbridge::formats::armnn

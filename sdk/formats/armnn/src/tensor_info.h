@@ -58,5 +58,9 @@ flatbuffers::uoffset_t write_const_tensor(flatbuffers::FlatBufferBuilder& b, con
 /// [1, H, W, I*M] (scheme 1, kernel_layout "1HWO"); output channel o = i * M + m. Copies.
 /// `in_channels` (I) is needed going back to [M, I, H, W]. Throws Error(Unsupported).
 Value permute_depthwise(const Value& v, bool to_1hwo, int64_t in_channels);
+/// Depthwise weights of an ONNX Conv with group = I (kernel_layout "OIHW", [I*M, 1, H, W],
+/// output channel o = i * M + m) in Arm NN's [M, I, H, W] or [1, H, W, I*M]. Copies. Throws
+/// Error(Unsupported) when the shape is not [I*M, 1, H, W] for `in_channels` I.
+Value depthwise_from_oihw(const Value& v, bool to_1hwo, int64_t in_channels);
 
 }  // namespace nnbridge::formats::armnn

@@ -409,7 +409,8 @@ class Writer {
       return build_node(e, n);
     } catch (const Error& err) {
       if (err.where().empty())
-        throw Error(err.code(), err.message(), {}, "node '" + n.name + "' (" + n.op + ")");
+        throw Error(err.code(), err.message(), {},
+                    (n.name.empty() ? "nodes[" + std::to_string(e.id) + "]" : "node '" + n.name + "'") + " (" + n.op + ")");
       throw;
     }
   }
@@ -422,20 +423,38 @@ class Writer {
     std::vector<TensorType> in_types, out_types;
     for (auto v : n.inputs) in_types.push_back(v == kNoValue ? TensorType{} : g_.values[v].type);
     for (auto v : n.outputs) out_types.push_back(g_.values[v].type);
+    // Constant fields first: depthwise weights change layout here, and the check below reads
+    // the layer back with the weights as written.
+    std::vector<Value> consts;
+    for (size_t k = 0; k < fields.size(); ++k) {
+      Value v = g_.values[n.inputs[nslots + k]];
+      if (!v.constant) throw Error(ErrorCode::Unsupported, "input '" + v.name + "' must be a constant (" + fields[k] + ")");
+      if (row.layer == "DepthwiseConvolution2d" && fields[k] == "weights") v = depthwise_weights(n, v, in_types);
+      in_types[nslots + k] = v.type;
+      consts.push_back(std::move(v));
+    }
+    const AttrMap* attrs = &n.attrs;
+    AttrMap converted;
+    if (row.layer == "DepthwiseConvolution2d") {
+      converted = n.attrs;
+      converted["kernel_layout"] = Attr(std::string(weights_scheme_ == 1 ? "1HWO" : "MIHW"));
+      attrs = &converted;
+    }
     MapContext ctx{in_types, out_types, weights_scheme_};
-    FieldMap f = from_canonical(row, n.attrs, ctx);
+    FieldMap f = from_canonical(row, *attrs, ctx);
     overlay_fields(f, n.attrs, "armnn.", [&](std::string_view key) {
       std::string head(key.substr(0, key.find_first_of(".[")));
       const auto* fld = row.object->fields()->LookupByKey(head.c_str());
       return fld && head != "base";
     });
+    // What the reader would make of these fields must be the node: an attribute the layer
+    // cannot hold (DepthToSpace mode CRD, say) is refused, never dropped.
+    if (auto lost = lost_attribute(row, *attrs, f, ctx)) throw Error(ErrorCode::Unsupported, *lost);
     Off bo = base(e, row, n.name, slots, n.outputs, n.attrs);
     std::map<std::string, Off> extra{{"base", bo}};
     std::map<std::string, std::map<std::string, Off>> nested;
     for (size_t k = 0; k < fields.size(); ++k) {
-      Value v = g_.values[n.inputs[nslots + k]];
-      if (!v.constant) throw Error(ErrorCode::Unsupported, "input '" + v.name + "' must be a constant (" + fields[k] + ")");
-      if (row.layer == "DepthwiseConvolution2d" && fields[k] == "weights") v = depthwise_weights(n, v, in_types);
+      const Value& v = consts[k];
       Off ct = write_const_tensor(b_, v, "armnn.tensorInfo.", "value '" + v.name + "'");
       auto dot = fields[k].find('.');
       if (dot == std::string::npos) extra[fields[k]] = ct;
@@ -448,16 +467,19 @@ class Writer {
     return any(row, build_table(b_, *row.object, "", f, extra));
   }
 
-  // Converts depthwise weights to the layout the chosen weightsLayoutScheme expects.
+  // Converts depthwise weights to the layout the chosen weightsLayoutScheme expects; a node
+  // without kernel_layout has the core schema's default, OIHW (ONNX Conv's [I*M, 1, H, W]).
   Value depthwise_weights(const Node& n, const Value& v, const std::vector<TensorType>& in_types) {
     std::string kl = attr_str(n.attrs, "kernel_layout");
+    if (kl.empty()) kl = "OIHW";
     std::string want = weights_scheme_ == 1 ? "1HWO" : "MIHW";
-    if (kl.empty() || kl == want) return v;
-    if (!((kl == "MIHW" && want == "1HWO") || (kl == "1HWO" && want == "MIHW")))
-      throw Error(ErrorCode::Unsupported, "depthwise kernel_layout " + kl + " has no Arm NN form");
+    if (kl == want) return v;
     int64_t ch = -1;
     if (!in_types.empty() && in_types[0].shape.size() == 4)
       ch = attr_str(n.attrs, "data_layout") == "NHWC" ? in_types[0].shape[3] : in_types[0].shape[1];
+    if (kl == "OIHW") return depthwise_from_oihw(v, want == "1HWO", ch);
+    if (!((kl == "MIHW" && want == "1HWO") || (kl == "1HWO" && want == "MIHW")))
+      throw Error(ErrorCode::Unsupported, "depthwise kernel_layout " + kl + " has no Arm NN form");
     return permute_depthwise(v, want == "1HWO", ch);
   }
 
@@ -474,7 +496,9 @@ class Writer {
 
 }  // namespace
 
-std::vector<uint8_t> write_graph(const Graph& g, const SaveOptions& options) {
+std::vector<uint8_t> write_graph(const Graph& source, const SaveOptions& options) {
+  const std::optional<Graph> lowered = lower_for_armnn(source);
+  const Graph& g = lowered ? *lowered : source;
   // The reader's identity rules first (check.cc): a file the reader would refuse is never written.
   std::vector<Issue> issues;
   check_graph(g, issues);

@@ -14,6 +14,11 @@
 //   sqrt(var + epsilon) + B).
 // - an Identity in front of a graph output (Arm NN's Output layer): dropped, its producer
 //   writing the output value.
+// - first, where any applies, the format-neutral rewrites of nnbridge/rewrite.h: value types a
+//   file left unknown (an ONNX model without value_info) inferred, GlobalAveragePool /
+//   GlobalMaxPool as one window, Flatten / Squeeze / Unsqueeze as Reshape, Transpose's default
+//   perm, Reshape's constant shape input as its attribute, auto_pad as pads and pads that differ
+//   at the two ends of a dim as an explicit Pad in front (ATen's padding is symmetric).
 // Nodes that need none of this, and nodes read from a VkGraph (`vk.name`), are copied unchanged.
 #include <cmath>
 #include <cstring>
@@ -22,6 +27,7 @@
 #include "internal.h"
 #include "nnbridge/error.h"
 #include "nnbridge/order.h"
+#include "nnbridge/rewrite.h"
 
 namespace nnbridge::formats::vkgraph {
 
@@ -332,6 +338,46 @@ class Lowering {
 
 }  // namespace
 
-Lowered lower_for_aten(const Graph& g) { return Lowering(g).run(); }
+namespace {
+
+// True when one of the format-neutral rewrites below applies to `g`.
+bool needs_neutral_rewrites(const Graph& g) {
+  for (const Node& n : g.nodes) {
+    for (ValueId v : n.outputs)
+      if (v < g.values.size() && (g.values[v].type.dtype == DataType::Undefined || g.values[v].type.unknown_rank))
+        return true;
+    if (n.op == "GlobalAveragePool" || n.op == "GlobalMaxPool" || n.op == "Flatten") return true;
+    if (n.op == "Transpose" && !n.attrs.count("perm")) return true;
+    if (n.op == "Reshape" && n.inputs.size() == 2) return true;
+    if (auto it = n.attrs.find("auto_pad");
+        it != n.attrs.end() && it->second.is<std::string>() && it->second.get<std::string>() != "NOTSET")
+      return true;
+    if (auto it = n.attrs.find("pads"); it != n.attrs.end() && it->second.is<Ints>() && n.op != "Pad") {
+      const Ints& p = it->second.get<Ints>();
+      for (std::size_t k = 0; k < p.size() / 2; ++k)
+        if (p[k] != p[k + p.size() / 2]) return true;
+    }
+  }
+  return false;
+}
+
+}  // namespace
+
+Lowered lower_for_aten(const Graph& g) {
+  if (!needs_neutral_rewrites(g)) return Lowering(g).run();
+  // nnbridge/rewrite.h first: value types a file left to shape inference (ONNX models without
+  // value_info; every VkGraph value is written with its dtype and sizes), global pools as one
+  // aten.avg_pool2d / max_pool2d window, Flatten / Squeeze / Unsqueeze of known shapes as a view, Transpose's default perm, Reshape's
+  // constant shape input as view_copy's size, asymmetric padding as a constant_pad_nd.
+  Graph pre = g;
+  infer_missing_types(pre);
+  global_pools_as_windows(pre);
+  shape_ops_as_reshape(pre, "vk.");
+  explicit_transpose_perm(pre);
+  reshape_shape_as_attribute(pre);
+  explicit_pads(pre);
+  asymmetric_pads_as_pad(pre);
+  return Lowering(pre).run();
+}
 
 }  // namespace nnbridge::formats::vkgraph

@@ -1,0 +1,364 @@
+// The rewrites of nnbridge/rewrite.h; each rule's source is stated there.
+#include "nnbridge/rewrite.h"
+
+#include <algorithm>
+#include <limits>
+#include <unordered_set>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nnbridge/error.h"
+#include "nnbridge/op_schema.h"
+#include "nnbridge/order.h"
+
+namespace nnbridge {
+
+namespace {
+
+using Ints = std::vector<int64_t>;
+
+const Attr* find(const Node& n, const char* k) {
+  auto it = n.attrs.find(k);
+  return it == n.attrs.end() ? nullptr : &it->second;
+}
+std::string str_or(const Node& n, const char* k, const char* def) {
+  const Attr* a = find(n, k);
+  return a && a->is<std::string>() ? a->get<std::string>() : def;
+}
+std::optional<Ints> ints_of(const Node& n, const char* k) {
+  const Attr* a = find(n, k);
+  if (!a || !a->is<Ints>()) return std::nullopt;
+  return a->get<Ints>();
+}
+const TensorType* type_of(const Graph& g, const Node& n, std::size_t k) {
+  if (k >= n.inputs.size() || n.inputs[k] >= g.values.size()) return nullptr;
+  return &g.values[n.inputs[k]].type;
+}
+
+// Declared parts of `have` win; what it leaves unknown comes from `inferred`.
+bool merge(TensorType& have, const TensorType& inferred) {
+  bool changed = false;
+  if (have.dtype == DataType::Undefined && inferred.dtype != DataType::Undefined) {
+    have.dtype = inferred.dtype;
+    changed = true;
+  }
+  if (inferred.unknown_rank) return changed;
+  if (have.unknown_rank) {
+    have.unknown_rank = false;
+    have.shape = inferred.shape;
+    return true;
+  }
+  if (have.shape.size() != inferred.shape.size()) return changed;
+  for (std::size_t i = 0; i < have.shape.size(); ++i)
+    if (have.shape[i] < 0 && inferred.shape[i] >= 0) {
+      have.shape[i] = inferred.shape[i];
+      changed = true;
+    }
+  return changed;
+}
+
+}  // namespace
+
+std::size_t infer_missing_types(Graph& g) {
+  std::vector<std::size_t> order;
+  try {
+    order = topological_order(g);
+  } catch (const Error&) {
+    return 0;  // a cycle: the checker and every writer refuse it
+  }
+  std::size_t changed = 0;
+  for (std::size_t i : order) {
+    const Node& n = g.nodes[i];
+    bool needed = false;
+    for (ValueId v : n.outputs)
+      if (v < g.values.size() && !g.values[v].type.fully_known()) needed = true;
+    if (!needed) continue;
+    std::optional<std::vector<TensorType>> inferred;
+    try {
+      inferred = infer_types(g, i);
+    } catch (const Error&) {
+      continue;
+    }
+    if (!inferred) continue;
+    for (std::size_t k = 0; k < n.outputs.size() && k < inferred->size(); ++k) {
+      ValueId v = n.outputs[k];
+      if (v < g.values.size() && !g.values[v].is_constant() && merge(g.values[v].type, (*inferred)[k])) ++changed;
+    }
+  }
+  return changed;
+}
+
+std::size_t explicit_transpose_perm(Graph& g) {
+  std::size_t changed = 0;
+  for (Node& n : g.nodes) {
+    if (n.op != "Transpose" || find(n, "perm")) continue;
+    const TensorType* x = type_of(g, n, 0);
+    if (!x || x->unknown_rank) continue;
+    Ints perm(x->shape.size());
+    for (std::size_t i = 0; i < perm.size(); ++i) perm[i] = int64_t(perm.size() - 1 - i);
+    n.attrs["perm"] = Attr(perm);
+    ++changed;
+  }
+  return changed;
+}
+
+std::size_t explicit_pads(Graph& g) {
+  std::size_t changed = 0;
+  for (Node& n : g.nodes) {
+    const bool conv = n.op == "Conv";
+    if (!conv && n.op != "MaxPool" && n.op != "AveragePool" && n.op != "LpPool") continue;
+    const std::string mode = str_or(n, "auto_pad", "NOTSET");
+    if (mode != "SAME_UPPER" && mode != "SAME_LOWER" && mode != "VALID") continue;
+    const TensorType* x = type_of(g, n, 0);
+    if (!x || x->unknown_rank || x->shape.size() < 3) continue;
+    const std::size_t ns = x->shape.size() - 2;
+    const bool nhwc = str_or(n, "data_layout", "NCHW") == "NHWC";
+    std::optional<Ints> kernel = ints_of(n, "kernel_shape");
+    if (!kernel && conv) {
+      // W's spatial dims where its layout puts them (OIHW unless kernel_layout says otherwise).
+      const TensorType* w = type_of(g, n, 1);
+      const std::string kl = str_or(n, "kernel_layout", "OIHW");
+      if (w && !w->unknown_rank && w->shape.size() == ns + 2 && (kl == "OIHW" || kl == "OHWI" || kl == "1HWO")) {
+        const std::size_t first = kl == "OIHW" ? 2 : 1;
+        kernel = Ints(w->shape.begin() + first, w->shape.begin() + first + ns);
+      }
+    }
+    if (!kernel || kernel->size() != ns) continue;
+    const Ints strides = ints_of(n, "strides").value_or(Ints(ns, 1));
+    const Ints dilations = ints_of(n, "dilations").value_or(Ints(ns, 1));
+    if (strides.size() != ns || dilations.size() != ns) continue;
+    Ints pads(2 * ns, 0);
+    bool known = true;
+    for (std::size_t i = 0; i < ns && mode != "VALID"; ++i) {
+      const int64_t in = x->shape[nhwc ? 1 + i : 2 + i];
+      const int64_t s = strides[i], d = dilations[i], k = (*kernel)[i];
+      if (in < 0 || s < 1 || d < 1 || k < 1) {
+        known = false;
+        break;
+      }
+      const int64_t out = in / s + (in % s != 0);
+      const int64_t total = std::max<int64_t>(0, (out - 1) * s + d * (k - 1) + 1 - in);
+      const int64_t small = total / 2, large = total - small;
+      pads[i] = mode == "SAME_UPPER" ? small : large;
+      pads[i + ns] = mode == "SAME_UPPER" ? large : small;
+    }
+    if (!known) continue;
+    n.attrs["pads"] = Attr(pads);
+    n.attrs["auto_pad"] = Attr(std::string("NOTSET"));
+    ++changed;
+  }
+  return changed;
+}
+
+std::size_t reshape_shape_as_attribute(Graph& g) {
+  std::size_t changed = 0;
+  for (Node& n : g.nodes) {
+    if (n.op != "Reshape" || n.inputs.size() != 2 || find(n, "shape")) continue;
+    if (n.inputs[1] >= g.values.size() || n.outputs.empty() || n.outputs[0] >= g.values.size()) continue;
+    const Value& s = g.values[n.inputs[1]];
+    if (!s.constant || s.type.dtype != DataType::Int64 || s.constant->size() % sizeof(int64_t)) continue;
+    Ints target(s.constant->size() / sizeof(int64_t));
+    std::copy_n(s.constant->data(), s.constant->size(), reinterpret_cast<std::byte*>(target.data()));
+    const TensorType& out = g.values[n.outputs[0]].type;
+    if (out.fully_known() && out.shape.size() == target.size()) {
+      target = out.shape;
+    } else {
+      const Attr* az = find(n, "allowzero");
+      const bool allowzero = az && az->is<int64_t>() && az->get<int64_t>() != 0;
+      const TensorType* x = type_of(g, n, 0);
+      for (std::size_t i = 0; i < target.size() && !allowzero; ++i)
+        if (target[i] == 0) {
+          if (!x || x->unknown_rank || i >= x->shape.size() || x->shape[i] < 0) {
+            target.clear();
+            break;
+          }
+          target[i] = x->shape[i];
+        }
+      if (target.empty() && s.constant->size() != 0) continue;
+    }
+    n.attrs["shape"] = Attr(target);
+    n.inputs.pop_back();
+    ++changed;
+  }
+  return changed;
+}
+
+std::size_t tile_repeats_as_attribute(Graph& g) {
+  std::size_t changed = 0;
+  for (Node& n : g.nodes) {
+    if (n.op != "Tile" || n.inputs.size() != 2 || find(n, "repeats") || n.inputs[1] >= g.values.size()) continue;
+    const Value& r = g.values[n.inputs[1]];
+    if (!r.constant || r.type.dtype != DataType::Int64 || r.constant->size() % sizeof(int64_t)) continue;
+    Ints repeats(r.constant->size() / sizeof(int64_t));
+    std::copy_n(r.constant->data(), r.constant->size(), reinterpret_cast<std::byte*>(repeats.data()));
+    n.attrs["repeats"] = Attr(repeats);
+    n.inputs.pop_back();
+    ++changed;
+  }
+  return changed;
+}
+
+namespace {
+bool has_fields_of(const Node& n, std::string_view prefix) {
+  if (prefix.empty()) return false;
+  auto it = n.attrs.lower_bound(prefix);
+  return it != n.attrs.end() && std::string_view(it->first).substr(0, prefix.size()) == prefix;
+}
+}  // namespace
+
+std::size_t drop_identity(Graph& g, std::string_view keep_prefix) {
+  std::vector<std::size_t> order;
+  try {
+    order = topological_order(g);
+  } catch (const Error&) {
+    return 0;  // a cycle: the checker and every writer refuse it
+  }
+  const std::size_t nv = g.values.size();
+  std::vector<bool> is_output(nv, false), is_input(nv, false);
+  for (ValueId v : g.outputs)
+    if (v < nv) is_output[v] = true;
+  for (ValueId v : g.inputs)
+    if (v < nv) is_input[v] = true;
+  std::vector<std::size_t> producer(nv, SIZE_MAX);
+  for (std::size_t i = 0; i < g.nodes.size(); ++i)
+    for (ValueId v : g.nodes[i].outputs)
+      if (v < nv) producer[v] = i;
+  // renamed[v]: the value readers of v read instead (chains of Identity resolve in turn).
+  std::vector<ValueId> renamed(nv);
+  for (ValueId v = 0; v < nv; ++v) renamed[v] = v;
+  auto resolve = [&](ValueId v) {
+    while (v < nv && renamed[v] != v) v = renamed[v];
+    return v;
+  };
+  std::vector<bool> drop(g.nodes.size(), false);
+  std::size_t removed = 0;
+  for (std::size_t i : order) {
+    Node& n = g.nodes[i];
+    if (n.op != "Identity" || n.inputs.size() != 1 || n.outputs.size() != 1 || has_fields_of(n, keep_prefix)) continue;
+    const ValueId x = resolve(n.inputs[0]), y = n.outputs[0];
+    if (x >= nv || y >= nv) continue;
+    if (!is_output[y]) {
+      renamed[y] = x;
+    } else {
+      const std::size_t p = producer[x];
+      if (p == SIZE_MAX || drop[p] || is_output[x] || is_input[x] || !(g.values[x].type == g.values[y].type)) continue;
+      for (ValueId& o : g.nodes[p].outputs)
+        if (o == x) o = y;
+      producer[y] = p;
+      renamed[x] = y;
+    }
+    drop[i] = true;
+    ++removed;
+  }
+  if (!removed) return 0;
+  std::vector<Node> kept;
+  kept.reserve(g.nodes.size() - removed);
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    if (drop[i]) continue;
+    for (ValueId& v : g.nodes[i].inputs)
+      if (v != kNoValue && v < nv) v = resolve(v);
+    kept.push_back(std::move(g.nodes[i]));
+  }
+  g.nodes = std::move(kept);
+  return removed;
+}
+
+std::size_t global_pools_as_windows(Graph& g) {
+  std::size_t changed = 0;
+  for (Node& n : g.nodes) {
+    if (n.op != "GlobalAveragePool" && n.op != "GlobalMaxPool") continue;
+    const TensorType* x = type_of(g, n, 0);
+    if (!x || x->unknown_rank || x->shape.size() < 3) continue;
+    const bool nhwc = str_or(n, "data_layout", "NCHW") == "NHWC";
+    const std::size_t ns = x->shape.size() - 2;
+    Ints kernel(ns);
+    bool known = true;
+    for (std::size_t i = 0; i < ns; ++i) {
+      kernel[i] = x->shape[nhwc ? 1 + i : 2 + i];
+      known = known && kernel[i] > 0;
+    }
+    if (!known) continue;
+    n.op = n.op == "GlobalAveragePool" ? "AveragePool" : "MaxPool";
+    n.attrs["kernel_shape"] = Attr(kernel);
+    n.attrs["strides"] = Attr(Ints(ns, 1));
+    n.attrs["pads"] = Attr(Ints(2 * ns, 0));
+    ++changed;
+  }
+  return changed;
+}
+
+std::size_t shape_ops_as_reshape(Graph& g, std::string_view keep_prefix) {
+  std::size_t changed = 0;
+  for (Node& n : g.nodes) {
+    if (n.op != "Flatten" && n.op != "Squeeze" && n.op != "Unsqueeze") continue;
+    if (n.inputs.empty() || n.outputs.size() != 1 || n.outputs[0] >= g.values.size() ||
+        has_fields_of(n, keep_prefix))
+      continue;
+    const TensorType& out = g.values[n.outputs[0]].type;
+    if (!out.fully_known()) continue;
+    n.op = "Reshape";
+    n.attrs.erase("axis");
+    n.attrs.erase("axes");
+    n.attrs["shape"] = Attr(out.shape);
+    // A 0 in the output shape is a zero-size dim, not "copy the input's" (ONNX Reshape-14).
+    if (std::find(out.shape.begin(), out.shape.end(), 0) != out.shape.end()) n.attrs["allowzero"] = Attr(int64_t{1});
+    n.inputs.resize(1);
+    ++changed;
+  }
+  return changed;
+}
+
+std::size_t asymmetric_pads_as_pad(Graph& g) {
+  std::size_t changed = 0;
+  std::unordered_set<std::string> names;
+  bool names_built = false;
+  const std::size_t count = g.nodes.size();
+  for (std::size_t i = 0; i < count; ++i) {
+    const Node& n = g.nodes[i];
+    const bool conv = n.op == "Conv", max = n.op == "MaxPool", avg = n.op == "AveragePool";
+    if (!conv && !max && !avg) continue;
+    if (str_or(n, "auto_pad", "NOTSET") != "NOTSET") continue;
+    if (avg) {
+      const Attr* cip = find(n, "count_include_pad");
+      if (!cip || !cip->is<int64_t>() || cip->get<int64_t>() != 1) continue;
+    }
+    if (max && n.outputs.size() > 1) continue;  // the Indices output counts in the unpadded input
+    std::optional<Ints> pads = ints_of(n, "pads");
+    const TensorType* x = type_of(g, n, 0);
+    if (!pads || !x || x->unknown_rank || x->shape.size() < 3 || !is_floating(x->dtype) || x->quantization) continue;
+    const std::size_t r = x->shape.size(), ns = r - 2;
+    if (pads->size() != 2 * ns) continue;
+    bool asymmetric = false;
+    for (std::size_t k = 0; k < ns; ++k) asymmetric = asymmetric || (*pads)[k] != (*pads)[k + ns];
+    if (!asymmetric) continue;
+    const bool nhwc = str_or(n, "data_layout", "NCHW") == "NHWC";
+    Ints full(2 * r, 0);
+    TensorType padded = *x;
+    for (std::size_t k = 0; k < ns; ++k) {
+      const std::size_t d = nhwc ? 1 + k : 2 + k;
+      full[d] = (*pads)[k];
+      full[d + r] = (*pads)[k + ns];
+      if (padded.shape[d] >= 0) padded.shape[d] += (*pads)[k] + (*pads)[k + ns];
+    }
+    if (!names_built) {
+      for (const Value& v : g.values) names.insert(v.name);
+      names_built = true;
+    }
+    std::string name = g.values[n.inputs[0]].name + "_padded";
+    for (int k = 2; names.count(name); ++k) name = g.values[n.inputs[0]].name + "_padded_" + std::to_string(k);
+    names.insert(name);
+    const ValueId pv = g.add_value(Value{name, padded, std::nullopt, {}});
+    AttrMap pad_attrs{{"pads", Attr(full)}, {"mode", Attr(std::string("constant"))},
+                      {"value", Attr(max ? -std::numeric_limits<double>::infinity() : 0.0)}};
+    Node pad{"Pad", n.name.empty() ? std::string() : n.name + "_pad", {g.nodes[i].inputs[0]}, {pv}, std::move(pad_attrs)};
+    g.nodes[i].inputs[0] = pv;
+    g.nodes[i].attrs["pads"] = Attr(Ints(2 * ns, 0));
+    g.add_node(std::move(pad));
+    ++changed;
+  }
+  return changed;
+}
+
+}  // namespace nnbridge

@@ -1,0 +1,257 @@
+// The rewrites of nnbridge/rewrite.h. Expected pads come from ONNX's SAME rule worked by hand
+// (Conv-11 / MaxPool-12: out = ceil(in / stride), total = (out - 1) * stride + dilation *
+// (kernel - 1) + 1 - in); expected types from each op's definition (Relu keeps the type,
+// MatMul [1,4] x [4,3] is [1,3]).
+#include <doctest/doctest.h>
+
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "nnbridge/rewrite.h"
+
+using namespace nnbridge;
+
+namespace {
+
+using Ints = std::vector<int64_t>;
+
+TensorType f32(Ints shape) { return TensorType{DataType::Float32, std::move(shape), false, std::nullopt}; }
+TensorType unknown() {
+  TensorType t;
+  t.unknown_rank = true;
+  return t;
+}
+
+Value constant_i64(const char* name, const Ints& v) {
+  std::vector<std::byte> b(v.size() * sizeof(int64_t));
+  std::memcpy(b.data(), v.data(), b.size());
+  return Value{name, TensorType{DataType::Int64, {int64_t(v.size())}, false, std::nullopt}, Buffer::owned(std::move(b)), {}};
+}
+
+const Ints& ints(const Node& n, const char* k) { return n.attrs.at(k).get<Ints>(); }
+
+// x [N, C, H, W] -> op -> y (unknown type), with `attrs`.
+Graph pool(const char* op, Ints x, AttrMap attrs) {
+  Graph g;
+  g.inputs = {g.add_value(Value{"x", f32(std::move(x)), {}, {}})};
+  g.outputs = {g.add_value(Value{"y", unknown(), {}, {}})};
+  g.add_node(Node{op, "p", {0}, {1}, std::move(attrs)});
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("infer_missing_types: intermediate values without types get them in topological order") {
+  // Listed out of order: the Relu reading t comes first, as a file may store it.
+  Graph g;
+  ValueId x = g.add_value(Value{"x", f32({1, 4}), {}, {}});
+  ValueId t = g.add_value(Value{"t", unknown(), {}, {}});
+  ValueId u = g.add_value(Value{"u", unknown(), {}, {}});
+  std::vector<float> w(12, 1.0f);
+  std::vector<std::byte> wb(w.size() * 4);
+  std::memcpy(wb.data(), w.data(), wb.size());
+  ValueId wv = g.add_value(Value{"w", f32({4, 3}), Buffer::owned(std::move(wb)), {}});
+  // y keeps its declared dtype and gets the dim the file left unknown.
+  ValueId y = g.add_value(Value{"y", TensorType{DataType::Float32, {1, -1}, false, std::nullopt}, {}, {}});
+  g.add_node(Node{"Relu", "second", {u}, {y}, {}});
+  g.add_node(Node{"MatMul", "first", {t, wv}, {u}, {}});
+  g.add_node(Node{"Sigmoid", "zeroth", {x}, {t}, {}});
+  g.inputs = {x};
+  g.outputs = {y};
+  CHECK(infer_missing_types(g) == 3);
+  CHECK(g.values[t].type == f32({1, 4}));
+  CHECK(g.values[u].type == f32({1, 3}));
+  CHECK(g.values[y].type == f32({1, 3}));
+  CHECK(infer_missing_types(g) == 0);
+}
+
+TEST_CASE("infer_missing_types: a failing inference or a cycle changes nothing") {
+  Graph g;
+  ValueId a = g.add_value(Value{"a", f32({2}), {}, {}});
+  ValueId b = g.add_value(Value{"b", f32({3}), {}, {}});
+  ValueId c = g.add_value(Value{"c", unknown(), {}, {}});
+  g.add_node(Node{"Add", "bad", {a, b}, {c}, {}});  // [2] + [3] does not broadcast
+  CHECK(infer_missing_types(g) == 0);
+  CHECK(g.values[c].type.unknown_rank);
+  Graph cyc;
+  ValueId p = cyc.add_value(Value{"p", unknown(), {}, {}});
+  cyc.add_node(Node{"Relu", "self", {p}, {p}, {}});
+  CHECK(infer_missing_types(cyc) == 0);
+}
+
+TEST_CASE("explicit_transpose_perm: ONNX's default is the reversed dims") {
+  Graph g = pool("Transpose", {2, 3, 4}, {});
+  CHECK(explicit_transpose_perm(g) == 1);
+  CHECK(ints(g.nodes[0], "perm") == Ints{2, 1, 0});
+  CHECK(explicit_transpose_perm(g) == 0);  // already explicit
+  Graph unk = pool("Transpose", {}, {});
+  unk.values[0].type = unknown();
+  CHECK(explicit_transpose_perm(unk) == 0);
+}
+
+TEST_CASE("explicit_pads: SAME_UPPER, SAME_LOWER and VALID as ONNX defines them") {
+  // in 5, kernel 2, stride 1: out 5, total 1 -> SAME_UPPER [0 | 1], SAME_LOWER [1 | 0].
+  Graph up = pool("MaxPool", {1, 1, 5, 5}, {{"kernel_shape", Ints{2, 2}}, {"auto_pad", "SAME_UPPER"}});
+  CHECK(explicit_pads(up) == 1);
+  CHECK(ints(up.nodes[0], "pads") == Ints{0, 0, 1, 1});
+  CHECK(up.nodes[0].attrs.at("auto_pad").get<std::string>() == "NOTSET");
+  Graph low = pool("AveragePool", {1, 1, 5, 5}, {{"kernel_shape", Ints{2, 2}}, {"auto_pad", "SAME_LOWER"}});
+  CHECK(explicit_pads(low) == 1);
+  CHECK(ints(low.nodes[0], "pads") == Ints{1, 1, 0, 0});
+  // in 7, kernel 3, stride 2: out 4, total (4-1)*2 + 3 - 7 = 2 -> [1 | 1]; in 6: out 3, total 1.
+  Graph strided = pool("MaxPool", {1, 1, 7, 6}, {{"kernel_shape", Ints{3, 3}}, {"strides", Ints{2, 2}}, {"auto_pad", "SAME_UPPER"}});
+  CHECK(explicit_pads(strided) == 1);
+  CHECK(ints(strided.nodes[0], "pads") == Ints{1, 0, 1, 1});
+  // dilation 2, kernel 3 (extent 5), in 5, stride 1: total 4 -> [2 | 2].
+  Graph dil = pool("MaxPool", {1, 1, 5, 5}, {{"kernel_shape", Ints{3, 3}}, {"dilations", Ints{2, 2}}, {"auto_pad", "SAME_UPPER"}});
+  CHECK(explicit_pads(dil) == 1);
+  CHECK(ints(dil.nodes[0], "pads") == Ints{2, 2, 2, 2});
+  Graph valid = pool("MaxPool", {1, 1, 5, 5}, {{"kernel_shape", Ints{2, 2}}, {"auto_pad", "VALID"}, {"pads", Ints{1, 1, 1, 1}}});
+  CHECK(explicit_pads(valid) == 1);
+  CHECK(ints(valid.nodes[0], "pads") == Ints{0, 0, 0, 0});
+  // NHWC (Arm NN's layout): the spatial dims are 1 and 2.
+  Graph nhwc = pool("MaxPool", {1, 5, 7, 3},
+                    {{"kernel_shape", Ints{2, 3}}, {"strides", Ints{1, 2}}, {"auto_pad", "SAME_UPPER"}, {"data_layout", "NHWC"}});
+  CHECK(explicit_pads(nhwc) == 1);
+  CHECK(ints(nhwc.nodes[0], "pads") == Ints{0, 1, 1, 1});  // H: total 1; W: out 4, total 6+3-7 = 2
+  // An unknown spatial dim leaves the node as it is.
+  Graph dyn = pool("MaxPool", {1, 1, -1, 5}, {{"kernel_shape", Ints{2, 2}}, {"auto_pad", "SAME_UPPER"}});
+  CHECK(explicit_pads(dyn) == 0);
+  CHECK(dyn.nodes[0].attrs.at("auto_pad").get<std::string>() == "SAME_UPPER");
+}
+
+TEST_CASE("explicit_pads: Conv takes the kernel from W (OIHW) when kernel_shape is absent") {
+  Graph g = pool("Conv", {1, 2, 5, 5}, {{"auto_pad", "SAME_LOWER"}});
+  std::vector<std::byte> wb(4 * 2 * 2 * 2 * 4);
+  ValueId w = g.add_value(Value{"w", f32({4, 2, 2, 2}), Buffer::owned(std::move(wb)), {}});
+  g.nodes[0].inputs.push_back(w);
+  CHECK(explicit_pads(g) == 1);
+  CHECK(ints(g.nodes[0], "pads") == Ints{1, 1, 0, 0});
+}
+
+TEST_CASE("reshape_shape_as_attribute: the constant input becomes the shape attribute") {
+  Graph g = pool("Reshape", {2, 3, 4}, {});
+  ValueId s = g.add_value(constant_i64("s", {0, -1}));
+  g.nodes[0].inputs.push_back(s);
+  // Output type unknown: the constant with 0 resolved from the input (ONNX Reshape-14).
+  Graph a = g;
+  CHECK(reshape_shape_as_attribute(a) == 1);
+  CHECK(a.nodes[0].inputs.size() == 1);
+  CHECK(ints(a.nodes[0], "shape") == Ints{2, -1});
+  // Output known: its shape.
+  Graph b = g;
+  b.values[1].type = f32({2, 12});
+  CHECK(reshape_shape_as_attribute(b) == 1);
+  CHECK(ints(b.nodes[0], "shape") == Ints{2, 12});
+  // A shape that is not a constant stays an input.
+  Graph c = g;
+  c.values[s].constant.reset();
+  CHECK(reshape_shape_as_attribute(c) == 0);
+  CHECK(c.nodes[0].inputs.size() == 2);
+}
+
+TEST_CASE("tile_repeats_as_attribute: the constant repeats input becomes the attribute") {
+  Graph g = pool("Tile", {2, 3}, {});
+  ValueId r = g.add_value(constant_i64("r", {2, 1}));
+  g.nodes[0].inputs.push_back(r);
+  CHECK(tile_repeats_as_attribute(g) == 1);
+  CHECK(g.nodes[0].inputs.size() == 1);
+  CHECK(ints(g.nodes[0], "repeats") == Ints{2, 1});
+  CHECK(tile_repeats_as_attribute(g) == 0);
+}
+
+TEST_CASE("drop_identity: readers read the input; a graph output keeps its name through the producer") {
+  // x -> Relu -> a -> Identity -> b -> Sigmoid -> c -> Identity -> y (graph output).
+  Graph g;
+  ValueId x = g.add_value(Value{"x", f32({2}), {}, {}});
+  ValueId a = g.add_value(Value{"a", f32({2}), {}, {}});
+  ValueId b = g.add_value(Value{"b", f32({2}), {}, {}});
+  ValueId c = g.add_value(Value{"c", f32({2}), {}, {}});
+  ValueId y = g.add_value(Value{"y", f32({2}), {}, {}});
+  g.add_node(Node{"Relu", "r", {x}, {a}, {}});
+  g.add_node(Node{"Identity", "i1", {a}, {b}, {}});
+  g.add_node(Node{"Sigmoid", "s", {b}, {c}, {}});
+  g.add_node(Node{"Identity", "i2", {c}, {y}, {}});
+  g.inputs = {x};
+  g.outputs = {y};
+  CHECK(drop_identity(g) == 2);
+  REQUIRE(g.nodes.size() == 2);
+  CHECK(g.nodes[1].op == "Sigmoid");
+  CHECK(g.nodes[1].inputs == std::vector<ValueId>{a});
+  CHECK(g.nodes[1].outputs == std::vector<ValueId>{y});
+  CHECK(g.outputs == std::vector<ValueId>{y});
+  // An Identity of a graph input into a graph output has no producer to write it: it stays;
+  // so does one carrying the kept namespace.
+  Graph h;
+  ValueId hx = h.add_value(Value{"x", f32({2}), {}, {}});
+  ValueId hy = h.add_value(Value{"y", f32({2}), {}, {}});
+  ValueId hz = h.add_value(Value{"z", f32({2}), {}, {}});
+  h.add_node(Node{"Identity", "pass", {hx}, {hy}, {}});
+  h.add_node(Node{"Identity", "out", {hx}, {hz}, {{"armnn.layer", "Output"}}});
+  h.inputs = {hx};
+  h.outputs = {hy, hz};
+  CHECK(drop_identity(h, "armnn.") == 0);
+  CHECK(h.nodes.size() == 2);
+}
+
+TEST_CASE("global_pools_as_windows: one window over the whole plane") {
+  Graph g = pool("GlobalAveragePool", {1, 3, 7, 5}, {});
+  CHECK(global_pools_as_windows(g) == 1);
+  CHECK(g.nodes[0].op == "AveragePool");
+  CHECK(ints(g.nodes[0], "kernel_shape") == Ints{7, 5});
+  CHECK(ints(g.nodes[0], "strides") == Ints{1, 1});
+  CHECK(ints(g.nodes[0], "pads") == Ints{0, 0, 0, 0});
+  Graph m = pool("GlobalMaxPool", {1, 3, 4}, {});
+  CHECK(global_pools_as_windows(m) == 1);
+  CHECK(m.nodes[0].op == "MaxPool");
+  CHECK(ints(m.nodes[0], "kernel_shape") == Ints{4});
+  Graph dyn = pool("GlobalAveragePool", {1, 3, -1, 5}, {});
+  CHECK(global_pools_as_windows(dyn) == 0);
+}
+
+TEST_CASE("shape_ops_as_reshape: Flatten, Squeeze and Unsqueeze become Reshape to the output's shape") {
+  Graph f = pool("Flatten", {2, 3, 4}, {{"axis", int64_t{1}}});
+  f.values[1].type = f32({2, 12});
+  CHECK(shape_ops_as_reshape(f) == 1);
+  CHECK(f.nodes[0].op == "Reshape");
+  CHECK(ints(f.nodes[0], "shape") == Ints{2, 12});
+  CHECK_FALSE(f.nodes[0].attrs.count("axis"));
+  Graph u = pool("Unsqueeze", {3}, {});
+  ValueId axes = u.add_value(constant_i64("axes", {0}));
+  u.nodes[0].inputs.push_back(axes);
+  u.values[1].type = f32({1, 3});
+  CHECK(shape_ops_as_reshape(u) == 1);
+  CHECK(u.nodes[0].inputs.size() == 1);
+  CHECK(ints(u.nodes[0], "shape") == Ints{1, 3});
+  Graph unknown_out = pool("Squeeze", {1, 3}, {});
+  CHECK(shape_ops_as_reshape(unknown_out) == 0);  // y's type unknown
+  Graph zero = pool("Squeeze", {1, 0}, {});
+  zero.values[1].type = f32({0});
+  CHECK(shape_ops_as_reshape(zero) == 1);
+  CHECK(zero.nodes[0].attrs.at("allowzero") == Attr(int64_t{1}));
+}
+
+TEST_CASE("asymmetric_pads_as_pad: an explicit Pad in front with the value a padded window sees") {
+  // MaxPool pads [H 0 | 1, W 1 | 2]: Pad [0, 0, 0, 1, 0, 0, 1, 2] with -inf, then no pads.
+  Graph g = pool("MaxPool", {1, 2, 5, 5}, {{"kernel_shape", Ints{2, 2}}, {"pads", Ints{0, 1, 1, 2}}});
+  CHECK(asymmetric_pads_as_pad(g) == 1);
+  REQUIRE(g.nodes.size() == 2);
+  const Node& pad = g.nodes[1];
+  CHECK(pad.op == "Pad");
+  CHECK(ints(pad, "pads") == Ints{0, 0, 0, 1, 0, 0, 1, 2});
+  CHECK(pad.attrs.at("value").get<double>() == -std::numeric_limits<double>::infinity());
+  CHECK(pad.inputs == std::vector<ValueId>{0});
+  CHECK(g.nodes[0].inputs[0] == pad.outputs[0]);
+  CHECK(g.values[pad.outputs[0]].type == f32({1, 2, 6, 8}));
+  CHECK(ints(g.nodes[0], "pads") == Ints{0, 0, 0, 0});
+  // Symmetric pads, and AveragePool excluding the padding from its divisor, stay as they are.
+  Graph sym = pool("Conv", {1, 2, 5, 5}, {{"kernel_shape", Ints{3, 3}}, {"pads", Ints{1, 1, 1, 1}}});
+  CHECK(asymmetric_pads_as_pad(sym) == 0);
+  Graph excl = pool("AveragePool", {1, 2, 5, 5}, {{"kernel_shape", Ints{2, 2}}, {"pads", Ints{0, 0, 1, 1}}});
+  CHECK(asymmetric_pads_as_pad(excl) == 0);
+  Graph incl = pool("AveragePool", {1, 2, 5, 5},
+                    {{"kernel_shape", Ints{2, 2}}, {"pads", Ints{0, 0, 1, 1}}, {"count_include_pad", int64_t{1}}});
+  CHECK(asymmetric_pads_as_pad(incl) == 1);
+  CHECK(incl.nodes[1].attrs.at("value").get<double>() == 0.0);
+}

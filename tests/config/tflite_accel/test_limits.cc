@@ -101,6 +101,22 @@ TEST_CASE("tflite_accel limits: one enum field given twice outside the enum stay
   CHECK(ta::Settings::parse(one.serialize(ta::Form::Fb), ta::Form::Fb) == one);
 }
 
+TEST_CASE("tflite_accel limits: unknown enum values read back from fb in field order are the same settings") {
+  // gpu_settings (field 3, tag 1a, length 4) holding inference_priority3 (field 6, tag 30) = 64
+  // before inference_priority2 (field 5, tag 28) = 4: neither is a GPUInferencePriority value,
+  // so protobuf keeps both as unknown fields in the order read. fb holds them by field and reads
+  // them back in schema order: 28 04 30 40. Fields of different numbers carry no order.
+  const std::string wire = std::string("\x1a\x04\x30\x40\x28\x04", 6);
+  const ta::Settings s = ta::Settings::parse(wire, ta::Form::ProtoBinary);
+  const ta::Settings back = ta::Settings::parse(s.serialize(ta::Form::Fb), ta::Form::Fb);
+  CHECK(hex(back.serialize(ta::Form::ProtoBinary)) == "1a 04 28 04 30 40");
+  CHECK(back == s);
+  // One number's values keep their order: 64 then 4 for field 6 is not 4 then 64.
+  const ta::Settings a = ta::Settings::parse(std::string("\x1a\x04\x30\x40\x30\x04", 6), ta::Form::ProtoBinary);
+  const ta::Settings b = ta::Settings::parse(std::string("\x1a\x04\x30\x04\x30\x40", 6), ta::Form::ProtoBinary);
+  CHECK_FALSE(a == b);
+}
+
 TEST_CASE("tflite_accel limits: an out-of-enum value in a repeated enum is refused, naming the element") {
   const Error e = error_of([] {
     ta::Settings::parse(R"({ mtk_neuron_settings: { optimization_hints: [1, 7] } })", ta::Form::FbJson);

@@ -63,6 +63,60 @@ TEST_CASE("tflite_accel limits: a negative out-of-enum value keeps its sign thro
   CHECK(json::parse(wire.serialize(ta::Form::FbJson)) == json::parse(R"({"coral_settings": {"performance": -3}})"));
 }
 
+TEST_CASE("tflite_accel limits: an enum varint that is no int32 stays in proto-binary and is refused by fb") {
+  // TFLiteSettings.delegate is field 1 (tag 08). Varint 2^32 + 100 (e4 80 80 80 10, seven bits a
+  // byte, low group first): protobuf tests its low 32 bits (100, no Delegate value) and keeps
+  // all 64 bits as an unknown field; the twin's enum field is an int32, which would read back 100.
+  const std::string wire = std::string("\x08\xe4\x80\x80\x80\x10", 6);
+  const ta::Settings s = ta::Settings::parse(wire, ta::Form::ProtoBinary);
+  CHECK(has_issue(s.warnings(), Severity::Warning, "delegate", "4294967396 of enum field 1 is not an int32"));
+  CHECK(s.serialize(ta::Form::ProtoBinary) == wire);
+  for (ta::Form form : {ta::Form::ProtoText, ta::Form::ProtoJson, ta::Form::Fb, ta::Form::FbJson}) {
+    CAPTURE(ta::to_string(form));
+    const Error e = error_of([&] { s.serialize(form); });
+    CHECK(e.code() == ErrorCode::Unsupported);
+    CHECK(e.where() == "delegate");
+  }
+  // -3 sign-extended (fd ff ff ff ff ff ff ff ff 01) is an int32: fb holds it and reads it back.
+  const std::string negative = std::string("\x08\xfd\xff\xff\xff\xff\xff\xff\xff\xff\x01", 11);
+  const ta::Settings n = ta::Settings::parse(negative, ta::Form::ProtoBinary);
+  CHECK(ta::Settings::parse(n.serialize(ta::Form::Fb), ta::Form::Fb) == n);
+}
+
+TEST_CASE("tflite_accel limits: one enum field given twice outside the enum stays in proto-binary, refused by fb") {
+  // delegate = 100, then delegate = 101 (08 64 08 65): protobuf keeps both as unknown fields;
+  // the twin has one slot for the field.
+  const std::string wire = std::string("\x08\x64\x08\x65", 4);
+  const ta::Settings s = ta::Settings::parse(wire, ta::Form::ProtoBinary);
+  CHECK(s.serialize(ta::Form::ProtoBinary) == wire);
+  for (ta::Form form : {ta::Form::Fb, ta::Form::FbJson}) {
+    CAPTURE(ta::to_string(form));
+    const Error e = error_of([&] { s.serialize(form); });
+    CHECK(e.code() == ErrorCode::Unsupported);
+    CHECK(e.where() == "delegate");
+    CHECK(e.message().find("two unknown values") != std::string::npos);
+  }
+  // One of them alone is what fb holds.
+  const ta::Settings one = ta::Settings::parse(std::string("\x08\x65", 2), ta::Form::ProtoBinary);
+  CHECK(ta::Settings::parse(one.serialize(ta::Form::Fb), ta::Form::Fb) == one);
+}
+
+TEST_CASE("tflite_accel limits: unknown enum values read back from fb in field order are the same settings") {
+  // gpu_settings (field 3, tag 1a, length 4) holding inference_priority3 (field 6, tag 30) = 64
+  // before inference_priority2 (field 5, tag 28) = 4: neither is a GPUInferencePriority value,
+  // so protobuf keeps both as unknown fields in the order read. fb holds them by field and reads
+  // them back in schema order: 28 04 30 40. Fields of different numbers carry no order.
+  const std::string wire = std::string("\x1a\x04\x30\x40\x28\x04", 6);
+  const ta::Settings s = ta::Settings::parse(wire, ta::Form::ProtoBinary);
+  const ta::Settings back = ta::Settings::parse(s.serialize(ta::Form::Fb), ta::Form::Fb);
+  CHECK(hex(back.serialize(ta::Form::ProtoBinary)) == "1a 04 28 04 30 40");
+  CHECK(back == s);
+  // One number's values keep their order: 64 then 4 for field 6 is not 4 then 64.
+  const ta::Settings a = ta::Settings::parse(std::string("\x1a\x04\x30\x40\x30\x04", 6), ta::Form::ProtoBinary);
+  const ta::Settings b = ta::Settings::parse(std::string("\x1a\x04\x30\x04\x30\x40", 6), ta::Form::ProtoBinary);
+  CHECK_FALSE(a == b);
+}
+
 TEST_CASE("tflite_accel limits: an out-of-enum value in a repeated enum is refused, naming the element") {
   const Error e = error_of([] {
     ta::Settings::parse(R"({ mtk_neuron_settings: { optimization_hints: [1, 7] } })", ta::Form::FbJson);

@@ -89,7 +89,10 @@ class Writer {
         throw Error(ErrorCode::Unsupported,
                     "holds both a value of its enum and an unknown one (" + describe(u) + "); fb can hold one", {},
                     u.path);
-      unknown_enum[u.number] = static_cast<int32_t>(static_cast<int64_t>(u.varint));
+      // The field given twice on the wire, both times outside the enum: protobuf keeps both.
+      if (!unknown_enum.emplace(u.number, static_cast<int32_t>(static_cast<int64_t>(u.varint))).second)
+        throw Error(ErrorCode::Unsupported,
+                    "holds two unknown values (" + describe(u) + "); fb can hold one", {}, u.path);
     }
     // Strings, vectors and sub-tables first: nothing else may be built while a table is open.
     std::vector<std::pair<voffset_t, uoffset_t>> offsets;

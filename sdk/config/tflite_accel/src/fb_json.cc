@@ -1,14 +1,19 @@
 // fb-json: FlatBuffers JSON against the twin. Read with flatbuffers::Parser, as TFLite reads
-// its settings files (tflite_settings_json_parser.cc); written here from the reflection schema,
-// because flatc 2.0.8's printer keeps only 6 significant digits of a float.
+// its settings files (tflite_settings_json_parser.cc), but with ParseJson: the one JSON object
+// and comments, where TFLite's Parse also takes schema declarations (`include`, `table`, ...)
+// around it; written here from the reflection schema, because flatc 2.0.8's printer keeps only
+// 6 significant digits of a float.
 #include <flatbuffers/idl.h>
 #include <flatbuffers/reflection.h>
 
 #include <algorithm>
 #include <charconv>
 #include <cmath>
+#include <memory>
+#include <mutex>
 #include <regex>
 #include <stdexcept>
+#include <vector>
 
 #include "internal.h"
 #include "nnbridge/error.h"
@@ -137,6 +142,67 @@ class JsonWriter {
   }
 };
 
+// flatbuffers::Parsers loaded with the twin's schema, built once and reused: deserializing the
+// reflection schema into a fresh Parser cost far more than parsing a small settings file.
+// ParseJson takes one JSON object and nothing else (Parse would also take schema declarations,
+// which would change a shared parser's schema for every later document); a parser that failed
+// is dropped, since FlatBuffers does not say what state an error leaves it in. Thread-safe.
+class ParserPool {
+ public:
+  static ParserPool& instance() {
+    static ParserPool pool;
+    return pool;
+  }
+
+  std::unique_ptr<flatbuffers::Parser> take() {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!free_.empty()) {
+        auto p = std::move(free_.back());
+        free_.pop_back();
+        return p;
+      }
+    }
+    flatbuffers::IDLOptions opts;
+    // A field the file writes is present, even at its default value (presence is kept).
+    opts.force_defaults = true;
+    auto p = std::make_unique<flatbuffers::Parser>(opts);
+    // The schema comes from the embedded reflection binary: tokenising the .fbs text cost more.
+    if (!p->Deserialize(&fb_schema()))
+      throw std::logic_error("the embedded configuration.bfbs does not load: " + p->error_);
+    return p;
+  }
+
+  // A parser after a successful ParseJson: its document's buffer freed, back in the pool.
+  void give_back(std::unique_ptr<flatbuffers::Parser> p) {
+    p->builder_.Reset();
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (free_.size() < kMaxIdle) free_.push_back(std::move(p));
+  }
+
+ private:
+  static constexpr std::size_t kMaxIdle = 8;  // more idle parsers than threads parsing at once are no use
+  std::mutex mutex_;
+  std::vector<std::unique_ptr<flatbuffers::Parser>> free_;
+};
+
+// A parser taken from the pool for one document; back to the pool only after keep().
+class PooledParser {
+ public:
+  PooledParser() : parser_(ParserPool::instance().take()) {}
+  ~PooledParser() {
+    if (kept_) ParserPool::instance().give_back(std::move(parser_));
+  }
+  PooledParser(const PooledParser&) = delete;
+  PooledParser& operator=(const PooledParser&) = delete;
+  flatbuffers::Parser& get() { return *parser_; }
+  void keep() { kept_ = true; }
+
+ private:
+  std::unique_ptr<flatbuffers::Parser> parser_;
+  bool kept_ = false;
+};
+
 }  // namespace
 
 std::string fb_to_json(std::string_view fb, const pb::Descriptor& d) {
@@ -149,29 +215,29 @@ std::string fb_to_json(std::string_view fb, const pb::Descriptor& d) {
 }
 
 std::string fb_json_to_fb(std::string_view json, const pb::Descriptor& d, const std::string& file) {
-  flatbuffers::IDLOptions opts;
-  // A field the file writes is present, even at its default value (presence is kept).
-  opts.force_defaults = true;
-  flatbuffers::Parser parser(opts);
-  // The schema comes from the embedded reflection binary: tokenising the .fbs text on every
-  // call dominated the cost of reading a small settings file.
-  if (!parser.Deserialize(&fb_schema()) || !parser.SetRootType(fb_name(d).c_str()))
-    throw std::logic_error("the embedded configuration.bfbs does not load: " + parser.error_);
   // The parser reads up to the first NUL.
   if (json.find('\0') != std::string_view::npos)
     throw Error(ErrorCode::Malformed, "a NUL byte in FlatBuffers JSON", file, "byte " + std::to_string(json.find('\0')));
   const std::string text(json);
-  if (!parser.Parse(text.c_str())) {
+  PooledParser pooled;
+  flatbuffers::Parser& parser = pooled.get();
+  if (!parser.SetRootType(fb_name(d).c_str()))
+    throw std::logic_error("the embedded configuration.bfbs has no table " + fb_name(d));
+  parser.error_.clear();
+  if (!parser.ParseJson(text.c_str())) {
     // "<line>: <column>: error: <message>"
     static const std::regex where(R"(^\s*(\d+):\s*(\d+):\s*error:\s*([^\n]*))");
     std::smatch m;
-    if (std::regex_search(parser.error_, m, where))
+    const std::string error = parser.error_;  // the parser is discarded: it may be mid-table
+    if (std::regex_search(error, m, where) && m[3].str() == "input file is empty")  // blanks and comments only
+      throw Error(ErrorCode::Malformed, "holds no JSON object (FlatBuffers JSON of " + fb_name(d) + " expected)", file);
+    if (std::regex_search(error, m, where))
       throw Error(ErrorCode::Malformed, m[3].str(), file, "line " + m[1].str() + ", column " + m[2].str());
-    throw Error(ErrorCode::Malformed, parser.error_, file);
+    throw Error(ErrorCode::Malformed, error, file);
   }
-  if (parser.builder_.GetSize() == 0)
-    throw Error(ErrorCode::Malformed, "holds no JSON object (FlatBuffers JSON of " + fb_name(d) + " expected)", file);
-  return {reinterpret_cast<const char*>(parser.builder_.GetBufferPointer()), parser.builder_.GetSize()};
+  std::string out(reinterpret_cast<const char*>(parser.builder_.GetBufferPointer()), parser.builder_.GetSize());
+  pooled.keep();
+  return out;
 }
 
 }  // namespace nnbridge::config::tflite_accel::detail

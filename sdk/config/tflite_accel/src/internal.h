@@ -65,7 +65,10 @@ struct UnknownAt {
 std::vector<UnknownAt> unknown_fields(const pb::Message& m, const std::string& path = {}, bool recursive = true);
 /// Text for a warning or an error about `u` (what it is and which forms keep it).
 std::string describe(const UnknownAt& u);
-/// True when `u` is a single value of a non-repeated enum field, which fb/fb-json can hold.
+/// True when the varint of `u` is an int32 as the wire writes one (sign-extended to 64 bits).
+bool varint_is_int32(const UnknownAt& u);
+/// True when `u` is a single int32 value of a non-repeated enum field, which fb/fb-json can
+/// hold (a message holding two for one field is refused by to_fb: the twin holds one).
 bool fb_can_hold(const UnknownAt& u);
 
 /// The length of the valid UTF-8 sequence at s[i] (strict: no overlong forms, no surrogates,
@@ -91,8 +94,9 @@ void from_fb(std::string_view bytes, pb::Message& m, std::vector<Issue>& warning
 /// FlatBuffers JSON of a FlatBuffer produced by to_fb() (trusted), root `d`.
 std::string fb_to_json(std::string_view fb, const pb::Descriptor& d);
 /// Parses FlatBuffers JSON with root `d` as TFLite does (flatbuffers::Parser on the twin's
-/// schema text) and returns the FlatBuffer it builds; fields written in the JSON are present
-/// even at their default. Throws Error(Malformed) with the parser's line, column and message.
+/// schema; one JSON object, no schema declarations) and returns the FlatBuffer it builds;
+/// fields written in the JSON are present even at their default. Throws Error(Malformed) with
+/// the parser's line, column and message. Reuses pooled parsers (thread-safe).
 std::string fb_json_to_fb(std::string_view json, const pb::Descriptor& d, const std::string& file);
 
 // ---- proto_forms.cc ----

@@ -1,6 +1,8 @@
 // Settings: one configuration.proto message, read from and written to any of the five forms.
 #include <google/protobuf/text_format.h>
+#include <google/protobuf/unknown_field_set.h>
 
+#include <algorithm>
 #include <array>
 #include <utility>
 
@@ -191,11 +193,49 @@ std::vector<Issue> Settings::check() const {
   }
 }
 
+namespace {
+
+// Unknown fields in field-number order (stable: values of one number keep theirs), here and in
+// every sub-message. Protobuf keeps them in the order read, but fields of different numbers
+// carry no order (protobuf encoding: "fields can appear in any order"), and the FlatBuffer
+// forms hold them by field, so a document read back from fb has them in schema order.
+void sort_unknown(pb::Message& m) {
+  const pb::Reflection& r = *m.GetReflection();
+  pb::UnknownFieldSet* set = r.MutableUnknownFields(&m);
+  std::vector<int> order(static_cast<std::size_t>(set->field_count()));
+  for (int i = 0; i < set->field_count(); ++i) order[static_cast<std::size_t>(i)] = i;
+  std::stable_sort(order.begin(), order.end(),
+                   [&](int x, int y) { return set->field(x).number() < set->field(y).number(); });
+  pb::UnknownFieldSet sorted;
+  for (int i : order) sorted.AddField(set->field(i));
+  set->Swap(&sorted);
+  std::vector<const pb::FieldDescriptor*> fields;
+  r.ListFields(m, &fields);
+  for (const pb::FieldDescriptor* f : fields) {
+    if (f->cpp_type() != pb::FieldDescriptor::CPPTYPE_MESSAGE) continue;
+    if (f->is_repeated()) {
+      for (int j = 0; j < r.FieldSize(m, f); ++j) sort_unknown(*r.MutableRepeatedMessage(&m, f, j));
+    } else {
+      sort_unknown(*r.MutableMessage(&m, f));
+    }
+  }
+}
+
+std::string canonical_wire(const pb::Message& m) {
+  std::unique_ptr<pb::Message> copy(m.New());
+  copy->CopyFrom(m);
+  sort_unknown(*copy);
+  return copy->SerializeAsString();
+}
+
+}  // namespace
+
 bool Settings::operator==(const Settings& other) const {
   const pb::Message& a = *impl_->message;
   const pb::Message& b = *other.impl_->message;
-  // The wire form holds every field with its presence and the unknown fields, in a fixed order.
-  return a.GetDescriptor() == b.GetDescriptor() && a.SerializeAsString() == b.SerializeAsString();
+  // The wire form holds every field with its presence and the unknown fields; known fields in a
+  // fixed order, unknown ones sorted by number first.
+  return a.GetDescriptor() == b.GetDescriptor() && canonical_wire(a) == canonical_wire(b);
 }
 
 }  // namespace nnbridge::config::tflite_accel

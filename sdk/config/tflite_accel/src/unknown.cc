@@ -1,6 +1,8 @@
 // Unknown protobuf fields: where they are, and what each form can do with them.
 #include <google/protobuf/unknown_field_set.h>
 
+#include <cstdint>
+
 #include "internal.h"
 
 namespace nnbridge::config::tflite_accel::detail {
@@ -47,11 +49,23 @@ std::vector<UnknownAt> unknown_fields(const pb::Message& m, const std::string& p
   return std::move(w.out);
 }
 
+bool varint_is_int32(const UnknownAt& u) {
+  const auto v = static_cast<std::int64_t>(u.varint);
+  return v >= INT32_MIN && v <= INT32_MAX;
+}
+
 bool fb_can_hold(const UnknownAt& u) {
-  return u.field && u.is_varint && !u.field->is_repeated() && u.field->type() == pb::FieldDescriptor::TYPE_ENUM;
+  return u.field && u.is_varint && !u.field->is_repeated() && u.field->type() == pb::FieldDescriptor::TYPE_ENUM &&
+         varint_is_int32(u);
 }
 
 std::string describe(const UnknownAt& u) {
+  if (u.field && u.is_varint && u.field->type() == pb::FieldDescriptor::TYPE_ENUM && !varint_is_int32(u))
+    // Protobuf's parser tests the low 32 bits against the enum and, when they are no value of it,
+    // keeps the whole 64-bit varint; the FlatBuffer twin's enum field is an int32.
+    return "varint " + std::to_string(u.varint) + " of enum field " + std::to_string(u.number) +
+           " is not an int32 (enums are int32 on the wire, negative ones sign-extended to 64 bits); kept as an "
+           "unknown field, which only proto-binary keeps";
   if (u.field && u.is_varint && u.field->type() == pb::FieldDescriptor::TYPE_ENUM) {
     // Enums are int32 on the wire, negative ones sign-extended to 64 bits.
     const auto value = static_cast<std::int32_t>(static_cast<std::int64_t>(u.varint));

@@ -206,6 +206,16 @@ class Writer {
         need_const_layer(v);
         add(Entity::NewOutput, v, {});
       }
+    // A constant nothing consumes is a Constant layer whose output slot has no connection (the
+    // reader keeps such a layer as a constant Value without a node): written back as one, since
+    // only a layer carries its data.
+    std::vector<bool> consumed(g_.values.size(), false);
+    for (const Node& n : g_.nodes)
+      for (auto v : n.inputs)
+        if (v != kNoValue) consumed[v] = true;
+    for (auto v : g_.outputs) consumed[v] = true;
+    for (ValueId v = 0; v < g_.values.size(); ++v)
+      if (g_.values[v].constant && !consumed[v] && produced[v] < 0 && !graph_inputs.count(v)) need_const_layer(v);
     // Order: layers that came from a file keep their place (armnn.position); layers without
     // one go where a writer would put them: inputs first, a Constant layer right before its
     // first consumer, everything else after the node before it, new outputs last.

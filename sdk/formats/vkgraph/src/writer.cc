@@ -220,7 +220,7 @@ class Writer {
         throw Error(ErrorCode::Invalid, "constant " + std::to_string(*c) + " is not in the graph's constants table (" +
                                             std::to_string(table.size()) + " entries)", {}, w + ".attrs." + keys::kConstantId);
       auto k = static_cast<std::size_t>(*c);
-      if (v.constant && (table[k].offset != kNamedDataOffset || embed_named_) && !ir_data_.count(k)) ir_data_[k] = *v.constant;
+      if (v.constant && (table[k].offset != kNamedDataOffset || embed_named_)) share(k, *v.constant, w);
       return static_cast<int32_t>(k);
     }
     if (!v.constant) return -1;
@@ -228,6 +228,25 @@ class Writer {
     data_.push_back(std::nullopt);
     ir_data_[table.size() - 1] = *v.constant;
     return static_cast<int32_t>(table.size() - 1);
+  }
+
+  // Tensors may share a constants entry, each reading its own byte size from the entry's offset
+  // (ExecuTorch's VulkanBackend.cpp get_constant_data_ptr: constant_data + offset; the entry's
+  // length is not consulted), so the segment holds the longest of their data. Where they
+  // overlap they must agree: one entry cannot hold two contents.
+  void share(std::size_t k, const Buffer& data, const std::string& w) {
+    auto it = ir_data_.find(k);
+    if (it == ir_data_.end()) {
+      ir_data_.emplace(k, data);
+      return;
+    }
+    const Buffer& have = it->second;
+    const std::size_t common = std::min(have.size(), data.size());
+    if (common > 0 && std::memcmp(have.data(), data.data(), common) != 0)
+      throw Error(ErrorCode::Unsupported, "shares constants[" + std::to_string(k) +
+                                              "] with another tensor whose data differs in the bytes both hold",
+                  {}, w + ".attrs." + keys::kConstantId);
+    if (data.size() > have.size()) it->second = data;
   }
 
   // ExecuTorch's serialize_constant_tensors: in table order, each constant's bytes padded to

@@ -11,7 +11,9 @@
 //                 tflite.proto renamed to tflite): no file identifier, no size prefix
 //   fb-json       FlatBuffers JSON against that twin, the form of TFLite's settings files
 //                 (e.g. tflite/delegates/.../test_xnnpack_settings.json): snake_case keys,
-//                 `//` comments, bare enum names or integers; unknown keys are errors
+//                 `//` comments, bare enum names or integers; unknown keys are errors; one
+//                 JSON object and nothing else (TFLite's parser would also take schema
+//                 declarations such as `include "file";` around it: refused here)
 //
 // The schema is schemas/tflite_accel/configuration.proto, wire-compatible with TFLite's.
 //
@@ -37,7 +39,10 @@
 //   value in proto-binary) and reported in warnings(). proto-binary, fb and fb-json write it
 //   back; proto-text and proto-json cannot express it: saving to them throws Error(Unsupported)
 //   naming the field. In a repeated enum field the value's position could not be kept, so
-//   reading it throws Error(Unsupported) naming the element.
+//   reading it throws Error(Unsupported) naming the element. Two such values of one field
+//   (proto-binary keeps both) and a varint that is no int32 (protobuf tests its low 32 bits
+//   against the enum but keeps all 64) survive in proto-binary only: writing fb or fb-json
+//   throws Error(Unsupported) naming the field.
 // - Other unknown protobuf fields (tags not in the schema, read from proto-binary) survive in
 //   proto-binary only; writing them to any other form throws Error(Unsupported) naming them.
 // - A FlatBuffer vector that is present but empty has no protobuf counterpart (repeated fields

@@ -18,6 +18,8 @@ namespace nnbridge::formats::armnn {
 ///   by the Output layer's name, as Arm NN users bind them. A graph output that no such node
 ///   produces is written as a new Output layer named as the value.
 /// - Constant layer: a constant Value named as the layer (attr `armnn.layer` = "Constant").
+///   One whose output feeds nothing is kept (a constant no node uses), and the writer writes
+///   every such constant back as a Constant layer.
 /// - ConstTensors inside layers (weights, biases, BatchNormalization's mean/variance/beta/
 ///   gamma, LSTM parameters...): constant Values wired as extra node inputs, after the slot
 ///   inputs, in the canonical op's order (BatchNormalization: scale=gamma, B=beta, mean, var).

@@ -56,6 +56,9 @@ namespace nnbridge::formats::vkgraph {
 /// - Constants: metadata `vk.constants.offset`, `vk.constants.length`, `vk.constants.named_key`
 ///   mirror the `constants` table; a tensor with constant_id >= 0 refers to an entry. In the
 ///   delegate payload the entry's bytes become the Value's constant (a view into the file).
+///   Tensors may share an entry, each reading its own byte size from its offset (ExecuTorch's
+///   runtime does not read `length`): the writer lays out the longest of their data and refuses
+///   (Error Unsupported, naming the value) tensors of one entry whose bytes differ.
 ///   Named-data entries (offset 0xFFFFFFFFFFFFFFFF + `named_key`) stay external references.
 /// - Kept as metadata: `vk.version`, `vk.shaders.*`, `vk.storage_type_override`,
 ///   `vk.memory_layout_override`, `vk.input_ids` (only when it names a SymInt), `vk.absent` (top-level vectors and per-entry fields absent from the file),

@@ -1,20 +1,24 @@
-// The "cpu" backend: prepare() resolves every type, converts constants to float32, picks a
-// kernel per node and plans the memory of intermediate tensors (memory_plan.h); run() executes
-// the nodes in order in an arena reused across runs.
+// The "cpu" backend: prepare() runs the shared prepare loop (nnbridge/exec/prepare.h: types,
+// float32 constants, order, which backend runs each node) with a builder that picks a kernel per
+// node, then plans the memory of intermediate tensors (memory_plan.h); run() executes the nodes
+// in order in an arena reused across runs.
 #include <algorithm>
 #include <cstdint>
 #include <memory>
 #include <thread>
 
-#include "convert.h"
+#include "nnbridge/exec/convert.h"
 #include "custom_kernels.h"
 #include "kernel.h"
 #include "memory_plan.h"
 #include "nnbridge/cpu_ref.h"
-#include "nnbridge/order.h"
-#include "nnbridge/prepare_check.h"
+#include "nnbridge/exec/prepare.h"
 
 namespace nnbridge::cpu_ref {
+
+using exec::from_float;
+using exec::round_trip;
+using exec::to_float;
 
 namespace {
 
@@ -36,7 +40,9 @@ class CpuPlan final : public Plan {
   std::unique_ptr<ArenaPool> arenas;
   std::shared_ptr<OutputPool> output_buffers = std::make_shared<OutputPool>();
   std::vector<std::pair<std::string, TensorType>> in_types, out_types;
+  std::vector<NodePlacement> nodes;                     // which backend runs each step's node
 
+  const std::vector<NodePlacement>& placement() const override { return nodes; }
   const std::vector<std::pair<std::string, TensorType>>& input_types() const override { return in_types; }
   const std::vector<std::pair<std::string, TensorType>>& output_types() const override { return out_types; }
 
@@ -119,6 +125,53 @@ class CpuPlan final : public Plan {
   }
 };
 
+// The cpu side of the shared prepare loop (nnbridge/exec/prepare.h): a Kernel per node, from a
+// custom kernel (custom_kernels.h) or the built-in table, or a node another backend runs.
+class CpuBuilder final : public exec::NodeBuilder {
+ public:
+  CpuBuilder(const Graph& g, const KernelRegistry& custom, CpuPlan& plan, std::vector<std::size_t>& last_use)
+      : g_(g), custom_(custom), plan_(plan), last_use_(last_use) {}
+
+  bool has_kernel(const Graph& work, std::size_t i) override {
+    const Node& n = work.nodes[i];
+    return kernels().count(n.op) > 0 || choose_custom(custom_, n.op, kernel_dtype(work, n), false) != nullptr;
+  }
+  bool is_custom(const Graph& g, std::size_t i) override { return chosen(g, i) != nullptr; }
+  Shapes shapes(const Graph& work, std::size_t i) override {
+    auto e = chosen(work, i);
+    if (!e) return {};
+    return {true, custom_infer(*e, work, i)};
+  }
+  void build(const Graph& work, std::size_t i, const exec::NodeContext& ctx, const std::string& label) override {
+    auto e = chosen(work, i);
+    const Node& n = g_.nodes[i];
+    push(Step{i, n.inputs, n.outputs, e ? make_custom_kernel(e, ctx, label) : kernels().at(n.op)(ctx)});
+  }
+  void add_foreign(std::size_t i, std::shared_ptr<const exec::ForeignNode> f) override {
+    const Node& n = g_.nodes[i];
+    push(Step{i, n.inputs, n.outputs, [f](std::span<const float* const> in, std::span<float* const> out) {
+                exec::run_foreign(*f, in, out);
+              }});
+  }
+  std::string no_kernel_note(const Graph&, std::size_t i) override { return other_dtypes_note(custom_, g_.nodes[i].op); }
+
+ private:
+  // The custom kernel that runs node i, or null (kernel choice: custom_kernels.h).
+  std::shared_ptr<const KernelRegistry::Entry> chosen(const Graph& work, std::size_t i) const {
+    const Node& n = work.nodes[i];
+    return choose_custom(custom_, n.op, kernel_dtype(work, n), kernels().count(n.op) > 0);
+  }
+  void push(Step st) {
+    for (ValueId v : st.inputs)
+      if (v != kNoValue) last_use_[v] = plan_.steps.size();
+    plan_.steps.push_back(std::move(st));
+  }
+  const Graph& g_;
+  const KernelRegistry& custom_;
+  CpuPlan& plan_;
+  std::vector<std::size_t>& last_use_;
+};
+
 class CpuBackend final : public Backend {
  public:
   std::string name() const override { return "cpu"; }
@@ -126,109 +179,19 @@ class CpuBackend final : public Backend {
   std::unique_ptr<Plan> prepare(const Graph& g, const BackendOptions& options) const override {
     const int threads = options.threads > 0 ? options.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     const KernelRegistry custom = effective_kernels(options);  // application kernels + extension libraries
-    // What the checker calls an error (a stride of 0, a negative pad, a cycle, ...) is not run,
-    // except on nodes an application kernel runs (their attributes are its author's).
-    refuse_check_errors(g, [&](std::size_t i) {
-      const Node& n = g.nodes[i];
-      for (ValueId v : n.inputs)
-        if (v != kNoValue && v >= g.values.size()) return false;
-      for (ValueId v : n.outputs)
-        if (v >= g.values.size()) return false;
-      return choose_custom(custom, n.op, kernel_dtype(g, n), kernels().count(n.op) > 0) != nullptr;
-    });
     auto plan = std::make_unique<CpuPlan>();
-    Graph work = g;  // types get resolved in place; constants are shared, not copied
-    const bool from_armnn = g.source_format == "armnn";
-    for (ValueId id : g.inputs) {
-      if (id >= g.values.size()) throw Error(ErrorCode::Invalid, "graph input id out of range", {}, "inputs");
-      if (!g.values[id].type.fully_known())
-        throw Error(ErrorCode::Unsupported, "graph input \"" + g.values[id].name + "\" has an unknown dimension or dtype");
-    }
-    plan->constants.resize(g.values.size());
-    for (std::size_t v = 0; v < g.values.size(); ++v) {
-      const Value& val = g.values[v];
-      if (!val.constant) continue;
-      if (!val.type.fully_known() || !val.type.byte_size() || static_cast<uint64_t>(*val.type.byte_size()) != val.constant->size())
-        throw Error(ErrorCode::Invalid, "constant \"" + val.name + "\" does not match its type", {}, "values[" + std::to_string(v) + "]");
-      plan->constants[v] = std::make_shared<const std::vector<float>>(
-          to_float(val.type, val.constant->data(), static_cast<std::size_t>(*val.type.element_count())));
-    }
-    const KernelTable& table = kernels();
     std::vector<std::size_t> last_use(g.values.size(), SIZE_MAX);
-    // What a node may read: graph inputs, constants with data, earlier nodes' outputs. A value
-    // with none of these (a VkGraph constant whose bytes live outside the file) is refused.
-    std::vector<bool> ready(g.values.size(), false);
-    for (ValueId id : g.inputs)
-      if (id < ready.size()) ready[id] = true;
-    for (std::size_t v = 0; v < g.values.size(); ++v) ready[v] = ready[v] || g.values[v].constant.has_value();
-    // Steps run in a stable topological order (the file's order need not be one: graph.h).
-    for (const std::size_t i : topological_order(g)) {
-      const Node& n = g.nodes[i];
-      const std::string where = "nodes[" + std::to_string(i) + "]";
-      const std::string label = "node " + std::to_string(i) + " \"" + n.name + "\" (" + n.op + ")";
-      for (ValueId v : n.inputs)
-        if (v != kNoValue && v >= g.values.size()) throw Error(ErrorCode::Invalid, "input id out of range in " + label, {}, where);
-      for (ValueId v : n.outputs)
-        if (v >= g.values.size()) throw Error(ErrorCode::Invalid, "output id out of range in " + label, {}, where);
-      for (ValueId v : n.inputs)
-        if (v != kNoValue && !ready[v]) {
-          if (auto key = g.values[v].attrs.find(kExternalDataKey);
-              key != g.values[v].attrs.end() && key->second.is<std::string>()) {
-            auto hint = g.metadata.find(kExternalDataHint);
-            throw Error(ErrorCode::Invalid,
-                        "constant \"" + g.values[v].name + "\" of " + label + " has no data: its bytes are the named data \"" +
-                            key->second.get<std::string>() + "\", which was not loaded" +
-                            (hint != g.metadata.end() && hint->second.is<std::string>() ? " (" + hint->second.get<std::string>() + ")" : ""),
-                        {}, where);
-          }
-          throw Error(ErrorCode::Invalid, "input \"" + g.values[v].name + "\" of " + label +
-                                              " has no data: it is not a graph input, a constant with data or a node's output",
-                      {}, where);
-        }
-      for (ValueId v : n.outputs) ready[v] = true;
-      auto it = table.find(n.op);
-      auto custom_kernel = choose_custom(custom, n.op, kernel_dtype(work, n), it != table.end());
-      if (it == table.end() && !custom_kernel)
-        throw Error(ErrorCode::Unsupported,
-                    "the cpu backend has no kernel for op " + n.op + " (node " + std::to_string(i) + " \"" + n.name + "\")" + other_dtypes_note(custom, n.op), {}, where);
-      // Types: the schema's inference, which must agree with every dim the file declares;
-      // the declared type where inference leaves something unknown or has nothing to say.
-      // (Kernels index buffers by these shapes, so a file cannot make them disagree.)
-      std::optional<std::vector<TensorType>> inferred;
-      std::string infer_error;
-      try {
-        inferred = custom_kernel ? custom_infer(*custom_kernel, work, i) : infer_types(work, i);
-      } catch (const Error& e) {
-        if (custom_kernel) throw Error(e.code(), label + ": " + e.message(), {}, where);
-        infer_error = e.message();
-      }
-      resolve_output_types(work, i, inferred, infer_error, label, where);
-      KernelContext ctx{n, find_schema(n.op), {}, {}, {}, from_armnn, threads, {}};
-      for (ValueId v : n.inputs) {
-        ctx.in.push_back(v == kNoValue ? TensorType{} : work.values[v].type);
-        ctx.constants.push_back(v == kNoValue ? nullptr : plan->constants[v].get());
-        ctx.in_attrs.push_back(v == kNoValue ? nullptr : &g.values[v].attrs);
-      }
-      for (ValueId v : n.outputs) ctx.out.push_back(work.values[v].type);
-      Step st{i, n.inputs, n.outputs, {}};
-      try {
-        st.kernel = custom_kernel ? make_custom_kernel(custom_kernel, ctx, label) : it->second(ctx);
-      } catch (const Error& e) {
-        throw Error(e.code(), label + ": " + e.message(), {}, where);
-      }
-      for (ValueId v : n.inputs)
-        if (v != kNoValue) last_use[v] = plan->steps.size();
-      plan->steps.push_back(std::move(st));
-    }
+    CpuBuilder builder(g, custom, *plan, last_use);
+    exec::PreparedGraph prepared = exec::prepare_nodes(g, options, name(), threads, builder);
+    const Graph& work = prepared.work;
+    plan->constants = std::move(prepared.constants);
+    plan->nodes = std::move(prepared.placement);
     plan->types.resize(g.values.size());
     for (std::size_t v = 0; v < g.values.size(); ++v) plan->types[v] = work.values[v].type;
     plan->graph_inputs = g.inputs;
     plan->graph_outputs = g.outputs;
     for (ValueId id : g.inputs) plan->in_types.emplace_back(g.values[id].name, plan->types[id]);
     for (ValueId id : g.outputs) {
-      if (id >= g.values.size()) throw Error(ErrorCode::Invalid, "graph output id out of range", {}, "outputs");
-      if (!plan->types[id].fully_known())
-        throw Error(ErrorCode::Unsupported, "graph output \"" + g.values[id].name + "\" has no known shape");
       plan->out_types.emplace_back(g.values[id].name, plan->types[id]);
       last_use[id] = SIZE_MAX;  // kept to the end
     }

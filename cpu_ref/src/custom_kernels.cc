@@ -6,9 +6,13 @@
 #include <exception>
 #include <stdexcept>
 
-#include "convert.h"
+#include "nnbridge/exec/convert.h"
 
 namespace nnbridge::cpu_ref {
+
+using exec::from_float;
+using exec::round_trip;
+using exec::to_float;
 
 namespace {
 

@@ -14,37 +14,22 @@
 #include <string_view>
 #include <vector>
 
+#include "nnbridge/axis.h"
 #include "nnbridge/error.h"
+#include "nnbridge/exec/node_context.h"
+#include "nnbridge/exec/shape.h"
 #include "nnbridge/graph.h"
 #include "nnbridge/op_schema.h"
 
 namespace nnbridge::cpu_ref {
 
-using Shape = std::vector<int64_t>;
-
-/// What a factory sees of one node.
-struct KernelContext {
-  const Node& node;
-  const OpSchema* schema = nullptr;
-  std::vector<TensorType> in;   ///< resolved input types (Undefined for an absent optional input)
-  std::vector<TensorType> out;  ///< resolved output types (shapes fully known)
-  std::vector<const std::vector<float>*> constants;  ///< float32 contents of constant inputs, else nullptr
-  bool from_armnn = false;      ///< the graph was read from an Arm NN file: Arm NN CpuRef's rules apply
-  int threads = 1;              ///< worker threads a kernel may use (BackendOptions::threads, resolved)
-  /// Format-specific attributes of each input value (Value::attrs), nullptr for an absent input:
-  /// what the IR's types do not carry, e.g. the scale of an Arm NN Int32 tensor.
-  std::vector<const AttrMap*> in_attrs;
-
-  bool has_input(std::size_t i) const { return i < in.size() && in[i].dtype != DataType::Undefined; }
-  const Attr* attr(std::string_view name) const;  ///< the node's, else the schema default, else nullptr
-  bool has_attr(std::string_view name) const { return node.attrs.find(name) != node.attrs.end(); }
-  int64_t attr_int(std::string_view name, int64_t fallback = 0) const;
-  double attr_float(std::string_view name, double fallback = 0) const;
-  std::string attr_string(std::string_view name, std::string fallback = {}) const;
-  std::vector<int64_t> attr_ints(std::string_view name, std::vector<int64_t> fallback = {}) const;
-  [[noreturn]] void unsupported(const std::string& what) const;
-  [[noreturn]] void invalid(const std::string& what) const;
-};
+using exec::Shape;
+/// What a factory sees of one node: the exec floor's node context (nnbridge/exec/node_context.h),
+/// the same one the opencl backend's factories see.
+using KernelContext = exec::NodeContext;
+using exec::implied_bias_scale;
+using exec::numel;
+using exec::strides_of;
 
 /// Computes outputs from inputs (float32, C order, sizes of the resolved types).
 using Kernel = std::function<void(std::span<const float* const> in, std::span<float* const> out)>;
@@ -77,12 +62,6 @@ void add_executorch_kernels(KernelTable&);
 /// The table of every built-in kernel.
 const KernelTable& kernels();
 
-/// Scale per output channel for an Int32 bias (input 2) that carries no quantization while X
-/// (input 0) and W (input 1) are quantized: X's scale times W's (per-channel) scale, the
-/// relation Arm NN requires of quantized Convolution2d / FullyConnected biases. Empty when
-/// the bias needs no scaling.
-std::vector<float> implied_bias_scale(const KernelContext& ctx, int64_t channels);
-
 /// Calls fn(i) for i in [0, n) on up to `threads` threads (the caller's and workers of one
 /// process-wide Eigen thread pool, one per core); items must be independent. The first
 /// exception thrown by an item is rethrown after every item has finished.
@@ -91,11 +70,7 @@ void parallel_for(int threads, int64_t n, const std::function<void(int64_t)>& fn
 /// except the last) and calls fn(begin, end) for each, as parallel_for does.
 void parallel_ranges(int threads, int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn);
 
-// ---- shape helpers ----
-int64_t numel(const Shape& s);
-/// C-order strides.
-Shape strides_of(const Shape& s);
-/// `axis` in [-rank, rank) made non-negative; throws Error(Invalid).
-int64_t norm_axis(int64_t axis, int64_t rank);
+// Shape helpers (numel, strides_of, broadcast_strides) are nnbridge/exec/shape.h's; the axis
+// rule is nnbridge/axis.h's normalize_axis.
 
 }  // namespace nnbridge::cpu_ref

@@ -1,17 +1,17 @@
-// The "opencl" backend: prepare() opens the device, resolves every type (as cpu does), uploads
-// constants as float32 and builds a Launch per node (ops.h), or, where allowed, a one-node cpu
-// plan (opencl.fallback=cpu); run() uploads the inputs, enqueues the nodes in order on the
-// device's in-order queue, rounds each non-float32 node output to its dtype (cpu's round_trip)
-// and reads the graph outputs back.
+// The "opencl" backend: prepare() opens the device and runs the shared prepare loop
+// (nnbridge/exec/prepare.h: types, float32 constants, order, which backend runs each node) with a
+// builder that makes a Launch per node (ops.h, custom_layers.h) or keeps the one-node plan of a
+// fallback backend (BackendOptions::fallback; opencl.fallback=cpu adds "cpu"); it then uploads
+// the constants. run() uploads the inputs, enqueues the nodes in order on the device's in-order
+// queue, rounds each non-float32 node output to its dtype (exec's round_trip, as cpu does) and
+// reads the graph outputs back.
 #include <algorithm>
 #include <cstring>
 #include <mutex>
 
-#include "convert.h"  // cpu_ref/src
-#include "nnbridge/cpu_ref.h"
+#include "nnbridge/exec/convert.h"
 #include "nnbridge/gpu.h"
-#include "nnbridge/order.h"
-#include "nnbridge/prepare_check.h"
+#include "nnbridge/exec/prepare.h"
 #include "custom_layers.h"
 #include "ops.h"
 
@@ -19,21 +19,14 @@ namespace nnbridge::gpu {
 
 namespace {
 
-using cpu_ref::numel;
+using exec::numel;
 
 std::size_t count_of(const TensorType& t) { return static_cast<std::size_t>(numel(t.shape)); }
-
-// A node that runs on the cpu backend: its plan over a graph of just that node.
-struct Fallback {
-  std::unique_ptr<Plan> plan;
-  std::vector<std::pair<std::string, ValueId>> inputs;   // sub-graph input name -> value
-  std::vector<std::pair<std::string, ValueId>> outputs;  // sub-graph output name -> value
-};
 
 struct Step {
   std::vector<ValueId> inputs, outputs;  // kNoValue kept
   Launch launch;
-  std::unique_ptr<Fallback> fallback;
+  std::shared_ptr<const exec::ForeignNode> foreign;  // set: a fallback backend runs the node
 };
 
 class GpuPlan final : public Plan {
@@ -45,8 +38,10 @@ class GpuPlan final : public Plan {
   std::vector<Step> steps;
   std::vector<ValueId> graph_inputs, graph_outputs;
   std::vector<std::pair<std::string, TensorType>> in_types, out_types;
+  std::vector<NodePlacement> nodes;
   mutable std::mutex mutex;  // run() shares the device buffers
 
+  const std::vector<NodePlacement>& placement() const override { return nodes; }
   const std::vector<std::pair<std::string, TensorType>>& input_types() const override { return in_types; }
   const std::vector<std::pair<std::string, TensorType>>& output_types() const override { return out_types; }
 
@@ -77,12 +72,12 @@ class GpuPlan final : public Plan {
         if (t.dtype() != type.dtype && t.dtype() != storage_type(type.dtype))
           throw Error(ErrorCode::Invalid, "graph input \"" + name + "\" is " + std::string(to_string(t.dtype())) +
                                               ", the graph needs " + std::string(to_string(type.dtype)));
-        write(graph_inputs[k], cpu_ref::to_float(type, t.bytes().data(), t.element_count()).data());
+        write(graph_inputs[k], exec::to_float(type, t.bytes().data(), t.element_count()).data());
       }
       std::vector<cl::Buffer> ins, outs;
       for (const Step& st : steps) {
-        if (st.fallback) {
-          run_fallback(*st.fallback);
+        if (st.foreign) {
+          run_foreign(st);
           continue;
         }
         ins.clear();
@@ -93,7 +88,7 @@ class GpuPlan final : public Plan {
         for (ValueId v : st.outputs)
           if (types[v].dtype != DataType::Float32) {  // the node's dtype: cpu's rounding rule
             std::vector<float> host = read(v);
-            cpu_ref::round_trip(types[v], host.data(), host.size());
+            exec::round_trip(types[v], host.data(), host.size());
             write(v, host.data());
           }
       }
@@ -101,7 +96,7 @@ class GpuPlan final : public Plan {
       for (std::size_t k = 0; k < graph_outputs.size(); ++k) {
         const ValueId id = graph_outputs[k];
         std::vector<float> host = read(id);
-        result[out_types[k].first] = HostTensor::owned(types[id], cpu_ref::from_float(types[id], host.data(), host.size()));
+        result[out_types[k].first] = HostTensor::owned(types[id], exec::from_float(types[id], host.data(), host.size()));
       }
       return result;
     } catch (const cl::Error& e) {
@@ -110,74 +105,63 @@ class GpuPlan final : public Plan {
     }
   }
 
-  void run_fallback(const Fallback& f) const {
-    TensorMap in;
-    for (const auto& [name, v] : f.inputs) {
-      std::vector<float> host = read(v);
-      in[name] = HostTensor::owned(types[v], cpu_ref::from_float(types[v], host.data(), host.size()));
+  // The node's inputs read back to the host, run by the fallback backend's plan, its outputs
+  // written to the device.
+  void run_foreign(const Step& st) const {
+    const exec::ForeignNode& f = *st.foreign;
+    std::vector<std::vector<float>> host_in(st.inputs.size()), host_out(st.outputs.size());
+    std::vector<const float*> in(st.inputs.size(), nullptr);
+    std::vector<float*> out(st.outputs.size(), nullptr);
+    for (const exec::ForeignNode::Port& p : f.inputs) {
+      host_in[p.slot] = read(st.inputs[p.slot]);
+      in[p.slot] = host_in[p.slot].data();
     }
-    TensorMap out = f.plan->run(in);
-    for (const auto& [name, v] : f.outputs) {
-      const HostTensor& t = out.at(name);
-      write(v, cpu_ref::to_float(types[v], t.bytes().data(), t.element_count()).data());
+    for (const exec::ForeignNode::Port& p : f.outputs) {
+      host_out[p.slot].assign(count_of(types[st.outputs[p.slot]]), 0.0f);
+      out[p.slot] = host_out[p.slot].data();
     }
+    exec::run_foreign(f, in, out);
+    for (const exec::ForeignNode::Port& p : f.outputs) write(st.outputs[p.slot], host_out[p.slot].data());
   }
 };
 
-// The schema's inference merged with what the file declares (core's rule, as on cpu).
-void resolve_outputs(Graph& work, std::size_t i, const std::string& label, const std::string& where) {
-  std::optional<std::vector<TensorType>> inferred;
-  std::string infer_error;
-  try {
-    inferred = infer_types(work, i);
-  } catch (const Error& e) {
-    infer_error = e.message();
-  }
-  resolve_output_types(work, i, inferred, infer_error, label, where);
-}
+// The opencl side of the shared prepare loop: a Launch per node, from an OpenVINO custom layer
+// (before any built-in kernel) or the op table, or a node a fallback backend runs.
+class GpuBuilder final : public exec::NodeBuilder {
+ public:
+  GpuBuilder(const Graph& g, const BackendOptions& options, GpuPlan& plan) : g_(g), options_(options), plan_(plan) {}
 
-// A graph of node `i` alone (types resolved), prepared on cpu.
-std::unique_ptr<Fallback> make_fallback(const Graph& work, std::size_t i, const BackendOptions& options) {
-  const Node& n = work.nodes[i];
-  Graph sub;
-  sub.source_format = work.source_format;
-  sub.metadata = work.metadata;
-  auto f = std::make_unique<Fallback>();
-  std::map<ValueId, ValueId> map;
-  auto add = [&](ValueId v, bool output) {
-    if (v == kNoValue) return kNoValue;
-    if (auto it = map.find(v); it != map.end()) return it->second;
-    const ValueId id = static_cast<ValueId>(sub.values.size());
-    sub.values.push_back(work.values[v]);
-    sub.values.back().name = "v" + std::to_string(v);
-    map[v] = id;
-    if (output) {
-      sub.outputs.push_back(id);
-      f->outputs.emplace_back(sub.values.back().name, v);
-    } else if (!work.values[v].constant) {
-      sub.inputs.push_back(id);
-      f->inputs.emplace_back(sub.values.back().name, v);
-    }
-    return id;
-  };
-  Node node = n;
-  for (ValueId& v : node.inputs) v = add(v, false);
-  for (ValueId& v : node.outputs) v = add(v, true);
-  sub.nodes.push_back(std::move(node));
-  BackendOptions cpu_options;
-  cpu_options.threads = options.threads;
-  f->plan = cpu_ref::backend()->prepare(sub, cpu_options);
-  return f;
-}
+  bool has_kernel(const Graph& work, std::size_t i) override {
+    const Node& n = work.nodes[i];
+    return has_custom_layer(options_, n) || ops().count(n.op) > 0;
+  }
+  bool is_custom(const Graph& g, std::size_t i) override { return has_custom_layer(options_, g.nodes[i]); }
+  void build(const Graph& work, std::size_t i, const exec::NodeContext& ctx, const std::string& label) override {
+    const Node& n = g_.nodes[i];
+    const Device& dev = *plan_.dev;
+    Launch launch = has_custom_layer(options_, n) ? custom_layer_launch(options_, work, i, dev, label)
+                                                  : ops().at(n.op)(OpContext{ctx, dev, label});
+    plan_.steps.push_back(Step{n.inputs, n.outputs, std::move(launch), {}});
+  }
+  void add_foreign(std::size_t i, std::shared_ptr<const exec::ForeignNode> f) override {
+    const Node& n = g_.nodes[i];
+    plan_.steps.push_back(Step{n.inputs, n.outputs, {}, std::move(f)});
+  }
+  std::string no_kernel_note(const Graph&, std::size_t) override {
+    return " (opencl.fallback=cpu, or BackendOptions::fallback, runs such nodes on cpu)";
+  }
+
+ private:
+  const Graph& g_;
+  const BackendOptions& options_;
+  GpuPlan& plan_;
+};
 
 class GpuBackend final : public Backend {
  public:
   std::string name() const override { return "opencl"; }
 
   std::unique_ptr<Plan> prepare(const Graph& g, const BackendOptions& options) const override {
-    // What the checker calls an error (a stride of 0, a negative pad, a cycle, ...) is not run,
-    // except on nodes an OpenVINO custom layer runs (their attributes are the layer's).
-    refuse_check_errors(g, [&](std::size_t i) { return has_custom_layer(options, g.nodes[i]); });
     std::string device_spec, fallback = "none", cache_dir;
     for (const auto& [key, value] : options.options) {
       if (key.rfind("opencl.", 0) != 0) continue;  // another backend's
@@ -197,8 +181,11 @@ class GpuBackend final : public Backend {
       dev->cache_dir = cache_dir;
       plan->dev = std::move(dev);
     }
+    BackendOptions opts = options;  // opencl.fallback=cpu: "cpu" ends the fallback list
+    if (fallback == "cpu" && std::find(opts.fallback.begin(), opts.fallback.end(), "cpu") == opts.fallback.end())
+      opts.fallback.push_back("cpu");
     try {
-      build(*plan, g, options, fallback == "cpu");
+      build(*plan, g, opts);
     } catch (const cl::Error& e) {
       throw Error(ErrorCode::Backend, std::string("opencl: ") + e.what() + " failed with " + std::to_string(e.err()) + " on " +
                                           plan->dev->label);
@@ -207,98 +194,16 @@ class GpuBackend final : public Backend {
   }
 
  private:
-  void build(GpuPlan& plan, const Graph& g, const BackendOptions& options, bool allow_fallback) const {
+  void build(GpuPlan& plan, const Graph& g, const BackendOptions& options) const {
     const Device& dev = *plan.dev;
-    Graph work = g;
-    const bool from_armnn = g.source_format == "armnn";
-    for (ValueId id : g.inputs) {
-      if (id >= g.values.size()) throw Error(ErrorCode::Invalid, "graph input id out of range", {}, "inputs");
-      if (!g.values[id].type.fully_known())
-        throw Error(ErrorCode::Unsupported, "graph input \"" + g.values[id].name + "\" has an unknown dimension or dtype");
-    }
-    for (ValueId id : g.outputs)
-      if (id >= g.values.size()) throw Error(ErrorCode::Invalid, "graph output id out of range", {}, "outputs");
-    std::vector<std::shared_ptr<const std::vector<float>>> constants(g.values.size());
-    for (std::size_t v = 0; v < g.values.size(); ++v) {
-      const Value& val = g.values[v];
-      if (!val.constant) continue;
-      if (!val.type.fully_known() || !val.type.byte_size() || static_cast<uint64_t>(*val.type.byte_size()) != val.constant->size())
-        throw Error(ErrorCode::Invalid, "constant \"" + val.name + "\" does not match its type", {}, "values[" + std::to_string(v) + "]");
-      constants[v] = std::make_shared<const std::vector<float>>(
-          cpu_ref::to_float(val.type, val.constant->data(), static_cast<std::size_t>(*val.type.element_count())));
-    }
-    std::vector<bool> ready(g.values.size(), false);
-    for (ValueId id : g.inputs) ready[id] = true;
-    for (std::size_t v = 0; v < g.values.size(); ++v) ready[v] = ready[v] || g.values[v].constant.has_value();
-    const OpTable& table = ops();
-    // Steps run in a stable topological order (the file's order need not be one: graph.h).
-    for (const std::size_t i : topological_order(g)) {
-      const Node& n = g.nodes[i];
-      const std::string where = "nodes[" + std::to_string(i) + "]";
-      const std::string label = "node " + std::to_string(i) + " \"" + n.name + "\" (" + n.op + ")";
-      for (ValueId v : n.inputs)
-        if (v != kNoValue && (v >= g.values.size() || !ready[v]))
-          throw Error(ErrorCode::Invalid, "an input of " + label + " is out of range or has no data", {}, where);
-      for (ValueId v : n.outputs) {
-        if (v >= g.values.size()) throw Error(ErrorCode::Invalid, "output id out of range in " + label, {}, where);
-        ready[v] = true;
-      }
-      if (has_custom_layer(options, n)) {  // OpenVINO custom layer (custom_layers.h): before any built-in kernel
-        resolve_outputs(work, i, label, where);
-        try {
-          plan.steps.push_back(Step{n.inputs, n.outputs, custom_layer_launch(options, work, i, dev, label), {}});
-        } catch (const Error& e) {
-          throw Error(e.code(), e.message(), e.file(), e.where().empty() ? where : e.where());
-        }
-        continue;
-      }
-      auto it = table.find(n.op);
-      if (it == table.end() && !allow_fallback)
-        throw Error(ErrorCode::Unsupported, "the opencl backend has no kernel for op " + n.op + " (node " + std::to_string(i) + " \"" + n.name + "\")" +
-                                                " (opencl.fallback=cpu runs such nodes on cpu)", {}, where);
-      resolve_outputs(work, i, label, where);
-      Step st{n.inputs, n.outputs, {}, {}};
-      if (it == table.end()) {
-        try {
-          st.fallback = make_fallback(work, i, options);
-        } catch (const Error& e) {
-          throw Error(e.code(), label + " (on cpu, opencl.fallback=cpu): " + e.message(), {}, where);
-        }
-      } else {
-        cpu_ref::KernelContext ctx{n, find_schema(n.op), {}, {}, {}, from_armnn, 1, {}};
-        for (ValueId v : n.inputs) {
-          ctx.in.push_back(v == kNoValue ? TensorType{} : work.values[v].type);
-          ctx.constants.push_back(v == kNoValue ? nullptr : constants[v].get());
-          ctx.in_attrs.push_back(v == kNoValue ? nullptr : &g.values[v].attrs);
-        }
-        for (ValueId v : n.outputs) ctx.out.push_back(work.values[v].type);
-        try {
-          st.launch = it->second(OpContext{ctx, dev, label});
-        } catch (const Error& e) {
-          // With opencl.fallback=cpu a kernel that fails to build (Backend) or refuses this node's
-          // form (Unsupported, e.g. Conv weights that are not constants) runs on cpu instead
-          // (TFLite's allow_automatic_fallback_on_compilation_error).
-          const bool can_fall_back = e.code() == ErrorCode::Backend || e.code() == ErrorCode::Unsupported;
-          if (!allow_fallback || !can_fall_back) {
-            if (e.code() == ErrorCode::Backend) throw;  // a build failure already names the node
-            const bool hint = e.code() == ErrorCode::Unsupported && !allow_fallback;
-            throw Error(e.code(), label + ": " + e.message() + (hint ? " (opencl.fallback=cpu runs such nodes on cpu)" : ""),
-                        {}, where);
-          }
-          try {
-            st.fallback = make_fallback(work, i, options);
-          } catch (const Error& f) {
-            throw Error(f.code(), label + " (on cpu after the opencl kernel failed: " + e.message() + "): " + f.message(), {}, where);
-          }
-        }
-      }
-      plan.steps.push_back(std::move(st));
-    }
+    GpuBuilder builder(g, options, plan);
+    // Kernels read no thread count: the device runs them.
+    exec::PreparedGraph prepared = exec::prepare_nodes(g, options, name(), 1, builder);
+    const Graph& work = prepared.work;
+    const auto& constants = prepared.constants;
+    plan.nodes = std::move(prepared.placement);
     plan.types.resize(g.values.size());
     for (std::size_t v = 0; v < g.values.size(); ++v) plan.types[v] = work.values[v].type;
-    for (ValueId id : g.outputs)
-      if (!plan.types[id].fully_known())
-        throw Error(ErrorCode::Unsupported, "graph output \"" + g.values[id].name + "\" has no known shape");
     // One buffer per value a node or the caller touches; constants uploaded now.
     plan.buffers.resize(g.values.size());
     auto need = [&](ValueId v) {

@@ -33,8 +33,6 @@ void enqueue(const Device& dev, const cl::Kernel& k, int64_t n) {
 
 namespace {
 
-using cpu_ref::numel;
-using cpu_ref::strides_of;
 
 // Codes of kernels/elementwise.cl's unary_op and binary_op.
 enum class Unary : int {
@@ -67,24 +65,11 @@ OpFactory unary(Unary op, const char* a_name = nullptr, double a_default = 0, co
   };
 }
 
-// Strides of `in` broadcast (NumPy rules, right-aligned) to `out`: 0 along broadcast dims.
-Shape broadcast_strides(const KernelContext& k, const Shape& in, const Shape& out) {
-  if (in.size() > out.size()) k.invalid("an input has a higher rank than the output");
-  Shape s(out.size(), 0);
-  const Shape st = strides_of(in);
-  const std::size_t shift = out.size() - in.size();
-  for (std::size_t d = 0; d < in.size(); ++d) {
-    if (in[d] == out[d + shift]) s[d + shift] = in[d] == 1 ? 0 : st[d];
-    else if (in[d] != 1) k.invalid("input shapes do not broadcast to the output");
-  }
-  return s;
-}
-
 OpFactory binary(Binary op) {
   return [=](const OpContext& c) -> Launch {
     if (c.k.in.size() != 2) c.k.invalid("takes two inputs");
     const Shape& os = c.k.out[0].shape;
-    const Shape sa = broadcast_strides(c.k, c.k.in[0].shape, os), sb = broadcast_strides(c.k, c.k.in[1].shape, os);
+    const Shape sa = exec::broadcast_strides(c.k.in[0].shape, os), sb = exec::broadcast_strides(c.k.in[1].shape, os);
     std::vector<int> meta;
     for (int64_t d : os) meta.push_back(c.to_int(d));
     for (int64_t d : sa) meta.push_back(c.to_int(d));
@@ -158,8 +143,8 @@ Launch transpose(const OpContext& c) {
   if (static_cast<int64_t>(perm.size()) != r) c.k.invalid("perm has " + std::to_string(perm.size()) + " entries for rank " + std::to_string(r));
   const Shape xs = strides_of(is);
   std::vector<int> meta;
-  for (int64_t d = 0; d < r; ++d) meta.push_back(c.to_int(is[cpu_ref::norm_axis(perm[d], r)]));
-  for (int64_t d = 0; d < r; ++d) meta.push_back(c.to_int(xs[cpu_ref::norm_axis(perm[d], r)]));
+  for (int64_t d = 0; d < r; ++d) meta.push_back(c.to_int(is[normalize_axis(perm[d], r)]));
+  for (int64_t d = 0; d < r; ++d) meta.push_back(c.to_int(xs[normalize_axis(perm[d], r)]));
   const int64_t n = c.to_int(numel(is));
   if (numel(c.k.out[0].shape) != n) c.k.invalid("output size differs from the input's");
   cl::Buffer mb = c.ints(meta);
@@ -177,7 +162,7 @@ Launch transpose(const OpContext& c) {
 Launch concat(const OpContext& c) {
   const Shape& os = c.k.out[0].shape;
   const int64_t r = static_cast<int64_t>(os.size());
-  const int64_t axis = cpu_ref::norm_axis(c.k.attr_int("axis", 0), r);
+  const int64_t axis = c.k.attr_axis("axis", 0, r);
   int64_t inner = 1, outer = 1;
   for (int64_t d = 0; d < axis; ++d) outer *= os[d];
   for (int64_t d = axis + 1; d < r; ++d) inner *= os[d];

@@ -1,6 +1,7 @@
 // Internal op interface of the opencl backend: one factory per canonical op, run at prepare
-// time with the node's resolved types and attributes (cpu_ref's KernelContext, so both
-// backends read attributes and defaults the same way), returning a Launch that enqueues the
+// time with the node's resolved types and attributes (the exec floor's NodeContext,
+// nnbridge/exec/node_context.h, the one cpu's kernels see, so both backends read attributes and
+// defaults the same way), returning a Launch that enqueues the
 // node's kernels on the device. Factories throw Error(Unsupported) for attribute values they
 // do not implement, Error(Invalid) for inconsistent shapes, Error(Backend) for a failed build.
 #pragma once
@@ -12,12 +13,17 @@
 #include <vector>
 
 #include "device.h"
-#include "kernel.h"  // cpu_ref/src: KernelContext, numel, strides_of, norm_axis
+#include "nnbridge/axis.h"
+#include "nnbridge/error.h"
+#include "nnbridge/exec/node_context.h"
+#include "nnbridge/exec/shape.h"
 
 namespace nnbridge::gpu {
 
-using cpu_ref::KernelContext;
-using cpu_ref::Shape;
+using KernelContext = exec::NodeContext;
+using exec::numel;
+using exec::Shape;
+using exec::strides_of;
 
 struct OpContext {
   const KernelContext& k;

@@ -4,15 +4,13 @@
 #include <algorithm>
 #include <cmath>
 
+#include "nnbridge/exec/gemm.h"
 #include "ops.h"
 
 namespace nnbridge::gpu {
 
 namespace {
 
-using cpu_ref::norm_axis;
-using cpu_ref::numel;
-using cpu_ref::strides_of;
 
 // Sets each argument in order.
 template <class... A>
@@ -26,7 +24,7 @@ OpFactory softmax(bool log) {
     const Shape& s = c.k.in[0].shape;
     const int64_t rank = static_cast<int64_t>(s.size());
     if (rank == 0) c.k.unsupported("a 0-d input");
-    const int64_t axis = norm_axis(c.k.attr_int("axis", -1), rank);
+    const int64_t axis = c.k.attr_axis("axis", -1, rank);
     const float beta = static_cast<float>(c.k.attr_float("beta", 1.0));
     int64_t outer = 1, inner = 1;
     for (int64_t d = 0; d < axis; ++d) outer *= s[d];
@@ -97,7 +95,7 @@ Launch conv(const OpContext& c) {
   // Bias: constant (scaled by Arm NN's implied bias scale where it applies), else read as is.
   const bool has_bias = k.has_input(2);
   if (has_bias && numel(k.in[2].shape) != M) k.invalid("B must have one value per output channel");
-  const std::vector<float> bscale = cpu_ref::implied_bias_scale(k, M);
+  const std::vector<float> bscale = exec::implied_bias_scale(k, M);
   std::vector<float> bias(static_cast<std::size_t>(M), 0.0f);
   const bool bias_on_device = has_bias && !k.constants[2];
   if (bias_on_device && !bscale.empty()) k.unsupported("a quantized bias that is not a constant");
@@ -158,32 +156,11 @@ OpFactory pool(bool is_max, bool global) {
 // cpu_ref/src/kernels/gemm.cc: A of rank != 2 is read as [numel / K, K].
 Launch gemm(const OpContext& c) {
   const KernelContext& k = c.k;
-  const bool ta = k.attr_int("transA", 0) != 0, tb = k.attr_int("transB", 0) != 0;
-  const float alpha = static_cast<float>(k.attr_float("alpha", 1.0)), beta = static_cast<float>(k.attr_float("beta", 1.0));
-  const Shape& bs = k.in[1].shape;
-  if (bs.size() != 2) k.invalid("B must be 2-D");
-  const int64_t K = tb ? bs[1] : bs[0], N = tb ? bs[0] : bs[1];
-  const Shape& as = k.in[0].shape;
-  int64_t M;
-  if (as.size() == 2) {
-    M = ta ? as[1] : as[0];
-    if ((ta ? as[0] : as[1]) != K) k.invalid("A and B disagree on K");
-  } else {
-    if (ta) k.invalid("transA with A of rank != 2");
-    if (K == 0 || numel(as) % K != 0) k.invalid("A's size is not a multiple of K");
-    M = numel(as) / K;
-  }
-  if (numel(k.out[0].shape) != M * N) k.invalid("output size is not M * N");
-  const bool has_c = k.has_input(2);
-  int64_t cm = 1, cn = 1;
-  if (has_c) {
-    const Shape& cs = k.in[2].shape;
-    if (cs.size() > 2) k.invalid("C must have rank <= 2");
-    if (cs.size() >= 1) cn = cs.back();
-    if (cs.size() == 2) cm = cs[0];
-    if ((cn != 1 && cn != N) || (cm != 1 && cm != M)) k.invalid("C does not broadcast to [M, N]");
-  }
-  std::vector<float> cscale = cn == N ? cpu_ref::implied_bias_scale(k, N) : std::vector<float>{};
+  const exec::GemmParams p = exec::gemm_params(k);  // attributes and shape checks, shared with cpu
+  const bool ta = p.trans_a, tb = p.trans_b, has_c = p.has_c;
+  const float alpha = p.alpha, beta = p.beta;
+  const int64_t M = p.M, N = p.N, K = p.K, cm = p.c_rows, cn = p.c_cols;
+  std::vector<float> cscale = p.c_scale;
   if (cscale.empty()) cscale.assign(static_cast<std::size_t>(std::max<int64_t>(N, 1)), 1.0f);
   std::vector<int> g;
   for (int64_t v : {M, N, K}) g.push_back(c.to_int(v));
@@ -254,7 +231,7 @@ OpFactory reduce(int op) {
     if (k.in.size() > 1) k.unsupported("axes as an input is not implemented");
     const Shape axes = k.attr_ints("axes");
     std::vector<bool> red(static_cast<std::size_t>(r), axes.empty());
-    for (int64_t a : axes) red[norm_axis(a, r)] = true;
+    for (int64_t a : axes) red[normalize_axis(a, r)] = true;
     const Shape st = strides_of(is);
     std::vector<int> kd, ks, rd, rs;
     int64_t on = 1, count = 1;

@@ -92,7 +92,13 @@ TEST_CASE("run --settings: GPU + allow_automatic_fallback_on_compilation_error r
   const fs::path s = settings_file("gpu_fallback.txtpb", kGpuFallback);
   Result r = cli(run_args(m) + " --settings " + q(s));
   REQUIRE(r.rc == 0);
-  CHECK(summary(r)["backend"] == "opencl");
+  // The one node ran on cpu: the summary says so, never "opencl" (the backend asked for).
+  CHECK(summary(r)["backend"] == "cpu");
+  CHECK(summary(r)["requested_backend"] == "opencl");
+  CHECK(summary(r)["backends"] == nlohmann::json{{"cpu", 1}});
+  REQUIRE(summary(r)["nodes"].size() == 1);
+  CHECK(summary(r)["nodes"][0]["op"] == "LpNormalization");
+  CHECK(summary(r)["nodes"][0]["backend"] == "cpu");
   // x / ||x||_2 per row, by hand: [3, 4, 0] / 5, [1, 2, 2] / 3.
   const std::string y = read_file(m.dir / "out/y.npy");
   const float want[] = {0.6f, 0.8f, 0.0f, 1.0f / 3, 2.0f / 3, 2.0f / 3};

@@ -20,16 +20,6 @@ namespace {
 // Elements per thread below which an elementwise kernel stays on one thread.
 constexpr int64_t kGrain = int64_t{1} << 15;
 
-// Input strides in output index space: 0 where the input dim is 1 (or absent).
-Shape broadcast_strides(const Shape& in, const Shape& out) {
-  Shape st(out.size(), 0);
-  Shape s = strides_of(in);
-  std::size_t off = out.size() - in.size();
-  for (std::size_t i = 0; i < in.size(); ++i)
-    if (in[i] != 1) st[off + i] = s[i];
-  return st;
-}
-
 // The output as coalesced dims; the last one is the inner run (strides 0 or 1 there).
 struct Loop {
   Shape dims, sa, sb;
@@ -37,7 +27,7 @@ struct Loop {
 };
 
 Loop coalesce(const Shape& a, const Shape& b, const Shape& o) {
-  const Shape fa = broadcast_strides(a, o), fb = broadcast_strides(b, o);
+  const Shape fa = exec::broadcast_strides(a, o), fb = exec::broadcast_strides(b, o);
   Loop l;
   for (std::size_t d = 0; d < o.size(); ++d) {
     if (o[d] == 1) continue;

@@ -10,6 +10,7 @@
 #include <algorithm>
 
 #include "../kernel.h"
+#include "nnbridge/exec/gemm.h"
 
 namespace nnbridge::cpu_ref {
 
@@ -48,34 +49,12 @@ void product(int threads, bool ta, bool tb, const Eigen::Map<const RowMat>& A, c
 }
 
 Kernel make_gemm(const KernelContext& ctx) {
-  const bool ta = ctx.attr_int("transA", 0) != 0, tb = ctx.attr_int("transB", 0) != 0;
-  const float alpha = static_cast<float>(ctx.attr_float("alpha", 1.0)), beta = static_cast<float>(ctx.attr_float("beta", 1.0));
-  const Shape& bs = ctx.in[1].shape;
-  if (bs.size() != 2) ctx.invalid("B must be 2-D");
-  const int64_t K = tb ? bs[1] : bs[0], N = tb ? bs[0] : bs[1];
-  const Shape& as = ctx.in[0].shape;
-  int64_t M;
-  if (as.size() == 2) {
-    M = ta ? as[1] : as[0];
-    if ((ta ? as[0] : as[1]) != K) ctx.invalid("A and B disagree on K");
-  } else {
-    if (ta) ctx.invalid("transA with A of rank != 2");
-    if (K == 0 || numel(as) % K != 0) ctx.invalid("A's size is not a multiple of K");
-    M = numel(as) / K;
-  }
-  if (numel(ctx.out[0].shape) != M * N) ctx.invalid("output size is not M * N");
-  const bool has_c = ctx.has_input(2);
-  Shape cs = has_c ? ctx.in[2].shape : Shape{};
-  // C broadcasts to [M, N] (unidirectional): its two trailing dims are M or 1, N or 1.
-  int64_t cm = 1, cn = 1;
-  if (has_c) {
-    if (cs.size() > 2) ctx.invalid("C must have rank <= 2");
-    if (cs.size() >= 1) cn = cs.back();
-    if (cs.size() == 2) cm = cs[0];
-    if ((cn != 1 && cn != N) || (cm != 1 && cm != M)) ctx.invalid("C does not broadcast to [M, N]");
-  }
-  const int64_t as0 = as.size() == 2 ? as[0] : M, as1 = as.size() == 2 ? as[1] : K;
-  const std::vector<float> bscale = cn == N ? implied_bias_scale(ctx, N) : std::vector<float>{};
+  const exec::GemmParams p = exec::gemm_params(ctx);  // attributes and shape checks, shared with opencl
+  const bool ta = p.trans_a, tb = p.trans_b, has_c = p.has_c;
+  const float alpha = p.alpha, beta = p.beta;
+  const int64_t M = p.M, N = p.N, cm = p.c_rows, cn = p.c_cols, as0 = p.a_rows, as1 = p.a_cols;
+  const Shape bs = ctx.in[1].shape;
+  const std::vector<float> bscale = p.c_scale;
   const int threads = ctx.threads;
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     Eigen::Map<const RowMat> A(in[0], as0, as1);

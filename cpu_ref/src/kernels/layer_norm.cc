@@ -13,7 +13,7 @@ namespace {
 Kernel make_layer_norm(const KernelContext& ctx) {
   const Shape& x = ctx.in[0].shape;
   const int64_t rank = static_cast<int64_t>(x.size());
-  const int64_t axis = norm_axis(ctx.attr_int("axis", -1), rank);
+  const int64_t axis = ctx.attr_axis("axis", -1, rank);
   int64_t rows = 1, n = 1;
   for (int64_t d = 0; d < rank; ++d) (d < axis ? rows : n) *= x[d];
   // scale and B broadcast to the normalized shape: one value, or one per element.

@@ -91,7 +91,7 @@ Kernel make_instancenorm(const KernelContext& ctx) {
 Kernel make_lpnorm(const KernelContext& ctx) {
   if (ctx.attr_int("p", 2) != 2) ctx.unsupported("LpNormalization with p != 2");
   const int64_t r = static_cast<int64_t>(ctx.in[0].shape.size());
-  ChannelView v(ctx.in[0].shape, norm_axis(ctx.attr_int("axis", -1), r));
+  ChannelView v(ctx.in[0].shape, ctx.attr_axis("axis", -1, r));
   const float eps = static_cast<float>(ctx.attr_float("epsilon", 0.0));
   return [v, eps](std::span<const float* const> in, std::span<float* const> out) {
     for (int64_t o = 0; o < v.outer; ++o)

@@ -75,7 +75,7 @@ Kernel make_channel_shuffle(const KernelContext& ctx) {
   const Shape is = ctx.in[0].shape;
   if (ctx.out[0].shape != is) ctx.invalid("output shape differs from the input's");
   const int64_t r = static_cast<int64_t>(is.size());
-  const int64_t axis = norm_axis(ctx.attr_int("axis"), r);
+  const int64_t axis = normalize_axis(ctx.attr_int("axis"), r);
   const int64_t group = ctx.attr_int("group");
   const int64_t c = is[axis];
   if (group < 1 || c % group != 0) ctx.invalid("the axis size is not a multiple of group");

@@ -32,7 +32,7 @@ Kernel make_reduce(const KernelContext& ctx, Op op) {
   if (ctx.in.size() > 1) ctx.unsupported("axes as an input is not implemented");
   Shape axes = ctx.attr_ints("axes");
   std::vector<bool> red(r, axes.empty());
-  for (int64_t a : axes) red[norm_axis(a, r)] = true;
+  for (int64_t a : axes) red[normalize_axis(a, r)] = true;
   // Output index of each input element: the kept dims, in order.
   Shape kept;
   for (int64_t d = 0; d < r; ++d)
@@ -117,7 +117,7 @@ Kernel make_reduce(const KernelContext& ctx, Op op) {
 Kernel make_arg(const KernelContext& ctx, bool max) {
   const Shape& is = ctx.in[0].shape;
   const int64_t r = static_cast<int64_t>(is.size());
-  const int64_t axis = norm_axis(ctx.attr_int("axis", 0), r);
+  const int64_t axis = ctx.attr_axis("axis", 0, r);
   const bool last = ctx.attr_int("select_last_index", 0) != 0;
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < axis; ++d) outer *= is[d];

@@ -50,7 +50,7 @@ Kernel make_transpose(const KernelContext& ctx) {
   if (static_cast<int64_t>(perm.size()) != r) ctx.invalid("perm has the wrong length");
   Shape ist = strides_of(is), st(r), os(r);
   for (int64_t i = 0; i < r; ++i) {
-    int64_t p = norm_axis(perm[i], r);
+    int64_t p = normalize_axis(perm[i], r);
     st[i] = ist[p];
     os[i] = is[p];
   }
@@ -68,7 +68,7 @@ Kernel make_slice(const KernelContext& ctx) {
     for (std::size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
   Shape begin(r, 0), step(r, 1);
   for (std::size_t i = 0; i < starts.size() && i < axes.size(); ++i) {
-    int64_t a = norm_axis(axes[i], r), st = i < steps.size() ? steps[i] : 1, s = starts[i];
+    int64_t a = normalize_axis(axes[i], r), st = i < steps.size() ? steps[i] : 1, s = starts[i];
     if (s < 0) s += is[a];
     s = st > 0 ? std::clamp<int64_t>(s, 0, is[a]) : std::clamp<int64_t>(s, 0, is[a] - 1);
     begin[a] = s;
@@ -140,7 +140,7 @@ struct AxisParts {
 AxisParts axis_parts(const KernelContext& ctx, const Shape& whole, const std::vector<TensorType>& parts,
                      const char* parts_name) {
   const int64_t r = static_cast<int64_t>(whole.size());
-  const int64_t axis = norm_axis(ctx.attr_int("axis", 0), r);
+  const int64_t axis = ctx.attr_axis("axis", 0, r);
   AxisParts ap;
   int64_t inner = 1, total = 0;
   for (int64_t d = 0; d < axis; ++d) ap.outer *= whole[d];
@@ -184,7 +184,7 @@ Kernel make_split(const KernelContext& ctx) {
 // TF/Arm NN Stack: inputs of equal shape joined along a new output axis.
 Kernel make_stack(const KernelContext& ctx) {
   const Shape& os = ctx.out[0].shape;
-  const int64_t axis = norm_axis(ctx.attr_int("axis", 0), static_cast<int64_t>(os.size()));
+  const int64_t axis = ctx.attr_axis("axis", 0, static_cast<int64_t>(os.size()));
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < axis; ++d) outer *= os[d];
   for (std::size_t d = axis + 1; d < os.size(); ++d) inner *= os[d];
@@ -251,7 +251,7 @@ Kernel make_pad(const KernelContext& ctx) {
 Kernel make_gather(const KernelContext& ctx) {
   const Shape& ds = ctx.in[0].shape;
   const int64_t r = static_cast<int64_t>(ds.size());
-  const int64_t axis = norm_axis(ctx.attr_int("axis", 0), r);
+  const int64_t axis = ctx.attr_axis("axis", 0, r);
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < axis; ++d) outer *= ds[d];
   for (int64_t d = axis + 1; d < r; ++d) inner *= ds[d];

@@ -13,7 +13,7 @@ KernelFactory softmax(bool log) {
   return [log](const KernelContext& ctx) -> Kernel {
     const Shape s = ctx.in[0].shape;
     const int64_t rank = static_cast<int64_t>(s.size());
-    const int64_t axis = norm_axis(ctx.attr_int("axis", -1), rank);
+    const int64_t axis = ctx.attr_axis("axis", -1, rank);
     const float beta = static_cast<float>(ctx.attr_float("beta", 1.0));
     int64_t outer = 1, inner = 1;
     for (int64_t d = 0; d < axis; ++d) outer *= s[d];

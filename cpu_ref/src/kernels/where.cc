@@ -6,23 +6,11 @@ namespace nnbridge::cpu_ref {
 
 namespace {
 
-// Strides of `s` read as broadcast to `out` (0 along broadcast dims), in out's rank.
-Shape broadcast_strides(const Shape& s, const Shape& out, const KernelContext& ctx) {
-  if (s.size() > out.size()) ctx.invalid("an input's rank exceeds the output's");
-  Shape st(out.size(), 0), own = strides_of(s);
-  const std::size_t lead = out.size() - s.size();
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] != 1 && s[i] != out[lead + i]) ctx.invalid("an input does not broadcast to the output");
-    st[lead + i] = s[i] == 1 ? 0 : own[i];
-  }
-  return st;
-}
-
 Kernel make_where(const KernelContext& ctx) {
   if (ctx.in.size() != 3) ctx.invalid("needs condition, X and Y");
   const Shape out = ctx.out[0].shape;
   std::vector<Shape> st;
-  for (int i = 0; i < 3; ++i) st.push_back(broadcast_strides(ctx.in[i].shape, out, ctx));
+  for (int i = 0; i < 3; ++i) st.push_back(exec::broadcast_strides(ctx.in[i].shape, out));
   const int64_t total = numel(out);
   return [out, st, total](std::span<const float* const> in, std::span<float* const> o) {
     const std::size_t r = out.size();

@@ -5,7 +5,7 @@
 // and constants of other dtypes are converted to float32 on the host first, and each node's
 // result is rounded to the node's declared output dtype and back (quantized types: requantized
 // with round half away from zero and clamping, Arm NN armnn::Quantize) by the very conversion
-// functions cpu uses (cpu_ref/src/convert.h), so the two backends cannot disagree on that rule.
+// functions cpu uses (nnbridge/exec/convert.h), so the two backends cannot disagree on that rule.
 // float16 and bfloat16 are therefore computed in float32 and rounded per node (float16: ties
 // away from zero, as cpu and Arm NN's Half.hpp; bfloat16: ties to even), bit for bit as cpu, on
 // every device: no kernel uses the `half` type, so cl_khr_fp16 is neither needed nor used
@@ -16,10 +16,15 @@
 //                                 order), or the first whose "platform: device" name contains
 //                                 `text` (case-sensitive). Default: the first GPU, else the first
 //                                 device of any type. No match: Error(Invalid) listing the devices.
-//   opencl.fallback  = none | cpu a node whose op has no opencl kernel runs on the cpu backend
-//                                 (its inputs are read back, run, and its outputs written to the
-//                                 device) when `cpu`; with `none` (the default) prepare() throws
-//                                 Error(Unsupported) naming the node and the op.
+//   opencl.fallback  = none | cpu `cpu` adds "cpu" to BackendOptions::fallback: a node whose op
+//                                 has no opencl kernel (or whose kernel refuses its form or fails
+//                                 to build) runs on the cpu backend, found with find_backend("cpu")
+//                                 (register it first), prepared with the caller's full options, so
+//                                 the application's custom cpu kernels and extensions reach it; its
+//                                 inputs are read back, run, and its outputs written to the device.
+//                                 With `none` (the default) and an empty BackendOptions::fallback,
+//                                 prepare() throws Error(Unsupported) naming the node and the op.
+//                                 Plan::placement() says which backend runs each node.
 //   opencl.cache_dir = DIR        keep built program binaries (clGetProgramInfo CL_PROGRAM_BINARIES)
 //                                 in DIR (created if missing), one file per (platform, device
 //                                 name, driver version, build options, source), written to a

@@ -109,7 +109,22 @@ int run_body(const RunArgs& a, BenchmarkEventWriter& event, Stage& stage, std::s
                 a.outputs);
   nlohmann::json summary;
   summary["model"] = a.model;
-  summary["backend"] = backend_name;
+  // Which backend ran what: per node, and per backend with node counts. "backend" names the
+  // backends that ran nodes ("opencl", "cpu", or "opencl+cpu" when some fell back), so a run that
+  // fell back wholly to cpu never says "opencl"; "requested_backend" is what --backend asked for.
+  const auto counts = backend_counts(*plan);
+  std::string ran;
+  nlohmann::json per_backend = nlohmann::json::object();
+  for (const auto& c : counts) {
+    ran += (ran.empty() ? "" : "+") + c.first;
+    per_backend[c.first] = c.second;
+  }
+  summary["backend"] = ran.empty() ? backend_name : ran;
+  summary["requested_backend"] = backend_name;
+  summary["backends"] = per_backend;
+  summary["nodes"] = nlohmann::json::array();
+  for (const NodePlacement& p : plan->placement())
+    summary["nodes"].push_back({{"node", p.node}, {"name", p.name}, {"op", p.op}, {"backend", p.backend}});
   summary["threads"] = options.threads;
   summary["prepare_ms"] = std::chrono::duration<double, std::milli>(t1 - t0).count();
   summary["run_ms"] = std::chrono::duration<double, std::milli>(t3 - t2).count();

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "nnbridge/axis.h"
 #include "nnbridge/error.h"
 #include "nnbridge/op_schema.h"
 
@@ -31,8 +32,7 @@ std::vector<TensorType> same_as_input0(const InferenceContext& ctx);
 const TensorType& input(const InferenceContext& ctx, std::size_t i);
 TensorType unknown_rank(DataType dtype);
 bool rank_known(const TensorType& t);
-/// `axis` in [-rank, rank) made non-negative; throws Error(Invalid) naming `what` otherwise.
-int64_t normalize_axis(int64_t axis, int64_t rank, const char* what = "axis");
+// normalize_axis(axis, rank, what): nnbridge/axis.h, the one axis rule of every layer.
 /// NumPy broadcasting of two shapes (-1 = unknown). Throws on incompatible known dims.
 std::vector<int64_t> broadcast_shapes(const std::vector<int64_t>& a, const std::vector<int64_t>& b);
 /// Broadcasts all inputs (kNoValue inputs skipped); dtype from `dtype_input`, or `dtype` if set.

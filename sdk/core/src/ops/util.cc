@@ -57,12 +57,6 @@ TensorType unknown_rank(DataType dtype) {
 
 bool rank_known(const TensorType& t) { return !t.unknown_rank; }
 
-int64_t normalize_axis(int64_t axis, int64_t rank, const char* what) {
-  if (axis < -rank || axis >= rank)
-    fail(std::string(what) + " " + std::to_string(axis) + " is out of range for rank " + std::to_string(rank));
-  return axis < 0 ? axis + rank : axis;
-}
-
 std::vector<int64_t> broadcast_shapes(const std::vector<int64_t>& a, const std::vector<int64_t>& b) {
   // NumPy rule (ONNX "Broadcasting in ONNX"): align from the right; equal dims or a 1 broadcast.
   std::size_t r = std::max(a.size(), b.size());

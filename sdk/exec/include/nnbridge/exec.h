@@ -93,6 +93,21 @@ struct BackendOptions {
   std::vector<std::shared_ptr<const CustomKernelSet>> custom_kernels;
   /// Backend-specific options, namespaced by backend ("cpu.xxx").
   std::map<std::string, std::string, std::less<>> options;
+  /// Backends (registered names, find_backend), in order, that run a node the prepared backend
+  /// has no kernel for, or whose kernel refuses the node's form or fails to build: the first of
+  /// them that prepares the node alone runs it (nnbridge/exec/prepare.h), with these same options
+  /// (custom kernels, extensions, threads) and the rest of the list. Empty: such a node is
+  /// Error(Unsupported). The prepared backend's own name is skipped. (The opencl backend's
+  /// `opencl.fallback=cpu` option is the list {"cpu"}.)
+  std::vector<std::string> fallback;
+};
+
+/// Which backend runs one node of a prepared graph (Plan::placement).
+struct NodePlacement {
+  std::size_t node = 0;  ///< index in Graph::nodes
+  std::string name;      ///< Node::name
+  std::string op;        ///< Node::op
+  std::string backend;   ///< the backend that runs it: the prepared one, or one of its fallback list
 };
 
 /// A prepared graph. Immutable after Backend::prepare(); run() may be called many times,
@@ -108,7 +123,14 @@ class Plan {
   /// The graph inputs' and outputs' resolved types, in graph order.
   virtual const std::vector<std::pair<std::string, TensorType>>& input_types() const = 0;
   virtual const std::vector<std::pair<std::string, TensorType>>& output_types() const = 0;
+  /// Every node in the order run() executes them, with the backend that runs each (a node that
+  /// fell back names the backend it fell back to). Empty for a plan that does not say.
+  virtual const std::vector<NodePlacement>& placement() const;
 };
+
+/// The backends a plan's nodes run on, each once, in order of first appearance, with their
+/// node counts: what `run --json` reports.
+std::vector<std::pair<std::string, std::size_t>> backend_counts(const Plan& plan);
 
 /// An execution backend ("cpu", "opencl").
 class Backend {

@@ -1,4 +1,5 @@
-#include "convert.h"
+// Dtype conversions and requantisation (nnbridge/exec/convert.h).
+#include "nnbridge/exec/convert.h"
 
 #include <Eigen/Core>
 #include <cmath>
@@ -8,7 +9,7 @@
 
 #include "nnbridge/error.h"
 
-namespace nnbridge::cpu_ref {
+namespace nnbridge::exec {
 
 namespace {
 
@@ -113,7 +114,7 @@ std::vector<float> to_float(const TensorType& t, const std::byte* b, std::size_t
     case DataType::Int32: load_all<int32_t>(b, n, out.data()); break;
     case DataType::Int64: load_all<int64_t>(b, n, out.data()); break;
     case DataType::UInt8: case DataType::QAsymmU8: case DataType::Bool: load_all<uint8_t>(b, n, out.data()); break;
-    default: throw Error(ErrorCode::Unsupported, "the cpu backend has no conversion for dtype " + std::string(to_string(t.dtype)));
+    default: throw Error(ErrorCode::Unsupported, "no float32 conversion for dtype " + std::string(to_string(t.dtype)));
   }
   QParams qp(t);
   if (qp.q && t.dtype != DataType::Float32)
@@ -147,7 +148,7 @@ std::vector<std::byte> from_float(const TensorType& t, const float* v, std::size
     case DataType::Bool:
       for (std::size_t i = 0; i < n; ++i) out[i] = std::byte{v[i] != 0.0f};
       break;
-    default: throw Error(ErrorCode::Unsupported, "the cpu backend has no conversion for dtype " + std::string(to_string(t.dtype)));
+    default: throw Error(ErrorCode::Unsupported, "no float32 conversion for dtype " + std::string(to_string(t.dtype)));
   }
   return out;
 }
@@ -159,4 +160,4 @@ void round_trip(const TensorType& t, float* v, std::size_t n) {
   std::memcpy(v, f.data(), n * sizeof(float));
 }
 
-}  // namespace nnbridge::cpu_ref
+}  // namespace nnbridge::exec

@@ -1,0 +1,56 @@
+// What a backend's kernel factory sees of one node at prepare time: its resolved types, the
+// float32 contents of its constant inputs and typed access to its attributes with the schema's
+// defaults. Both backends ("cpu", "opencl") build their kernels from this one context, handed
+// to them by the shared prepare loop (nnbridge/exec/prepare.h), so they read attributes and
+// defaults the same way.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "nnbridge/graph.h"
+#include "nnbridge/op_schema.h"
+
+namespace nnbridge::exec {
+
+/// One node as its kernel factory sees it. Factories throw Error(Unsupported) for attribute
+/// values they do not implement and Error(Invalid) for inconsistent shapes (unsupported() and
+/// invalid() below); the prepare loop puts the node's label in front of the message.
+struct NodeContext {
+  const Node& node;
+  const OpSchema* schema = nullptr;  ///< find_schema(node.op), nullptr for an op without one
+  std::vector<TensorType> in;        ///< resolved input types (Undefined for an absent optional input)
+  std::vector<TensorType> out;       ///< resolved output types (shapes fully known)
+  std::vector<const std::vector<float>*> constants;  ///< float32 contents of constant inputs, else nullptr
+  bool from_armnn = false;           ///< the graph was read from an Arm NN file: Arm NN CpuRef's rules apply
+  int threads = 1;                   ///< worker threads a kernel may use (BackendOptions::threads, resolved)
+  /// Format-specific attributes of each input value (Value::attrs), nullptr for an absent input:
+  /// what the IR's types do not carry, e.g. the scale of an Arm NN Int32 tensor.
+  std::vector<const AttrMap*> in_attrs;
+
+  bool has_input(std::size_t i) const { return i < in.size() && in[i].dtype != DataType::Undefined; }
+  /// The node's attribute `name`, else the schema's default for it, else nullptr.
+  const Attr* attr(std::string_view name) const;
+  /// Whether the node itself sets `name` (schema defaults do not count).
+  bool has_attr(std::string_view name) const { return node.attrs.find(name) != node.attrs.end(); }
+  /// attr() read as one type, `fallback` when absent. A bool reads as an int (0/1) and an int as
+  /// a float; any other type is Error(Invalid) naming the attribute.
+  int64_t attr_int(std::string_view name, int64_t fallback = 0) const;
+  double attr_float(std::string_view name, double fallback = 0) const;
+  std::string attr_string(std::string_view name, std::string fallback = {}) const;
+  std::vector<int64_t> attr_ints(std::string_view name, std::vector<int64_t> fallback = {}) const;
+  /// attr_int(name, fallback) normalized against `rank` (nnbridge/axis.h: ONNX's [-r, r-1]).
+  int64_t attr_axis(std::string_view name, int64_t fallback, int64_t rank) const;
+  [[noreturn]] void unsupported(const std::string& what) const;  ///< throws Error(Unsupported)
+  [[noreturn]] void invalid(const std::string& what) const;      ///< throws Error(Invalid)
+};
+
+/// Scale per output channel for an Int32 bias (input 2) that carries no quantization while X
+/// (input 0) and W (input 1) are quantized: X's scale times W's (per-channel) scale, the
+/// relation Arm NN requires of quantized Convolution2d / FullyConnected biases. Empty when
+/// the bias needs no scaling.
+std::vector<float> implied_bias_scale(const NodeContext& ctx, int64_t channels);
+
+}  // namespace nnbridge::exec

@@ -1,0 +1,244 @@
+// The shared prepare loop (nnbridge/exec/prepare.h).
+#include "nnbridge/exec/prepare.h"
+
+#include <algorithm>
+#include <map>
+
+#include "nnbridge/error.h"
+#include "nnbridge/exec/convert.h"
+#include "nnbridge/exec/shape.h"
+#include "nnbridge/order.h"
+#include "nnbridge/prepare_check.h"
+
+namespace nnbridge::exec {
+
+std::string node_label(const Graph& g, std::size_t i) {
+  const Node& n = g.nodes[i];
+  return "node " + std::to_string(i) + " \"" + n.name + "\" (" + n.op + ")";
+}
+
+void run_foreign(const ForeignNode& f, std::span<const float* const> in, std::span<float* const> out) {
+  TensorMap inputs;
+  for (const ForeignNode::Port& p : f.inputs) {
+    const std::size_t n = static_cast<std::size_t>(numel(p.type.shape));
+    inputs[p.name] = HostTensor::owned(p.type, from_float(p.type, in[p.slot], n));
+  }
+  const TensorMap result = f.plan->run(inputs);
+  for (const ForeignNode::Port& p : f.outputs) {
+    const HostTensor& t = result.at(p.name);
+    const std::vector<float> v = to_float(p.type, t.bytes().data(), t.element_count());
+    std::copy(v.begin(), v.end(), out[p.slot]);
+  }
+}
+
+std::vector<std::shared_ptr<const Backend>> fallback_backends(const BackendOptions& options, std::string_view self) {
+  std::vector<std::shared_ptr<const Backend>> out;
+  for (const std::string& name : options.fallback) {
+    if (name == self) continue;
+    auto b = find_backend(name);
+    if (!b) {
+      std::string names;
+      for (const auto& r : all_backends()) names += (names.empty() ? "" : ", ") + r->name();
+      throw Error(ErrorCode::Invalid, "fallback backend \"" + name + "\" is not registered (registered: " + names + ")");
+    }
+    out.push_back(std::move(b));
+  }
+  return out;
+}
+
+namespace {
+
+// The graph of node `i` alone (types resolved), its values named "v<id>" after `work`'s ids.
+struct Sub {
+  Graph graph;
+  ForeignNode ports;
+};
+
+Sub one_node_graph(const Graph& work, std::size_t i) {
+  const Node& n = work.nodes[i];
+  Sub s;
+  s.graph.source_format = work.source_format;
+  s.graph.metadata = work.metadata;
+  std::map<ValueId, ValueId> map;
+  auto add = [&](ValueId v, std::size_t slot, bool output) {
+    if (v == kNoValue) return kNoValue;
+    if (auto it = map.find(v); it != map.end()) return it->second;
+    const ValueId id = static_cast<ValueId>(s.graph.values.size());
+    s.graph.values.push_back(work.values[v]);
+    Value& val = s.graph.values.back();
+    val.name = "v" + std::to_string(v);
+    map[v] = id;
+    if (output) {
+      s.graph.outputs.push_back(id);
+      s.ports.outputs.push_back({val.name, slot, val.type});
+    } else if (!val.constant) {
+      s.graph.inputs.push_back(id);
+      s.ports.inputs.push_back({val.name, slot, val.type});
+    }
+    return id;
+  };
+  Node node = n;
+  for (std::size_t k = 0; k < node.inputs.size(); ++k) node.inputs[k] = add(node.inputs[k], k, false);
+  for (std::size_t k = 0; k < node.outputs.size(); ++k) node.outputs[k] = add(node.outputs[k], k, true);
+  s.graph.nodes.push_back(std::move(node));
+  return s;
+}
+
+// Node i on the first backend of `list` that prepares it alone; the last refusal is rethrown.
+std::shared_ptr<const ForeignNode> prepare_foreign(const Graph& work, std::size_t i, const BackendOptions& options,
+                                                   const std::vector<std::shared_ptr<const Backend>>& list,
+                                                   const std::string& why) {
+  Sub sub = one_node_graph(work, i);
+  for (std::size_t b = 0; b < list.size(); ++b) {
+    BackendOptions opts = options;  // the caller's, whole: custom kernels, extensions, threads
+    opts.fallback.clear();
+    for (std::size_t r = b + 1; r < list.size(); ++r) opts.fallback.push_back(list[r]->name());
+    try {
+      auto f = std::make_shared<ForeignNode>(sub.ports);
+      f->backend = list[b]->name();
+      f->plan = list[b]->prepare(sub.graph, opts);
+      return f;
+    } catch (const Error& e) {
+      const bool last = b + 1 == list.size();
+      if (last || e.code() != ErrorCode::Unsupported)
+        throw Error(e.code(), node_label(work, i) + " (" + why + ", on " + list[b]->name() + "): " + e.message(), {},
+                    "nodes[" + std::to_string(i) + "]");
+    }
+  }
+  throw Error(ErrorCode::Unsupported, node_label(work, i) + ": " + why);  // an empty list: not reached
+}
+
+[[noreturn]] void missing_data(const Graph& g, ValueId v, const std::string& label, const std::string& where) {
+  if (auto key = g.values[v].attrs.find(kExternalDataKey); key != g.values[v].attrs.end() && key->second.is<std::string>()) {
+    auto hint = g.metadata.find(kExternalDataHint);
+    throw Error(ErrorCode::Invalid,
+                "constant \"" + g.values[v].name + "\" of " + label + " has no data: its bytes are the named data \"" +
+                    key->second.get<std::string>() + "\", which was not loaded" +
+                    (hint != g.metadata.end() && hint->second.is<std::string>() ? " (" + hint->second.get<std::string>() + ")" : ""),
+                {}, where);
+  }
+  throw Error(ErrorCode::Invalid, "input \"" + g.values[v].name + "\" of " + label +
+                                      " has no data: it is not a graph input, a constant with data or a node's output",
+              {}, where);
+}
+
+}  // namespace
+
+PreparedGraph prepare_nodes(const Graph& g, const BackendOptions& options, std::string_view self, int threads,
+                            NodeBuilder& builder) {
+  auto ids_in_range = [&](const Node& n) {
+    for (ValueId v : n.inputs)
+      if (v != kNoValue && v >= g.values.size()) return false;
+    for (ValueId v : n.outputs)
+      if (v >= g.values.size()) return false;
+    return true;
+  };
+  // What the checker calls an error (a stride of 0, a negative pad, a cycle, ...) is not run,
+  // except on nodes a custom kernel or layer runs (their attributes are its author's).
+  refuse_check_errors(g, [&](std::size_t i) { return ids_in_range(g.nodes[i]) && builder.is_custom(g, i); });
+  const auto fallback = fallback_backends(options, self);
+  for (ValueId id : g.inputs) {
+    if (id >= g.values.size()) throw Error(ErrorCode::Invalid, "graph input id out of range", {}, "inputs");
+    if (!g.values[id].type.fully_known())
+      throw Error(ErrorCode::Unsupported, "graph input \"" + g.values[id].name + "\" has an unknown dimension or dtype");
+  }
+  for (ValueId id : g.outputs)
+    if (id >= g.values.size()) throw Error(ErrorCode::Invalid, "graph output id out of range", {}, "outputs");
+  PreparedGraph p;
+  p.work = g;  // types get resolved in place; constants are shared, not copied
+  Graph& work = p.work;
+  p.constants.resize(g.values.size());
+  for (std::size_t v = 0; v < g.values.size(); ++v) {
+    const Value& val = g.values[v];
+    if (!val.constant) continue;
+    if (!val.type.fully_known() || !val.type.byte_size() || static_cast<uint64_t>(*val.type.byte_size()) != val.constant->size())
+      throw Error(ErrorCode::Invalid, "constant \"" + val.name + "\" does not match its type", {}, "values[" + std::to_string(v) + "]");
+    p.constants[v] = std::make_shared<const std::vector<float>>(
+        to_float(val.type, val.constant->data(), static_cast<std::size_t>(*val.type.element_count())));
+  }
+  // What a node may read: graph inputs, constants with data, earlier nodes' outputs. A value
+  // with none of these (a VkGraph constant whose bytes live outside the file) is refused.
+  std::vector<bool> ready(g.values.size(), false);
+  for (ValueId id : g.inputs) ready[id] = true;
+  for (std::size_t v = 0; v < g.values.size(); ++v) ready[v] = ready[v] || g.values[v].constant.has_value();
+  const bool from_armnn = g.source_format == "armnn";
+  const std::string self_name(self);
+  // Steps are built in a stable topological order (the file's order need not be one: graph.h).
+  for (const std::size_t i : topological_order(g)) {
+    const Node& n = g.nodes[i];
+    const std::string where = "nodes[" + std::to_string(i) + "]";
+    const std::string label = node_label(g, i);
+    for (ValueId v : n.inputs)
+      if (v != kNoValue && v >= g.values.size()) throw Error(ErrorCode::Invalid, "input id out of range in " + label, {}, where);
+    for (ValueId v : n.outputs)
+      if (v >= g.values.size()) throw Error(ErrorCode::Invalid, "output id out of range in " + label, {}, where);
+    for (ValueId v : n.inputs)
+      if (v != kNoValue && !ready[v]) missing_data(g, v, label, where);
+    for (ValueId v : n.outputs) ready[v] = true;
+
+    const bool mine = builder.has_kernel(work, i);
+    const std::string no_kernel = "the " + self_name + " backend has no kernel for op " + n.op + " (node " + std::to_string(i) +
+                                  " \"" + n.name + "\")";
+    if (!mine && fallback.empty()) throw Error(ErrorCode::Unsupported, no_kernel + builder.no_kernel_note(work, i), {}, where);
+    // Types: the schema's inference, which must agree with every dim the file declares; the
+    // declared type where inference leaves something unknown or has nothing to say. (Kernels
+    // index buffers by these shapes, so a file cannot make them disagree.)
+    std::optional<std::vector<TensorType>> inferred;
+    std::string infer_error;
+    NodeBuilder::Shapes own;
+    if (mine) {
+      try {
+        own = builder.shapes(work, i);
+      } catch (const Error& e) {
+        throw Error(e.code(), label + ": " + e.message(), {}, where);
+      }
+    }
+    if (own.own) {
+      inferred = own.types;
+    } else {
+      try {
+        inferred = infer_types(work, i);
+      } catch (const Error& e) {
+        infer_error = e.message();
+      }
+    }
+    resolve_output_types(work, i, inferred, infer_error, label, where);
+    if (!mine) {
+      auto f = prepare_foreign(work, i, options, fallback, "no " + self_name + " kernel");
+      p.placement.push_back({i, n.name, n.op, f->backend});
+      builder.add_foreign(i, std::move(f));
+      continue;
+    }
+    NodeContext ctx{n, find_schema(n.op), {}, {}, {}, from_armnn, threads, {}};
+    for (ValueId v : n.inputs) {
+      ctx.in.push_back(v == kNoValue ? TensorType{} : work.values[v].type);
+      ctx.constants.push_back(v == kNoValue ? nullptr : p.constants[v].get());
+      ctx.in_attrs.push_back(v == kNoValue ? nullptr : &g.values[v].attrs);
+    }
+    for (ValueId v : n.outputs) ctx.out.push_back(work.values[v].type);
+    try {
+      builder.build(work, i, ctx, label);
+      p.placement.push_back({i, n.name, n.op, self_name});
+    } catch (const Error& e) {
+      // With a fallback list, a kernel that fails to build (Backend) or refuses this node's form
+      // (Unsupported, e.g. Conv weights that are not constants) runs on the next backend instead
+      // (TFLite's allow_automatic_fallback_on_compilation_error).
+      const bool can_fall_back = !fallback.empty() && (e.code() == ErrorCode::Backend || e.code() == ErrorCode::Unsupported);
+      if (!can_fall_back) {
+        if (e.code() == ErrorCode::Backend || e.message().rfind(label, 0) == 0)  // already names the node
+          throw Error(e.code(), e.message(), e.file(), e.where().empty() ? where : e.where());
+        const std::string note = e.code() == ErrorCode::Unsupported ? builder.no_kernel_note(work, i) : std::string();
+        throw Error(e.code(), label + ": " + e.message() + note, {}, where);
+      }
+      auto f = prepare_foreign(work, i, options, fallback, "the " + self_name + " kernel failed: " + e.message());
+      p.placement.push_back({i, n.name, n.op, f->backend});
+      builder.add_foreign(i, std::move(f));
+    }
+  }
+  for (ValueId id : g.outputs)
+    if (!work.values[id].type.fully_known())
+      throw Error(ErrorCode::Unsupported, "graph output \"" + g.values[id].name + "\" has no known shape");
+  return p;
+}
+
+}  // namespace nnbridge::exec

@@ -162,7 +162,7 @@ TEST_CASE("cli errors: run writes all outputs or none (the second output cannot 
   CHECK(left == 0);  // no temporary either
 }
 
-TEST_CASE("cli errors: an --outputs folder that cannot be created exits 3 naming it, not a raw filesystem error") {
+TEST_CASE("cli errors: an --outputs folder that cannot be created exits 3 naming it and not as a raw filesystem error") {
   // A folder under a regular file cannot exist (ENOTDIR on Linux), whoever runs the test.
   const fs::path dir = temp_dir();
   const std::string type = R"({"dtype": "float32", "shape": [1]})";

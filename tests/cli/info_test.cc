@@ -171,7 +171,7 @@ TEST_CASE("cli info: a JSON file shows json as its format and armnn as where it 
   CHECK(j.at("source_format") == "armnn");
 }
 
-TEST_CASE("cli info: a long metadata list is shortened in the text form, whole in --json") {
+TEST_CASE("cli info: a long metadata list is shortened in the text form and whole in --json") {
   // Hand-written IR JSON: metadata "ids" holds 0..999 (an AFCM file's object columns are such lists).
   std::string ids;
   for (int i = 0; i < 1000; ++i) ids += (i ? "," : "") + std::to_string(i);

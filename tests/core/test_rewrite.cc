@@ -90,7 +90,7 @@ TEST_CASE("explicit_transpose_perm: ONNX's default is the reversed dims") {
   CHECK(explicit_transpose_perm(unk) == 0);
 }
 
-TEST_CASE("explicit_pads: SAME_UPPER, SAME_LOWER and VALID as ONNX defines them") {
+TEST_CASE("explicit_pads: SAME_UPPER and SAME_LOWER and VALID as ONNX defines them") {
   // in 5, kernel 2, stride 1: out 5, total 1 -> SAME_UPPER [0 | 1], SAME_LOWER [1 | 0].
   Graph up = pool("MaxPool", {1, 1, 5, 5}, {{"kernel_shape", Ints{2, 2}}, {"auto_pad", "SAME_UPPER"}});
   CHECK(explicit_pads(up) == 1);
@@ -161,7 +161,7 @@ TEST_CASE("tile_repeats_as_attribute: the constant repeats input becomes the att
   CHECK(tile_repeats_as_attribute(g) == 0);
 }
 
-TEST_CASE("drop_identity: readers read the input; a graph output keeps its name through the producer") {
+TEST_CASE("drop_identity: readers read the input and a graph output keeps its name through the producer") {
   // x -> Relu -> a -> Identity -> b -> Sigmoid -> c -> Identity -> y (graph output).
   Graph g;
   ValueId x = g.add_value(Value{"x", f32({2}), {}, {}});
@@ -210,7 +210,7 @@ TEST_CASE("global_pools_as_windows: one window over the whole plane") {
   CHECK(global_pools_as_windows(dyn) == 0);
 }
 
-TEST_CASE("shape_ops_as_reshape: Flatten, Squeeze and Unsqueeze become Reshape to the output's shape") {
+TEST_CASE("shape_ops_as_reshape: Flatten and Squeeze and Unsqueeze become Reshape to the output's shape") {
   Graph f = pool("Flatten", {2, 3, 4}, {{"axis", int64_t{1}}});
   f.values[1].type = f32({2, 12});
   CHECK(shape_ops_as_reshape(f) == 1);

@@ -53,3 +53,13 @@ def test_build_graph(tmp_path):
     assert "armnn: " in r.stdout and "json: " in r.stdout
     assert "DIFFERENT" not in r.stdout
     assert (tmp_path / "model.armnn").exists() and (tmp_path / "model.json").exists()
+
+
+def test_pytorch_to_armnn(tmp_path):
+    pytest.importorskip("torch")
+    r = run_example("pytorch_to_armnn.py", tmp_path)
+    assert r.returncode == 0, r.stdout + r.stderr
+    # Both converted files are compared with PyTorch's own output (nnbridge.validate, expected=).
+    assert "net.armnn: y [cpu]" in r.stdout and "net.vkdelegate: output_0 [cpu]" in r.stdout
+    assert r.stdout.count(": pass") == 2
+    assert (tmp_path / "net.armnn").exists() and (tmp_path / "net.vkdelegate").exists()

@@ -7,6 +7,7 @@
 // At prepare time the output's dims are coalesced (size-1 dims dropped, neighbours merged where
 // both inputs step through them alike), so the innermost run reads each input either
 // contiguously or as one repeated value: the vector kernels of simd.h take it whole.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -174,6 +175,74 @@ KernelFactory unary(F f) {
   };
 }
 
+// Max, Min, Sum, Mean of any number of inputs (ONNX Max-13 / Min-13 / Sum-13 / Mean-13): each
+// output element folds the inputs' broadcast elements left to right; Mean divides by the count.
+// Two inputs take the vector kernels of binary() (same arithmetic, one fold step).
+enum class Fold { Max, Min, Sum, Mean };
+
+Kernel variadic(const KernelContext& ctx, Fold f) {
+  const std::size_t k = ctx.in.size();
+  if (k == 0) ctx.invalid("needs at least one input");
+  if (k == 2 && f != Fold::Mean)
+    return binary(ctx, f == Fold::Max ? simd::Binary::Max : f == Fold::Min ? simd::Binary::Min : simd::Binary::Add);
+  const Shape out = ctx.out[0].shape;
+  std::vector<Shape> st;
+  for (std::size_t i = 0; i < k; ++i) {
+    const Shape& s = ctx.in[i].shape;
+    if (s.size() > out.size()) ctx.invalid("input " + std::to_string(i) + " has a higher rank than the output");
+    for (std::size_t d = 0; d < s.size(); ++d)
+      if (s[d] != 1 && s[d] != out[out.size() - s.size() + d])
+        ctx.invalid("input " + std::to_string(i) + " does not broadcast to the output");
+    st.push_back(exec::broadcast_strides(s, out));
+  }
+  const int64_t total = numel(out);
+  return [out, st, total, k, f](std::span<const float* const> in, std::span<float* const> o) {
+    const std::size_t r = out.size();
+    Shape idx(r, 0);
+    std::vector<int64_t> off(k, 0);
+    for (int64_t e = 0; e < total; ++e) {
+      float a = in[0][off[0]];
+      for (std::size_t i = 1; i < k; ++i) {
+        const float b = in[i][off[i]];
+        a = f == Fold::Max ? std::max(a, b) : f == Fold::Min ? std::min(a, b) : a + b;
+      }
+      o[0][e] = f == Fold::Mean ? a / static_cast<float>(k) : a;
+      for (std::size_t d = r; d-- > 0;) {  // odometer over the output index
+        ++idx[d];
+        for (std::size_t i = 0; i < k; ++i) off[i] += st[i][d];
+        if (idx[d] < out[d]) break;
+        for (std::size_t i = 0; i < k; ++i) off[i] -= st[i][d] * out[d];
+        idx[d] = 0;
+      }
+    }
+  };
+}
+
+bool is_integer(DataType t) {
+  switch (t) {
+    case DataType::Int8: case DataType::Int16: case DataType::Int32: case DataType::Int64: case DataType::UInt8:
+      return true;
+    default: return false;
+  }
+}
+
+// ONNX Mod-13. fmod 0 (integer inputs only): the remainder takes the divisor's sign, a - b * floor(a / b);
+// fmod 1: C's fmod, the dividend's sign. An integer remainder by zero is undefined in ONNX and is
+// refused at run time, as integer Div is.
+Kernel make_mod(const KernelContext& ctx) {
+  const bool fmod = ctx.attr_int("fmod", 0) != 0;
+  const bool integer = is_integer(ctx.in[0].dtype);
+  if (!fmod && !integer) ctx.invalid("fmod 0 on floating-point inputs (ONNX Mod-13 requires fmod 1 for floats)");
+  const std::string label = "node \"" + ctx.node.name + "\" (Mod)";
+  if (fmod && !integer) return binary_scalar(ctx, [](float a, float b) { return std::fmod(a, b); });
+  return binary_scalar(ctx, [fmod, label](float a, float b) {
+    if (b == 0) throw Error(ErrorCode::Invalid, label + ": integer remainder by zero (undefined in ONNX)");
+    const double x = a, y = b;
+    const double r = std::fmod(x, y);
+    return static_cast<float>(fmod || r == 0 || (r < 0) == (y < 0) ? r : r + y);
+  });
+}
+
 }  // namespace
 
 Kernel simd_unary(const KernelContext& ctx, simd::Unary op, simd::UnaryParams p) {
@@ -201,8 +270,15 @@ void add_elementwise_kernels(KernelTable& t) {
       default: return binary(c, Binary::Div);
     }
   };
-  t["Max"] = bin(Binary::Max);  // std::max(a, b), as Arm NN CpuRef Maximum
-  t["Min"] = bin(Binary::Min);
+  // std::max(a, b) / std::min(a, b), as Arm NN CpuRef Maximum / Minimum, folded over the inputs.
+  t["Max"] = [](const KernelContext& c) { return variadic(c, Fold::Max); };
+  t["Min"] = [](const KernelContext& c) { return variadic(c, Fold::Min); };
+  t["Sum"] = [](const KernelContext& c) { return variadic(c, Fold::Sum); };
+  t["Mean"] = [](const KernelContext& c) { return variadic(c, Fold::Mean); };
+  t["Mod"] = make_mod;
+  t["Xor"] = [](const KernelContext& c) {
+    return binary_scalar(c, [](float a, float b) { return (a != 0) != (b != 0) ? 1.0f : 0.0f; });
+  };
   t["Pow"] = [](const KernelContext& c) { return binary_scalar(c, [](float a, float b) { return std::pow(a, b); }); };
   t["SquaredDifference"] = bin(Binary::SquaredDifference);
   t["Equal"] = bin(Binary::Equal);
@@ -239,6 +315,22 @@ void add_elementwise_kernels(KernelTable& t) {
   t["Exp"] = vec(Unary::Exp);
   t["Log"] = vec(Unary::Log);
   t["Sin"] = unary([](float x) { return std::sin(x); });
+  t["Cos"] = unary([](float x) { return std::cos(x); });
+  t["Tan"] = unary([](float x) { return std::tan(x); });
+  t["Asin"] = unary([](float x) { return std::asin(x); });
+  t["Acos"] = unary([](float x) { return std::acos(x); });
+  t["Atan"] = unary([](float x) { return std::atan(x); });
+  t["Sinh"] = unary([](float x) { return std::sinh(x); });
+  t["Cosh"] = unary([](float x) { return std::cosh(x); });
+  t["Asinh"] = unary([](float x) { return std::asinh(x); });
+  t["Acosh"] = unary([](float x) { return std::acosh(x); });
+  t["Atanh"] = unary([](float x) { return std::atanh(x); });
+  t["Erf"] = unary([](float x) { return std::erf(x); });
+  t["IsNaN"] = unary([](float x) { return std::isnan(x) ? 1.0f : 0.0f; });
+  t["IsInf"] = [](const KernelContext& c) {
+    const bool neg = c.attr_int("detect_negative", 1) != 0, pos = c.attr_int("detect_positive", 1) != 0;
+    return unary([neg, pos](float x) { return std::isinf(x) && (x > 0 ? pos : neg) ? 1.0f : 0.0f; })(c);
+  };
   t["Ceil"] = unary([](float x) { return std::ceil(x); });
   t["Floor"] = unary([](float x) { return std::floor(x); });
   t["Reciprocal"] = vec(Unary::Reciprocal);

@@ -1,4 +1,5 @@
-// ReduceMean/Sum/Max/Min/Prod (ONNX, axes attribute; empty axes = all) and ArgMax/ArgMin
+// ReduceMean/Sum/Max/Min/Prod/L1/L2/SumSquare/LogSum/LogSumExp (ONNX, axes attribute; empty axes =
+// all) and ArgMax/ArgMin
 // (ONNX ArgMax-13: first index of the extreme unless select_last_index).
 #include <algorithm>
 #include <cmath>
@@ -114,6 +115,57 @@ Kernel make_reduce(const KernelContext& ctx, Op op) {
   };
 }
 
+// ReduceL1 / L2 / SumSquare / LogSum (ONNX *-13): the Sum reduction of a mapped input, then a map of the sum.
+template <class Pre, class Post>
+Kernel mapped_sum(const KernelContext& ctx, Pre pre, Post post) {
+  Kernel sum = make_reduce(ctx, Op::Sum);
+  const int64_t n = numel(ctx.in[0].shape), on = numel(ctx.out[0].shape);
+  return [sum, n, on, pre, post](std::span<const float* const> in, std::span<float* const> out) {
+    std::vector<float> mapped(static_cast<std::size_t>(n));
+    for (int64_t i = 0; i < n; ++i) mapped[i] = pre(in[0][i]);
+    const float* m[] = {mapped.data()};
+    sum(std::span<const float* const>(m, 1), out);
+    for (int64_t j = 0; j < on; ++j) out[0][j] = post(out[0][j]);
+  };
+}
+
+// ReduceLogSumExp-13: log(sum(e^x)) computed as m + log(sum(e^(x - m))) with m the maximum of each
+// reduced set, which is the same number without overflowing e^x (a set of -inf gives -inf).
+Kernel make_log_sum_exp(const KernelContext& ctx) {
+  Kernel max = make_reduce(ctx, Op::Max);
+  const Shape& is = ctx.in[0].shape;
+  const int64_t r = static_cast<int64_t>(is.size());
+  Shape axes = ctx.attr_ints("axes");
+  std::vector<bool> red(r, axes.empty());
+  for (int64_t a : axes) red[normalize_axis(a, r)] = true;
+  Shape kept;
+  for (int64_t d = 0; d < r; ++d)
+    if (!red[d]) kept.push_back(is[d]);
+  const Shape ks = strides_of(kept);
+  Shape ostr(r, 0);
+  for (int64_t d = 0, k = 0; d < r; ++d)
+    if (!red[d]) ostr[d] = ks[k++];
+  const int64_t n = numel(is), on = numel(ctx.out[0].shape);
+  return [=](std::span<const float* const> in, std::span<float* const> out) {
+    max(in, out);
+    std::vector<float> m(out[0], out[0] + on), acc(static_cast<std::size_t>(on), 0.0f);
+    std::vector<int64_t> idx(r, 0);
+    int64_t o = 0;
+    for (int64_t e = 0; e < n; ++e) {
+      if (std::isfinite(m[o])) acc[o] += std::exp(in[0][e] - m[o]);
+      for (int64_t d = r; d-- > 0;) {  // odometer; o follows the kept dims
+        if (++idx[d] < is[d]) {
+          o += ostr[d];
+          break;
+        }
+        o -= ostr[d] * (is[d] - 1);
+        idx[d] = 0;
+      }
+    }
+    for (int64_t j = 0; j < on; ++j) out[0][j] = std::isfinite(m[j]) ? m[j] + std::log(acc[j]) : m[j];
+  };
+}
+
 Kernel make_arg(const KernelContext& ctx, bool max) {
   const Shape& is = ctx.in[0].shape;
   const int64_t r = static_cast<int64_t>(is.size());
@@ -145,6 +197,19 @@ void add_reduce_kernels(KernelTable& t) {
   t["ReduceMax"] = [](const KernelContext& c) { return make_reduce(c, Op::Max); };
   t["ReduceMin"] = [](const KernelContext& c) { return make_reduce(c, Op::Min); };
   t["ReduceProd"] = [](const KernelContext& c) { return make_reduce(c, Op::Prod); };
+  t["ReduceL1"] = [](const KernelContext& c) {
+    return mapped_sum(c, [](float x) { return std::fabs(x); }, [](float y) { return y; });
+  };
+  t["ReduceL2"] = [](const KernelContext& c) {
+    return mapped_sum(c, [](float x) { return x * x; }, [](float y) { return std::sqrt(y); });
+  };
+  t["ReduceSumSquare"] = [](const KernelContext& c) {
+    return mapped_sum(c, [](float x) { return x * x; }, [](float y) { return y; });
+  };
+  t["ReduceLogSum"] = [](const KernelContext& c) {
+    return mapped_sum(c, [](float x) { return x; }, [](float y) { return std::log(y); });
+  };
+  t["ReduceLogSumExp"] = make_log_sum_exp;
   t["ArgMax"] = [](const KernelContext& c) { return make_arg(c, true); };
   t["ArgMin"] = [](const KernelContext& c) { return make_arg(c, false); };
 }

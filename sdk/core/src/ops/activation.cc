@@ -44,6 +44,27 @@ void add_activation_ops(std::vector<OpSchema>& out) {
                                        "\"none\" (erf form) or \"tanh\" (tanh approximation)")},
                         "X * Phi(X), Phi the standard normal CDF." + same, "ONNX Gelu-20", same_as_input0));
 
+  out.push_back(make_op("Selu", 1, 1,
+                        {optional_attr("alpha", AttrType::Float, Attr(1.67326319217681884765625), "scale of the negative part"),
+                         optional_attr("gamma", AttrType::Float, Attr(1.05070102214813232421875), "overall scale")},
+                        "gamma * X if X > 0 else gamma * alpha * (e^X - 1)." + same,
+                        "ONNX Selu-6 (defaults: the float32 values of Klambauer et al. 2017)", same_as_input0));
+  out.push_back(make_op("Celu", 1, 1, {optional_attr("alpha", AttrType::Float, Attr(1.0), "the C1 continuity scale")},
+                        "max(0, X) + min(0, alpha * (e^(X/alpha) - 1))." + same, "ONNX Celu-12 (Barron 2017)",
+                        same_as_input0));
+  out.push_back(make_op("HardSigmoid", 1, 1,
+                        {optional_attr("alpha", AttrType::Float, Attr(0.2), "slope"),
+                         optional_attr("beta", AttrType::Float, Attr(0.5), "offset")},
+                        "max(0, min(1, alpha * X + beta))." + same, "ONNX HardSigmoid-6", same_as_input0));
+  out.push_back(make_op("ThresholdedRelu", 1, 1, {optional_attr("alpha", AttrType::Float, Attr(1.0), "the threshold")},
+                        "X if X > alpha else 0." + same, "ONNX ThresholdedRelu-10", same_as_input0));
+  out.push_back(make_op("Shrink", 1, 1,
+                        {optional_attr("bias", AttrType::Float, Attr(0.0), "added to (subtracted from) the kept values"),
+                         optional_attr("lambd", AttrType::Float, Attr(0.5), "half width of the zeroed band")},
+                        "X + bias if X < -lambd, X - bias if X > lambd, else 0." + same, "ONNX Shrink-9",
+                        same_as_input0));
+  out.push_back(make_op("Softsign", 1, 1, {}, "X / (1 + |X|)." + same, "ONNX Softsign-1", same_as_input0));
+
   auto softmax_attrs = [] {
     return std::vector<AttrSpec>{
         optional_attr("axis", AttrType::Int, Attr(int64_t{-1}), "the axis normalized over; negative counts from the end"),

@@ -15,6 +15,17 @@ OpSchema binary(std::string name, std::string doc, std::string source, std::opti
   return s;
 }
 
+OpSchema variadic(std::string name, std::string doc, std::string source) {
+  OpSchema s;
+  s.name = std::move(name);
+  s.min_inputs = 1;
+  s.max_inputs = -1;
+  s.doc = std::move(doc);
+  s.source = std::move(source);
+  s.infer = [](const InferenceContext& ctx) { return std::vector<TensorType>{broadcast_inputs(ctx)}; };
+  return s;
+}
+
 OpSchema unary(std::string name, std::string doc, std::string source) {
   OpSchema s;
   s.name = std::move(name);
@@ -33,9 +44,23 @@ void add_elementwise_ops(std::vector<OpSchema>& out) {
   out.push_back(binary("Sub", "C = A - B." + bc, "ONNX Sub-14; Arm NN Subtraction"));
   out.push_back(binary("Mul", "C = A * B." + bc, "ONNX Mul-14; Arm NN Multiplication"));
   out.push_back(binary("Div", "C = A / B (integer division truncates)." + bc, "ONNX Div-14; Arm NN Division"));
-  out.push_back(binary("Max", "C = max(A, B), two inputs (ONNX allows more; nnbridge declares the binary form)." + bc,
-                       "ONNX Max-13; Arm NN Maximum"));
-  out.push_back(binary("Min", "C = min(A, B), two inputs." + bc, "ONNX Min-13; Arm NN Minimum"));
+  const std::string vbc = " One or more inputs, broadcast together by NumPy rules; the output has the broadcast shape and "
+                          "input 0's dtype (one input: a copy of it).";
+  out.push_back(variadic("Max", "Elementwise maximum of the inputs." + vbc, "ONNX Max-13; Arm NN Maximum (two inputs)"));
+  out.push_back(variadic("Min", "Elementwise minimum of the inputs." + vbc, "ONNX Min-13; Arm NN Minimum (two inputs)"));
+  out.push_back(variadic("Sum", "Elementwise sum of the inputs, added left to right." + vbc, "ONNX Sum-13"));
+  out.push_back(variadic("Mean", "Elementwise sum of the inputs divided by their count." + vbc, "ONNX Mean-13"));
+  {
+    OpSchema mod = binary("Mod",
+                          "Remainder of A / B." + bc +
+                              " fmod 0 (integers only): the sign of the divisor, A - B * floor(A / B) (Python's %); "
+                              "fmod 1: the sign of the dividend, C fmod. An integer remainder by 0 is undefined in "
+                              "ONNX: Error(Invalid) at run time.",
+                          "ONNX Mod-13");
+    mod.attrs.push_back(optional_attr("fmod", AttrType::Int, Attr(int64_t{0}),
+                                      "0: integer modulus (sign of B); 1: fmod (sign of A; required for floats)"));
+    out.push_back(std::move(mod));
+  }
   out.push_back(binary("Pow", "C = A ^ B." + bc, "ONNX Pow-15"));
   out.push_back(binary("SquaredDifference", "C = (A - B)^2." + bc,
                        "TensorFlow SquaredDifference (no ONNX op); Arm NN ElementwiseBinary SqDiff"));
@@ -53,6 +78,7 @@ void add_elementwise_ops(std::vector<OpSchema>& out) {
 
   out.push_back(binary("And", "Logical A && B on Bool tensors." + cmp, "ONNX And-7; Arm NN LogicalBinary", DataType::Bool));
   out.push_back(binary("Or", "Logical A || B on Bool tensors." + cmp, "ONNX Or-7; Arm NN LogicalBinary", DataType::Bool));
+  out.push_back(binary("Xor", "Logical A != B on Bool tensors." + cmp, "ONNX Xor-7", DataType::Bool));
   out.push_back(unary("Not", "Logical !X on a Bool tensor.", "ONNX Not-1; Arm NN ElementwiseUnary LogicalNot"));
 
   const std::string same = " Output has the input's dtype and shape.";
@@ -70,6 +96,36 @@ void add_elementwise_ops(std::vector<OpSchema>& out) {
   out.push_back(unary("Square", "X * X." + same, "TensorFlow Square (no ONNX op)"));
   out.push_back(unary("Sign", "-1, 0 or 1 by the sign of X." + same, "ONNX Sign-13"));
   out.push_back(unary("Round", "Round half to even." + same, "ONNX Round-11"));
+  // Trigonometric and hyperbolic functions, radians; outside a function's domain the result is NaN (C's <cmath>).
+  struct Trig {
+    const char* name;
+    const char* formula;
+    const char* source;
+  };
+  for (Trig t : {Trig{"Cos", "cos(X)", "ONNX Cos-7"}, Trig{"Tan", "tan(X)", "ONNX Tan-7"},
+                 Trig{"Asin", "asin(X), X in [-1, 1]", "ONNX Asin-7"}, Trig{"Acos", "acos(X), X in [-1, 1]", "ONNX Acos-7"},
+                 Trig{"Atan", "atan(X)", "ONNX Atan-7"}, Trig{"Sinh", "sinh(X)", "ONNX Sinh-9"},
+                 Trig{"Cosh", "cosh(X)", "ONNX Cosh-9"}, Trig{"Asinh", "asinh(X)", "ONNX Asinh-9"},
+                 Trig{"Acosh", "acosh(X), X >= 1", "ONNX Acosh-9"}, Trig{"Atanh", "atanh(X), X in (-1, 1)", "ONNX Atanh-9"},
+                 Trig{"Erf", "the error function erf(X)", "ONNX Erf-13"}})
+    out.push_back(unary(t.name, std::string(t.formula) + "." + same, t.source));
+  {
+    OpSchema isnan = unary("IsNaN", "True where X is NaN. Output Bool, X's shape.", "ONNX IsNaN-13");
+    isnan.infer = [](const InferenceContext& ctx) {
+      TensorType t = same_as_input0(ctx)[0];
+      t.dtype = DataType::Bool;
+      t.quantization.reset();
+      return std::vector<TensorType>{t};
+    };
+    OpSchema isinf = isnan;
+    isinf.name = "IsInf";
+    isinf.doc = "True where X is +inf (when detect_positive) or -inf (when detect_negative). Output Bool, X's shape.";
+    isinf.source = "ONNX IsInf-10";
+    isinf.attrs = {optional_attr("detect_negative", AttrType::Int, Attr(int64_t{1}), "1: -inf counts"),
+                   optional_attr("detect_positive", AttrType::Int, Attr(int64_t{1}), "1: +inf counts")};
+    out.push_back(std::move(isnan));
+    out.push_back(std::move(isinf));
+  }
 }
 
 }  // namespace nnbridge::ops

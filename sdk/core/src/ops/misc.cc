@@ -1,4 +1,4 @@
-// MatMul, Gemm, PRelu, Where and shape queries (Shape, Size, Rank, ConstantOfShape).
+// MatMul, Gemm, PRelu, Where, Dropout and shape queries (Shape, Size, Rank, ConstantOfShape).
 #include "ops/ops.h"
 
 namespace nnbridge::ops {
@@ -134,6 +134,24 @@ void add_misc_ops(std::vector<OpSchema>& out) {
           return std::vector<TensorType>{shaped(dt, std::vector<int64_t>(in.shape[0], -1))};
         return std::vector<TensorType>{unknown_rank(dt)};
       }));
+  {
+    OpSchema d = make_op(
+        "Dropout", 1, 3, {optional_attr("seed", AttrType::Int, "random seed (training only)")},
+        "Inference form: output = data, mask (optional second output, Bool, data's shape) all true. Inputs ratio (1, "
+        "scalar) and training_mode (2, Bool scalar) are optional; a training_mode that is not a constant false, with "
+        "a ratio other than 0, draws random numbers and has no reference result: backends refuse it.",
+        "ONNX Dropout-13", [](const InferenceContext& ctx) {
+          TensorType t = same_as_input0(ctx)[0];
+          TensorType mask = t;
+          mask.dtype = DataType::Bool;
+          mask.quantization.reset();
+          std::vector<TensorType> out{t};
+          if (ctx.node.outputs.size() > 1) out.push_back(mask);
+          return out;
+        });
+    d.max_outputs = 2;
+    out.push_back(std::move(d));
+  }
 }
 
 }  // namespace nnbridge::ops

@@ -1,4 +1,4 @@
-// QuantizeLinear, DequantizeLinear, Cast.
+// QuantizeLinear, DequantizeLinear, Cast, CastLike.
 #include "ops/ops.h"
 
 namespace nnbridge::ops {
@@ -51,6 +51,14 @@ void add_quantize_ops(std::vector<OpSchema>& out) {
         }
         return std::vector<TensorType>{TensorType{dt, x.shape, x.unknown_rank, std::nullopt}};
       }));
+  out.push_back(make_op("CastLike", 2, 2, {},
+                        "Cast (above) of input 0 to the dtype of input 1 (target_type); input 1's values are not read. "
+                        "Shape of input 0.",
+                        "ONNX CastLike-15", [](const InferenceContext& ctx) {
+                          const TensorType& x = input(ctx, 0);
+                          return std::vector<TensorType>{
+                              TensorType{input(ctx, 1).dtype, x.shape, x.unknown_rank, std::nullopt}};
+                        }));
 }
 
 }  // namespace nnbridge::ops

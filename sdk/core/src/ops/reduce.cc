@@ -1,4 +1,4 @@
-// Reductions: ReduceMean/Sum/Max/Min/Prod and ArgMax/ArgMin.
+// Reductions: ReduceMean/Sum/Max/Min/Prod/L1/L2/SumSquare/LogSum/LogSumExp and ArgMax/ArgMin.
 #include "ops/ops.h"
 
 namespace nnbridge::ops {
@@ -49,7 +49,12 @@ void add_reduce_ops(std::vector<OpSchema>& out) {
               R{"ReduceSum", "Sum", "ONNX ReduceSum-11 (axes attribute); Arm NN Reduce Sum"},
               R{"ReduceMax", "Maximum", "ONNX ReduceMax-13; Arm NN Reduce Max"},
               R{"ReduceMin", "Minimum", "ONNX ReduceMin-13; Arm NN Reduce Min"},
-              R{"ReduceProd", "Product", "ONNX ReduceProd-13; Arm NN Reduce Prod"}}) {
+              R{"ReduceProd", "Product", "ONNX ReduceProd-13; Arm NN Reduce Prod"},
+              R{"ReduceL1", "Sum of |x|", "ONNX ReduceL1-13"}, R{"ReduceL2", "sqrt of the sum of x^2", "ONNX ReduceL2-13"},
+              R{"ReduceSumSquare", "Sum of x^2", "ONNX ReduceSumSquare-13"},
+              R{"ReduceLogSum", "log of the sum (of an empty set: -inf)", "ONNX ReduceLogSum-13"},
+              R{"ReduceLogSumExp", "log of the sum of e^x (computed as max + log(sum e^(x - max)))",
+                "ONNX ReduceLogSumExp-13"}}) {
     out.push_back(make_op(r.name, 1, 1,
                           {optional_attr("axes", AttrType::Ints, Attr(std::vector<int64_t>{}),
                                          "the reduced axes; empty: all"),

@@ -53,7 +53,6 @@ bool to_canonical(const std::string& op_type, const OnnxAttrs& attrs, Node& n, G
   const OpSchema* schema = find_schema(row->op);
   const ::onnx::OpSchema* onnx_schema = ::onnx::OpSchemaRegistry::Schema(op_type, int(kOpset), "");
   if (!schema || !onnx_schema) return false;
-  if (row->special == Special::BinaryOnly && n.inputs.size() != 2) return false;
   const int first = row->first_operand();
   const std::size_t n_in = first < 0 ? n.inputs.size() : std::min(n.inputs.size(), std::size_t(first));
   auto fits = [](std::size_t k, int lo, int hi) { return int(k) >= lo && (hi < 0 || int(k) <= hi); };

@@ -56,16 +56,15 @@ std::vector<OpRow> build() {
   t.push_back(same("LessOrEqual", "LessOrEqual-16"));
   t.push_back(same("And", "And-7"));
   t.push_back(same("Or", "Or-7"));
-  // Max-13 / Min-13 are variadic; the canonical ops are binary: other arities stay native.
-  OpRow mx = same("Max", "Max-13 with exactly two inputs");
-  mx.special = Special::BinaryOnly;
-  t.push_back(mx);
-  OpRow mn = same("Min", "Min-13 with exactly two inputs");
-  mn.special = Special::BinaryOnly;
-  t.push_back(mn);
+  t.push_back(same("Xor", "Xor-7"));
+  t.push_back(same("Mod", "Mod-13"));
+  // Max-13 / Min-13 / Sum-13 / Mean-13: variadic, as the canonical ops.
+  for (const char* v : {"Max", "Min", "Sum", "Mean"}) t.push_back(same(v, "Max-13 / Min-13 / Sum-13 / Mean-13"));
   // Unary ops and activations: same attributes and defaults.
   for (const char* u : {"Not", "Abs", "Neg", "Sqrt", "Exp", "Log", "Sin", "Ceil", "Floor", "Reciprocal", "Identity",
-                        "Sign", "Round", "Relu", "Sigmoid", "Tanh", "Softplus", "HardSwish", "LeakyRelu", "Elu"})
+                        "Sign", "Round", "Relu", "Sigmoid", "Tanh", "Softplus", "HardSwish", "LeakyRelu", "Elu",
+                        "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Erf", "IsNaN",
+                        "IsInf", "Selu", "Celu", "HardSigmoid", "ThresholdedRelu", "Shrink", "Softsign"})
     t.push_back(same(u, "opset-17 version (Not-1, Abs-13, Identity-16, LeakyRelu-16, Elu-6, ...): same as canonical"));
   // Clip-13: min and max are optional scalar inputs of X's type (attributes until Clip-6).
   t.push_back(with(same("Clip", "Clip-13: inputs min (1), max (2) are the canonical attributes"),
@@ -113,6 +112,8 @@ std::vector<OpRow> build() {
   t.push_back(same("Where", "Where-16"));
   t.push_back(same("PRelu", "PRelu-16"));
   t.push_back(same("Size", "Size-13"));
+  t.push_back(same("Dropout", "Dropout-13: inputs ratio (1), training_mode (2) stay inputs"));
+  t.push_back(same("CastLike", "CastLike-15"));
   // Reshape-14 / Tile-13: shape and repeats stay inputs (the canonical ops take them); the
   // attribute forms (Reshape-1, Arm NN) are written as int64 inputs.
   OpRow reshape = same("Reshape", "Reshape-14: shape stays an input; the shape attribute is written as one");
@@ -145,7 +146,8 @@ std::vector<OpRow> build() {
   t.push_back(with(same("ReduceSum", "ReduceSum-13: input axes (1), noop_with_empty_axes 0"), {{1, "axes", K::Ints}},
                    {{"noop_with_empty_axes", Attr(int64_t{0})}}));
   // The other reductions keep axes as an attribute until opset 18.
-  for (const char* r : {"ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd"})
+  for (const char* r : {"ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceSumSquare",
+                        "ReduceLogSum", "ReduceLogSumExp"})
     t.push_back(same(r, "Reduce*-13: axes attribute"));
   t.push_back(same("ArgMax", "ArgMax-13"));
   t.push_back(same("ArgMin", "ArgMin-13"));

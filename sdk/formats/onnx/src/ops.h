@@ -57,7 +57,7 @@ struct OnnxDefault {
   Attr value;
 };
 
-enum class Special { None, Cast, ConstantOfShape, Resize, BinaryOnly };
+enum class Special { None, Cast, ConstantOfShape, Resize };
 
 struct OpRow {
   std::string op_type;  ///< the ONNX operator (domain ai.onnx, opset 17)

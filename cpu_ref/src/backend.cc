@@ -12,6 +12,7 @@
 #include "kernel.h"
 #include "memory_plan.h"
 #include "nnbridge/cpu_ref.h"
+#include "nnbridge/exec/input_bound.h"
 #include "nnbridge/exec/prepare.h"
 
 namespace nnbridge::cpu_ref {
@@ -176,7 +177,19 @@ class CpuBackend final : public Backend {
  public:
   std::string name() const override { return "cpu"; }
 
+  // A graph whose shapes or operands depend on the values of its inputs is planned per run with
+  // the inputs bound (nnbridge/exec/input_bound.h).
   std::unique_ptr<Plan> prepare(const Graph& g, const BackendOptions& options) const override {
+    try {
+      return prepare_static(g, options);
+    } catch (const exec::NeedsValue&) {
+      if (g.inputs.empty()) throw;
+      return exec::input_bound_plan(backend(), g, options);
+    }
+  }
+
+ private:
+  std::unique_ptr<Plan> prepare_static(const Graph& g, const BackendOptions& options) const {
     const int threads = options.threads > 0 ? options.threads : std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
     const KernelRegistry custom = effective_kernels(options);  // application kernels + extension libraries
     auto plan = std::make_unique<CpuPlan>();
@@ -246,6 +259,11 @@ const KernelTable& kernels() {
     add_rearrange_kernels(t);
     add_gather_scatter_kernels(t);
     add_executorch_kernels(t);
+    add_index_kernels(t);
+    add_value_shaped_kernels(t);
+    add_matrix_kernels(t);
+    add_axis_kernels(t);
+    add_loss_kernels(t);
     return t;
   }();
   return table;

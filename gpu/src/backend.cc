@@ -11,6 +11,7 @@
 
 #include "nnbridge/exec/convert.h"
 #include "nnbridge/gpu.h"
+#include "nnbridge/exec/input_bound.h"
 #include "nnbridge/exec/prepare.h"
 #include "custom_layers.h"
 #include "ops.h"
@@ -186,6 +187,10 @@ class GpuBackend final : public Backend {
       opts.fallback.push_back("cpu");
     try {
       build(*plan, g, opts);
+    } catch (const exec::NeedsValue&) {
+      // Shapes or operands the input values decide: planned per run (nnbridge/exec/input_bound.h).
+      if (g.inputs.empty()) throw;
+      return exec::input_bound_plan(backend(), g, options);
     } catch (const cl::Error& e) {
       throw Error(ErrorCode::Backend, std::string("opencl: ") + e.what() + " failed with " + std::to_string(e.err()) + " on " +
                                           plan->dev->label);

@@ -338,6 +338,29 @@ void add_elementwise_kernels(KernelTable& t) {
   t["Sign"] = unary([](float x) { return static_cast<float>((x > 0) - (x < 0)); });
   // ONNX Round: half to even.
   t["Round"] = unary([](float x) { return std::nearbyint(x); });
+  // ONNX Dropout-13 in inference: output = data and mask all true. training_mode (input 2) true
+  // with a ratio (input 1, default 0.5) above 0 draws random numbers: no reference result, refused.
+  t["Dropout"] = [](const KernelContext& ctx) -> Kernel {
+    const bool training = ctx.has_input(2) && ctx.value(2, "training_mode").at(0) != 0;
+    const float ratio = ctx.has_input(1) ? ctx.value(1, "ratio").at(0) : 0.5f;
+    if (training && ratio != 0) ctx.unsupported("training_mode true with ratio " + std::to_string(ratio) + " (random)");
+    const int64_t n = numel(ctx.out[0].shape);
+    if (numel(ctx.in[0].shape) != n) ctx.invalid("output size differs from the input's");
+    return [n](std::span<const float* const> in, std::span<float* const> out) {
+      if (n) std::memcpy(out[0], in[0], static_cast<std::size_t>(n) * sizeof(float));
+      if (out.size() > 1 && out[1]) std::fill_n(out[1], n, 1.0f);
+    };
+  };
+  // ONNX CastLike-15: Cast to input 1's dtype; in the float32 domain a copy, which the plan rounds
+  // to the output dtype as it does Cast's. Quantized types (ONNX has none here) are refused.
+  t["CastLike"] = [](const KernelContext& ctx) -> Kernel {
+    if (is_quantized(ctx.in[0].dtype) || is_quantized(ctx.out[0].dtype)) ctx.unsupported("quantized CastLike");
+    const int64_t n = numel(ctx.out[0].shape);
+    if (numel(ctx.in[0].shape) != n) ctx.invalid("output size differs from the input's");
+    return [n](std::span<const float* const> in, std::span<float* const> out) {
+      if (n) std::memcpy(out[0], in[0], static_cast<std::size_t>(n) * sizeof(float));
+    };
+  };
   t["Identity"] = [](const KernelContext& ctx) -> Kernel {
     const int64_t n = numel(ctx.out[0].shape);
     if (numel(ctx.in[0].shape) != n) ctx.invalid("output size differs from the input's");

@@ -108,6 +108,56 @@ std::shared_ptr<const ForeignNode> prepare_foreign(const Graph& work, std::size_
   throw Error(ErrorCode::Unsupported, node_label(work, i) + ": " + why);  // an empty list: not reached
 }
 
+// Constant folding of shape arithmetic (what exporters emit: Shape -> Gather -> Concat ->
+// Reshape): a node whose inputs are all constants, or a Shape / Size / Rank whose input type is
+// known (they read no data: ONNX Shape-15, Size-13), and whose outputs are small integer or bool
+// tensors that are not graph outputs, is run once here on this backend; its outputs become
+// constants of `work`, so the schemas of its consumers infer from their values. Only for graphs of
+// more than one node (the one-node graph a fold prepares is never folded again) and not for
+// custom kernels. BackendOptions::fold_all_constants folds every node with constant inputs (not a
+// graph output's producer), whatever its outputs. Returns whether node i was folded.
+constexpr int64_t kFoldMaxElements = 1 << 16;
+
+bool fold_node(Graph& work, std::size_t i, const Graph& g, const BackendOptions& options, const std::string& self,
+               bool custom, std::vector<std::shared_ptr<const std::vector<float>>>& constants) {
+  const Node& n = work.nodes[i];
+  if (custom || work.nodes.size() < 2 || n.outputs.empty()) return false;
+  const bool reads_type_only = n.op == "Shape" || n.op == "Size" || n.op == "Rank";
+  for (ValueId v : n.inputs)
+    if (v != kNoValue && !work.values[v].constant && !reads_type_only) return false;
+  for (ValueId v : n.outputs) {
+    const TensorType& t = work.values[v].type;
+    if (std::find(g.outputs.begin(), g.outputs.end(), v) != g.outputs.end()) return false;
+    if (options.fold_all_constants && !reads_type_only) continue;
+    if (!(t.dtype == DataType::Int64 || t.dtype == DataType::Int32 || t.dtype == DataType::Bool) || t.quantization || !t.fully_known() ||
+        *t.element_count() > kFoldMaxElements)
+      return false;
+  }
+  auto backend = find_backend(self);
+  if (!backend) return false;
+  Sub sub = one_node_graph(work, i);
+  for (ValueId id : sub.graph.inputs) {  // what Shape / Size / Rank read is the type alone
+    Value& v = sub.graph.values[id];
+    v.constant = Buffer::owned(std::vector<std::byte>(static_cast<std::size_t>(*v.type.byte_size())));
+  }
+  sub.graph.inputs.clear();
+  BackendOptions opts = options;
+  opts.fallback.clear();
+  TensorMap out;
+  try {
+    out = backend->prepare(sub.graph, opts)->run({});
+  } catch (const Error&) {
+    return false;  // built as a step instead, where its error names the node (or it falls back)
+  }
+  for (const ForeignNode::Port& port : sub.ports.outputs) {
+    const ValueId v = n.outputs[port.slot];
+    const HostTensor& t = out.at(port.name);
+    work.values[v].constant = Buffer::copy_of(t.bytes());
+    constants[v] = std::make_shared<const std::vector<float>>(to_float(t.type(), t.bytes().data(), t.element_count()));
+  }
+  return true;
+}
+
 [[noreturn]] void missing_data(const Graph& g, ValueId v, const std::string& label, const std::string& where) {
   if (auto key = g.values[v].attrs.find(kExternalDataKey); key != g.values[v].attrs.end() && key->second.is<std::string>()) {
     auto hint = g.metadata.find(kExternalDataHint);
@@ -202,7 +252,22 @@ PreparedGraph prepare_nodes(const Graph& g, const BackendOptions& options, std::
         infer_error = e.message();
       }
     }
-    resolve_output_types(work, i, inferred, infer_error, label, where);
+    try {
+      resolve_output_types(work, i, inferred, infer_error, label, where);
+    } catch (const Error& e) {
+      // An output shape that a non-constant input's values decide (Reshape's shape, NonZero's
+      // count) is known once the inputs are bound (nnbridge/exec/input_bound.h).
+      const bool reads_values = std::any_of(n.inputs.begin(), n.inputs.end(), [&](ValueId v) {
+        return v != kNoValue && !work.values[v].constant;
+      });
+      if (e.code() == ErrorCode::Unsupported && reads_values)
+        throw NeedsValue(e.message() + " (it depends on the values of inputs that are not constants)", where);
+      throw;
+    }
+    if (mine && fold_node(work, i, g, options, self_name, builder.is_custom(work, i), p.constants)) {
+      p.placement.push_back({i, n.name, n.op, self_name});
+      continue;
+    }
     if (!mine) {
       auto f = prepare_foreign(work, i, options, fallback, "no " + self_name + " kernel");
       p.placement.push_back({i, n.name, n.op, f->backend});
@@ -223,7 +288,10 @@ PreparedGraph prepare_nodes(const Graph& g, const BackendOptions& options, std::
       // With a fallback list, a kernel that fails to build (Backend) or refuses this node's form
       // (Unsupported, e.g. Conv weights that are not constants) runs on the next backend instead
       // (TFLite's allow_automatic_fallback_on_compilation_error).
-      const bool can_fall_back = !fallback.empty() && (e.code() == ErrorCode::Backend || e.code() == ErrorCode::Unsupported);
+      const bool needs_value = dynamic_cast<const NeedsValue*>(&e) != nullptr;
+      const bool can_fall_back = !fallback.empty() && !needs_value &&
+                                 (e.code() == ErrorCode::Backend || e.code() == ErrorCode::Unsupported);
+      if (needs_value) throw NeedsValue(e.message().rfind(label, 0) == 0 ? e.message() : label + ": " + e.message(), where);
       if (!can_fall_back) {
         if (e.code() == ErrorCode::Backend || e.message().rfind(label, 0) == 0)  // already names the node
           throw Error(e.code(), e.message(), e.file(), e.where().empty() ? where : e.where());

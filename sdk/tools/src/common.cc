@@ -76,14 +76,19 @@ TensorMap read_npy_folder(const std::string& dir, const std::vector<std::pair<st
     const fs::path p = folder / file_names[k];
     if (!fs::exists(p)) throw Error(ErrorCode::Invalid, "missing the file for " + std::string(what) + " \"" + name + "\"", p.string());
     HostTensor t = read_npy(p);
-    if (t.shape() != type.shape)
+    // A dim the plan leaves -1 (an output shape the input values decide) takes the file's.
+    bool fits = t.shape().size() == type.shape.size();
+    for (std::size_t d = 0; fits && d < type.shape.size(); ++d) fits = type.shape[d] < 0 || type.shape[d] == t.shape()[d];
+    if (!fits)
       throw Error(ErrorCode::Invalid, std::string(what) + " \"" + name + "\" needs shape " + shape_text(type) + ", the file has " +
                                           shape_text(t.type()), p.string());
     if (t.dtype() != storage_type(type.dtype))
       throw Error(ErrorCode::Invalid, std::string(what) + " \"" + name + "\" needs dtype " +
                                           std::string(to_string(storage_type(type.dtype))) + ", the file has " +
                                           std::string(to_string(t.dtype())), p.string());
-    out[name] = HostTensor::from_buffer(type, t.buffer());
+    TensorType known = type;
+    known.shape = t.shape();
+    out[name] = HostTensor::from_buffer(known, t.buffer());
   }
   return out;
 }

@@ -100,6 +100,11 @@ struct BackendOptions {
   /// Error(Unsupported). The prepared backend's own name is skipped. (The opencl backend's
   /// `opencl.fallback=cpu` option is the list {"cpu"}.)
   std::vector<std::string> fallback;
+  /// prepare() runs every node whose inputs are all constants once and keeps its outputs as
+  /// constants, whatever their dtype and size (the input-bound plan of nnbridge/exec/input_bound.h
+  /// sets it: its graph then runs at prepare). false: only the shape arithmetic of
+  /// nnbridge/exec/prepare.h is folded.
+  bool fold_all_constants = false;
 };
 
 /// Which backend runs one node of a prepared graph (Plan::placement).

@@ -10,10 +10,21 @@
 #include <string_view>
 #include <vector>
 
+#include "nnbridge/error.h"
 #include "nnbridge/graph.h"
 #include "nnbridge/op_schema.h"
 
 namespace nnbridge::exec {
+
+/// Error(Unsupported) thrown while preparing a node that needs the value of an input that is not
+/// a constant (a Reshape shape, a Slice's starts computed from graph inputs), or whose output
+/// shape depends on such values (NonZero). A backend's prepare() answers it with an input-bound
+/// plan (nnbridge/exec/input_bound.h) when the graph has inputs to bind.
+class NeedsValue : public Error {
+ public:
+  NeedsValue(std::string message, std::string where = {})
+      : Error(ErrorCode::Unsupported, std::move(message), {}, std::move(where)) {}
+};
 
 /// One node as its kernel factory sees it. Factories throw Error(Unsupported) for attribute
 /// values they do not implement and Error(Invalid) for inconsistent shapes (unsupported() and
@@ -41,6 +52,10 @@ struct NodeContext {
   double attr_float(std::string_view name, double fallback = 0) const;
   std::string attr_string(std::string_view name, std::string fallback = {}) const;
   std::vector<int64_t> attr_ints(std::string_view name, std::vector<int64_t> fallback = {}) const;
+  /// The float32 contents of input `input` when it is a constant (ONNX operands such as Slice's
+  /// starts, Pad's pads, Resize's sizes). Throws NeedsValue naming `what` when the input is not
+  /// a constant, Error(Invalid) when it is absent.
+  const std::vector<float>& value(std::size_t input, std::string_view what) const;
   /// attr_int(name, fallback) normalized against `rank` (nnbridge/axis.h: ONNX's [-r, r-1]).
   int64_t attr_axis(std::string_view name, int64_t fallback, int64_t rank) const;
   [[noreturn]] void unsupported(const std::string& what) const;  ///< throws Error(Unsupported)

@@ -5,6 +5,7 @@
 
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <set>
 
 #include "nnbridge/axis.h"
@@ -183,6 +184,28 @@ TEST_CASE("exec conversions: requantisation rounds half away from zero, float16 
   uint16_t bits;
   std::memcpy(&bits, hb.data(), 2);
   CHECK(bits == 0x3C01);
+}
+
+TEST_CASE("exec conversions: unsigned types truncate toward zero and saturate at their range (ONNX UINT16/32/64)") {
+  // 7.9 -> 7; -3 -> 0 (below the range); 70000 -> 65535 for uint16; 1e20 -> 2^64 - 1 for uint64,
+  // whose maximum rounds up to 2^64 as a float: saturated before the cast, never wrapped.
+  const float v[] = {7.9f, -3.0f, 70000.0f, 1e20f};
+  auto u16 = exec::from_float(TensorType{DataType::UInt16, {4}, false, std::nullopt}, v, 4);
+  uint16_t a[4];
+  std::memcpy(a, u16.data(), sizeof a);
+  CHECK(a[0] == 7);
+  CHECK(a[1] == 0);
+  CHECK(a[2] == 65535);
+  CHECK(a[3] == 65535);
+  auto u64 = exec::from_float(TensorType{DataType::UInt64, {4}, false, std::nullopt}, v, 4);
+  uint64_t b[4];
+  std::memcpy(b, u64.data(), sizeof b);
+  CHECK(b[2] == 70000u);
+  CHECK(b[3] == std::numeric_limits<uint64_t>::max());
+  // And back: uint32 4294967295 is 2^32 - 1, which float32 rounds to 2^32.
+  const uint32_t big = 4294967295u;
+  auto f = exec::to_float(TensorType{DataType::UInt32, {1}, false, std::nullopt}, reinterpret_cast<const std::byte*>(&big), 1);
+  CHECK(f[0] == 4294967296.0f);
 }
 
 TEST_CASE("prepare_nodes: a node without a kernel runs on the fallback list's backend, with the caller's whole options") {

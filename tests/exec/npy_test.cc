@@ -75,7 +75,8 @@ TEST_CASE("npy: dtypes map to nnbridge dtypes, 0-d and 1-d shapes") {
   };
   for (C c : {C{"<f2", DataType::Float16}, C{"<f8", DataType::Float64}, C{"|i1", DataType::Int8},
               C{"<i2", DataType::Int16}, C{"<i4", DataType::Int32}, C{"<i8", DataType::Int64},
-              C{"|u1", DataType::UInt8}, C{"|b1", DataType::Bool}}) {
+              C{"|u1", DataType::UInt8}, C{"<u2", DataType::UInt16}, C{"<u4", DataType::UInt32},
+              C{"<u8", DataType::UInt64}, C{"|b1", DataType::Bool}}) {
     CAPTURE(c.descr);
     std::string h = std::string("{'descr': '") + c.descr + "', 'fortran_order': False, 'shape': (3,), }\n";
     std::vector<uint8_t> data(3 * element_size(c.dtype), 0);

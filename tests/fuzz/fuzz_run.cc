@@ -58,6 +58,9 @@ void put(std::byte* at, DataType t, int v) {
     case DataType::Int32: store(static_cast<int32_t>(v)); break;
     case DataType::Int64: store(static_cast<int64_t>(v)); break;
     case DataType::UInt8: store(static_cast<uint8_t>(v)); break;
+    case DataType::UInt16: store(static_cast<uint16_t>(v < 0 ? -v : v)); break;
+    case DataType::UInt32: store(static_cast<uint32_t>(v < 0 ? -v : v)); break;
+    case DataType::UInt64: store(static_cast<uint64_t>(v < 0 ? -v : v)); break;
     case DataType::Bool: store(static_cast<uint8_t>(v > 0)); break;
     default: break;  // Undefined: element_size 0, nothing to write
   }

@@ -33,6 +33,9 @@ py::dtype numpy_dtype(DataType t) {
     case DataType::Int32: return py::dtype("int32");
     case DataType::Int64: return py::dtype("int64");
     case DataType::UInt8: return py::dtype("uint8");
+    case DataType::UInt16: return py::dtype("uint16");
+    case DataType::UInt32: return py::dtype("uint32");
+    case DataType::UInt64: return py::dtype("uint64");
     case DataType::Bool: return py::dtype("bool");
     default: break;
   }

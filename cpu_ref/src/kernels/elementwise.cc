@@ -139,6 +139,9 @@ Kernel integer_div(const KernelContext& ctx) {
     case DataType::Int32: lo = -2147483648.0, hi = 2147483647.0; break;
     case DataType::Int64: lo = -9223372036854775808.0, hi = 9223372036854775807.0; break;
     case DataType::UInt8: lo = 0, hi = 255; break;
+    case DataType::UInt16: lo = 0, hi = 65535; break;
+    case DataType::UInt32: lo = 0, hi = 4294967295.0; break;
+    case DataType::UInt64: lo = 0, hi = 18446744073709551615.0; break;
     default: ctx.unsupported("integer Div of this dtype");
   }
   const std::string label = "node \"" + ctx.node.name + "\" (Div)";
@@ -218,14 +221,6 @@ Kernel variadic(const KernelContext& ctx, Fold f) {
   };
 }
 
-bool is_integer(DataType t) {
-  switch (t) {
-    case DataType::Int8: case DataType::Int16: case DataType::Int32: case DataType::Int64: case DataType::UInt8:
-      return true;
-    default: return false;
-  }
-}
-
 // ONNX Mod-13. fmod 0 (integer inputs only): the remainder takes the divisor's sign, a - b * floor(a / b);
 // fmod 1: C's fmod, the dividend's sign. An integer remainder by zero is undefined in ONNX and is
 // refused at run time, as integer Div is.
@@ -264,11 +259,7 @@ void add_elementwise_kernels(KernelTable& t) {
   t["Sub"] = bin(Binary::Sub);
   t["Mul"] = bin(Binary::Mul);
   t["Div"] = [](const KernelContext& c) {
-    switch (c.out[0].dtype) {
-      case DataType::Int8: case DataType::Int16: case DataType::Int32: case DataType::Int64: case DataType::UInt8:
-        return integer_div(c);
-      default: return binary(c, Binary::Div);
-    }
+    return is_integer(c.out[0].dtype) ? integer_div(c) : binary(c, Binary::Div);
   };
   // std::max(a, b) / std::min(a, b), as Arm NN CpuRef Maximum / Minimum, folded over the inputs.
   t["Max"] = [](const KernelContext& c) { return variadic(c, Fold::Max); };

@@ -86,9 +86,16 @@ struct OrderedTensors {
 
 const TensorType& value_type(const Graph& g, ValueId id) { return g.values.at(id).type; }
 
+/// Whether a tensor file of dtype `file` holds the bits of graph dtype `graph`: the same storage
+/// type, or uint16 for bfloat16 (ONNX 1.12's test generator writes bfloat16 data as UINT16 tensors,
+/// NumPy having no bfloat16; the bits are the same).
+bool same_storage(DataType graph, DataType file) {
+  return storage_type(graph) == file || (graph == DataType::BFloat16 && file == DataType::UInt16);
+}
+
 /// Tags `t` with the graph's dtype and quantization (an .npy or .pb has storage integers only).
 HostTensor as_graph_type(const HostTensor& t, const TensorType& graph_type, const fs::path& file, const std::string& what) {
-  if (storage_type(graph_type.dtype) != t.dtype())
+  if (!same_storage(graph_type.dtype, t.dtype()))
     throw Error(ErrorCode::Invalid,
                 what + " needs dtype " + std::string(to_string(storage_type(graph_type.dtype))) + ", the file has " +
                     std::string(to_string(t.dtype())),
@@ -117,7 +124,12 @@ void read_data_set(const DataSet& ds, const Graph& g, OrderedTensors& in, Ordere
                   ds.inputs.string());
     for (std::size_t j = 0; j < g.outputs.size(); ++j) {
       const fs::path p = ds.outputs / ("output_" + std::to_string(j) + ".pb");
-      if (fs::exists(p)) out.tensors[j] = read_tensor_proto(p);
+      if (!fs::exists(p)) continue;
+      HostTensor t = read_tensor_proto(p);
+      const TensorType& want = value_type(g, g.outputs[j]);
+      out.tensors[j] = want.dtype == DataType::BFloat16 && t.dtype() == DataType::UInt16
+                           ? as_graph_type(t, want, p, "graph output " + std::to_string(j))
+                           : std::move(t);
     }
     return;
   }

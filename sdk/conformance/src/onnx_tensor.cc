@@ -82,7 +82,10 @@ HostTensor read_tensor_proto(const std::filesystem::path& path) {
       case DataType::UInt8:
       case DataType::Bool: data = narrow<uint8_t>(t.int32_data()); break;
       case DataType::Float16:
-      case DataType::BFloat16: data = narrow<uint16_t>(t.int32_data()); break;
+      case DataType::BFloat16:
+      case DataType::UInt16: data = narrow<uint16_t>(t.int32_data()); break;
+      case DataType::UInt32: data = narrow<uint32_t>(t.uint64_data()); break;
+      case DataType::UInt64: data = narrow<uint64_t>(t.uint64_data()); break;
       default: break;
     }
   }

@@ -12,7 +12,7 @@ struct DTypeInfo {
   std::size_t size;
 };
 // Storage sizes: Arm NN armnn/TypesUtils.hpp GetDataTypeSize; Bool is one byte as in ONNX and Arm NN.
-constexpr std::array<DTypeInfo, 15> kTypes{{
+constexpr std::array<DTypeInfo, 18> kTypes{{
     {DataType::Undefined, "undefined", 0},
     {DataType::Float32, "float32", 4},
     {DataType::Float16, "float16", 2},
@@ -28,6 +28,9 @@ constexpr std::array<DTypeInfo, 15> kTypes{{
     {DataType::QAsymmS8, "qasymms8", 1},
     {DataType::QSymmS8, "qsymms8", 1},
     {DataType::QSymmS16, "qsymms16", 2},
+    {DataType::UInt16, "uint16", 2},
+    {DataType::UInt32, "uint32", 4},
+    {DataType::UInt64, "uint64", 8},
 }};
 
 const DTypeInfo* info(DataType t) {
@@ -55,6 +58,15 @@ std::optional<DataType> parse_data_type(std::string_view name) {
 bool is_quantized(DataType t) {
   return t == DataType::QAsymmU8 || t == DataType::QAsymmS8 || t == DataType::QSymmS8 ||
          t == DataType::QSymmS16;
+}
+
+bool is_integer(DataType t) {
+  switch (t) {
+    case DataType::Int8: case DataType::Int16: case DataType::Int32: case DataType::Int64:
+    case DataType::UInt8: case DataType::UInt16: case DataType::UInt32: case DataType::UInt64:
+      return true;
+    default: return false;
+  }
 }
 
 bool is_floating(DataType t) {

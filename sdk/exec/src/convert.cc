@@ -82,8 +82,8 @@ void store_int(const float* v, std::size_t n, std::byte* out, const QParams* qp)
       x = std::trunc(static_cast<double>(v[i]));
     }
     if (std::isnan(x)) x = 0;
-    x = std::min(hi, std::max(lo, x));
-    T t = static_cast<T>(x);
+    // hi of a 64-bit type rounds up to 2^63 or 2^64 as a double: saturate before the cast.
+    T t = x >= hi ? std::numeric_limits<T>::max() : x <= lo ? std::numeric_limits<T>::lowest() : static_cast<T>(x);
     std::memcpy(out + i * sizeof(T), &t, sizeof(T));
   }
 }
@@ -114,6 +114,9 @@ std::vector<float> to_float(const TensorType& t, const std::byte* b, std::size_t
     case DataType::Int32: load_all<int32_t>(b, n, out.data()); break;
     case DataType::Int64: load_all<int64_t>(b, n, out.data()); break;
     case DataType::UInt8: case DataType::QAsymmU8: case DataType::Bool: load_all<uint8_t>(b, n, out.data()); break;
+    case DataType::UInt16: load_all<uint16_t>(b, n, out.data()); break;
+    case DataType::UInt32: load_all<uint32_t>(b, n, out.data()); break;
+    case DataType::UInt64: load_all<uint64_t>(b, n, out.data()); break;
     default: throw Error(ErrorCode::Unsupported, "no float32 conversion for dtype " + std::string(to_string(t.dtype)));
   }
   QParams qp(t);
@@ -145,6 +148,9 @@ std::vector<std::byte> from_float(const TensorType& t, const float* v, std::size
     case DataType::Int32: store_int<int32_t>(v, n, out.data(), q); break;
     case DataType::Int64: store_int<int64_t>(v, n, out.data(), q); break;
     case DataType::UInt8: case DataType::QAsymmU8: store_int<uint8_t>(v, n, out.data(), q); break;
+    case DataType::UInt16: store_int<uint16_t>(v, n, out.data(), q); break;
+    case DataType::UInt32: store_int<uint32_t>(v, n, out.data(), q); break;
+    case DataType::UInt64: store_int<uint64_t>(v, n, out.data(), q); break;
     case DataType::Bool:
       for (std::size_t i = 0; i < n; ++i) out[i] = std::byte{v[i] != 0.0f};
       break;

@@ -100,6 +100,9 @@ std::vector<double> HostTensor::to_double() const {
       case DataType::Int32: out[i] = load<int32_t>(p + 4 * i); break;
       case DataType::Int64: out[i] = static_cast<double>(load<int64_t>(p + 8 * i)); break;
       case DataType::UInt8: out[i] = load<uint8_t>(p + i); break;
+      case DataType::UInt16: out[i] = load<uint16_t>(p + 2 * i); break;
+      case DataType::UInt32: out[i] = load<uint32_t>(p + 4 * i); break;
+      case DataType::UInt64: out[i] = static_cast<double>(load<uint64_t>(p + 8 * i)); break;
       case DataType::Bool: out[i] = load<uint8_t>(p + i) != 0 ? 1.0 : 0.0; break;
       default: throw Error(ErrorCode::Invalid, "tensor of dtype " + std::string(to_string(type_.dtype)));
     }

@@ -25,7 +25,7 @@ struct DescrMap {
 constexpr DescrMap kDescrs[] = {
     {"f2", DataType::Float16}, {"f4", DataType::Float32}, {"f8", DataType::Float64}, {"i1", DataType::Int8},
     {"i2", DataType::Int16},   {"i4", DataType::Int32},   {"i8", DataType::Int64},   {"u1", DataType::UInt8},
-    {"b1", DataType::Bool},
+    {"u2", DataType::UInt16},  {"u4", DataType::UInt32},  {"u8", DataType::UInt64},  {"b1", DataType::Bool},
 };
 
 [[noreturn]] void malformed(const std::string& file, const std::string& where, const std::string& msg) {

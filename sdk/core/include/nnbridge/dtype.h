@@ -29,6 +29,9 @@ enum class DataType : uint8_t {
   QAsymmS8,  ///< asymmetric quantized int8
   QSymmS8,   ///< symmetric quantized int8 (zero point 0), per-tensor or per-axis
   QSymmS16,  ///< symmetric quantized int16
+  UInt16,    ///< ONNX UINT16 (also the storage ONNX's tests give bfloat16 data)
+  UInt32,    ///< ONNX UINT32
+  UInt64,    ///< ONNX UINT64
 };
 
 /// Bytes per element (0 for Undefined).
@@ -41,5 +44,7 @@ std::optional<DataType> parse_data_type(std::string_view name);
 bool is_quantized(DataType t);
 /// True for Float32, Float16, BFloat16, Float64.
 bool is_floating(DataType t);
+/// True for the plain integer types Int8/16/32/64 and UInt8/16/32/64 (not Bool, not quantized).
+bool is_integer(DataType t);
 
 }  // namespace nnbridge

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <limits>
 #include <map>
+#include <utility>
 
 #include "internal.h"
 #include "nnbridge/error.h"
@@ -66,7 +67,7 @@ std::vector<std::byte> copy_field(const Field& field, const std::string& where, 
     const auto v = field.Get(i);
     Dst d;
     if constexpr (std::is_integral_v<Dst> && std::is_integral_v<decltype(v)>) {
-      if (v < std::numeric_limits<Dst>::min() || v > std::numeric_limits<Dst>::max())
+      if (!std::in_range<Dst>(v))
         fail(ErrorCode::Malformed, where + "." + name + "[" + std::to_string(i) + "]",
              std::to_string(v) + " does not fit the tensor's type");
     }
@@ -82,6 +83,7 @@ const char* typed_field(DataType dt) {
     case DataType::Float32: return "float_data";
     case DataType::Float64: return "double_data";
     case DataType::Int64: return "int64_data";
+    case DataType::UInt32: case DataType::UInt64: return "uint64_data";  // onnx.proto: UINT32 and UINT64
     default: return "int32_data";
   }
 }
@@ -91,6 +93,7 @@ int typed_size(const TensorProto& t, DataType dt) {
     case DataType::Float32: return t.float_data_size();
     case DataType::Float64: return t.double_data_size();
     case DataType::Int64: return t.int64_data_size();
+    case DataType::UInt32: case DataType::UInt64: return t.uint64_data_size();
     default: return t.int32_data_size();
   }
 }
@@ -188,6 +191,9 @@ std::optional<DataType> dtype_from_onnx(int32_t e) {
     case TensorProto::FLOAT16: return DataType::Float16;
     case TensorProto::DOUBLE: return DataType::Float64;
     case TensorProto::BFLOAT16: return DataType::BFloat16;
+    case TensorProto::UINT16: return DataType::UInt16;
+    case TensorProto::UINT32: return DataType::UInt32;
+    case TensorProto::UINT64: return DataType::UInt64;
     default: return std::nullopt;
   }
 }
@@ -205,6 +211,9 @@ std::optional<int32_t> dtype_to_onnx(DataType t) {
     case DataType::Int64: return TensorProto::INT64;
     case DataType::UInt8: return TensorProto::UINT8;
     case DataType::Bool: return TensorProto::BOOL;
+    case DataType::UInt16: return TensorProto::UINT16;
+    case DataType::UInt32: return TensorProto::UINT32;
+    case DataType::UInt64: return TensorProto::UINT64;
     default: return std::nullopt;
   }
 }
@@ -251,7 +260,7 @@ DecodedTensor decode_tensor(const TensorProto& t, const std::shared_ptr<const vo
     return out;
   }
   if (std::size_t(typed_size(t, *dt)) != count || (t.float_data_size() && *dt != DataType::Float32) ||
-      t.string_data_size() || t.uint64_data_size() || (t.double_data_size() && *dt != DataType::Float64) ||
+      t.string_data_size() || (t.uint64_data_size() && *dt != DataType::UInt32 && *dt != DataType::UInt64) || (t.double_data_size() && *dt != DataType::Float64) ||
       (t.int64_data_size() && *dt != DataType::Int64))
     fail(ErrorCode::Malformed, where + "." + field,
          "must hold the " + std::to_string(count) + " elements of a " + onnx_type_name(t.data_type()) + " tensor");
@@ -265,6 +274,8 @@ DecodedTensor decode_tensor(const TensorProto& t, const std::shared_ptr<const vo
     case DataType::Int8: data = copy_field<int8_t>(t.int32_data(), where, field); break;
     case DataType::UInt8:
     case DataType::Bool: data = copy_field<uint8_t>(t.int32_data(), where, field); break;
+    case DataType::UInt32: data = copy_field<uint32_t>(t.uint64_data(), where, field); break;
+    case DataType::UInt64: data = copy_field<uint64_t>(t.uint64_data(), where, field); break;
     default: data = copy_field<uint16_t>(t.int32_data(), where, field); break;  // FLOAT16, BFLOAT16 bits
   }
   out.attrs[keys::kStorage] = Attr(field);
@@ -294,6 +305,9 @@ std::optional<double> element(const Value& v, std::size_t i) {
     case DataType::Int64: return double(load<int64_t>(p));
     case DataType::UInt8:
     case DataType::Bool: return load<uint8_t>(p);
+    case DataType::UInt16: return load<uint16_t>(p);
+    case DataType::UInt32: return load<uint32_t>(p);
+    case DataType::UInt64: return double(load<uint64_t>(p));
     default: return std::nullopt;
   }
 }
@@ -360,6 +374,8 @@ void encode_tensor(const Value& v, TensorProto& t, const std::string& where) {
         case DataType::Int8: t.add_int32_data(load<int8_t>(e)); break;
         case DataType::UInt8:
         case DataType::Bool: t.add_int32_data(load<uint8_t>(e)); break;
+        case DataType::UInt32: t.add_uint64_data(load<uint32_t>(e)); break;
+        case DataType::UInt64: t.add_uint64_data(load<uint64_t>(e)); break;
         default: t.add_int32_data(load<uint16_t>(e)); break;
       }
     }

@@ -1,4 +1,4 @@
-// Conv (2-D, NCHW or NHWC) by im2col and an Eigen GEMM per image, group and block of output
+// Conv (2-D, NCHW or NHWC; 1-D as 2-D with height 1) by im2col and an Eigen GEMM per image, group and block of output
 // rows, written straight into the output: NCHW as W [mg, K] x col [K, P] (K = (ci, ky, kx), W
 // as OIHW), NHWC as col [P, K] x W^T (K = (ky, kx, ci), W as OHWI); a 1x1 convolution with
 // stride 1 and no padding reads X itself as col. Depthwise convolutions with multiplier 1 go to depthwise.cc.
@@ -14,6 +14,7 @@
 #include <algorithm>
 
 #include "conv.h"
+#include "spatial.h"
 
 namespace nnbridge::cpu_ref {
 
@@ -78,7 +79,7 @@ using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMa
 Kernel make_conv(const KernelContext& ctx) {
   const Shape& xs = ctx.in[0].shape;
   const Shape& ys = ctx.out[0].shape;
-  if (xs.size() != 4) ctx.unsupported("only 2-D convolution (rank-4 X) is implemented");
+  if (xs.size() != 4) ctx.unsupported("only 1-D, 2-D and 3-D convolutions (X of rank 3, 4 or 5) are implemented");
   ConvGeom g{};
   g.nhwc = ctx.attr_string("data_layout", "NCHW") == "NHWC";
   g.layout = ctx.attr_string("kernel_layout", "OIHW");
@@ -103,22 +104,9 @@ Kernel make_conv(const KernelContext& ctx) {
   }
   if (g.group < 1 || g.c % g.group != 0 || g.m % g.group != 0) ctx.invalid("channels do not divide into groups");
   if (numel(ws) != g.m * (g.c / g.group) * g.kh * g.kw) ctx.invalid("W size does not match the channels and kernel");
-  Shape strides = ctx.attr_ints("strides", {1, 1}), dil = ctx.attr_ints("dilations", {1, 1});
-  Shape pads = ctx.attr_ints("pads", {0, 0, 0, 0});
-  if (strides.size() != 2 || dil.size() != 2 || pads.size() != 4) ctx.invalid("strides/dilations/pads sizes");
-  g.sh = strides[0], g.sw = strides[1], g.dh = dil[0], g.dw = dil[1];
-  g.pt = pads[0], g.pl = pads[1];
-  const std::string auto_pad = ctx.attr_string("auto_pad", "NOTSET");
-  if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
-    auto begin = [&](int64_t in, int64_t out, int64_t k, int64_t s, int64_t d) {
-      int64_t total = std::max<int64_t>(0, (out - 1) * s + d * (k - 1) + 1 - in);
-      return auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
-    };
-    g.pt = begin(g.h, g.oh, g.kh, g.sh, g.dh);
-    g.pl = begin(g.w, g.ow, g.kw, g.sw, g.dw);
-  } else if (auto_pad == "VALID") {
-    g.pt = g.pl = 0;
-  }
+  const WindowAttrs wa = window_attrs(ctx, {g.kh, g.kw}, {g.h, g.w}, {g.oh, g.ow});
+  g.sh = wa.strides[0], g.sw = wa.strides[1], g.dh = wa.dilations[0], g.dw = wa.dilations[1];
+  g.pt = wa.pads[0], g.pl = wa.pads[1];
   const bool has_bias = ctx.has_input(2);
   if (has_bias && numel(ctx.in[2].shape) != g.m) ctx.invalid("B must have one value per output channel");
   std::vector<float> bscale = implied_bias_scale(ctx, g.m);
@@ -240,7 +228,15 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* b
 }  // namespace
 
 void add_conv_kernels(KernelTable& t) {
-  t["Conv"] = [](const KernelContext& ctx) { return ctx.in[0].shape.size() == 5 ? make_conv3d(ctx) : make_conv(ctx); };
+  // Rank 3 (1-D) runs as 2-D with height 1 (spatial.h), rank 5 on the direct 3-D loops (conv3d.cc).
+  t["Conv"] = [](const KernelContext& ctx) {
+    const std::size_t rank = ctx.in[0].shape.size();
+    if (rank == 3) {
+      const Lifted lifted(ctx, 2, {1});
+      return make_conv(lifted.ctx());
+    }
+    return rank == 5 ? make_conv3d(ctx) : make_conv(ctx);
+  };
 }
 
 }  // namespace nnbridge::cpu_ref

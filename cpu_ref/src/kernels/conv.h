@@ -1,6 +1,8 @@
-// Shared pieces of the Conv kernels (conv.cc: im2col + Eigen GEMM; depthwise.cc: direct).
+// Shared pieces of the Conv kernels (conv.cc: im2col + Eigen GEMM; depthwise.cc: direct;
+// conv3d.cc: direct 3-D loops, also under the integer convolutions of qlinear.cc).
 #pragma once
 
+#include <array>
 #include <memory>
 
 #include "../kernel.h"
@@ -34,5 +36,59 @@ Kernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool has_bias
 
 /// Conv on rank-5 X (conv3d.cc): direct loops, kernel_layout OIHW, OHWI or HWIO.
 Kernel make_conv3d(const KernelContext& ctx);
+
+/// A 3-D convolution's geometry (conv3d.cc), resolved at prepare time: X is input 0 (NCDHW, or
+/// NDHWC with data_layout NHWC), W input `w_input` in kernel_layout OIHW, OHWI or HWIO, Y output 0;
+/// pads with auto_pad applied (spatial.h).
+struct Conv3dGeom {
+  bool nhwc = false;
+  int64_t N = 0, C = 0, M = 0, group = 1, cg = 0, mg = 0;  // cg, mg: channels per group
+  std::array<int64_t, 3> in{}, on{}, k{};
+  Shape s, d, p;
+  int wl = 0;  // W's layout: 0 OIHW, 1 OHWI, 2 HWIO
+  int64_t w_at(int64_t o, int64_t i, int64_t z, int64_t y, int64_t x) const {
+    if (wl == 0) return (((o * cg + i) * k[0] + z) * k[1] + y) * k[2] + x;
+    if (wl == 1) return (((o * k[0] + z) * k[1] + y) * k[2] + x) * cg + i;
+    return (((z * k[1] + y) * k[2] + x) * cg + i) * M + o;
+  }
+  int64_t x_at(int64_t n, int64_t c, int64_t z, int64_t y, int64_t x) const {
+    return nhwc ? (((n * in[0] + z) * in[1] + y) * in[2] + x) * C + c : (((n * C + c) * in[0] + z) * in[1] + y) * in[2] + x;
+  }
+  int64_t y_at(int64_t n, int64_t m, int64_t z, int64_t y, int64_t x) const {
+    return nhwc ? (((n * on[0] + z) * on[1] + y) * on[2] + x) * M + m : (((n * M + m) * on[0] + z) * on[1] + y) * on[2] + x;
+  }
+};
+Conv3dGeom conv3d_geom(const KernelContext& ctx, std::size_t w_input);
+
+/// The direct 3-D convolution: for each output element, emit(index in Y, output channel, sum)
+/// with the sum of W * X over the taps inside the input, in (kz, ky, kx, c) order, accumulated
+/// in Acc (float for Conv, int64 for the integer convolutions).
+template <class Acc, class T, class Emit>
+void conv3d_each(const Conv3dGeom& g, const T* X, const T* W, Emit&& emit) {
+  for (int64_t n = 0; n < g.N; ++n)
+    for (int64_t m = 0; m < g.M; ++m) {
+      const int64_t c0 = (m / g.mg) * g.cg;
+      for (int64_t oz = 0; oz < g.on[0]; ++oz)
+        for (int64_t oy = 0; oy < g.on[1]; ++oy)
+          for (int64_t ox = 0; ox < g.on[2]; ++ox) {
+            Acc acc = 0;
+            for (int64_t kz = 0; kz < g.k[0]; ++kz) {
+              const int64_t iz = oz * g.s[0] - g.p[0] + kz * g.d[0];
+              if (iz < 0 || iz >= g.in[0]) continue;
+              for (int64_t ky = 0; ky < g.k[1]; ++ky) {
+                const int64_t iy = oy * g.s[1] - g.p[1] + ky * g.d[1];
+                if (iy < 0 || iy >= g.in[1]) continue;
+                for (int64_t kx = 0; kx < g.k[2]; ++kx) {
+                  const int64_t ix = ox * g.s[2] - g.p[2] + kx * g.d[2];
+                  if (ix < 0 || ix >= g.in[2]) continue;
+                  for (int64_t i = 0; i < g.cg; ++i)
+                    acc += static_cast<Acc>(W[g.w_at(m, i, kz, ky, kx)]) * static_cast<Acc>(X[g.x_at(n, c0 + i, iz, iy, ix)]);
+                }
+              }
+            }
+            emit(g.y_at(n, m, oz, oy, ox), m, acc);
+          }
+    }
+}
 
 }  // namespace nnbridge::cpu_ref

@@ -1,4 +1,5 @@
-// MaxPool, AveragePool, LpPool (2-D, NCHW or NHWC; rank 5 in pool3d.cc) and GlobalAveragePool / GlobalMaxPool.
+// MaxPool, AveragePool, LpPool (2-D, NCHW or NHWC; 1-D as 2-D with height 1; rank 5 in
+// pool3d.cc) and GlobalAveragePool / GlobalMaxPool.
 //
 // Window rules follow Arm NN CpuRef (armnn/src/backends/reference/workloads/Pooling2d.cpp),
 // which agree with ONNX where both define them:
@@ -8,10 +9,15 @@
 // - padding never takes part in a maximum; a window that covers only padding yields 0.
 // - LpPool: ONNX LpPool-18 (sum |x|^p)^(1/p); for graphs read from Arm NN, Arm NN's L2
 //   pooling sqrt(sum x^2 / divisor) with the divisor of AveragePool.
+// - auto_pad SAME_UPPER / SAME_LOWER pads as spatial.h says (ONNX MaxPool-12, AveragePool-11).
+// - MaxPool's Indices (ONNX MaxPool-12, storage_order 0): the flat row-major index in X of the
+//   first maximum of the window (of its first tap when no value beats -inf; -1 over padding
+//   only), NCHW only. Stored through float32, so exact up to 2^24 elements.
 #include <algorithm>
 #include <cmath>
 
 #include "pool.h"
+#include "spatial.h"
 
 namespace nnbridge::cpu_ref {
 
@@ -22,6 +28,7 @@ enum class Kind { Max, Avg, Lp };
 struct PoolParams {
   Kind kind;
   bool nhwc = false, include_pad = false, lp_mean = false;
+  bool indices = false;  // MaxPool's second output
   Shape k, s, d, p;  // kernel, strides, dilations, pads [top, left, bottom, right]
   int64_t lp = 2;
 };
@@ -30,38 +37,38 @@ Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp);
 
 Kernel make_pool(const KernelContext& ctx, Kind kind, bool global) {
   const Shape& xs = ctx.in[0].shape;
-  if (xs.size() != 4) ctx.unsupported("only 2-D pooling (rank-4 X) is implemented");
+  const Shape& ys = ctx.out[0].shape;
+  if (xs.size() != 4 || ys.size() != 4) ctx.unsupported("only 1-D, 2-D and 3-D pooling (X of rank 3, 4 or 5) is implemented");
   PoolParams pp;
   pp.kind = kind;
   pp.nhwc = ctx.attr_string("data_layout", "NCHW") == "NHWC";
   const int64_t H = pp.nhwc ? xs[1] : xs[2], W = pp.nhwc ? xs[2] : xs[3];
-  pp.k = global ? Shape{H, W} : ctx.attr_ints("kernel_shape");
-  pp.s = global ? Shape{1, 1} : ctx.attr_ints("strides", {1, 1});
-  pp.d = global ? Shape{1, 1} : ctx.attr_ints("dilations", {1, 1});
-  pp.p = global ? Shape{0, 0, 0, 0} : ctx.attr_ints("pads", {0, 0, 0, 0});
-  if (pp.k.size() != 2 || pp.s.size() != 2 || pp.d.size() != 2 || pp.p.size() != 4)
-    ctx.invalid("kernel_shape/strides/dilations/pads sizes");
-  const std::string auto_pad = global ? "NOTSET" : ctx.attr_string("auto_pad", "NOTSET");
-  if (auto_pad != "NOTSET" && auto_pad != "VALID") ctx.unsupported("auto_pad " + auto_pad + " for pooling");
-  if (auto_pad == "VALID") pp.p = {0, 0, 0, 0};
+  if (global) {
+    pp.k = {H, W}, pp.s = {1, 1}, pp.d = {1, 1}, pp.p = {0, 0, 0, 0};
+  } else {
+    const WindowAttrs wa = window_attrs(ctx, ctx.attr_ints("kernel_shape"), {H, W},
+                                        {pp.nhwc ? ys[1] : ys[2], pp.nhwc ? ys[2] : ys[3]});
+    pp.k = wa.kernel, pp.s = wa.strides, pp.d = wa.dilations, pp.p = wa.pads;
+  }
   pp.include_pad = kind != Kind::Max && ctx.attr_int("count_include_pad", 0) != 0;
   pp.lp = ctx.attr_int("p", 2);
   pp.lp_mean = kind == Kind::Lp && ctx.attr_int("mean", 0) != 0;
+  pp.indices = kind == Kind::Max && ctx.out.size() > 1;
+  if (pp.indices && pp.nhwc) ctx.unsupported("MaxPool's Indices output with data_layout NHWC");
   return pool_kernel(ctx, pp);
 }
 
 Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp) {
   const Shape& xs = ctx.in[0].shape;
   const Shape& ys = ctx.out[0].shape;
-  const bool nhwc = pp.nhwc, include_pad = pp.include_pad, lp_mean = pp.lp_mean;
+  const bool nhwc = pp.nhwc, include_pad = pp.include_pad, lp_mean = pp.lp_mean, indices = pp.indices;
   const Kind kind = pp.kind;
   const Shape k = pp.k, s = pp.s, d = pp.d, p = pp.p;
   const int64_t lp = pp.lp;
   const int64_t N = xs[0], C = nhwc ? xs[3] : xs[1], H = nhwc ? xs[1] : xs[2], W = nhwc ? xs[2] : xs[3];
   const int64_t OH = nhwc ? ys[1] : ys[2], OW = nhwc ? ys[2] : ys[3];
   if (ys.size() != 4 || ys[0] != N || (nhwc ? ys[3] : ys[1]) != C) ctx.invalid("output shape does not match the input's N and C");
-  for (int64_t v : s)
-    if (v < 1) ctx.invalid("strides must be >= 1");
+  if (indices && ctx.out[1].shape != ys) ctx.invalid("Indices must have the shape of Y");
   const int threads = ctx.threads;
   // Threads take blocks of output rows (n, oy); each row is all channels and columns.
   const int64_t row_work = std::max<int64_t>(1, C * OW * k[0] * k[1]);
@@ -80,7 +87,7 @@ Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp) {
         for (int64_t c = 0; c < C; ++c)
           for (int64_t ox = 0; ox < OW; ++ox) {
             const int64_t hs = oy * s[0] - p[0], ws = ox * s[1] - p[1];
-            int64_t padded_taps = 0, real_taps = 0;
+            int64_t padded_taps = 0, real_taps = 0, best = -1;
             double acc = kind == Kind::Max ? -INFINITY : 0.0;
             for (int64_t ky = 0; ky < k[0]; ++ky) {
               const int64_t iy = hs + ky * d[0];
@@ -91,9 +98,12 @@ Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp) {
                 ++padded_taps;
                 if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue;
                 ++real_taps;
-                const double v = x[at(n, c, iy, ix)];
-                if (kind == Kind::Max) acc = std::max(acc, v);
-                else if (kind == Kind::Avg) acc += v;
+                const int64_t xi = at(n, c, iy, ix);
+                const double v = x[xi];
+                if (kind == Kind::Max) {
+                  if (v > acc) acc = v, best = xi;
+                  else if (best < 0) best = xi;
+                } else if (kind == Kind::Avg) acc += v;
                 else acc += lp == 2 ? v * v : std::pow(std::fabs(v), static_cast<double>(lp));
               }
             }
@@ -104,6 +114,7 @@ Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp) {
             else if (kind == Kind::Avg) r = acc / div;
             else r = std::pow(lp_mean ? acc / div : acc, 1.0 / static_cast<double>(lp));
             y[oat(n, c, oy, ox)] = static_cast<float>(r);
+            if (indices) out[1][oat(n, c, oy, ox)] = static_cast<float>(best);
           }
       }
     });
@@ -113,20 +124,25 @@ Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp) {
 }  // namespace
 
 void add_pool_kernels(KernelTable& t) {
-  // Rank-5 X: the 3-D kernels (pool3d.cc).
-  auto rank5 = [](const KernelContext& c) { return c.in[0].shape.size() == 5; };
-  t["MaxPool"] = [rank5](const KernelContext& c) {
-    if (c.out.size() > 1) c.unsupported("MaxPool's Indices output is not implemented");
-    return rank5(c) ? make_pool3d(c, Pool3dKind::Max) : make_pool(c, Kind::Max, false);
+  // Rank 3 (1-D) runs as 2-D with height 1 (spatial.h), rank 5 on the 3-D kernel (pool3d.cc).
+  auto pick = [](const KernelContext& c, Kind kind, Pool3dKind kind3) {
+    const std::size_t rank = c.in[0].shape.size();
+    if (rank == 3) {
+      const Lifted lifted(c, 2);
+      return make_pool(lifted.ctx(), kind, false);
+    }
+    return rank == 5 ? make_pool3d(c, kind3) : make_pool(c, kind, false);
   };
-  t["AveragePool"] = [rank5](const KernelContext& c) {
-    return rank5(c) ? make_pool3d(c, Pool3dKind::Avg) : make_pool(c, Kind::Avg, false);
+  t["MaxPool"] = [pick](const KernelContext& c) { return pick(c, Kind::Max, Pool3dKind::Max); };
+  t["AveragePool"] = [pick](const KernelContext& c) { return pick(c, Kind::Avg, Pool3dKind::Avg); };
+  t["LpPool"] = [pick](const KernelContext& c) { return pick(c, Kind::Lp, Pool3dKind::Lp); };
+  auto global = [](const KernelContext& c, Kind kind) {
+    if (c.in[0].shape.size() != 3) return make_pool(c, kind, true);
+    const Lifted lifted(c, 2);
+    return make_pool(lifted.ctx(), kind, true);
   };
-  t["LpPool"] = [rank5](const KernelContext& c) {
-    return rank5(c) ? make_pool3d(c, Pool3dKind::Lp) : make_pool(c, Kind::Lp, false);
-  };
-  t["GlobalAveragePool"] = [](const KernelContext& c) { return make_pool(c, Kind::Avg, true); };
-  t["GlobalMaxPool"] = [](const KernelContext& c) { return make_pool(c, Kind::Max, true); };
+  t["GlobalAveragePool"] = [global](const KernelContext& c) { return global(c, Kind::Avg); };
+  t["GlobalMaxPool"] = [global](const KernelContext& c) { return global(c, Kind::Max); };
 }
 
 }  // namespace nnbridge::cpu_ref

@@ -5,12 +5,13 @@
 // (Arm NN PaddingMethod IgnoreValue), by the taps inside the input otherwise (Exclude);
 // padding never takes part in a maximum; a window over padding only yields 0; LpPool with
 // mean = 1 is Arm NN's L2 pooling sqrt(sum x^2 / divisor). X is [N,C,D,H,W] or, with
-// data_layout NHWC, [N,D,H,W,C] (Arm NN NDHWC).
+// data_layout NHWC, [N,D,H,W,C] (Arm NN NDHWC). auto_pad and MaxPool's Indices as in pool.cc.
 #include <algorithm>
 #include <array>
 #include <cmath>
 
 #include "pool.h"
+#include "spatial.h"
 
 namespace nnbridge::cpu_ref {
 
@@ -22,13 +23,10 @@ Kernel make_pool3d(const KernelContext& ctx, Pool3dKind kind) {
   if (ys[0] != N || (nhwc ? ys[4] : ys[1]) != C) ctx.invalid("output shape does not match the input's N and C");
   const std::array<int64_t, 3> in{nhwc ? xs[1] : xs[2], nhwc ? xs[2] : xs[3], nhwc ? xs[3] : xs[4]};
   const std::array<int64_t, 3> on{nhwc ? ys[1] : ys[2], nhwc ? ys[2] : ys[3], nhwc ? ys[3] : ys[4]};
-  const Shape k = ctx.attr_ints("kernel_shape"), s = ctx.attr_ints("strides", {1, 1, 1});
-  const Shape d = ctx.attr_ints("dilations", {1, 1, 1});
-  Shape p = ctx.attr_ints("pads", {0, 0, 0, 0, 0, 0});
-  const std::string auto_pad = ctx.attr_string("auto_pad", "NOTSET");
-  if (auto_pad != "NOTSET" && auto_pad != "VALID") ctx.unsupported("auto_pad " + auto_pad + " for pooling");
-  if (auto_pad == "VALID") p.assign(6, 0);
-  if (k.size() != 3 || s.size() != 3 || d.size() != 3 || p.size() != 6) ctx.invalid("kernel_shape/strides/dilations/pads sizes");
+  const WindowAttrs wa = window_attrs(ctx, ctx.attr_ints("kernel_shape"), {in[0], in[1], in[2]}, {on[0], on[1], on[2]});
+  const Shape k = wa.kernel, s = wa.strides, d = wa.dilations, p = wa.pads;
+  const bool indices = kind == Pool3dKind::Max && ctx.out.size() > 1;
+  if (indices && (nhwc || ctx.out[1].shape != ys)) ctx.unsupported("MaxPool's Indices output needs NCHW and Y's shape");
   const bool include_pad = kind != Pool3dKind::Max && ctx.attr_int("count_include_pad", 0) != 0;
   const int64_t lp = ctx.attr_int("p", 2);
   const bool lp_mean = kind == Pool3dKind::Lp && ctx.attr_int("mean", 0) != 0;
@@ -44,7 +42,7 @@ Kernel make_pool3d(const KernelContext& ctx, Pool3dKind kind) {
           for (int64_t o1 = 0; o1 < on[1]; ++o1)
             for (int64_t o2 = 0; o2 < on[2]; ++o2) {
               const std::array<int64_t, 3> start{o0 * s[0] - p[0], o1 * s[1] - p[1], o2 * s[2] - p[2]};
-              int64_t padded = 0, real = 0;
+              int64_t padded = 0, real = 0, best = -1;
               double acc = kind == Pool3dKind::Max ? -INFINITY : 0.0;
               for (int64_t k0 = 0; k0 < k[0]; ++k0) {
                 const int64_t i0 = start[0] + k0 * d[0];
@@ -58,9 +56,12 @@ Kernel make_pool3d(const KernelContext& ctx, Pool3dKind kind) {
                     ++padded;
                     if (i0 < 0 || i0 >= in[0] || i1 < 0 || i1 >= in[1] || i2 < 0 || i2 >= in[2]) continue;
                     ++real;
-                    const double v = x[at(in, n, c, i0, i1, i2)];
-                    if (kind == Pool3dKind::Max) acc = std::max(acc, v);
-                    else if (kind == Pool3dKind::Avg) acc += v;
+                    const int64_t xi = at(in, n, c, i0, i1, i2);
+                    const double v = x[xi];
+                    if (kind == Pool3dKind::Max) {
+                      if (v > acc) acc = v, best = xi;
+                      else if (best < 0) best = xi;
+                    } else if (kind == Pool3dKind::Avg) acc += v;
                     else acc += lp == 2 ? v * v : std::pow(std::fabs(v), static_cast<double>(lp));
                   }
                 }
@@ -72,6 +73,7 @@ Kernel make_pool3d(const KernelContext& ctx, Pool3dKind kind) {
               else if (kind == Pool3dKind::Avg) r = acc / div;
               else r = std::pow(lp_mean ? acc / div : acc, 1.0 / static_cast<double>(lp));
               y[at(on, n, c, o0, o1, o2)] = static_cast<float>(r);
+              if (indices) out[1][at(on, n, c, o0, o1, o2)] = static_cast<float>(best);
             }
   };
 }

@@ -58,6 +58,7 @@ void add_where_kernels(KernelTable&);
 void add_rearrange_kernels(KernelTable&);
 void add_gather_scatter_kernels(KernelTable&);
 void add_executorch_kernels(KernelTable&);
+void add_qlinear_kernels(KernelTable&);
 
 /// The table of every built-in kernel.
 const KernelTable& kernels();

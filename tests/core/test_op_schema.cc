@@ -26,6 +26,7 @@ static const char* const kPlannedOps[] = {
     "SpaceToDepth", "DepthToSpace", "SpaceToBatchND", "BatchToSpaceND", "Stack", "Tile", "ReverseV2",
     "PRelu", "QuantizeLinear", "DequantizeLinear", "Cast", "Shape", "Size", "Rank", "ConstantOfShape",
     "ChannelShuffle", "Where", "Expand",
+    "ConvInteger", "QLinearConv", "MatMulInteger", "QLinearMatMul", "DynamicQuantizeLinear",
 };
 
 TEST_CASE("the registry declares every planned op and no other") {

@@ -1,4 +1,6 @@
 // Convolutions and pooling: output sizes per ONNX Conv-11 / ConvTranspose-11 / MaxPool-12.
+#include <algorithm>
+
 #include "ops/ops.h"
 
 namespace nnbridge::ops {
@@ -220,6 +222,18 @@ std::vector<TensorType> infer_global_pool(const InferenceContext& ctx) {
   return {out};
 }
 
+// ConvInteger / QLinearConv: Conv's inference (OIHW weights, NCHW data) on X (input 0) and W
+// (input w), with the output dtype `dt` (Undefined: that of input `dt_input`).
+std::vector<TensorType> infer_integer_conv(const InferenceContext& ctx, std::size_t w, DataType dt, std::size_t dt_input) {
+  const OpSchema* conv = find_schema("Conv");
+  const std::vector<TensorType> xw{input(ctx, 0), input(ctx, w)};
+  const std::vector<const Buffer*> none(2, nullptr);
+  InferenceContext sub{ctx.node, xw, none, conv};
+  std::vector<TensorType> out = infer_conv(sub, false);
+  out[0].dtype = dt != DataType::Undefined ? dt : (dt_input < ctx.input_types.size() ? ctx.input_types[dt_input].dtype : DataType::Undefined);
+  return out;
+}
+
 }  // namespace
 
 void add_conv_pool_ops(std::vector<OpSchema>& out) {
@@ -250,6 +264,26 @@ void add_conv_pool_ops(std::vector<OpSchema>& out) {
                         "(k-1)*dilation + 1 - pad_begin - pad_end, unless output_shape is given.",
                         "ONNX ConvTranspose-11; Arm NN TransposeConvolution2d",
                         [](const InferenceContext& ctx) { return infer_conv(ctx, true); }));
+
+  // The integer convolutions: ONNX's window attributes, NCHW data and OIHW weights only.
+  auto int_conv_attrs = [] {
+    std::vector<AttrSpec> a = window_attrs(false);
+    a.erase(std::remove_if(a.begin(), a.end(), [](const AttrSpec& s) { return s.name == "data_layout"; }), a.end());
+    a.push_back(optional_attr("group", AttrType::Int, Attr(int64_t{1}), "number of channel groups"));
+    return a;
+  };
+  out.push_back(make_op(
+      "ConvInteger", 2, 4, int_conv_attrs(),
+      "Int32 Y = Conv of (X - x_zero_point) with (W - w_zero_point), accumulated exactly in integers; x_zero_point "
+      "a scalar, w_zero_point a scalar or one per output channel (absent: 0). Shapes as Conv (NCHW, W [M, C/group, k...]).",
+      "ONNX ConvInteger-10", [](const InferenceContext& ctx) { return infer_integer_conv(ctx, 1, DataType::Int32, 0); }));
+  out.push_back(make_op(
+      "QLinearConv", 8, 9, int_conv_attrs(),
+      "Inputs x, x_scale, x_zero_point, w, w_scale, w_zero_point, y_scale, y_zero_point, optional Int32 B. "
+      "acc = B[m] + sum (x - x_zp) * (w - w_zp) exactly in integers; y = saturate(round_half_even(acc * x_scale * "
+      "w_scale[m] / y_scale) + y_zero_point) in y_zero_point's type. w_scale / w_zero_point: a scalar or one per "
+      "output channel. Shapes as Conv (NCHW, W [M, C/group, k...]).",
+      "ONNX QLinearConv-10", [](const InferenceContext& ctx) { return infer_integer_conv(ctx, 3, DataType::Undefined, 7); }));
 
   auto pool_attrs = [](bool avg, bool lp) {
     std::vector<AttrSpec> a = window_attrs(true);

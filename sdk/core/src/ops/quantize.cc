@@ -1,7 +1,22 @@
-// QuantizeLinear, DequantizeLinear, Cast, CastLike.
+// QuantizeLinear, DequantizeLinear, DynamicQuantizeLinear, the integer matrix products
+// (MatMulInteger, QLinearMatMul; the integer convolutions are in conv_pool.cc), Cast, CastLike.
 #include "ops/ops.h"
 
 namespace nnbridge::ops {
+
+namespace {
+
+// MatMul's inference on inputs a and b, with output dtype `dt`.
+std::vector<TensorType> infer_integer_matmul(const InferenceContext& ctx, std::size_t a, std::size_t b, DataType dt) {
+  const std::vector<TensorType> ab{input(ctx, a), input(ctx, b)};
+  const std::vector<const Buffer*> none(2, nullptr);
+  InferenceContext sub{ctx.node, ab, none, find_schema("MatMul")};
+  std::vector<TensorType> out = find_schema("MatMul")->infer(sub);
+  out.at(0).dtype = dt;
+  return out;
+}
+
+}  // namespace
 
 void add_quantize_ops(std::vector<OpSchema>& out) {
   const std::string one_input =
@@ -29,6 +44,32 @@ void add_quantize_ops(std::vector<OpSchema>& out) {
         const TensorType& x = input(ctx, 0);
         DataType dt = declared_dtype(ctx, 0, {DataType::Float32, DataType::Float16}, DataType::Float32);
         return std::vector<TensorType>{TensorType{dt, x.shape, x.unknown_rank, std::nullopt}};
+      }));
+  OpSchema dyn = make_op(
+      "DynamicQuantizeLinear", 1, 1, {},
+      "Outputs y (UInt8, X's shape), y_scale (Float32 scalar) and y_zero_point (UInt8 scalar): scale = (max(0, max x) - "
+      "min(0, min x)) / 255, zero_point = saturate(round_half_even(-min(0, min x) / scale)), y = saturate("
+      "round_half_even(x / scale) + zero_point).",
+      "ONNX DynamicQuantizeLinear-11", [](const InferenceContext& ctx) {
+        const TensorType& x = input(ctx, 0);
+        return std::vector<TensorType>{TensorType{DataType::UInt8, x.shape, x.unknown_rank, std::nullopt},
+                                       TensorType{DataType::Float32, {}, false, std::nullopt},
+                                       TensorType{DataType::UInt8, {}, false, std::nullopt}};
+      });
+  dyn.min_outputs = dyn.max_outputs = 3;
+  out.push_back(std::move(dyn));
+  out.push_back(make_op(
+      "MatMulInteger", 2, 4, {},
+      "Int32 Y = numpy.matmul(A - a_zero_point, B - b_zero_point), accumulated exactly in integers; a_zero_point a "
+      "scalar or one per row of A, b_zero_point a scalar or one per column of B (absent: 0).",
+      "ONNX MatMulInteger-10", [](const InferenceContext& ctx) { return infer_integer_matmul(ctx, 0, 1, DataType::Int32); }));
+  out.push_back(make_op(
+      "QLinearMatMul", 8, 8, {},
+      "Inputs a, a_scale, a_zero_point, b, b_scale, b_zero_point, y_scale, y_zero_point. acc = numpy.matmul(a - a_zp, "
+      "b - b_zp) exactly in integers; y = saturate(round_half_even(acc * a_scale * b_scale / y_scale) + y_zero_point) "
+      "in y_zero_point's type. a's scale / zero point: a scalar or one per row; b's: a scalar or one per column.",
+      "ONNX QLinearMatMul-10", [](const InferenceContext& ctx) {
+        return infer_integer_matmul(ctx, 0, 3, ctx.input_types.size() > 7 ? ctx.input_types[7].dtype : DataType::Undefined);
       }));
   out.push_back(make_op(
       "Cast", 1, 1,

@@ -159,6 +159,12 @@ std::vector<OpRow> build() {
   t.push_back(with(same("SpaceToDepth", "SpaceToDepth-13: NCHW"), {}, {}, {nchw()}));
   t.push_back(same("QuantizeLinear", "QuantizeLinear-13: scale and zero point as inputs"));
   t.push_back(same("DequantizeLinear", "DequantizeLinear-13: scale and zero point as inputs"));
+  // The dynamic quantizer and the integer products: same inputs, attributes and defaults.
+  t.push_back(same("DynamicQuantizeLinear", "DynamicQuantizeLinear-11"));
+  t.push_back(same("MatMulInteger", "MatMulInteger-10"));
+  t.push_back(same("QLinearMatMul", "QLinearMatMul-10"));
+  t.push_back(same("ConvInteger", "ConvInteger-10: NCHW, W [M, C/group, k...]"));
+  t.push_back(same("QLinearConv", "QLinearConv-10: NCHW, W [M, C/group, k...]"));
   // Cast-13: `to` is a TensorProto.DataType number; canonical `to` names the dtype.
   OpRow cast = same("Cast", "Cast-13: to as TensorProto.DataType <-> dtype name");
   cast.special = Special::Cast;

@@ -260,6 +260,7 @@ const KernelTable& kernels() {
     add_gather_scatter_kernels(t);
     add_executorch_kernels(t);
     add_qlinear_kernels(t);
+    add_rnn_kernels(t);
     add_index_kernels(t);
     add_value_shaped_kernels(t);
     add_matrix_kernels(t);

@@ -59,6 +59,7 @@ void add_rearrange_kernels(KernelTable&);
 void add_gather_scatter_kernels(KernelTable&);
 void add_executorch_kernels(KernelTable&);
 void add_qlinear_kernels(KernelTable&);
+void add_rnn_kernels(KernelTable&);
 
 /// The table of every built-in kernel.
 const KernelTable& kernels();

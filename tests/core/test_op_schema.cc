@@ -27,6 +27,7 @@ static const char* const kPlannedOps[] = {
     "PRelu", "QuantizeLinear", "DequantizeLinear", "Cast", "Shape", "Size", "Rank", "ConstantOfShape",
     "ChannelShuffle", "Where", "Expand",
     "ConvInteger", "QLinearConv", "MatMulInteger", "QLinearMatMul", "DynamicQuantizeLinear",
+    "RNN", "GRU", "LSTM",
 };
 
 TEST_CASE("the registry declares every planned op and no other") {

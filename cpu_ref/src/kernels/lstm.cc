@@ -28,10 +28,14 @@
 // The scratch output is CpuRef's working buffer after the step, gate-major and batch-major
 // inside a gate: CIFG [cell, forget, output], else [input, cell, forget, output], each B x nCell,
 // holding i, act(c_out) (or pre_c with code 0), f (1 - f under CIFG) and o * act(c_out).
+//
+// The cell itself (everything after the pre-activations) is lstm_cell (lstm_cell.h), defined
+// here and shared with ONNX LSTM (rnn.cc), with the scalar activations of the recurrent kernels.
 #include <algorithm>
 #include <cmath>
 
 #include "armnn_params.h"
+#include "lstm_cell.h"
 
 namespace nnbridge::cpu_ref {
 
@@ -56,13 +60,15 @@ struct LstmConfig {
   float clip_cell = 0, clip_proj = 0;
 };
 
-float apply_act(int code, float x) {
+// activationFunc as a cell activation; nullptr for code 0 (CpuRef applies none).
+const CellAct* armnn_act(int code) {
+  static const CellAct relu{CellAct::Relu}, relu6{CellAct::Relu6}, tanh_act{CellAct::Tanh}, sigmoid{CellAct::Sigmoid};
   switch (code) {
-    case 1: return std::max(0.f, x);
-    case 3: return std::min(6.f, std::max(0.f, x));
-    case 4: return armnn_tanh(1.f, 1.f, x);
-    case 6: return armnn_sigmoid(x);
-    default: return x;
+    case 1: return &relu;
+    case 3: return &relu6;
+    case 4: return &tanh_act;
+    case 6: return &sigmoid;
+    default: return nullptr;
   }
 }
 
@@ -196,41 +202,24 @@ Kernel make_lstm(const KernelContext& ctx) {
     matvec_acc(in[p.w_hc], n, s.n_out, h_in, B, gc);
     matvec_acc(in[p.w_ho], n, s.n_out, h_in, B, go);
 
-    auto peephole = [&](float* g, int w, const float* c) {
-      for (int64_t b = 0; b < B; ++b)
-        for (int64_t k = 0; k < n; ++k) g[b * n + k] = g[b * n + k] + in[w][k] * c[b * n + k];
-    };
-    auto sigmoid_all = [&](float* g) {
-      for (int64_t i = 0; i < gs; ++i) g[i] = armnn_sigmoid(g[i]);
-    };
-    if (!cfg.cifg) {
-      if (cfg.peephole) peephole(gi, p.p_i, c_in);
-      if (cfg.layer_norm) layer_norm(gi, n, B, in[p.ln_i], in[p.b_i]);
-      sigmoid_all(gi);
+    LstmCellStep step;
+    step.batch = B, step.n = n;
+    step.i = gi, step.f = gf, step.c = gc, step.o = go;
+    if (cfg.peephole) {
+      step.p_i = cfg.cifg ? nullptr : in[p.p_i];
+      step.p_f = in[p.p_f], step.p_o = in[p.p_o];
     }
-    if (cfg.peephole) peephole(gf, p.p_f, c_in);
-    if (cfg.layer_norm) layer_norm(gf, n, B, in[p.ln_f], in[p.b_f]);
-    sigmoid_all(gf);
-    if (cfg.layer_norm) layer_norm(gc, n, B, in[p.ln_c], in[p.b_c]);
-
-    for (int64_t i = 0; i < gs; ++i) c_out[i] = gf[i] * c_in[i];
-    if (cfg.act > 0)
-      for (int64_t i = 0; i < gs; ++i) gc[i] = apply_act(cfg.act, gc[i]);
-    if (cfg.cifg) {
-      for (int64_t i = 0; i < gs; ++i) gf[i] = 1.0f - gf[i];
-      for (int64_t i = 0; i < gs; ++i) c_out[i] = c_out[i] + gc[i] * gf[i];
-    } else {
-      for (int64_t i = 0; i < gs; ++i) c_out[i] = c_out[i] + gc[i] * gi[i];
-    }
-    if (cfg.clip_cell > 0)
-      for (int64_t i = 0; i < gs; ++i) c_out[i] = clip(c_out[i], cfg.clip_cell);
-
-    if (cfg.peephole) peephole(go, p.p_o, c_out);
-    if (cfg.layer_norm) layer_norm(go, n, B, in[p.ln_o], in[p.b_o]);
-    sigmoid_all(go);
-    if (cfg.act > 0)
-      for (int64_t i = 0; i < gs; ++i) gc[i] = apply_act(cfg.act, c_out[i]);
-    for (int64_t i = 0; i < gs; ++i) go[i] = go[i] * gc[i];
+    step.c_in = c_in, step.c_out = c_out;
+    step.gate = CellAct{CellAct::Sigmoid};
+    step.cell_in = step.cell_out = armnn_act(cfg.act);
+    step.clip_cell = cfg.clip_cell;
+    if (cfg.layer_norm)
+      step.before_act = [&](float* g, LstmGate which) {
+        const int ln = which == LstmGate::Input ? p.ln_i : which == LstmGate::Forget ? p.ln_f : which == LstmGate::Cell ? p.ln_c : p.ln_o;
+        const int bias = which == LstmGate::Input ? p.b_i : which == LstmGate::Forget ? p.b_f : which == LstmGate::Cell ? p.b_c : p.b_o;
+        layer_norm(g, n, B, in[ln], in[bias]);
+      };
+    lstm_cell(step);
 
     const int64_t ys = B * s.n_out;
     if (cfg.projection) {
@@ -247,6 +236,61 @@ Kernel make_lstm(const KernelContext& ctx) {
 }
 
 }  // namespace
+
+float CellAct::operator()(float x) const {
+  switch (kind) {
+    case Sigmoid: return armnn_sigmoid(x);
+    case Tanh: return std::tanh(x);
+    case Relu: return std::max(0.f, x);
+    case Relu6: return std::min(6.f, std::max(0.f, x));
+    case Affine: return alpha * x + beta;
+    case LeakyRelu: return x < 0 ? alpha * x : x;
+    case ThresholdedRelu: return x > alpha ? x : 0.f;
+    case ScaledTanh: return alpha * std::tanh(beta * x);
+    case HardSigmoid: return std::max(0.f, std::min(1.f, alpha * x + beta));
+    case Elu: return x < 0 ? alpha * (std::exp(x) - 1.f) : x;
+    case Softsign: return x / (1.f + std::fabs(x));
+    case Softplus: return std::log1p(std::exp(x));
+  }
+  return x;
+}
+
+void lstm_cell(const LstmCellStep& s) {
+  const int64_t n = s.n, gs = s.batch * n;
+  auto peephole = [&](float* g, const float* w, const float* c) {
+    for (int64_t b = 0; b < s.batch; ++b)
+      for (int64_t k = 0; k < n; ++k) g[b * n + k] = g[b * n + k] + w[k] * c[b * n + k];
+  };
+  auto activate = [&](float* g, LstmGate which) {
+    if (s.before_act) s.before_act(g, which);
+    for (int64_t i = 0; i < gs; ++i) g[i] = s.gate(g[i]);
+  };
+  if (s.i) {
+    if (s.p_i) peephole(s.i, s.p_i, s.c_in);
+    activate(s.i, LstmGate::Input);
+  }
+  if (s.p_f) peephole(s.f, s.p_f, s.c_in);
+  activate(s.f, LstmGate::Forget);
+  if (s.before_act) s.before_act(s.c, LstmGate::Cell);
+
+  for (int64_t i = 0; i < gs; ++i) s.c_out[i] = s.f[i] * s.c_in[i];
+  if (s.cell_in)
+    for (int64_t i = 0; i < gs; ++i) s.c[i] = (*s.cell_in)(s.c[i]);
+  if (!s.i) {
+    for (int64_t i = 0; i < gs; ++i) s.f[i] = 1.0f - s.f[i];
+    for (int64_t i = 0; i < gs; ++i) s.c_out[i] = s.c_out[i] + s.c[i] * s.f[i];
+  } else {
+    for (int64_t i = 0; i < gs; ++i) s.c_out[i] = s.c_out[i] + s.c[i] * s.i[i];
+  }
+  if (s.clip_cell > 0)
+    for (int64_t i = 0; i < gs; ++i) s.c_out[i] = clip(s.c_out[i], s.clip_cell);
+
+  if (s.p_o) peephole(s.o, s.p_o, s.c_out);
+  activate(s.o, LstmGate::Output);
+  if (s.cell_out)
+    for (int64_t i = 0; i < gs; ++i) s.c[i] = (*s.cell_out)(s.c_out[i]);
+  for (int64_t i = 0; i < gs; ++i) s.o[i] = s.o[i] * s.c[i];
+}
 
 void add_lstm_kernels(KernelTable& t) { t["armnn.Lstm"] = make_lstm; }
 

@@ -73,6 +73,7 @@ struct Registry {
     ops::add_reduce_ops(all);
     ops::add_quantize_ops(all);
     ops::add_misc_ops(all);
+    ops::add_rnn_ops(all);
     for (OpSchema& s : all) insert(std::move(s));
   }
 

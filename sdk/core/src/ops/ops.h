@@ -67,5 +67,6 @@ void add_slice_gather_ops(std::vector<OpSchema>& out);
 void add_reduce_ops(std::vector<OpSchema>& out);
 void add_quantize_ops(std::vector<OpSchema>& out);
 void add_misc_ops(std::vector<OpSchema>& out);
+void add_rnn_ops(std::vector<OpSchema>& out);
 
 }  // namespace nnbridge::ops

@@ -165,6 +165,10 @@ std::vector<OpRow> build() {
   t.push_back(same("QLinearMatMul", "QLinearMatMul-10"));
   t.push_back(same("ConvInteger", "ConvInteger-10: NCHW, W [M, C/group, k...]"));
   t.push_back(same("QLinearConv", "QLinearConv-10: NCHW, W [M, C/group, k...]"));
+  // RNN-14 / GRU-14 / LSTM-14: same inputs, attributes and defaults.
+  t.push_back(same("RNN", "RNN-14"));
+  t.push_back(same("GRU", "GRU-14"));
+  t.push_back(same("LSTM", "LSTM-14"));
   // Cast-13: `to` is a TensorProto.DataType number; canonical `to` names the dtype.
   OpRow cast = same("Cast", "Cast-13: to as TensorProto.DataType <-> dtype name");
   cast.special = Special::Cast;

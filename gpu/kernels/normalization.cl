@@ -9,3 +9,75 @@ __kernel void batchnorm(__global const float* x, __global const float* scale, __
   const float mul = scale[c] / sqrt(var[c] + epsilon);
   y[i] = (x[i] - mean[c]) * mul + bias[c];
 }
+
+// The kernels below keep cpu_ref's evaluation order exactly (no contraction into fma) and sum
+// in acc_t: double where the device has it, as cpu sums in double.
+#pragma OPENCL FP_CONTRACT OFF
+#if defined(cl_khr_fp64)
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double acc_t;
+#else
+typedef float acc_t;
+#endif
+
+// LayerNormalization (ONNX LayerNormalization-17), one work item per row of n elements:
+// (x - mean) / sqrt(var + epsilon) * scale + B with the population variance; scale and B hold
+// one value (ns / nb 1) or one per element, B may be absent (nb 0). mean / inv_std get the row's
+// mean and 1 / sqrt(var + epsilon) when outs > 1 / > 2 (cpu_ref/src/kernels/layer_norm.cc).
+__kernel void layer_norm(__global const float* x, __global const float* scale, __global const float* b,
+                         __global float* y, __global float* mean_out, __global float* inv_out, int n, int ns, int nb,
+                         float epsilon, int outs) {
+  const int r = (int)get_global_id(0);
+  __global const float* xr = x + r * n;
+  acc_t mean = 0, var = 0;
+  for (int i = 0; i < n; ++i) mean += xr[i];
+  mean /= (acc_t)n;
+  for (int i = 0; i < n; ++i) var += (xr[i] - mean) * (xr[i] - mean);
+  var /= (acc_t)n;
+  const acc_t inv = (acc_t)1 / sqrt(var + (acc_t)epsilon);
+  for (int i = 0; i < n; ++i) {
+    acc_t v = (xr[i] - mean) * inv * scale[ns == 1 ? 0 : i];
+    if (nb) v += b[nb == 1 ? 0 : i];
+    y[r * n + i] = (float)v;
+  }
+  if (outs > 1) mean_out[r] = (float)mean;
+  if (outs > 2) inv_out[r] = (float)inv;
+}
+
+// InstanceNormalization (ONNX InstanceNormalization-6), one work item per (n, c) of x viewed as
+// [N][C][S] (NCHW) or [N][S][C] (NHWC): mean and variance in acc_t, then in float
+// (x - mean) * inv * g + b with g, b from scale / B (has_sb) or the attributes gamma / beta
+// (cpu_ref/src/kernels/normalization.cc).
+__kernel void instance_norm(__global const float* x, __global const float* scale, __global const float* bias,
+                            __global float* y, int C, int S, int nhwc, int has_scale, int has_b, float gamma, float beta,
+                            float epsilon) {
+  const int nc = (int)get_global_id(0);
+  const int n = nc / C, c = nc % C;
+  const int base = nhwc ? n * S * C + c : nc * S, step = nhwc ? C : 1;
+  acc_t mean = 0, var = 0;
+  for (int i = 0; i < S; ++i) mean += x[base + i * step];
+  mean /= (acc_t)S;
+  for (int i = 0; i < S; ++i) {
+    const acc_t d = x[base + i * step] - mean;
+    var += d * d;
+  }
+  var /= (acc_t)S;
+  const float g = has_scale ? scale[c] : gamma, b = has_b ? bias[c] : beta;
+  const float inv = (float)((acc_t)1 / sqrt(var + (acc_t)epsilon));
+  const float m = (float)mean;
+  for (int i = 0; i < S; ++i) y[base + i * step] = (x[base + i * step] - m) * inv * g + b;
+}
+
+// LRN (ONNX LRN-13) across channels of x viewed as [outer][C][inner]:
+// x / (bias + alpha / size * sum x^2)^beta, the sum over channels [c - lo, c + hi].
+__kernel void lrn(__global const float* x, __global float* y, int C, int inner, int size, int lo, int hi, float alpha,
+                  float beta, float bias) {
+  const int i = (int)get_global_id(0);
+  const int e = i % inner, c = (i / inner) % C, o = i / (inner * C);
+  float sum = 0.0f;
+  for (int k = max(0, c - lo); k <= min(C - 1, c + hi); ++k) {
+    const float v = x[(o * C + k) * inner + e];
+    sum += v * v;
+  }
+  y[i] = x[i] / pow(bias + alpha / (float)size * sum, beta);
+}

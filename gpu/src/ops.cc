@@ -250,6 +250,7 @@ const OpTable& ops() {
     OpTable t;
     add_elementwise_ops(t);
     add_nn_ops(t);
+    add_data_ops(t);
     return t;
   }();
   return table;

@@ -297,7 +297,14 @@ void add_nn_ops(OpTable& t) {
   t["ReduceMax"] = reduce(2);
   t["ReduceMin"] = reduce(3);
   t["ReduceProd"] = reduce(4);
+  t["ReduceL1"] = reduce(5);
+  t["ReduceL2"] = reduce(6);
+  t["ReduceSumSquare"] = reduce(7);
+  t["ReduceLogSum"] = reduce(8);
+  t["ReduceLogSumExp"] = reduce(9);
   t["BatchNormalization"] = batchnorm;
+  add_norm_ops(t);
+  add_loss_ops(t);
 }
 
 }  // namespace nnbridge::gpu

@@ -1,0 +1,116 @@
+// Data-movement and per-axis kernels of the opencl backend (gpu/src/ops_data.cc): one generic
+// strided gather that Slice, Pad, Split, Tile, Expand, DepthToSpace and SpaceToDepth reduce to,
+// and the ops that walk one axis (CumSum, ArgMax/ArgMin, Hardmax) or a matrix (Trilu, EyeLike),
+// plus Range. One work item per output element unless a kernel says otherwise. The formulas are
+// cpu_ref's (the host code names each file); sums that cpu accumulates in double do so here where
+// the device has doubles.
+#pragma OPENCL FP_CONTRACT OFF
+#if defined(cl_khr_fp64)
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+typedef double acc_t;
+#else
+typedef float acc_t;
+#endif
+
+// y[i] = x[base + sum_d j_d * stride_d]. m holds 6 ints per output dim d: size, start, step, len,
+// stride, mode. Output coordinate c of dim d reads input coordinate j = start + c * step, which
+// mode brings into [0, len): 0 none (always inside), 1 constant (outside: y[i] = fill), 2 edge
+// (clamped), 3 reflect (mirrored about the edge elements), 4 symmetric (mirrored, edges
+// repeated), 5 wrap (modulo len). An empty input dim (len 0) gives fill in every mode but 0.
+__kernel void gather_strided(__global const float* x, __global float* y, int rank, __global const int* m, int base,
+                             float fill) {
+  const int i = (int)get_global_id(0);
+  int rem = i, off = base;
+  for (int d = rank - 1; d >= 0; --d) {
+    __global const int* e = m + 6 * d;
+    const int c = rem % e[0];
+    rem /= e[0];
+    long j = (long)e[1] + (long)c * e[2];
+    const long len = e[3];
+    const int mode = e[5];
+    if (mode != 0 && (j < 0 || j >= len)) {
+      if (mode == 1 || len == 0) {
+        y[i] = fill;
+        return;
+      }
+      if (mode == 2) {
+        j = j < 0 ? 0 : len - 1;
+      } else if (mode == 5) {
+        j = ((j % len) + len) % len;
+      } else {
+        const long period = mode == 4 ? 2 * len : max(2 * len - 2, (long)1);
+        j = ((j % period) + period) % period;
+        if (j >= len) j = mode == 4 ? period - 1 - j : period - j;
+      }
+    }
+    off += (int)j * e[4];
+  }
+  y[i] = x[off];
+}
+
+// CumSum (ONNX CumSum-14) of x viewed as [outer][dim][inner], one work item per (outer, inner)
+// column: running sums in acc_t, exclusive leaving each element out of its own, reverse from the end.
+__kernel void cum_sum(__global const float* x, __global float* y, int dim, int inner, int exclusive, int reverse) {
+  const int col = (int)get_global_id(0);
+  const int o = col / inner, k = col % inner;
+  acc_t sum = 0;
+  for (int s = 0; s < dim; ++s) {
+    const int j = reverse ? dim - 1 - s : s;
+    const int at = (o * dim + j) * inner + k;
+    const float v = x[at];
+    if (!exclusive) sum += v;
+    y[at] = (float)sum;
+    if (exclusive) sum += v;
+  }
+}
+
+// ArgMax / ArgMin (ONNX ArgMax-13) of x viewed as [outer][dim][inner] into y [outer][inner]: the
+// first index of the extreme, the last with select_last; comparisons as cpu's (a NaN never wins).
+__kernel void arg_extreme(__global const float* x, __global float* y, int dim, int inner, int is_max, int last) {
+  const int col = (int)get_global_id(0);
+  const int o = col / inner, k = col % inner;
+  __global const float* p = x + o * dim * inner + k;
+  int best = 0;
+  for (int i = 1; i < dim; ++i) {
+    const float v = p[i * inner], b = p[best * inner];
+    if (is_max ? (v > b || (last && v == b)) : (v < b || (last && v == b))) best = i;
+  }
+  y[col] = (float)best;
+}
+
+// Hardmax (ONNX Hardmax-13), one work item per column of x viewed as [outer][dim][inner]: 1 at the
+// first largest element (a NaN counts as largest and stops the search), 0 elsewhere.
+__kernel void hardmax(__global const float* x, __global float* y, int dim, int inner) {
+  const int col = (int)get_global_id(0);
+  const int o = col / inner, k = col % inner;
+  const int base = o * dim * inner + k;
+  int best = 0;
+  for (int j = 1; j < dim && !isnan(x[base + best * inner]); ++j)
+    if (isnan(x[base + j * inner]) || x[base + j * inner] > x[base + best * inner]) best = j;
+  for (int j = 0; j < dim; ++j) y[base + j * inner] = j == best ? 1.0f : 0.0f;
+}
+
+// Trilu (ONNX Trilu-14) per matrix of the last two dims [rows][cols]: keeps (i, j) with j - i >= k
+// (upper) or <= k (lower). k is kb[0] when has_k, else 0, compared in acc_t as cpu compares in double.
+__kernel void trilu(__global const float* x, __global const float* kb, __global float* y, int rows, int cols,
+                    int has_k, int upper) {
+  const int at = (int)get_global_id(0);
+  const int j = at % cols, i = (at / cols) % rows;
+  const acc_t k = has_k ? (acc_t)kb[0] : (acc_t)0;
+  const acc_t diff = (acc_t)(j - i);
+  y[at] = (upper ? diff >= k : diff <= k) ? x[at] : 0.0f;
+}
+
+// EyeLike (ONNX EyeLike-9): ones at (i, i + k) of [rows][cols]. The host passes k = cols when no
+// column can match, so i + k stays small.
+__kernel void eye_like(__global float* y, int cols, int k) {
+  const int at = (int)get_global_id(0);
+  const int j = at % cols, i = at / cols;
+  y[at] = j == i + k ? 1.0f : 0.0f;
+}
+
+// Range (ONNX Range-11): y[i] = start + i * delta, computed in acc_t as cpu computes in double.
+__kernel void range(__global float* y, float start, float delta) {
+  const int i = (int)get_global_id(0);
+  y[i] = (float)((acc_t)start + (acc_t)i * (acc_t)delta);
+}

@@ -1,0 +1,156 @@
+// The opencl data-movement and indexing kernels (gpu/src/ops_data.cc, ops_index.cc): the generic
+// strided gather under Pad, Slice, DepthToSpace and Tile, and the device's index checks, which
+// refuse an out-of-range index as cpu does. Expected values are worked out by hand next to each check.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "nnbridge/error.h"
+#include "nnbridge/gpu.h"
+#include "support/paths.h"
+
+using namespace nnbridge;
+using Shape = std::vector<int64_t>;
+
+namespace {
+
+bool have_opencl() {
+  if (!gpu::list_devices().empty()) return true;
+  test::skip("no OpenCL platform or device (install pocl-opencl-icd)");
+  return false;
+}
+
+TensorType ty(DataType dt, Shape s) { return TensorType{dt, std::move(s), false, std::nullopt}; }
+
+// A one-node graph: `x` (float32 graph input), the node's other inputs, output `y`.
+struct OneNode {
+  Graph g;
+  explicit OneNode(Shape xs) { g.values.push_back(Value{"x", ty(DataType::Float32, std::move(xs)), {}, {}}); }
+  ValueId add(const std::string& name, TensorType t) {
+    g.values.push_back(Value{name, std::move(t), {}, {}});
+    return static_cast<ValueId>(g.values.size() - 1);
+  }
+  ValueId ints(const std::string& name, const std::vector<int64_t>& v) {  // an int64 1-D constant
+    const ValueId id = add(name, ty(DataType::Int64, {static_cast<int64_t>(v.size())}));
+    g.values[id].constant = Buffer::copy_of(std::as_bytes(std::span<const int64_t>(v)));
+    return id;
+  }
+  std::vector<float> run(const std::string& op, std::vector<ValueId> inputs, Shape ys, AttrMap attrs = {},
+                         const std::vector<float>& x = {}, const TensorMap& more = {}) {
+    const ValueId y = add("y", ty(DataType::Float32, ys));
+    inputs.insert(inputs.begin(), 0);
+    g.nodes.push_back(Node{op, "the_node", inputs, {y}, std::move(attrs)});
+    g.inputs.insert(g.inputs.begin(), 0);
+    g.outputs = {y};
+    auto plan = gpu::backend()->prepare(g, {});
+    TensorMap in = more;
+    in["x"] = HostTensor::from_values<float>(g.values[0].type, x);
+    const TensorMap out = plan->run(in);
+    auto v = out.at("y").values<float>();
+    return {v.begin(), v.end()};
+  }
+};
+
+std::vector<float> pad(const std::string& mode, float value = 0) {
+  OneNode n({4});
+  const ValueId pads = n.ints("pads", {2, 3});
+  std::vector<ValueId> in{pads};
+  if (mode == "constant") {
+    const ValueId v = n.add("value", ty(DataType::Float32, {}));
+    n.g.values[v].constant = Buffer::copy_of(std::as_bytes(std::span<const float>(&value, 1)));
+    in.push_back(v);
+  }
+  return n.run("Pad", in, {9}, {{"mode", Attr(mode)}}, {1, 2, 3, 4});
+}
+
+}  // namespace
+
+TEST_CASE("opencl gather: Pad's modes read x = [1, 2, 3, 4] at coordinates -2 .. 6") {
+  if (!have_opencl()) return;
+  // constant: outside [0, 4) is the value.
+  CHECK(pad("constant", 9) == std::vector<float>{9, 9, 1, 2, 3, 4, 9, 9, 9});
+  // edge: -2, -1 -> 0; 4, 5, 6 -> 3.
+  CHECK(pad("edge") == std::vector<float>{1, 1, 1, 2, 3, 4, 4, 4, 4});
+  // reflect (period 6, mirrored about the end elements): -2 -> 2, -1 -> 1, 4 -> 2, 5 -> 1, 6 -> 0.
+  CHECK(pad("reflect") == std::vector<float>{3, 2, 1, 2, 3, 4, 3, 2, 1});
+  // symmetric (period 8, the edges repeated): -2 -> 1, -1 -> 0, 4 -> 3, 5 -> 2, 6 -> 1.
+  CHECK(pad("symmetric") == std::vector<float>{2, 1, 1, 2, 3, 4, 4, 3, 2});
+}
+
+TEST_CASE("opencl gather: Slice with negative steps on both axes") {
+  if (!have_opencl()) return;
+  // x = arange(12).reshape(3, 4); rows from 2 down past -4 + 3 = -1 (clamped to -1) by 2: rows 2, 0;
+  // cols from 3 down to 0 (excluded) by 2: cols 3, 1 -> [[11, 9], [3, 1]].
+  OneNode n({3, 4});
+  std::vector<ValueId> in{n.ints("starts", {2, 3}), n.ints("ends", {-4, 0}), n.ints("axes", {0, 1}), n.ints("steps", {-2, -2})};
+  CHECK(n.run("Slice", in, {2, 2}, {}, {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}) == std::vector<float>{11, 9, 3, 1});
+}
+
+TEST_CASE("opencl gather: DepthToSpace DCR and CRD and Tile") {
+  if (!have_opencl()) return;
+  const std::vector<float> x{0, 1, 2, 3, 4, 5, 6, 7};  // [1, 8, 1, 1]: channel c holds c
+  // DCR: output (c, by, bx) reads channel (by * 2 + bx) * 2 + c: c 0 -> 0 2 4 6, c 1 -> 1 3 5 7.
+  OneNode dcr({1, 8, 1, 1});
+  CHECK(dcr.run("DepthToSpace", {}, {1, 2, 2, 2}, {{"blocksize", Attr(int64_t{2})}}, x) ==
+        std::vector<float>{0, 2, 4, 6, 1, 3, 5, 7});
+  // CRD: output (c, by, bx) reads channel (c * 2 + by) * 2 + bx, which is its own position.
+  OneNode crd({1, 8, 1, 1});
+  CHECK(crd.run("DepthToSpace", {}, {1, 2, 2, 2}, {{"blocksize", Attr(int64_t{2})}, {"mode", Attr(std::string("CRD"))}}, x) == x);
+  // Tile [1, 2] three times: coordinate c reads c mod 2.
+  OneNode tile({2});
+  CHECK(tile.run("Tile", {tile.ints("repeats", {3})}, {6}, {}, {1, 2}) == std::vector<float>{1, 2, 1, 2, 1, 2});
+}
+
+TEST_CASE("opencl Gather: negative indices count from the end and one out of range is refused at run time") {
+  if (!have_opencl()) return;
+  auto gather = [](std::vector<int64_t> idx) {
+    OneNode n({3});
+    const ValueId i = n.add("i", ty(DataType::Int64, {2}));
+    n.g.inputs = {i};
+    TensorMap more;
+    more["i"] = HostTensor::from_values<int64_t>(n.g.values[i].type, idx);
+    return n.run("Gather", {i}, {2}, {}, {10, 20, 30}, more);
+  };
+  CHECK(gather({-1, 0}) == std::vector<float>{30, 10});  // -1 is the last element
+  for (const std::vector<int64_t>& bad : {std::vector<int64_t>{0, 3}, std::vector<int64_t>{-4, 1}}) {
+    ErrorCode code = ErrorCode::Io;
+    std::string what;
+    try {
+      gather(bad);
+    } catch (const Error& e) {
+      code = e.code();
+      what = e.what();
+    }
+    CHECK(code == ErrorCode::Backend);  // cpu's code for Gather (cpu_ref/src/kernels/shape_ops.cc)
+    CHECK(what.find("Gather 'the_node'") != std::string::npos);
+    CHECK(what.find("out of range") != std::string::npos);
+  }
+}
+
+TEST_CASE("opencl GatherElements and ScatterND refuse what cpu refuses") {
+  if (!have_opencl()) return;
+  // GatherElements along axis 0 of [3]: index 3 is outside [-3, 3) -> Invalid (cpu_ref/src/kernels/index.cc).
+  {
+    OneNode n({3});
+    const ValueId i = n.add("i", ty(DataType::Int64, {2}));
+    n.g.inputs = {i};
+    TensorMap more;
+    more["i"] = HostTensor::from_values<int64_t>(n.g.values[i].type, std::vector<int64_t>{1, 3});
+    CHECK_THROWS_WITH_AS(n.run("GatherElements", {i}, {2}, {}, {1, 2, 3}, more), doctest::Contains("outside [-3, 3)"), Error);
+  }
+  // ScatterND into [4] at tuples (1), (3), (1): with reduction add the two updates at 1 sum,
+  // y = [0, 0 + 10 + 30, 0, 0 + 20]; with reduction none tuple 2 repeats tuple 0 (Backend).
+  auto scatter = [](const char* reduction) {
+    OneNode n({4});
+    const ValueId i = n.add("i", ty(DataType::Int64, {3, 1}));
+    const ValueId u = n.add("u", ty(DataType::Float32, {3}));
+    n.g.inputs = {i, u};
+    TensorMap more;
+    more["i"] = HostTensor::from_values<int64_t>(n.g.values[i].type, std::vector<int64_t>{1, 3, 1});
+    more["u"] = HostTensor::from_values<float>(n.g.values[u].type, std::vector<float>{10, 20, 30});
+    return n.run("ScatterND", {i, u}, {4}, {{"reduction", Attr(std::string(reduction))}}, {0, 0, 0, 0}, more);
+  };
+  CHECK(scatter("add") == std::vector<float>{0, 40, 0, 20});
+  CHECK_THROWS_WITH_AS(scatter("none"), doctest::Contains("index tuple 2 repeats an earlier one"), Error);
+}

@@ -266,6 +266,7 @@ const KernelTable& kernels() {
     add_matrix_kernels(t);
     add_axis_kernels(t);
     add_loss_kernels(t);
+    add_bitwise_kernels(t);
     return t;
   }();
   return table;

@@ -58,6 +58,12 @@ void add_where_kernels(KernelTable&);
 void add_rearrange_kernels(KernelTable&);
 void add_gather_scatter_kernels(KernelTable&);
 void add_executorch_kernels(KernelTable&);
+void add_index_kernels(KernelTable&);
+void add_value_shaped_kernels(KernelTable&);
+void add_matrix_kernels(KernelTable&);
+void add_axis_kernels(KernelTable&);
+void add_loss_kernels(KernelTable&);
+void add_bitwise_kernels(KernelTable&);
 void add_qlinear_kernels(KernelTable&);
 void add_rnn_kernels(KernelTable&);
 

@@ -73,6 +73,11 @@ struct Registry {
     ops::add_reduce_ops(all);
     ops::add_quantize_ops(all);
     ops::add_misc_ops(all);
+    ops::add_index_ops(all);
+    ops::add_value_shaped_ops(all);
+    ops::add_matrix_ops(all);
+    ops::add_axis_ops(all);
+    ops::add_loss_ops(all);
     ops::add_rnn_ops(all);
     for (OpSchema& s : all) insert(std::move(s));
   }

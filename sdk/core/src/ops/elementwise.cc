@@ -62,6 +62,14 @@ void add_elementwise_ops(std::vector<OpSchema>& out) {
     out.push_back(std::move(mod));
   }
   out.push_back(binary("Pow", "C = A ^ B." + bc, "ONNX Pow-15"));
+  {
+    OpSchema shift = binary("BitShift",
+                            "A shifted left or right by B bits, both of one unsigned integer dtype; bits shifted "
+                            "out of the type are lost (a shift by the type's width or more gives 0)." + bc,
+                            "ONNX BitShift-11");
+    shift.attrs.push_back(required_attr("direction", AttrType::String, "\"LEFT\" or \"RIGHT\""));
+    out.push_back(std::move(shift));
+  }
   out.push_back(binary("SquaredDifference", "C = (A - B)^2." + bc,
                        "TensorFlow SquaredDifference (no ONNX op); Arm NN ElementwiseBinary SqDiff"));
 

@@ -1,4 +1,7 @@
 // MatMul, Gemm, PRelu, Where, Dropout and shape queries (Shape, Size, Rank, ConstantOfShape).
+#include <algorithm>
+#include <limits>
+
 #include "ops/ops.h"
 
 namespace nnbridge::ops {
@@ -92,13 +95,22 @@ void add_misc_ops(std::vector<OpSchema>& out) {
                           t.dtype = input(ctx, 1).dtype;
                           return std::vector<TensorType>{t};
                         }));
-  out.push_back(make_op("Shape", 1, 1, {}, "The input's shape as a 1-D tensor; Int64, or Int32 where the file declares it.",
-                        "ONNX Shape-1; Arm NN Shape (Signed32)", [](const InferenceContext& ctx) {
-                          const TensorType& x = input(ctx, 0);
-                          DataType dt = declared_dtype(ctx, 0, {DataType::Int32, DataType::Int64}, DataType::Int64);
-                          return std::vector<TensorType>{
-                              shaped(dt, {x.unknown_rank ? -1 : static_cast<int64_t>(x.shape.size())})};
-                        }));
+  out.push_back(make_op(
+      "Shape", 1, 1,
+      {optional_attr("start", AttrType::Int, Attr(int64_t{0}), "first dim given (negative: from the end)"),
+       optional_attr("end", AttrType::Int, Attr(std::numeric_limits<int64_t>::max()),
+                     "dim after the last one given (negative: from the end); default: the rank")},
+      "Dims [start, end) of the input's shape as a 1-D tensor, start and end clamped to [0, rank] after adding the "
+      "rank to negative values; Int64, or Int32 where the file declares it.",
+      "ONNX Shape-15; Arm NN Shape (Signed32, the whole shape)", [](const InferenceContext& ctx) {
+        const TensorType& x = input(ctx, 0);
+        DataType dt = declared_dtype(ctx, 0, {DataType::Int32, DataType::Int64}, DataType::Int64);
+        if (x.unknown_rank) return std::vector<TensorType>{shaped(dt, {-1})};
+        const int64_t r = static_cast<int64_t>(x.shape.size());
+        auto clamp = [r](int64_t v) { return std::clamp<int64_t>(v < 0 ? v + r : v, 0, r); };
+        const int64_t s = clamp(ctx.attr_int("start")), e = clamp(ctx.attr_int("end"));
+        return std::vector<TensorType>{shaped(dt, {std::max<int64_t>(e - s, 0)})};
+      }));
   out.push_back(make_op("Size", 1, 1, {}, "The input's element count as a 0-d tensor; Int64, or Int32 where declared.",
                         "ONNX Size-13", [](const InferenceContext& ctx) {
                           DataType dt = declared_dtype(ctx, 0, {DataType::Int32, DataType::Int64}, DataType::Int64);

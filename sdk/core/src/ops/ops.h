@@ -39,6 +39,9 @@ std::vector<int64_t> broadcast_shapes(const std::vector<int64_t>& a, const std::
 TensorType broadcast_inputs(const InferenceContext& ctx, std::optional<DataType> dtype = std::nullopt);
 /// The contents of a constant Int32/Int64 1-D input, or nullopt when not constant.
 std::optional<std::vector<int64_t>> constant_ints(const InferenceContext& ctx, std::size_t input);
+/// The contents of a constant input of a numeric dtype (floating, integer or Bool; not quantized)
+/// as doubles, or nullopt when not constant.
+std::optional<std::vector<double>> constant_values(const InferenceContext& ctx, std::size_t input);
 /// The declared dtype of output `i` when it is one of `allowed`, else `fallback`.
 DataType declared_dtype(const InferenceContext& ctx, std::size_t i, std::initializer_list<DataType> allowed,
                         DataType fallback);
@@ -67,6 +70,11 @@ void add_slice_gather_ops(std::vector<OpSchema>& out);
 void add_reduce_ops(std::vector<OpSchema>& out);
 void add_quantize_ops(std::vector<OpSchema>& out);
 void add_misc_ops(std::vector<OpSchema>& out);
+void add_index_ops(std::vector<OpSchema>& out);
+void add_value_shaped_ops(std::vector<OpSchema>& out);
+void add_matrix_ops(std::vector<OpSchema>& out);
+void add_axis_ops(std::vector<OpSchema>& out);
+void add_loss_ops(std::vector<OpSchema>& out);
 void add_rnn_ops(std::vector<OpSchema>& out);
 
 }  // namespace nnbridge::ops

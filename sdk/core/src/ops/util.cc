@@ -1,3 +1,4 @@
+#include <cmath>
 #include <cstring>
 #include <limits>
 
@@ -103,6 +104,61 @@ std::optional<std::vector<int64_t>> constant_ints(const InferenceContext& ctx, s
       int32_t v;
       std::memcpy(&v, b.data() + i * 4, 4);
       out[i] = v;
+    }
+  }
+  return out;
+}
+
+namespace {
+
+// IEEE 754 binary16 -> double (subnormals, infinities and NaN included).
+double half_to_double(uint16_t h) {
+  const int e = (h >> 10) & 0x1f, m = h & 0x3ff;
+  const double sign = (h & 0x8000) ? -1.0 : 1.0;
+  if (e == 0) return sign * std::ldexp(m, -24);
+  if (e == 31) return m ? std::numeric_limits<double>::quiet_NaN() : sign * std::numeric_limits<double>::infinity();
+  return sign * std::ldexp(m + 1024, e - 25);
+}
+
+template <class T>
+double load(const std::byte* p) {
+  T v;
+  std::memcpy(&v, p, sizeof(T));
+  return static_cast<double>(v);
+}
+
+}  // namespace
+
+std::optional<std::vector<double>> constant_values(const InferenceContext& ctx, std::size_t input) {
+  if (input >= ctx.input_constants.size() || !ctx.input_constants[input]) return std::nullopt;
+  const Buffer& b = *ctx.input_constants[input];
+  const DataType dt = ctx.input_types[input].dtype;
+  const std::size_t es = element_size(dt);
+  if (es == 0 || is_quantized(dt) || b.size() % es != 0) return std::nullopt;
+  std::vector<double> out(b.size() / es);
+  const std::byte* p = b.data();
+  for (std::size_t i = 0; i < out.size(); ++i, p += es) {
+    switch (dt) {
+      case DataType::Float32: out[i] = load<float>(p); break;
+      case DataType::Float64: out[i] = load<double>(p); break;
+      case DataType::Float16: out[i] = half_to_double(static_cast<uint16_t>(load<uint16_t>(p))); break;
+      case DataType::BFloat16: {
+        const uint32_t bits = static_cast<uint32_t>(load<uint16_t>(p)) << 16;
+        float f;
+        std::memcpy(&f, &bits, 4);
+        out[i] = f;
+        break;
+      }
+      case DataType::Int8: out[i] = load<int8_t>(p); break;
+      case DataType::Int16: out[i] = load<int16_t>(p); break;
+      case DataType::Int32: out[i] = load<int32_t>(p); break;
+      case DataType::Int64: out[i] = load<int64_t>(p); break;
+      case DataType::UInt8: out[i] = load<uint8_t>(p); break;
+      case DataType::UInt16: out[i] = load<uint16_t>(p); break;
+      case DataType::UInt32: out[i] = load<uint32_t>(p); break;
+      case DataType::UInt64: out[i] = static_cast<double>(load<uint64_t>(p)); break;
+      case DataType::Bool: out[i] = load<uint8_t>(p) != 0 ? 1.0 : 0.0; break;
+      default: return std::nullopt;
     }
   }
   return out;

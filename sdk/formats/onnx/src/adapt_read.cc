@@ -65,11 +65,11 @@ bool to_canonical(const std::string& op_type, const OnnxAttrs& attrs, Node& n, G
     const auto& name = entry.first;  // not structured bindings: lambdas capture them (clang 14)
     const auto& a = entry.second;
     if (!onnx_schema->attributes().count(name)) return false;  // not ONNX's own: the checker refuses it
-    if (row->special == Special::Cast && name == "to") {
+    if (row->dtype_attr && name == row->dtype_attr) {
       if (!a.is<int64_t>()) return false;
       auto dt = dtype_from_onnx(int32_t(a.get<int64_t>()));
       if (!dt || *dt == DataType::Undefined) return false;  // uint16, string, ...: native Cast
-      out["to"] = Attr(std::string(to_string(*dt)));
+      out[name] = Attr(std::string(to_string(*dt)));
       continue;
     }
     if (row->special == Special::ConstantOfShape && name == "value") {

@@ -190,11 +190,11 @@ void write_node(const Node& n, ::onnx::NodeProto& out, NodeWriter& w, const std:
     }
     if (k.find('.') != std::string::npos || is_operand(k)) continue;
     if (std::any_of(row->defaults.begin(), row->defaults.end(), [&](const OnnxDefault& d) { return k == d.name; })) continue;
-    if (row->special == Special::Cast && k == "to") {
+    if (row->dtype_attr && k == row->dtype_attr) {
       auto dt = a.is<std::string>() ? parse_data_type(a.get<std::string>()) : std::nullopt;
       auto et = dt ? dtype_to_onnx(*dt) : std::nullopt;
-      if (!et || *et == 0) refuse(n, where + ".attrs.to", "casts to a dtype ONNX has no type for");
-      attrs.emplace_back("to", Attr(int64_t(*et)));
+      if (!et || *et == 0) refuse(n, where + ".attrs." + k, "names a dtype ONNX has no type for");
+      attrs.emplace_back(k, Attr(int64_t(*et)));
       continue;
     }
     if (row->special == Special::ConstantOfShape && k == "value") continue;

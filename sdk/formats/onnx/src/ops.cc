@@ -123,8 +123,8 @@ std::vector<OpRow> build() {
   OpRow tile = same("Tile", "Tile-13: repeats stays an input; the repeats attribute is written as one");
   tile.attr_operands = {{1, "repeats", K::Ints}};
   t.push_back(tile);
-  // Shape-15: start / end slice the shape; only the whole shape is canonical.
-  t.push_back(with(same("Shape", "Shape-15: start 0, no end"), {}, {{"start", Attr(int64_t{0})}, {"end", std::nullopt}}));
+  // Shape-15: start / end slice the shape, as the canonical op's.
+  t.push_back(same("Shape", "Shape-15"));
   // ScatterND-16: reduction none / add / mul (max, min come with ScatterND-18).
   t.push_back(with(same("ScatterND", "ScatterND-16"), {}, {},
                    {{"reduction", std::nullopt, onnx16_reduction, "ScatterND-16 reduces by none, add or mul"},
@@ -172,6 +172,7 @@ std::vector<OpRow> build() {
   // Cast-13: `to` is a TensorProto.DataType number; canonical `to` names the dtype.
   OpRow cast = same("Cast", "Cast-13: to as TensorProto.DataType <-> dtype name");
   cast.special = Special::Cast;
+  cast.dtype_attr = "to";
   t.push_back(cast);
   // ConstantOfShape-9: value is a one-element tensor whose type is the output's.
   OpRow cos = same("ConstantOfShape", "ConstantOfShape-9: value tensor <-> float value and the output dtype");
@@ -187,6 +188,30 @@ std::vector<OpRow> build() {
   rs.defaults = {{"coordinate_transformation_mode", Attr("half_pixel")}, {"nearest_mode", Attr("round_prefer_floor")}};
   rs.special = Special::Resize;
   t.push_back(rs);
+  // Indexing, selection and generators: inputs stay inputs (k, depth, K, axis, ...).
+  t.push_back(same("GatherElements", "GatherElements-13"));
+  t.push_back(with(same("ScatterElements", "ScatterElements-16: reduction none, add or mul"), {}, {},
+                   {{"reduction", std::nullopt, onnx16_reduction, "ScatterElements-16 reduces by none, add or mul"}}));
+  t.push_back(same("OneHot", "OneHot-11"));
+  t.push_back(same("TopK", "TopK-11"));
+  t.push_back(same("Trilu", "Trilu-14"));
+  OpRow eye = same("EyeLike", "EyeLike-9: dtype as TensorProto.DataType <-> dtype name");
+  eye.dtype_attr = "dtype";
+  t.push_back(eye);
+  t.push_back(same("Range", "Range-11"));
+  t.push_back(same("CumSum", "CumSum-14"));
+  t.push_back(same("Hardmax", "Hardmax-13"));
+  t.push_back(same("NonZero", "NonZero-13"));
+  t.push_back(same("Compress", "Compress-11"));
+  t.push_back(same("Unique", "Unique-11"));
+  // Losses: reduction, ignore_index and the optional weight input as the canonical ops.
+  t.push_back(same("NegativeLogLikelihoodLoss", "NegativeLogLikelihoodLoss-13"));
+  t.push_back(same("SoftmaxCrossEntropyLoss", "SoftmaxCrossEntropyLoss-13"));
+  t.push_back(same("ReverseSequence", "ReverseSequence-10"));
+  t.push_back(same("MeanVarianceNormalization", "MeanVarianceNormalization-13"));
+  t.push_back(same("BitShift", "BitShift-11"));
+  t.push_back(same("Det", "Det-11"));
+  t.push_back(same("Einsum", "Einsum-12"));
   return t;
 }
 

@@ -70,6 +70,9 @@ struct OpRow {
   /// shape, Tile's repeats): the reader keeps the input; the writer turns the attribute into it.
   std::vector<Operand> attr_operands;
   Special special = Special::None;
+  /// An attribute holding a TensorProto.DataType number that the canonical op takes as a dtype
+  /// name (Cast's `to`, EyeLike's `dtype`); a type nnbridge lacks makes the node native.
+  const char* dtype_attr = nullptr;
   const char* rule = "";  ///< the ONNX operator version and the rule the row follows
 
   /// Position of the first operand input (the canonical op's inputs come before it), or -1.

@@ -222,16 +222,24 @@ Launch matmul(const OpContext& c) {
   };
 }
 
-// cpu_ref/src/kernels/reduce.cc: no axes reduces every axis.
+// cpu_ref/src/kernels/reduce.cc: no axes reduces every axis; ReduceSum-13 takes axes as input 1
+// (empty with noop_with_empty_axes 1: none), the others as the attribute.
 OpFactory reduce(int op) {
   return [op](const OpContext& c) -> Launch {
     const KernelContext& k = c.k;
     const Shape& is = k.in[0].shape;
     const int64_t r = static_cast<int64_t>(is.size());
-    if (k.in.size() > 1) k.unsupported("axes as an input is not implemented");
-    const Shape axes = k.attr_ints("axes");
-    std::vector<bool> red(static_cast<std::size_t>(r), axes.empty());
-    for (int64_t a : axes) red[normalize_axis(a, r)] = true;
+    Shape axes;
+    bool none = false;
+    if (k.node.op == "ReduceSum") {
+      if (k.has_input(1)) axes = exec::to_ints(k.value(1, "axes"));
+      none = axes.empty() && k.attr_int("noop_with_empty_axes", 0) != 0;
+    } else {
+      if (k.in.size() > 1) k.unsupported("axes as an input is not implemented");
+      axes = k.attr_ints("axes");
+    }
+    std::vector<bool> red(static_cast<std::size_t>(r), axes.empty() && !none);
+    for (int64_t a : axes) red[normalize_axis(a, r, "axes value")] = true;
     const Shape st = strides_of(is);
     std::vector<int> kd, ks, rd, rs;
     int64_t on = 1, count = 1;

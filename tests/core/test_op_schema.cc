@@ -74,7 +74,14 @@ TEST_CASE("schemas carry the plan's attribute names and defaults") {
   CHECK(conv->find_attr("data_layout")->default_value == Attr("NCHW"));
   CHECK(conv->find_attr("kernel_layout")->type == AttrType::String);
   CHECK(find_schema("LeakyRelu")->find_attr("alpha")->default_value == Attr(0.01));
-  CHECK(find_schema("Pad")->find_attr("pads")->required);
+  // ONNX opset 13+ operands are inputs (Pad-13: data, pads, constant_value), not attributes.
+  CHECK(find_schema("Pad")->find_attr("pads") == nullptr);
+  CHECK(find_schema("Pad")->min_inputs == 2);
+  CHECK(find_schema("Pad")->max_inputs == 3);
+  CHECK(find_schema("Slice")->min_inputs == 3);
+  CHECK(find_schema("Slice")->max_inputs == 5);
+  CHECK(find_schema("Resize")->max_inputs == 4);
+  CHECK(find_schema("ReduceSum")->find_attr("noop_with_empty_axes")->default_value == Attr(int64_t{0}));
   CHECK(find_schema("ReduceMean")->find_attr("keepdims")->default_value == Attr(int64_t{1}));
   CHECK(find_schema("Concat")->max_inputs == -1);
   // Resize: the plan lists each string attribute's default first.
@@ -82,7 +89,8 @@ TEST_CASE("schemas carry the plan's attribute names and defaults") {
   CHECK(find_schema("Resize")->find_attr("coordinate_transformation_mode")->default_value == Attr("asymmetric"));
   CHECK(find_schema("Resize")->find_attr("nearest_mode")->default_value == Attr("floor"));
   CHECK(find_schema("DepthToSpace")->find_attr("mode")->default_value == Attr("DCR"));
-  CHECK(find_schema("Clip")->find_attr("min")->default_value == Attr(-std::numeric_limits<double>::infinity()));
+  CHECK(find_schema("Clip")->find_attr("min") == nullptr);
+  CHECK(find_schema("Clip")->max_inputs == 3);
   CHECK(find_schema("Split")->max_outputs == -1);
   CHECK(find_schema("armnn.StandIn") == nullptr);
   CHECK(find_schema("NoSuchOp") == nullptr);

@@ -17,7 +17,14 @@ TensorType f32(Shape s) { return TensorType{DataType::Float32, std::move(s), fal
 struct In {
   TensorType type;
   std::optional<std::vector<int64_t>> int64_data = std::nullopt;  // makes it an Int64 constant
+  std::optional<std::vector<float>> f32_data = std::nullopt;      // makes it a Float32 constant
+  bool absent = false;                                             // an optional input left out
 };
+In ints(std::vector<int64_t> v) { return In{f32({}), std::move(v)}; }
+In floats(std::vector<float> v) { return In{f32({}), std::nullopt, std::move(v)}; }
+In none() { return In{f32({}), std::nullopt, std::nullopt, true}; }
+// A 1-D int64 input of `n` values that is not a constant.
+In variable(int64_t n) { return In{TensorType{DataType::Int64, {n}, false, std::nullopt}}; }
 
 // Runs inference of one node `op` over fresh input values.
 std::vector<TensorType> infer(const std::string& op, std::vector<In> ins, AttrMap attrs = {}, std::size_t outputs = 1,
@@ -27,6 +34,10 @@ std::vector<TensorType> infer(const std::string& op, std::vector<In> ins, AttrMa
   n.op = op;
   n.attrs = std::move(attrs);
   for (std::size_t i = 0; i < ins.size(); ++i) {
+    if (ins[i].absent) {
+      n.inputs.push_back(kNoValue);
+      continue;
+    }
     Value v;
     v.name = "in" + std::to_string(i);
     v.type = ins[i].type;
@@ -34,6 +45,12 @@ std::vector<TensorType> infer(const std::string& op, std::vector<In> ins, AttrMa
       v.type = TensorType{DataType::Int64, {static_cast<int64_t>(ins[i].int64_data->size())}, false, std::nullopt};
       std::vector<std::byte> b(ins[i].int64_data->size() * 8);
       std::memcpy(b.data(), ins[i].int64_data->data(), b.size());
+      v.constant = Buffer::owned(std::move(b));
+    }
+    if (ins[i].f32_data) {
+      v.type = TensorType{DataType::Float32, {static_cast<int64_t>(ins[i].f32_data->size())}, false, std::nullopt};
+      std::vector<std::byte> b(ins[i].f32_data->size() * 4);
+      std::memcpy(b.data(), ins[i].f32_data->data(), b.size());
       v.constant = Buffer::owned(std::move(b));
     }
     n.inputs.push_back(g.add_value(v));
@@ -150,9 +167,13 @@ TEST_CASE("Reshape with 0 and -1, from the attribute or a constant input") {
 TEST_CASE("Concat, Split, Stack") {
   CHECK(shape_of("Concat", {{f32({2, 3})}, {f32({2, 5})}}, {{"axis", int64_t{-1}}}) == Shape{2, 8});
   CHECK_THROWS_AS(infer("Concat", {{f32({2, 3})}, {f32({3, 5})}}, {{"axis", int64_t{1}}}), Error);
-  auto parts = infer("Split", {{f32({6, 4})}}, {{"axis", int64_t{0}}, {"split", Ints{1, 5}}}, 2);
+  auto parts = infer("Split", {{f32({6, 4})}, ints({1, 5})}, {{"axis", int64_t{0}}}, 2);
   CHECK(parts[0].shape == Shape{1, 4});
   CHECK(parts[1].shape == Shape{5, 4});
+  // split not a constant: the sizes along axis are unknown, the other dims known.
+  auto unknown = infer("Split", {{f32({6, 4})}, variable(2)}, {{"axis", int64_t{0}}}, 2);
+  CHECK(unknown[1].shape == Shape{-1, 4});
+  CHECK_THROWS_AS(infer("Split", {{f32({6, 4})}, ints({1, 4})}, {{"axis", int64_t{0}}}, 2), Error);  // 1 + 4 != 6
   auto equal = infer("Split", {{f32({6, 4})}}, {{"axis", int64_t{1}}}, 2);
   CHECK(equal[1].shape == Shape{6, 2});
   CHECK(shape_of("Stack", {{f32({2, 3})}, {f32({2, 3})}, {f32({2, 3})}}, {{"axis", int64_t{1}}}) == Shape{2, 3, 3});
@@ -169,7 +190,12 @@ TEST_CASE("Gather, GatherND") {
 
 TEST_CASE("reductions and ArgMax keep or drop dims") {
   CHECK(shape_of("ReduceMean", {{f32({2, 3, 4})}}, {{"axes", Ints{1}}}) == Shape{2, 1, 4});
-  CHECK(shape_of("ReduceSum", {{f32({2, 3, 4})}}, {{"axes", Ints{0, -1}}, {"keepdims", int64_t{0}}}) == Shape{3});
+  CHECK(shape_of("ReduceSum", {{f32({2, 3, 4})}, ints({0, -1})}, {{"keepdims", int64_t{0}}}) == Shape{3});
+  // ReduceSum-13: no axes reduces every dim; empty axes with noop_with_empty_axes 1 is the identity.
+  CHECK(shape_of("ReduceSum", {{f32({2, 3, 4})}}, {{"keepdims", int64_t{0}}}) == Shape{});
+  CHECK(shape_of("ReduceSum", {{f32({2, 3, 4})}, ints({})}, {{"noop_with_empty_axes", int64_t{1}}}) == Shape{2, 3, 4});
+  CHECK(shape_of("ReduceSum", {{f32({2, 3, 4})}, variable(2)}) == Shape{-1, -1, -1});
+  CHECK(shape_of("ReduceSum", {{f32({2, 3, 4})}, variable(2)}, {{"keepdims", int64_t{0}}}) == Shape{-1});
   CHECK(shape_of("ReduceMax", {{f32({2, 3, 4})}}) == Shape{1, 1, 1});
   auto am = infer("ArgMax", {{f32({2, 3, 4})}}, {{"axis", int64_t{2}}, {"keepdims", int64_t{0}}});
   CHECK(am[0].shape == Shape{2, 3});
@@ -180,18 +206,32 @@ TEST_CASE("reductions and ArgMax keep or drop dims") {
 }
 
 TEST_CASE("Pad, Slice, Resize, Flatten, Squeeze, Unsqueeze, Tile, Expand") {
-  CHECK(shape_of("Pad", {{f32({1, 3, 4})}}, {{"pads", Ints{0, 1, 2, 0, 3, 4}}}) == Shape{1, 7, 10});
+  CHECK(shape_of("Pad", {{f32({1, 3, 4})}, ints({0, 1, 2, 0, 3, 4})}) == Shape{1, 7, 10});
+  CHECK(shape_of("Pad", {{f32({1, 3, 4})}, ints({0, -1, 0, 0, 0, -2})}) == Shape{1, 2, 2});  // ONNX: negative pads remove
+  CHECK(shape_of("Pad", {{f32({1, 3, 4})}, variable(6)}) == Shape{-1, -1, -1});
   // axis 1: start 1, end -1 -> [1, 9) of 10 step 2 -> 1,3,5,7 = 4; axis 0: start 0 end huge -> 5
-  CHECK(shape_of("Slice", {{f32({5, 10})}}, {{"starts", Ints{0, 1}}, {"ends", Ints{1000, -1}}, {"steps", Ints{1, 2}}}) ==
-        Shape{5, 4});
+  CHECK(shape_of("Slice", {{f32({5, 10})}, ints({0, 1}), ints({1000, -1}), none(), ints({1, 2})}) == Shape{5, 4});
   // negative step: start -1 (index 9) down to end -1000 clamped to -1: 10 elements by -3 -> 9,6,3,0 = 4
-  CHECK(shape_of("Slice", {{f32({10})}}, {{"starts", Ints{-1}}, {"ends", Ints{-1000}}, {"steps", Ints{-3}}}) == Shape{4});
-  CHECK(shape_of("Resize", {{f32({1, 8, 8, 3})}}, {{"sizes", Ints{16, 12}}, {"data_layout", "NHWC"}}) == Shape{1, 16, 12, 3});
-  CHECK(shape_of("Resize", {{f32({1, 3, 8, 8})}}, {{"sizes", Ints{4, 4}}}) == Shape{1, 3, 4, 4});
+  CHECK(shape_of("Slice", {{f32({10})}, ints({-1}), ints({-1000}), none(), ints({-3})}) == Shape{4});
+  // INT64_MAX as the end ("to the end", as exporters write it), axis -1: [2, 7) of 7 -> 5
+  CHECK(shape_of("Slice", {{f32({3, 7})}, ints({2}), ints({std::numeric_limits<int64_t>::max()}), ints({-1})}) ==
+        Shape{3, 5});
+  // starts not a constant: the sliced axis is unknown, the others known.
+  CHECK(shape_of("Slice", {{f32({3, 7})}, variable(1), ints({5}), ints({1})}) == Shape{3, -1});
+  // Resize-13: sizes per dim of X; scales: floor(in * scale) (8 * 0.75 = 6, 3 * 1.5 = 4.5 -> 4).
+  CHECK(shape_of("Resize", {{f32({1, 8, 8, 3})}, none(), none(), ints({1, 16, 12, 3})}, {{"data_layout", "NHWC"}}) ==
+        Shape{1, 16, 12, 3});
+  CHECK(shape_of("Resize", {{f32({1, 3, 8, 8})}, none(), floats({1, 1, 0.75f, 1.5f})}) == Shape{1, 3, 6, 12});
+  CHECK(shape_of("Resize", {{f32({1, 3, 8, 3})}, none(), floats({1, 1, 0.75f, 1.5f})}) == Shape{1, 3, 6, 4});
+  CHECK(shape_of("Resize", {{f32({1, 3, 8, 8})}, none(), floats({}), ints({1, 3, 4, 4})}) == Shape{1, 3, 4, 4});
+  CHECK_THROWS_AS(infer("Resize", {{f32({1, 3, 8, 8})}}), Error);                                  // neither
+  CHECK_THROWS_AS(infer("Resize", {{f32({1, 3, 8, 8})}, none(), none(), ints({4, 4})}), Error);  // sizes per dim
   CHECK(shape_of("Flatten", {{f32({2, 3, 4, 5})}}, {{"axis", int64_t{2}}}) == Shape{6, 20});
   CHECK(shape_of("Squeeze", {{f32({1, 3, 1, 2})}}) == Shape{3, 2});
-  CHECK(shape_of("Squeeze", {{f32({1, 3, 1, 2})}}, {{"axes", Ints{-2}}}) == Shape{1, 3, 2});
-  CHECK(shape_of("Unsqueeze", {{f32({3, 4})}}, {{"axes", Ints{0, 3}}}) == Shape{1, 3, 4, 1});
+  CHECK(shape_of("Squeeze", {{f32({1, 3, 1, 2})}, ints({-2})}) == Shape{1, 3, 2});
+  CHECK(shape_of("Squeeze", {{f32({1, 3, 1, 2})}, variable(2)}) == Shape{-1, -1});
+  CHECK(shape_of("Unsqueeze", {{f32({3, 4})}, ints({0, 3})}) == Shape{1, 3, 4, 1});
+  CHECK(shape_of("Unsqueeze", {{f32({3, 4})}, variable(1)}) == Shape{-1, -1, -1});
   CHECK(shape_of("Tile", {{f32({2, 3})}, {f32({}), Ints{3, 2}}}) == Shape{6, 6});
   CHECK(shape_of("Expand", {{f32({3, 1})}, {f32({}), Ints{2, 1, 6}}}) == Shape{2, 3, 6});
 }
@@ -254,7 +294,7 @@ TEST_CASE("unknown dims and ranks propagate") {
 
 TEST_CASE("attribute values that overflow int64 are errors, not wrapped sizes") {
   const int64_t big = std::numeric_limits<int64_t>::max();
-  CHECK_THROWS_AS(infer("Pad", {{f32({4})}}, {{"pads", Ints{big, 1}}}), Error);
+  CHECK_THROWS_AS(infer("Pad", {{f32({4})}, ints({big, 1})}), Error);
   CHECK_THROWS_AS(infer("MaxPool", {{f32({1, 1, 4, 4})}}, {{"kernel_shape", Ints{2, 2}}, {"pads", Ints{big, 0, big, 0}}}), Error);
   CHECK_THROWS_AS(infer("Conv", {{f32({1, 1, 4, 4})}, {f32({1, 1, 2, 2})}}, {{"dilations", Ints{big, 1}}}), Error);
   CHECK_THROWS_AS(infer("SpaceToDepth", {{f32({1, 1, 4, 4})}}, {{"blocksize", big}}), Error);

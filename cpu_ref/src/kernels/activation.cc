@@ -43,10 +43,16 @@ void add_activation_kernels(KernelTable& t) {
   t["Affine"] = [](const KernelContext& c) {
     return simd_unary(c, Unary::Affine, {attr_f(c, "alpha", 1.0), attr_f(c, "beta", 0.0)});
   };
-  // std::min(max, std::max(min, x)) (Arm NN BoundedReLu with a = max, b = min).
+  // std::min(max, std::max(min, x)) (Arm NN BoundedReLu with a = max, b = min); ONNX Clip-13's
+  // min (input 1) and max (input 2) are one-element constants, an absent one no bound.
   t["Clip"] = [](const KernelContext& c) {
-    if (c.in.size() > 1) c.unsupported("Clip with min/max inputs (Clip-11) is not implemented; use the attributes");
-    return simd_unary(c, Unary::Clip, {attr_f(c, "min", -INFINITY), attr_f(c, "max", INFINITY)});
+    auto bound = [&c](std::size_t i, const char* what, float none) {
+      if (!c.has_input(i)) return none;
+      const std::vector<float>& v = c.value(i, what);
+      if (v.size() != 1) c.invalid(std::string(what) + " must hold one value");
+      return v[0];
+    };
+    return simd_unary(c, Unary::Clip, {bound(1, "min", -INFINITY), bound(2, "max", INFINITY)});
   };
   t["LeakyRelu"] = [](const KernelContext& c) { return simd_unary(c, Unary::LeakyRelu, {attr_f(c, "alpha", 0.01), 0}); };
   t["Elu"] = [](const KernelContext& c) { return simd_unary(c, Unary::Elu, {attr_f(c, "alpha", 1.0), 0}); };

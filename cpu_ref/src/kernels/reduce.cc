@@ -1,5 +1,5 @@
-// ReduceMean/Sum/Max/Min/Prod/L1/L2/SumSquare/LogSum/LogSumExp (ONNX, axes attribute; empty axes =
-// all) and ArgMax/ArgMin
+// ReduceMean/Sum/Max/Min/Prod/L1/L2/SumSquare/LogSum/LogSumExp (ONNX opset 13: axes attribute,
+// ReduceSum's axes input; empty axes = all) and ArgMax/ArgMin
 // (ONNX ArgMax-13: first index of the extreme unless select_last_index).
 #include <algorithm>
 #include <cmath>
@@ -24,16 +24,30 @@ simd::Fold fold_of(Op op) {
 
 float identity(Op op) { return op == Op::Max ? -INFINITY : op == Op::Min ? INFINITY : op == Op::Prod ? 1.0f : 0.0f; }
 
+// The dims a reduction folds: ReduceSum-13's axes input (absent or empty: every dim, or none
+// with noop_with_empty_axes 1); the other reductions' axes attribute (opset 13; empty: every dim).
+std::vector<bool> reduced_dims(const KernelContext& ctx, int64_t r) {
+  Shape axes;
+  bool none = false;
+  if (ctx.node.op == "ReduceSum") {
+    if (ctx.has_input(1)) axes = exec::to_ints(ctx.value(1, "axes"));
+    none = axes.empty() && ctx.attr_int("noop_with_empty_axes", 0) != 0;
+  } else {
+    if (ctx.in.size() > 1) ctx.unsupported("axes as an input is not implemented");
+    axes = ctx.attr_ints("axes");
+  }
+  std::vector<bool> red(static_cast<std::size_t>(r), axes.empty() && !none);
+  for (int64_t a : axes) red[static_cast<std::size_t>(normalize_axis(a, r, "axes value"))] = true;
+  return red;
+}
+
 // Accumulates in float, in input order per output element (as Arm NN CpuRef's Mean and Reduce
 // do); the vector paths fold in lanes, which changes only the summation order. Max/Min follow
 // std::max / std::min.
 Kernel make_reduce(const KernelContext& ctx, Op op) {
   const Shape& is = ctx.in[0].shape;
   const int64_t r = static_cast<int64_t>(is.size());
-  if (ctx.in.size() > 1) ctx.unsupported("axes as an input is not implemented");
-  Shape axes = ctx.attr_ints("axes");
-  std::vector<bool> red(r, axes.empty());
-  for (int64_t a : axes) red[normalize_axis(a, r)] = true;
+  const std::vector<bool> red = reduced_dims(ctx, r);
   // Output index of each input element: the kept dims, in order.
   Shape kept;
   for (int64_t d = 0; d < r; ++d)
@@ -135,9 +149,7 @@ Kernel make_log_sum_exp(const KernelContext& ctx) {
   Kernel max = make_reduce(ctx, Op::Max);
   const Shape& is = ctx.in[0].shape;
   const int64_t r = static_cast<int64_t>(is.size());
-  Shape axes = ctx.attr_ints("axes");
-  std::vector<bool> red(r, axes.empty());
-  for (int64_t a : axes) red[normalize_axis(a, r)] = true;
+  const std::vector<bool> red = reduced_dims(ctx, r);
   Shape kept;
   for (int64_t d = 0; d < r; ++d)
     if (!red[d]) kept.push_back(is[d]);

@@ -58,22 +58,37 @@ Kernel make_transpose(const KernelContext& ctx) {
   return strided_gather(os, st, 0);
 }
 
+// ONNX Slice-13: starts (input 1), ends (2), axes (3, absent: 0, 1, ...), steps (4, absent:
+// 1); negative indices count from the end, then starts clamp to [0, dim] (step > 0) or
+// [0, dim - 1] and ends to [0, dim] or [-1, dim - 1].
 Kernel make_slice(const KernelContext& ctx) {
   const Shape& is = ctx.in[0].shape;
   const Shape& os = ctx.out[0].shape;
   const int64_t r = static_cast<int64_t>(is.size());
-  if (ctx.in.size() > 1) ctx.unsupported("Slice with starts/ends inputs (Slice-10) is not implemented");
-  Shape starts = ctx.attr_ints("starts"), axes = ctx.attr_ints("axes"), steps = ctx.attr_ints("steps");
-  if (axes.empty())
+  const Shape starts = exec::to_ints(ctx.value(1, "starts")), ends = exec::to_ints(ctx.value(2, "ends"));
+  Shape axes, steps(starts.size(), 1);
+  if (ctx.has_input(3)) axes = exec::to_ints(ctx.value(3, "axes"));
+  else
     for (std::size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
-  Shape begin(r, 0), step(r, 1);
-  for (std::size_t i = 0; i < starts.size() && i < axes.size(); ++i) {
-    int64_t a = normalize_axis(axes[i], r), st = i < steps.size() ? steps[i] : 1, s = starts[i];
-    if (s < 0) s += is[a];
-    s = st > 0 ? std::clamp<int64_t>(s, 0, is[a]) : std::clamp<int64_t>(s, 0, is[a] - 1);
-    begin[a] = s;
+  if (ctx.has_input(4)) steps = exec::to_ints(ctx.value(4, "steps"));
+  if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
+    ctx.invalid("starts, ends, axes and steps differ in length");
+  Shape begin(r, 0), step(r, 1), count = is;
+  std::vector<bool> seen(static_cast<std::size_t>(r), false);
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    const int64_t a = normalize_axis(axes[i], r, "axes value"), st = steps[i], dim = is[a];
+    if (seen[a]) ctx.invalid("axes repeats " + std::to_string(a));
+    seen[a] = true;
+    if (st == 0) ctx.invalid("steps must not be 0");
+    int64_t s = starts[i] < 0 ? starts[i] + dim : starts[i], e = ends[i] < 0 ? ends[i] + dim : ends[i];
+    s = st > 0 ? std::clamp<int64_t>(s, 0, dim) : std::clamp<int64_t>(s, 0, dim - 1);
+    e = st > 0 ? std::clamp<int64_t>(e, 0, dim) : std::clamp<int64_t>(e, -1, dim - 1);
+    const int64_t span = st > 0 ? e - s : s - e, as = st > 0 ? st : -st;
+    count[a] = span <= 0 ? 0 : span / as + (span % as != 0);
+    begin[a] = count[a] ? s : 0;
     step[a] = st;
   }
+  if (count != os) ctx.invalid("output shape disagrees with the slice");
   Shape ist = strides_of(is), str(r);
   int64_t base = 0;
   for (int64_t d = 0; d < r; ++d) {
@@ -168,8 +183,17 @@ Kernel make_concat(const KernelContext& ctx) {
   };
 }
 
+// ONNX Split-13: the output sizes along axis are input 1 (`split`) when given, else equal parts.
 Kernel make_split(const KernelContext& ctx) {
   const AxisParts ap = axis_parts(ctx, ctx.in[0].shape, ctx.out, "outputs");
+  if (ctx.has_input(1)) {
+    const Shape split = exec::to_ints(ctx.value(1, "split"));
+    const int64_t axis = ctx.attr_axis("axis", 0, static_cast<int64_t>(ctx.in[0].shape.size()));
+    if (split.size() != ctx.out.size()) ctx.invalid("split has " + std::to_string(split.size()) + " sizes for " +
+                                                    std::to_string(ctx.out.size()) + " outputs");
+    for (std::size_t k = 0; k < split.size(); ++k)
+      if (split[k] != ctx.out[k].shape[static_cast<std::size_t>(axis)]) ctx.invalid("split disagrees with output " + std::to_string(k));
+  }
   return [ap](std::span<const float* const> in, std::span<float* const> out) {
     for (int64_t o = 0; o < ap.outer; ++o) {
       const float* src = in[0] + o * ap.whole_chunk;
@@ -197,23 +221,34 @@ Kernel make_stack(const KernelContext& ctx) {
   };
 }
 
-// ONNX Pad-2 with pads/mode/value attributes (pads [x1_begin, ..., x1_end, ...]).
+// ONNX Pad-13: pads (input 1, [x1_begin, ..., x1_end, ...]; negative values remove elements),
+// constant_value (input 2, absent: 0) and the mode attribute (plus symmetric, Arm NN MirrorPad).
 Kernel make_pad(const KernelContext& ctx) {
   const Shape& is = ctx.in[0].shape;
   const Shape& os = ctx.out[0].shape;
   const int64_t r = static_cast<int64_t>(is.size());
-  Shape pads = ctx.attr_ints("pads");
+  const Shape pads = exec::to_ints(ctx.value(1, "pads"));
   if (static_cast<int64_t>(pads.size()) != 2 * r) ctx.invalid("pads must have 2 * rank values");
+  constexpr int64_t kFar = int64_t{1} << 48;  // beyond any tensor: keeps the sum below from overflowing
+  for (int64_t d = 0; d < r; ++d)
+    if (pads[d] < -kFar || pads[d] > kFar || pads[d + r] < -kFar || pads[d + r] > kFar ||
+        is[d] + pads[d] + pads[d + r] != os[d])
+      ctx.invalid("output shape disagrees with pads");
   const std::string mode = ctx.attr_string("mode", "constant");
   if (mode != "constant" && mode != "reflect" && mode != "edge" && mode != "symmetric") ctx.unsupported("Pad mode " + mode);
-  float value = static_cast<float>(ctx.attr_float("value", 0.0));
+  float value = 0.0f;
+  if (ctx.has_input(2)) {
+    const std::vector<float>& v = ctx.value(2, "constant_value");
+    if (v.size() != 1) ctx.invalid("constant_value must hold one value");
+    value = v[0];
+  }
   // Arm NN 20.08 CpuRef writes the pad value into quantized storage as is (RefPadWorkload:
-  // static_cast<T>(padValue)), so for a quantized output it means q = value, not real = value.
+  // static_cast<T>(padValue)), so for a quantized output it means q = value, not real = value
+  // (the Arm NN reader gives a float32 constant_value; a quantized one is a real value already).
   const auto& oq = ctx.out[0].quantization;
-  if (ctx.from_armnn && is_quantized(ctx.out[0].dtype) && oq && !oq->scales.empty())
+  if (ctx.from_armnn && is_quantized(ctx.out[0].dtype) && oq && !oq->scales.empty() &&
+      !(ctx.has_input(2) && is_quantized(ctx.in[2].dtype)))
     value = static_cast<float>(oq->scales[0] * (value - static_cast<double>(oq->zero_points.empty() ? 0 : oq->zero_points[0])));
-  for (int64_t d = 0; d < r; ++d)
-    if (pads[d] < 0 || pads[d + r] < 0) ctx.unsupported("negative pads");
   Shape ist = strides_of(is);
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     const int64_t n = numel(os);
@@ -271,7 +306,13 @@ Kernel make_gather(const KernelContext& ctx) {
 }  // namespace
 
 void add_shape_kernels(KernelTable& t) {
-  for (const char* op : {"Reshape", "Flatten", "Squeeze", "Unsqueeze"}) t[op] = copy_kernel;
+  for (const char* op : {"Reshape", "Flatten"}) t[op] = copy_kernel;
+  // Squeeze-13 / Unsqueeze-13: the output shape (from axes, input 1) is resolved; the elements stay.
+  for (const char* op : {"Squeeze", "Unsqueeze"})
+    t[op] = [](const KernelContext& ctx) {
+      if (ctx.has_input(1)) ctx.value(1, "axes");
+      return copy_kernel(ctx);
+    };
   t["Transpose"] = make_transpose;
   t["Slice"] = make_slice;
   t["Concat"] = make_concat;

@@ -1,6 +1,8 @@
 // Shape helpers (nnbridge/exec/shape.h).
 #include "nnbridge/exec/shape.h"
 
+#include <cmath>
+#include <limits>
 #include <string>
 
 #include "nnbridge/error.h"
@@ -42,6 +44,18 @@ Shape broadcast_strides(const Shape& in, const Shape& out) {
     st[lead + d] = own[d];
   }
   return st;
+}
+
+Shape to_ints(const std::vector<float>& v) {
+  Shape out(v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    const double x = std::nearbyint(static_cast<double>(v[i]));
+    if (std::isnan(x)) out[i] = 0;
+    else if (x >= 9.2233720368547758e18) out[i] = std::numeric_limits<int64_t>::max();
+    else if (x <= -9.2233720368547758e18) out[i] = std::numeric_limits<int64_t>::min();
+    else out[i] = static_cast<int64_t>(x);
+  }
+  return out;
 }
 
 }  // namespace nnbridge::exec

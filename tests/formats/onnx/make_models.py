@@ -145,7 +145,8 @@ def lossless():
             vi("co", [2, 2], TensorProto.INT32)]
     save(model(nodes, [x4], outs, inits), os.path.join(d, "operands.onnx"))
 
-    # Native nodes: another domain (a TENSOR attribute), a three-input Max, a training-mode BatchNormalization.
+    # Native nodes: another domain (a TENSOR attribute); beside them the variadic Max-13 / Mean-13,
+    # which are canonical.
     nodes = [helper.make_node("Scale", ["x"], ["s"], domain="org.nnbridge.custom", factor=2.0,
                               table=helper.make_tensor("t", F, [2], [0.5, 1.5]), tags=["a", "b"]),
              helper.make_node("Max", ["x", "s", "x"], ["mx"]),
@@ -250,8 +251,20 @@ def run_cases():
     xs = RNG.standard_normal((2, 5)).astype(np.float32)
     e = np.exp(xs - xs.max(axis=1, keepdims=True))
     case("opset13_softmax_reduce_sum", m, [xs], [(e / e.sum(axis=1, keepdims=True)).sum(axis=1, keepdims=True)])
+    # Squeeze-13 whose axes is a graph input, not a constant: bound when the model runs.
+    nodes = [helper.make_node("Squeeze", ["x", "axes"], ["y"])]
+    m = model(nodes, [vi("x", [1, 2, 4, 4]), vi("axes", [1], TensorProto.INT64)], [vi("y", [2, 4, 4])])
+    case("squeeze_axes_graph_input", m, [x, np.array([0], np.int64)], [x[0]])
+    # Resize-13 by a scale whose product is not whole: floor(3 * 1.5) = 4 rows and columns, nearest
+    # asymmetric floor reads in[floor(i / 1.5)] = rows 0, 0, 1, 2.
+    x3 = RNG.standard_normal((1, 1, 3, 3)).astype(np.float32)
+    nodes = [helper.make_node("Resize", ["x", "", "scales"], ["y"], mode="nearest",
+                              coordinate_transformation_mode="asymmetric", nearest_mode="floor")]
+    m = model(nodes, [vi("x", [1, 1, 3, 3])], [vi("y", [1, 1, 4, 4])], [const("scales", np.array([1, 1, 1.5, 1.5], np.float32))])
+    rows = [0, 0, 1, 2]
+    case("resize_fractional_scale", m, [x3], [x3[:, :, rows][:, :, :, rows]])
     # An opset-11 model: Squeeze-11 / Unsqueeze-11 / ReduceSum-11 take axes as attributes; the
-    # converter makes them inputs (opset 13), which read back as the canonical attributes.
+    # converter makes them inputs (opset 13), as the canonical ops take them.
     nodes = [helper.make_node("Squeeze", ["x"], ["s"], axes=[0]),
              helper.make_node("ReduceSum", ["s"], ["r"], axes=[2], keepdims=0),
              helper.make_node("Unsqueeze", ["r"], ["y"], axes=[1])]
@@ -312,15 +325,8 @@ def refused():
     refuse("string_initializer", m, "Unsupported", "graph.initializer[0].data_type", "string")
     refuse("string_constant", model([helper.make_node("Constant", [], ["y"], value_string="text")], [],
                                     [vi("y", [], TensorProto.STRING)]), "Unsupported", "graph.node[0].attribute[0]", "string")
-    refuse("uint16_input", model(list(ident), [vi("x", [2], TensorProto.UINT16)], [vi("y", [2], TensorProto.UINT16)]),
-           "Unsupported", "graph.input[0].type.tensor_type.elem_type", "UINT16")
-    nodes = [helper.make_node("Squeeze", ["x", "axes"], ["y"])]
-    refuse("squeeze_axes_not_constant", model(nodes, [vi("x", [1, 2]), vi("axes", [1], TensorProto.INT64)], [vi("y", [2])]),
-           "Unsupported", "graph.node[0].input[1]", "is not a constant")
-    nodes = [helper.make_node("Resize", ["x", "", "scales"], ["y"])]
-    refuse("resize_fractional_scale", model(nodes, [vi("x", [1, 1, 3, 3])], [vi("y", [1, 1, 4, 4])],
-                                            [const("scales", np.array([1, 1, 1.5, 1.5], np.float32))]),
-           "Unsupported", "graph.node[0].input[2]", "whole output size")
+    refuse("complex64_input", model(list(ident), [vi("x", [2], TensorProto.COMPLEX64)], [vi("y", [2], TensorProto.COMPLEX64)]),
+           "Unsupported", "graph.input[0].type.tensor_type.elem_type", "COMPLEX64")
     m = base()
     m.graph.node[0].input[0] = "nowhere"
     refuse("dangling_input", m, "Invalid", "graph.node[0].input[0]", "nowhere")

@@ -93,7 +93,7 @@ TEST_CASE("onnx writer: a model the checker refuses is not written, and the mess
   CHECK(fs::is_empty(f.parent_path()));
 }
 
-TEST_CASE("onnx writer: attribute operands are written exactly (Slice ends = INT64_MAX)") {
+TEST_CASE("onnx writer: operand constants are written exactly (Slice ends = INT64_MAX)") {
   NNBRIDGE_REQUIRE_ONNX();
   // x [3, 9][:, -7::2]: starts 2, ends clamped to 9, 4 elements (ceil(7 / 2)). ONNX's strict
   // shape inference in the full check agrees with the declared [3, 4] only if ends stays INT64_MAX.
@@ -106,10 +106,12 @@ TEST_CASE("onnx writer: attribute operands are written exactly (Slice ends = INT
   n.op = "Slice";
   n.inputs = {x};
   n.outputs = {y};
-  n.attrs["starts"] = Attr(std::vector<int64_t>{-7});
-  n.attrs["ends"] = Attr(std::vector<int64_t>{INT64_MAX});
-  n.attrs["axes"] = Attr(std::vector<int64_t>{1});
-  n.attrs["steps"] = Attr(std::vector<int64_t>{2});
+  for (int64_t v : {int64_t{-7}, int64_t{INT64_MAX}, int64_t{1}, int64_t{2}}) {  // starts, ends, axes, steps
+    std::vector<std::byte> b(8);
+    std::memcpy(b.data(), &v, 8);
+    n.inputs.push_back(g.add_value(Value{"operand" + std::to_string(n.inputs.size()),
+                                         TensorType{DataType::Int64, {1}, false, std::nullopt}, Buffer::owned(std::move(b)), {}}));
+  }
   g.add_node(std::move(n));
   const fs::path f = test::temp_dir() / "slice.onnx";
   save(g, f);

@@ -21,14 +21,10 @@ void add_activation_ops(std::vector<OpSchema>& out) {
                          optional_attr("beta", AttrType::Float, Attr(0.0), "offset")},
                         "alpha * X + beta." + same, "ONNX Affine-1 (experimental); Arm NN Activation Linear (a*x+b)",
                         same_as_input0));
-  out.push_back(make_op("Clip", 1, 1,
-                        {optional_attr("min", AttrType::Float, Attr(-std::numeric_limits<double>::infinity()),
-                                       "lower bound"),
-                         optional_attr("max", AttrType::Float, Attr(std::numeric_limits<double>::infinity()),
-                                       "upper bound")},
-                        "min(max(X, min), max)." + same,
-                        "ONNX Clip-6 (bounds as attributes); Arm NN Activation BoundedReLu (min=b, max=a)",
-                        same_as_input0));
+  out.push_back(make_op("Clip", 1, 3, {},
+                        "min(max(X, min), max) with min (input 1) and max (input 2) scalars of X's type; an absent bound "
+                        "does not clip." + same,
+                        "ONNX Clip-13; Arm NN Activation BoundedReLu (min=b, max=a)", same_as_input0));
   out.push_back(make_op("LeakyRelu", 1, 1, {optional_attr("alpha", AttrType::Float, Attr(0.01), "slope for X < 0")},
                         "X if X >= 0 else alpha * X." + same, "ONNX LeakyRelu-16; Arm NN Activation LeakyReLu",
                         same_as_input0));

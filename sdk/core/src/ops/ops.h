@@ -39,6 +39,12 @@ std::vector<int64_t> broadcast_shapes(const std::vector<int64_t>& a, const std::
 TensorType broadcast_inputs(const InferenceContext& ctx, std::optional<DataType> dtype = std::nullopt);
 /// The contents of a constant Int32/Int64 1-D input, or nullopt when not constant.
 std::optional<std::vector<int64_t>> constant_ints(const InferenceContext& ctx, std::size_t input);
+/// The contents of a constant Float32/Float64 input, or nullopt when not constant (or another dtype).
+std::optional<std::vector<double>> constant_floats(const InferenceContext& ctx, std::size_t input);
+/// Whether the node has input `i` (present and not kNoValue: an optional input left out is not given).
+bool input_given(const InferenceContext& ctx, std::size_t i);
+/// The element count of 1-D input `i` when its type says it (shape [k], k known), else -1.
+int64_t length_of(const InferenceContext& ctx, std::size_t i);
 /// The contents of a constant input of a numeric dtype (floating, integer or Bool; not quantized)
 /// as doubles, or nullopt when not constant.
 std::optional<std::vector<double>> constant_values(const InferenceContext& ctx, std::size_t input);

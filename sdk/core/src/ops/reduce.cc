@@ -28,6 +28,29 @@ std::vector<TensorType> infer_reduce(const InferenceContext& ctx) {
   return {TensorType{x.dtype, reduce_shape(x.shape, axes, ctx.attr_int("keepdims") != 0), false, std::nullopt}};
 }
 
+// ONNX ReduceSum-13: axes is input 1; absent or empty, every dim is reduced, unless
+// noop_with_empty_axes is 1 (then the output is the input).
+std::vector<TensorType> infer_reduce_sum(const InferenceContext& ctx) {
+  const TensorType& x = input(ctx, 0);
+  if (x.unknown_rank) return {unknown_rank(x.dtype)};
+  const bool keepdims = ctx.attr_int("keepdims") != 0, noop = ctx.attr_int("noop_with_empty_axes") != 0;
+  std::vector<int64_t> axes;
+  if (input_given(ctx, 1)) {
+    auto c = constant_ints(ctx, 1);
+    if (!c) {
+      const int64_t k = length_of(ctx, 1);
+      const int64_t r = static_cast<int64_t>(x.shape.size());
+      if (keepdims || (k == 0 && noop)) return {TensorType{x.dtype, std::vector<int64_t>(r, -1), false, std::nullopt}};
+      if (k == 0) return {TensorType{x.dtype, {}, false, std::nullopt}};
+      if (k > 0 && k <= r) return {TensorType{x.dtype, std::vector<int64_t>(r - k, -1), false, std::nullopt}};
+      return {unknown_rank(x.dtype)};
+    }
+    axes = *c;
+  }
+  if (axes.empty() && noop) return {TensorType{x.dtype, x.shape, false, std::nullopt}};
+  return {TensorType{x.dtype, reduce_shape(x.shape, axes, keepdims), false, std::nullopt}};
+}
+
 std::vector<TensorType> infer_arg(const InferenceContext& ctx) {
   const TensorType& x = input(ctx, 0);
   // The index type is the file's choice (Arm NN: Signed32 or Signed64); ONNX's is int64.
@@ -46,7 +69,6 @@ void add_reduce_ops(std::vector<OpSchema>& out) {
     const char* source;
   };
   for (R r : {R{"ReduceMean", "Mean", "ONNX ReduceMean-13 (axes attribute); Arm NN Mean / Reduce Mean"},
-              R{"ReduceSum", "Sum", "ONNX ReduceSum-11 (axes attribute); Arm NN Reduce Sum"},
               R{"ReduceMax", "Maximum", "ONNX ReduceMax-13; Arm NN Reduce Max"},
               R{"ReduceMin", "Minimum", "ONNX ReduceMin-13; Arm NN Reduce Min"},
               R{"ReduceProd", "Product", "ONNX ReduceProd-13; Arm NN Reduce Prod"},
@@ -62,6 +84,14 @@ void add_reduce_ops(std::vector<OpSchema>& out) {
                                          "1: reduced dims stay as size 1 (ONNX default; Arm NN's keepDims defaults to false)")},
                           std::string(r.doc) + " over `axes`. Output has the input's dtype.", r.source, infer_reduce));
   }
+  out.push_back(make_op("ReduceSum", 1, 2,
+                        {optional_attr("keepdims", AttrType::Int, Attr(int64_t{1}),
+                                       "1: reduced dims stay as size 1 (ONNX default; Arm NN's keepDims defaults to false)"),
+                         optional_attr("noop_with_empty_axes", AttrType::Int, Attr(int64_t{0}),
+                                       "1: axes absent or empty is the identity (0: every dim is reduced)")},
+                        "Sum over the axes of input 1 (`axes`, int64 1-D; absent or empty: all dims, or none with "
+                        "noop_with_empty_axes). Output has the input's dtype.",
+                        "ONNX ReduceSum-13; Arm NN Reduce Sum", infer_reduce_sum));
   auto arg_attrs = [] {
     return std::vector<AttrSpec>{
         optional_attr("axis", AttrType::Int, Attr(int64_t{0}), "the reduced axis"),

@@ -18,27 +18,62 @@ int64_t span_count(int64_t begin, int64_t end, int64_t stride) {
   return interval / stride + (interval % stride != 0 ? 1 : 0);
 }
 
+// ONNX Slice-13 on one axis of length `dim`: negative indices count from the end, then starts
+// clamp to [0, dim] (step > 0) or [0, dim-1] (step < 0), ends to [0, dim] or [-1, dim-1]
+// (INT64_MIN + dim cannot overflow: dim >= 0).
+int64_t slice_count(int64_t start, int64_t end, int64_t step, int64_t dim) {
+  int64_t s = start < 0 ? start + dim : start;
+  int64_t e = end < 0 ? end + dim : end;
+  if (step > 0) {
+    s = std::clamp<int64_t>(s, 0, dim);
+    e = std::clamp<int64_t>(e, 0, dim);
+  } else {
+    s = std::clamp<int64_t>(s, 0, dim - 1);
+    e = std::clamp<int64_t>(e, -1, dim - 1);
+  }
+  return span_count(s, e, step);
+}
+
+// ONNX Slice-13: inputs data, starts, ends, axes (optional), steps (optional). The output shape
+// is known where starts and ends are constants (and axes / steps, when given, too); otherwise
+// the sliced dims (every dim when axes is not a constant) are unknown.
 std::vector<TensorType> infer_slice(const InferenceContext& ctx) {
   const TensorType& x = input(ctx, 0);
   if (x.unknown_rank) return {unknown_rank(x.dtype)};
   const int64_t r = static_cast<int64_t>(x.shape.size());
-  const std::vector<int64_t>& starts = ctx.attr_ints("starts");
-  const std::vector<int64_t>& ends = ctx.attr_ints("ends");
-  expect_size(ends, starts.size(), "ends");
-  std::vector<int64_t> axes(starts.size()), steps(starts.size(), 1);
-  if (ctx.attr("axes")) {
-    axes = ctx.attr_ints("axes");
-    expect_size(axes, starts.size(), "axes");
+  const auto starts = constant_ints(ctx, 1), ends = constant_ints(ctx, 2);
+  const bool has_axes = input_given(ctx, 3), has_steps = input_given(ctx, 4);
+  const auto axes_c = has_axes ? constant_ints(ctx, 3) : std::nullopt;
+  const auto steps_c = has_steps ? constant_ints(ctx, 4) : std::nullopt;
+  if (!starts || !ends || (has_axes && !axes_c) || (has_steps && !steps_c)) {
+    std::vector<int64_t> out = x.shape;
+    if (has_axes && !axes_c) return {with_shape(x, std::vector<int64_t>(x.shape.size(), -1))};
+    std::vector<int64_t> axes;
+    if (axes_c) {
+      axes = *axes_c;
+    } else {
+      int64_t n = starts ? static_cast<int64_t>(starts->size()) : ends ? static_cast<int64_t>(ends->size()) : length_of(ctx, 1);
+      if (n < 0) n = r;
+      for (int64_t i = 0; i < n; ++i) axes.push_back(i);
+    }
+    for (int64_t a : axes) out[normalize_axis(a, r, "axes value")] = -1;
+    return {with_shape(x, out)};
+  }
+  expect_size(*ends, starts->size(), "ends");
+  std::vector<int64_t> axes(starts->size()), steps(starts->size(), 1);
+  if (axes_c) {
+    axes = *axes_c;
+    expect_size(axes, starts->size(), "axes");
   } else {
     for (std::size_t i = 0; i < axes.size(); ++i) axes[i] = static_cast<int64_t>(i);
   }
-  if (ctx.attr("steps")) {
-    steps = ctx.attr_ints("steps");
-    expect_size(steps, starts.size(), "steps");
+  if (steps_c) {
+    steps = *steps_c;
+    expect_size(steps, starts->size(), "steps");
   }
   std::vector<int64_t> out = x.shape;
   std::vector<bool> seen(r, false);
-  for (std::size_t i = 0; i < starts.size(); ++i) {
+  for (std::size_t i = 0; i < starts->size(); ++i) {
     int64_t a = normalize_axis(axes[i], r, "axes value");
     if (seen[a]) fail("axes repeats " + std::to_string(a));
     seen[a] = true;
@@ -49,18 +84,7 @@ std::vector<TensorType> infer_slice(const InferenceContext& ctx) {
       out[a] = -1;
       continue;
     }
-    // ONNX Slice-13: negative indices count from the end, then clamp to [0, dim] (step > 0)
-    // or [0, dim-1] for starts and [-1, dim-1] for ends (step < 0).
-    int64_t s = starts[i] < 0 ? starts[i] + dim : starts[i];
-    int64_t e = ends[i] < 0 ? ends[i] + dim : ends[i];
-    if (step > 0) {
-      s = std::clamp<int64_t>(s, 0, dim);
-      e = std::clamp<int64_t>(e, 0, dim);
-    } else {
-      s = std::clamp<int64_t>(s, 0, dim - 1);
-      e = std::clamp<int64_t>(e, -1, dim - 1);
-    }
-    out[a] = span_count(s, e, step);
+    out[a] = slice_count((*starts)[i], (*ends)[i], step, dim);
   }
   return {with_shape(x, out)};
 }
@@ -208,14 +232,11 @@ std::vector<TensorType> infer_scatter_nd(const InferenceContext& ctx) {
 }  // namespace
 
 void add_slice_gather_ops(std::vector<OpSchema>& out) {
-  out.push_back(make_op("Slice", 1, 1,
-                        {required_attr("starts", AttrType::Ints, "first index per sliced axis (negative: from the end)"),
-                         required_attr("ends", AttrType::Ints, "end index (exclusive) per sliced axis"),
-                         optional_attr("axes", AttrType::Ints, "the sliced axes; absent: 0, 1, ..."),
-                         optional_attr("steps", AttrType::Ints, "step per sliced axis; absent: all 1")},
-                        "Takes elements starts[i], starts[i]+steps[i], ... before ends[i] along axes[i]; indices are "
-                        "clamped to the dim.",
-                        "ONNX Slice-13 semantics with Slice-1's attribute form (plus steps); Arm NN Slice", infer_slice));
+  out.push_back(make_op("Slice", 3, 5, {},
+                        "Takes elements starts[i], starts[i]+steps[i], ... before ends[i] along axes[i] (inputs 1-4: "
+                        "int32/int64 1-D; axes absent: 0, 1, ...; steps absent: all 1); indices are clamped to the dim. "
+                        "The output shape needs starts and ends (and axes / steps when given) as constants.",
+                        "ONNX Slice-13; Arm NN Slice", infer_slice));
   std::vector<AttrSpec> ss{
       required_attr("begin", AttrType::Ints, "begin per slice entry"),
       required_attr("end", AttrType::Ints, "end (exclusive) per slice entry"),

@@ -1,5 +1,6 @@
 // Ops that move elements without computing: Reshape, Transpose, Concat, Split, Pad, Tile ...
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "ops/ops.h"
@@ -84,8 +85,13 @@ std::vector<TensorType> infer_squeeze(const InferenceContext& ctx) {
   if (x.unknown_rank) return {unknown_rank(x.dtype)};
   const int64_t r = static_cast<int64_t>(x.shape.size());
   std::vector<bool> drop(r, false);
-  if (ctx.attr("axes")) {
-    for (int64_t a : ctx.attr_ints("axes")) {
+  if (input_given(ctx, 1)) {  // ONNX Squeeze-13: axes is input 1
+    auto axes = constant_ints(ctx, 1);
+    if (!axes) {
+      const int64_t k = length_of(ctx, 1);
+      return {k >= 0 && k <= r ? with_shape(x, std::vector<int64_t>(r - k, -1)) : unknown_rank(x.dtype)};
+    }
+    for (int64_t a : *axes) {
       int64_t n = normalize_axis(a, r, "axes value");
       if (x.shape[n] != 1 && x.shape[n] != -1) fail("cannot squeeze dim " + std::to_string(n) + " of size " + std::to_string(x.shape[n]));
       drop[n] = true;
@@ -105,7 +111,12 @@ std::vector<TensorType> infer_squeeze(const InferenceContext& ctx) {
 std::vector<TensorType> infer_unsqueeze(const InferenceContext& ctx) {
   const TensorType& x = input(ctx, 0);
   if (x.unknown_rank) return {unknown_rank(x.dtype)};
-  const std::vector<int64_t>& axes = ctx.attr_ints("axes");
+  auto given = constant_ints(ctx, 1);  // ONNX Unsqueeze-13: axes is input 1
+  if (!given) {
+    const int64_t k = length_of(ctx, 1);
+    return {k >= 0 ? with_shape(x, std::vector<int64_t>(x.shape.size() + k, -1)) : unknown_rank(x.dtype)};
+  }
+  const std::vector<int64_t>& axes = *given;
   const int64_t r = static_cast<int64_t>(x.shape.size() + axes.size());
   std::vector<bool> added(r, false);
   for (int64_t a : axes) {
@@ -180,8 +191,13 @@ std::vector<TensorType> infer_split(const InferenceContext& ctx) {
   const int64_t axis = normalize_axis(ctx.attr_int("axis"), static_cast<int64_t>(x.shape.size()));
   const int64_t dim = x.shape[axis];
   std::vector<int64_t> sizes;
-  if (ctx.attr("split")) {
-    sizes = ctx.attr_ints("split");
+  std::optional<std::vector<int64_t>> given;
+  if (input_given(ctx, 1)) {  // ONNX Split-13: split is input 1
+    given = constant_ints(ctx, 1);
+    if (!given) sizes.assign(n, -1);
+  }
+  if (given) {
+    sizes = *given;
     expect_size(sizes, n, "split");
     int64_t sum = 0;
     for (int64_t s : sizes) {
@@ -190,6 +206,8 @@ std::vector<TensorType> infer_split(const InferenceContext& ctx) {
     }
     if (dim >= 0 && sum != dim)
       fail("split sizes sum to " + std::to_string(sum) + ", but the axis has " + std::to_string(dim));
+  } else if (!sizes.empty()) {
+    // split is an input that is not a constant: the sizes along axis are unknown.
   } else if (dim < 0) {
     sizes.assign(n, -1);
   } else {
@@ -227,11 +245,13 @@ std::vector<TensorType> infer_pad(const InferenceContext& ctx) {
   const TensorType& x = input(ctx, 0);
   if (x.unknown_rank) return {unknown_rank(x.dtype)};
   const std::size_t r = x.shape.size();
-  const std::vector<int64_t>& pads = ctx.attr_ints("pads");
-  expect_size(pads, 2 * r, "pads");
   const std::string& mode = ctx.attr_string("mode");
   if (mode != "constant" && mode != "reflect" && mode != "edge" && mode != "symmetric")
     fail("mode must be constant, reflect, edge or symmetric, not \"" + mode + "\"");
+  const auto given = constant_ints(ctx, 1);  // ONNX Pad-13: pads is input 1
+  if (!given) return {with_shape(x, std::vector<int64_t>(r, -1))};
+  const std::vector<int64_t>& pads = *given;
+  expect_size(pads, 2 * r, "pads");
   std::vector<int64_t> out(r);
   for (std::size_t i = 0; i < r; ++i) {
     out[i] = x.shape[i] < 0 ? -1 : checked_add(x.shape[i], checked_add(pads[i], pads[i + r]));
@@ -325,19 +345,48 @@ std::vector<TensorType> infer_space_batch(const InferenceContext& ctx, bool to_b
   return {with_shape(x, out)};
 }
 
+// ONNX Resize-13: X, roi, scales, sizes (each optional but X); one of scales and sizes, each
+// with one value per dim of X (an empty scales beside sizes, as Resize-11 files write it, counts
+// as absent). Output dims: sizes, or floor(dim * scale) (ONNX's shape inference and reference).
 std::vector<TensorType> infer_resize(const InferenceContext& ctx) {
   const TensorType& x = input(ctx, 0);
-  if (x.unknown_rank) return {unknown_rank(x.dtype)};
-  if (x.shape.size() < 3) fail("X must have rank >= 3 (N, C and spatial dims)");
-  const bool nhwc = is_nhwc(ctx);
-  const std::size_t ns = x.shape.size() - 2;
-  std::vector<int64_t> sizes = ctx.attr_ints("sizes");
-  std::vector<int64_t> out = x.shape;
-  if (sizes.size() == x.shape.size()) {
-    out = sizes;
-  } else {
-    expect_size(sizes, ns, "sizes");
-    for (std::size_t i = 0; i < ns; ++i) out[spatial_axis(nhwc, i)] = sizes[i];
+  is_nhwc(ctx);  // a data_layout other than NCHW / NHWC is an error
+  const std::string& mode = ctx.attr_string("mode");
+  if (mode != "nearest" && mode != "linear" && mode != "cubic") fail("mode must be nearest, linear or cubic, not \"" + mode + "\"");
+  const std::string& ctm = ctx.attr_string("coordinate_transformation_mode");
+  if (ctm != "half_pixel" && ctm != "pytorch_half_pixel" && ctm != "align_corners" && ctm != "asymmetric" &&
+      ctm != "tf_half_pixel_for_nn" && ctm != "tf_crop_and_resize")
+    fail("unknown coordinate_transformation_mode \"" + ctm + "\"");
+  const std::string& nm = ctx.attr_string("nearest_mode");
+  if (nm != "round_prefer_floor" && nm != "round_prefer_ceil" && nm != "floor" && nm != "ceil")
+    fail("unknown nearest_mode \"" + nm + "\"");
+  const bool has_sizes = input_given(ctx, 3);
+  auto scales = input_given(ctx, 2) ? constant_floats(ctx, 2) : std::nullopt;
+  const bool has_scales = input_given(ctx, 2) && !(scales && scales->empty()) && length_of(ctx, 2) != 0;
+  if (has_sizes && has_scales) fail("takes scales or sizes, not both");
+  if (!has_sizes && !has_scales) fail("needs scales or sizes");
+  const int64_t r = x.unknown_rank ? -1 : static_cast<int64_t>(x.shape.size());
+  if (has_sizes) {
+    auto sizes = constant_ints(ctx, 3);
+    if (!sizes) {
+      const int64_t k = r >= 0 ? r : length_of(ctx, 3);
+      return {k >= 0 ? with_shape(x, std::vector<int64_t>(k, -1)) : unknown_rank(x.dtype)};
+    }
+    if (r >= 0) expect_size(*sizes, static_cast<std::size_t>(r), "sizes");
+    for (int64_t d : *sizes)
+      if (d < 0) fail("sizes must be >= 0");
+    return {with_shape(x, *sizes)};
+  }
+  if (r < 0) return {unknown_rank(x.dtype)};
+  if (!scales) return {with_shape(x, std::vector<int64_t>(r, -1))};
+  expect_size(std::vector<int64_t>(scales->size()), static_cast<std::size_t>(r), "scales");
+  std::vector<int64_t> out(r);
+  for (int64_t i = 0; i < r; ++i) {
+    const double sc = (*scales)[i];
+    if (!(sc > 0) || !(sc < 1e9)) fail("scales must be positive and finite");
+    const double d = std::floor(static_cast<double>(x.shape[i]) * sc);
+    if (d > 9.0e15) fail("scales make a dim too large");
+    out[i] = x.shape[i] < 0 ? -1 : static_cast<int64_t>(d);
   }
   return {with_shape(x, out)};
 }
@@ -353,31 +402,34 @@ void add_tensor_shape_ops(std::vector<OpSchema>& out) {
       "ONNX Reshape-14 (plus Reshape-1's shape attribute); Arm NN Reshape", infer_reshape));
   out.push_back(make_op("Flatten", 1, 1, {optional_attr("axis", AttrType::Int, Attr(int64_t{1}), "dims before it form the rows")},
                         "2-D [prod(d[0:axis]), prod(d[axis:])].", "ONNX Flatten-13", infer_flatten));
-  out.push_back(make_op("Squeeze", 1, 1, {optional_attr("axes", AttrType::Ints, "dims of size 1 to remove; absent: every size-1 dim")},
-                        "Removes size-1 dims.", "ONNX Squeeze-11 (axes attribute)", infer_squeeze));
-  out.push_back(make_op("Unsqueeze", 1, 1, {required_attr("axes", AttrType::Ints, "positions of the new dims in the output")},
-                        "Inserts size-1 dims.", "ONNX Unsqueeze-11 (axes attribute); Arm NN ExpandDims", infer_unsqueeze));
+  out.push_back(make_op("Squeeze", 1, 2, {},
+                        "Removes the size-1 dims listed in input 1 (`axes`, int64 1-D; absent: every size-1 dim).",
+                        "ONNX Squeeze-13", infer_squeeze));
+  out.push_back(make_op("Unsqueeze", 2, 2, {},
+                        "Inserts size-1 dims at the output positions listed in input 1 (`axes`, int64 1-D).",
+                        "ONNX Unsqueeze-13; Arm NN ExpandDims", infer_unsqueeze));
   out.push_back(make_op("Transpose", 1, 1, {optional_attr("perm", AttrType::Ints, "output dim i is input dim perm[i]; absent: reversed")},
                         "Permutes dims. Arm NN Permute's dimMappings is the inverse permutation.",
                         "ONNX Transpose-13; Arm NN Transpose / Permute", infer_transpose));
   out.push_back(make_op("Concat", 1, -1, {required_attr("axis", AttrType::Int, "the axis joined along")},
                         "Joins inputs along `axis`; other dims must agree.", "ONNX Concat-13; Arm NN Concat", infer_concat));
-  OpSchema split = make_op("Split", 1, 1,
-                           {optional_attr("axis", AttrType::Int, Attr(int64_t{0}), "the axis split"),
-                            optional_attr("split", AttrType::Ints, "size of each output; absent: equal parts")},
-                           "Splits along `axis` into one output per part.", "ONNX Split-11 (split attribute); Arm NN Splitter",
-                           infer_split);
+  OpSchema split = make_op("Split", 1, 2, {optional_attr("axis", AttrType::Int, Attr(int64_t{0}), "the axis split")},
+                           "Splits along `axis` into one output per part; input 1 (`split`, int64 1-D) gives each "
+                           "output's size, absent: equal parts.",
+                           "ONNX Split-13; Arm NN Splitter", infer_split);
   split.max_outputs = -1;
   out.push_back(std::move(split));
   out.push_back(make_op("Stack", 1, -1, {optional_attr("axis", AttrType::Int, Attr(int64_t{0}), "position of the new dim, in [-(r+1), r]")},
                         "Stacks equal-shape inputs along a new dim of size = number of inputs.",
                         "TensorFlow Stack/Pack (no ONNX op); Arm NN Stack", infer_stack));
-  out.push_back(make_op("Pad", 1, 1,
-                        {required_attr("pads", AttrType::Ints, "[x1_begin, x2_begin, ..., x1_end, x2_end, ...] (ONNX order)"),
-                         optional_attr("mode", AttrType::String, Attr("constant"), "constant, reflect, edge or symmetric"),
-                         optional_attr("value", AttrType::Float, Attr(0.0), "fill value for mode constant")},
-                        "Pads each dim: out = in + begin + end.", "ONNX Pad-2 (attribute form); Arm NN Pad / MirrorPad",
-                        infer_pad));
+  out.push_back(make_op("Pad", 2, 3,
+                        {optional_attr("mode", AttrType::String, Attr("constant"),
+                                       "constant, reflect, edge or symmetric (symmetric: Arm NN MirrorPad; ONNX Pad-13 "
+                                       "has the other three)")},
+                        "Pads each dim: out = in + begin + end. Input 1 (`pads`, int64 [2 * rank]): [x1_begin, x2_begin, "
+                        "..., x1_end, x2_end, ...]; input 2 (`constant_value`, a scalar of X's type, absent: 0) fills "
+                        "mode constant.",
+                        "ONNX Pad-13; Arm NN Pad / MirrorPad", infer_pad));
   out.push_back(make_op("Tile", 1, 2, {optional_attr("repeats", AttrType::Ints, "copies per dim, in place of input 2")},
                         "Repeats the input `repeats[i]` times along dim i (repeats from the attribute or the constant input).",
                         "ONNX Tile-13", infer_tile));
@@ -408,18 +460,27 @@ void add_tensor_shape_ops(std::vector<OpSchema>& out) {
                         "Batch to spatial blocks: batch / prod(block), spatial in * block - begin - end.",
                         "TensorFlow BatchToSpaceND (no ONNX op); Arm NN BatchToSpaceNd",
                         [](const InferenceContext& ctx) { return infer_space_batch(ctx, false); }));
-  out.push_back(make_op("Resize", 1, 1,
-                        {required_attr("sizes", AttrType::Ints, "output spatial sizes (H, W), or a full output shape"),
-                         optional_attr("mode", AttrType::String, Attr("nearest"), "nearest, linear or cubic"),
-                         optional_attr("coordinate_transformation_mode", AttrType::String, Attr("asymmetric"),
-                                       "asymmetric (x_in = x_out / scale), align_corners or half_pixel (ONNX names; "
-                                       "default as ONNX Resize-10 and Arm NN, not Resize-13's half_pixel)"),
-                         optional_attr("nearest_mode", AttrType::String, Attr("floor"),
-                                       "floor, ceil, round_prefer_floor or round_prefer_ceil (ONNX names; default "
-                                       "floor as Arm NN's NearestNeighbor)"),
-                         data_layout_attr()},
-                        "Resamples the spatial dims to `sizes`.",
-                        "ONNX Resize-13 attribute names (sizes as an attribute); Arm NN Resize / ResizeBilinear", infer_resize));
+  out.push_back(make_op(
+      "Resize", 1, 4,
+      {optional_attr("mode", AttrType::String, Attr("nearest"), "nearest, linear or cubic"),
+       optional_attr("coordinate_transformation_mode", AttrType::String, Attr("asymmetric"),
+                     "half_pixel, pytorch_half_pixel, align_corners, asymmetric, tf_crop_and_resize (ONNX Resize-13) or "
+                     "tf_half_pixel_for_nn (Resize-11: (x + 0.5) / scale, Arm NN's nearest halfPixelCenters); default "
+                     "asymmetric as ONNX Resize-10 and Arm NN, not Resize-13's half_pixel"),
+       optional_attr("nearest_mode", AttrType::String, Attr("floor"),
+                     "round_prefer_floor, round_prefer_ceil, floor or ceil; default floor as Arm NN's NearestNeighbor, "
+                     "not Resize-13's round_prefer_floor"),
+       optional_attr("cubic_coeff_a", AttrType::Float, Attr(-0.75), "the cubic kernel's a (mode cubic)"),
+       optional_attr("exclude_outside", AttrType::Int, Attr(int64_t{0}),
+                     "1: taps outside X get weight 0 and the others are renormalised"),
+       optional_attr("extrapolation_value", AttrType::Float, Attr(0.0),
+                     "output where tf_crop_and_resize samples outside X"),
+       data_layout_attr()},
+      "Resamples X to `sizes` (input 3, int64, one per dim of X) or by `scales` (input 2, float, one per dim: "
+      "out = floor(in * scale)); `roi` (input 1, float [2 * rank]: starts then ends, normalised) is read by "
+      "tf_crop_and_resize only. Sizes and scales are in X's own dim order; data_layout only says where the channel "
+      "dim is for formats whose descriptors name spatial dims (Arm NN).",
+      "ONNX Resize-13; Arm NN Resize / ResizeBilinear", infer_resize));
   out.push_back(make_op("ChannelShuffle", 1, 1,
                         {required_attr("axis", AttrType::Int, "the channel axis"),
                          required_attr("group", AttrType::Int, "number of groups the axis is split into")},

@@ -164,6 +164,37 @@ std::optional<std::vector<double>> constant_values(const InferenceContext& ctx, 
   return out;
 }
 
+std::optional<std::vector<double>> constant_floats(const InferenceContext& ctx, std::size_t input) {
+  if (input >= ctx.input_constants.size() || !ctx.input_constants[input]) return std::nullopt;
+  const Buffer& b = *ctx.input_constants[input];
+  const DataType dt = ctx.input_types[input].dtype;
+  const std::size_t es = dt == DataType::Float64 ? 8 : dt == DataType::Float32 ? 4 : 0;
+  if (es == 0 || b.size() % es != 0) return std::nullopt;
+  std::vector<double> out(b.size() / es);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (es == 8) {
+      std::memcpy(&out[i], b.data() + i * 8, 8);
+    } else {
+      float v;
+      std::memcpy(&v, b.data() + i * 4, 4);
+      out[i] = v;
+    }
+  }
+  return out;
+}
+
+bool input_given(const InferenceContext& ctx, std::size_t i) {
+  return i < ctx.node.inputs.size() && ctx.node.inputs[i] != kNoValue;
+}
+
+int64_t length_of(const InferenceContext& ctx, std::size_t i) {
+  if (!input_given(ctx, i) || i >= ctx.input_types.size()) return -1;
+  const TensorType& t = ctx.input_types[i];
+  if (t.unknown_rank) return -1;
+  if (t.shape.empty()) return 1;  // a scalar holds one value
+  return t.shape.size() == 1 ? t.shape[0] : -1;
+}
+
 DataType declared_dtype(const InferenceContext& ctx, std::size_t i, std::initializer_list<DataType> allowed,
                         DataType fallback) {
   if (i < ctx.declared_output_types.size())

@@ -71,74 +71,16 @@ const Attr* value_of(const Node& n, const OpSchema* s, const std::string& name) 
   return nullptr;
 }
 
-const TensorType* input_type(const Node& n, std::size_t i, const NodeWriter& w) {
-  return i < n.inputs.size() && n.inputs[i] != kNoValue ? &w.g.values[n.inputs[i]].type : nullptr;
-}
-
 std::string operand_hint(const Node& n, const NodeWriter& w, const char* attr) {
   const std::string base = !n.name.empty() ? n.name : !n.outputs.empty() ? w.names[n.outputs[0]] : n.op;
   return base + "_" + attr;
 }
 
-// An operand input: the recorded constant when it still holds `want`, else a new initializer.
-std::string ints_operand(const Node& n, const std::string& recorded, const Ints& want, NodeWriter& w, const char* attr) {
-  if (!recorded.empty())
-    if (const Value* v = w.constant_named(recorded); v && constant_ints(*v) == want) return recorded;
+// The attribute form of an input (Reshape-1's shape, Tile's repeats) as a new int64 initializer.
+std::string ints_operand(const Node& n, const Ints& want, NodeWriter& w, const char* attr) {
   ::onnx::TensorProto t;
   make_int64_tensor("", want, t);
   return w.add_initializer(operand_hint(n, w, attr), std::move(t));
-}
-
-std::string scalar_operand(const Node& n, const std::string& recorded, double want, NodeWriter& w, const char* attr,
-                           const std::string& where) {
-  const TensorType* x = input_type(n, 0, w);
-  const DataType dt = x && x->dtype != DataType::Undefined ? x->dtype : DataType::Float32;
-  if (!recorded.empty())
-    if (const Value* v = w.constant_named(recorded); v && v->type.dtype == dt) {
-      auto f = constant_floats(*v);
-      if (f && f->size() == 1 && ((*f)[0] == want || (std::isnan((*f)[0]) && std::isnan(want)))) return recorded;
-    }
-  auto et = dtype_to_onnx(dt);
-  if (!et) refuse(n, where, "input 0 has dtype " + std::string(to_string(dt)) + ", which ONNX has no type for");
-  ::onnx::TensorProto t;
-  make_tensor("", *et, {want}, {}, t);
-  return w.add_initializer(operand_hint(n, w, attr), std::move(t));
-}
-
-// Resize-13's roi, scales and sizes inputs from the canonical `sizes`.
-std::vector<std::string> resize_operands(const Node& n, const std::vector<std::string>& rec, NodeWriter& w,
-                                         const std::string& where) {
-  auto recorded = [&](std::size_t i) { return i < rec.size() ? rec[i] : std::string(); };
-  const Ints* sizes = get<Ints>(n.attrs, "sizes");
-  if (!sizes) refuse(n, where, "has no sizes");
-  const TensorType* x = input_type(n, 0, w);
-  Ints full = *sizes;
-  if (x && !x->unknown_rank && sizes->size() + 2 == x->shape.size()) {
-    if (x->shape[0] < 0 || x->shape[1] < 0) refuse(n, where, "spatial sizes need X's N and C to give ONNX's full sizes");
-    full.insert(full.begin(), {x->shape[0], x->shape[1]});
-  }
-  std::vector<std::string> out(3);
-  // roi: kept when the recorded value is still in the graph (ONNX reads it only for tf_crop_and_resize).
-  if (!recorded(0).empty()) {
-    for (const Value& v : w.g.values)
-      if (v.name == recorded(0)) out[0] = recorded(0);
-  }
-  if (const Value* s = recorded(1).empty() ? nullptr : w.constant_named(recorded(1))) {
-    auto f = constant_floats(*s);
-    if (f && f->empty()) {
-      out[1] = recorded(1);  // Resize-11's empty scales beside sizes
-    } else if (f && x && x->fully_known() && f->size() == full.size()) {
-      bool same = true;
-      for (std::size_t i = 0; i < f->size(); ++i) same = same && double(x->shape[i]) * (*f)[i] == double(full[i]);
-      if (same) {
-        out[1] = recorded(1);
-        out.resize(2);
-        return out;
-      }
-    }
-  }
-  out[2] = ints_operand(n, recorded(2), full, w, "sizes");
-  return out;
 }
 
 void write_native(const Node& n, ::onnx::NodeProto& out, NodeWriter& w, const std::string& where) {
@@ -162,10 +104,6 @@ void write_node(const Node& n, ::onnx::NodeProto& out, NodeWriter& w, const std:
   const OpSchema* s = find_schema(n.op);
   const ::onnx::OpSchema* os = ::onnx::OpSchemaRegistry::Schema(row->op_type, int(kOpset), "");
   out.set_op_type(row->op_type);
-  const int first = row->first_operand();
-  if (first >= 0 && n.inputs.size() > std::size_t(first))
-    refuse(n, where, "has " + std::to_string(n.inputs.size()) + " inputs; ONNX " + row->op_type + " takes input " +
-                         std::to_string(first) + " on from attributes");
   io(n, n.inputs.size(), out, w);
 
   for (const FixedAttr& f : row->fixed) {
@@ -177,9 +115,7 @@ void write_node(const Node& n, ::onnx::NodeProto& out, NodeWriter& w, const std:
   std::vector<std::pair<std::string, Attr>> attrs;
   const auto* implied = get<std::vector<std::string>>(n.attrs, keys::kImplied);
   auto is_operand = [&](const std::string& k) {
-    auto named = [&](const Operand& o) { return k == o.attr; };
-    return std::any_of(row->operands.begin(), row->operands.end(), named) ||
-           std::any_of(row->attr_operands.begin(), row->attr_operands.end(), named);
+    return std::any_of(row->attr_operands.begin(), row->attr_operands.end(), [&](const Operand& o) { return k == o.attr; });
   };
   for (const auto& entry : n.attrs) {
     const auto& k = entry.first;  // not structured bindings: lambdas capture them (clang 14)
@@ -261,35 +197,8 @@ void write_node(const Node& n, ::onnx::NodeProto& out, NodeWriter& w, const std:
     if (n.inputs.size() > std::size_t(op.input))
       refuse(n, where, std::string("has both the attribute ") + op.attr + " and input " + std::to_string(op.input));
     while (out.input_size() < op.input) out.add_input("");
-    out.add_input(ints_operand(n, "", *v, w, op.attr));
+    out.add_input(ints_operand(n, *v, w, op.attr));
   }
-  // Operands after the canonical inputs.
-  if (first < 0) return;
-  const auto* rec = get<std::vector<std::string>>(n.attrs, keys::kOperands);
-  const std::vector<std::string> none;
-  const std::vector<std::string>& recorded = rec ? *rec : none;
-  std::vector<std::string> ops;
-  if (row->special == Special::Resize) {
-    ops = resize_operands(n, recorded, w, where);
-  } else {
-    for (const Operand& op : row->operands) {
-      const std::size_t j = std::size_t(op.input - first);
-      const std::string r = j < recorded.size() ? recorded[j] : std::string();
-      std::string name;
-      if (op.kind == OperandKind::Ints) {
-        if (const Ints* v = get<Ints>(n.attrs, op.attr)) name = ints_operand(n, r, *v, w, op.attr);
-      } else if (op.kind == OperandKind::Scalar) {
-        if (const double* v = get<double>(n.attrs, op.attr)) name = scalar_operand(n, r, *v, w, op.attr, where);
-      }
-      ops.push_back(name);
-    }
-  }
-  // As many positions as the file had, and at least up to the last one given.
-  std::size_t count = recorded.size();
-  for (std::size_t j = 0; j < ops.size(); ++j)
-    if (!ops[j].empty()) count = std::max(count, j + 1);
-  ops.resize(std::max(count, ops.size()));
-  for (std::size_t j = 0; j < count; ++j) out.add_input(ops[j]);
 }
 
 }  // namespace nnbridge::formats::onnx

@@ -74,7 +74,6 @@ inline const std::string kNodeDocString = "onnx.doc_string";
 inline const std::string kNameSet = "onnx.name_set";               ///< NodeProto.name set to ""
 inline const std::string kAttrOrder = "onnx.attribute_order";      ///< when not sorted by name
 inline const std::string kAttrDocPrefix = "onnx.attribute_doc.";   ///< + attribute name
-inline const std::string kOperands = "onnx.operands";              ///< the ONNX inputs a canonical node took as attributes
 inline const std::string kImplied = "onnx.implied";                ///< attributes the file left to ONNX's default
 inline const std::string kKeptPrefix = "onnx.attr.";               ///< ONNX attributes the canonical op lacks
 inline const std::string kTrailingAbsent = "onnx.trailing_absent_outputs";

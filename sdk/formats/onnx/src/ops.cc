@@ -16,8 +16,9 @@ OpRow same(const char* op, const char* rule) {
   r.rule = rule;
   return r;
 }
-OpRow with(OpRow r, std::vector<Operand> operands = {}, std::vector<KeptAttr> kept = {}, std::vector<FixedAttr> fixed = {}) {
-  r.operands = std::move(operands);
+OpRow with(OpRow r, std::vector<Operand> attr_operands = {}, std::vector<KeptAttr> kept = {},
+           std::vector<FixedAttr> fixed = {}) {
+  r.attr_operands = std::move(attr_operands);
   r.kept = std::move(kept);
   r.fixed = std::move(fixed);
   return r;
@@ -66,9 +67,8 @@ std::vector<OpRow> build() {
                         "Cos", "Tan", "Asin", "Acos", "Atan", "Sinh", "Cosh", "Asinh", "Acosh", "Atanh", "Erf", "IsNaN",
                         "IsInf", "Selu", "Celu", "HardSigmoid", "ThresholdedRelu", "Shrink", "Softsign"})
     t.push_back(same(u, "opset-17 version (Not-1, Abs-13, Identity-16, LeakyRelu-16, Elu-6, ...): same as canonical"));
-  // Clip-13: min and max are optional scalar inputs of X's type (attributes until Clip-6).
-  t.push_back(with(same("Clip", "Clip-13: inputs min (1), max (2) are the canonical attributes"),
-                   {{1, "min", K::Scalar}, {2, "max", K::Scalar}}));
+  // Clip-13: min and max are optional scalar inputs of X's type, as the canonical op's.
+  t.push_back(same("Clip", "Clip-13"));
   // Softmax-13 / LogSoftmax-13: axis default -1; no beta (canonical beta 1 is ONNX's).
   t.push_back(with(same("Softmax", "Softmax-13: no beta"), {}, {}, {{"beta", Attr(1.0), nullptr, "ONNX Softmax has no beta"}}));
   t.push_back(with(same("LogSoftmax", "LogSoftmax-13: no beta"), {}, {},
@@ -130,21 +130,13 @@ std::vector<OpRow> build() {
                    {{"reduction", std::nullopt, onnx16_reduction, "ScatterND-16 reduces by none, add or mul"},
                     zero("data_is_shape", "ONNX ScatterND takes data"),
                     {"combine_with", Attr("accumulated"), nullptr, "ONNX combines with the element as updated"}}));
-  // Squeeze-13 / Unsqueeze-13: axes became an input (an attribute until opset 11).
-  t.push_back(with(same("Squeeze", "Squeeze-13: input axes (1)"), {{1, "axes", K::Ints}}));
-  t.push_back(with(same("Unsqueeze", "Unsqueeze-13: input axes (1)"), {{1, "axes", K::Ints}}));
-  // Split-13: split became an input (num_outputs comes with Split-18).
-  t.push_back(with(same("Split", "Split-13: input split (1)"), {{1, "split", K::Ints}}));
+  // Squeeze-13 / Unsqueeze-13 / Split-13 / Slice-13 / ReduceSum-13: what became inputs (axes,
+  // split, starts / ends / axes / steps) are inputs of the canonical ops too.
+  for (const char* op : {"Squeeze", "Unsqueeze", "Split", "Slice", "ReduceSum"})
+    t.push_back(same(op, "Squeeze-13 / Unsqueeze-13 / Split-13 / Slice-13 / ReduceSum-13: operands as inputs"));
   // Pad-13 (opset 17): pads and constant_value are inputs; no axes (Pad-18), no symmetric mode.
-  t.push_back(with(same("Pad", "Pad-13: inputs pads (1), constant_value (2)"),
-                   {{1, "pads", K::Ints}, {2, "value", K::Scalar}}, {},
+  t.push_back(with(same("Pad", "Pad-13: inputs pads (1), constant_value (2)"), {}, {},
                    {{"mode", std::nullopt, onnx_pad_mode, "ONNX Pad modes are constant, reflect and edge"}}));
-  // Slice-13: starts, ends, axes, steps are inputs (attributes until Slice-1).
-  t.push_back(with(same("Slice", "Slice-13: inputs starts (1), ends (2), axes (3), steps (4)"),
-                   {{1, "starts", K::Ints}, {2, "ends", K::Ints}, {3, "axes", K::Ints}, {4, "steps", K::Ints}}));
-  // ReduceSum-13: axes became an input; noop_with_empty_axes 1 (identity) has no canonical form.
-  t.push_back(with(same("ReduceSum", "ReduceSum-13: input axes (1), noop_with_empty_axes 0"), {{1, "axes", K::Ints}},
-                   {{"noop_with_empty_axes", Attr(int64_t{0})}}));
   // The other reductions keep axes as an attribute until opset 18.
   for (const char* r : {"ReduceMean", "ReduceMax", "ReduceMin", "ReduceProd", "ReduceL1", "ReduceL2", "ReduceSumSquare",
                         "ReduceLogSum", "ReduceLogSumExp"})
@@ -178,15 +170,10 @@ std::vector<OpRow> build() {
   OpRow cos = same("ConstantOfShape", "ConstantOfShape-9: value tensor <-> float value and the output dtype");
   cos.special = Special::ConstantOfShape;
   t.push_back(cos);
-  // Resize-13: roi (1), scales (2), sizes (3) are inputs; ONNX defaults half_pixel and
-  // round_prefer_floor (canonical: asymmetric, floor); cubic_coeff_a, exclude_outside and
-  // extrapolation_value kept at their defaults.
-  OpRow rs = with(same("Resize", "Resize-13: inputs roi (1, ignored), scales (2) -> sizes, sizes (3)"),
-                  {{1, "", K::Ignored}, {2, "sizes", K::Scales}, {3, "sizes", K::Ints}},
-                  {{"cubic_coeff_a", Attr(-0.75)}, {"exclude_outside", Attr(int64_t{0})}, {"extrapolation_value", Attr(0.0)}},
-                  {nchw()});
+  // Resize-13: roi (1), scales (2), sizes (3) are inputs of the canonical op too; ONNX defaults
+  // half_pixel and round_prefer_floor (canonical: asymmetric, floor).
+  OpRow rs = with(same("Resize", "Resize-13: ONNX's defaults written on the node"), {}, {}, {nchw()});
   rs.defaults = {{"coordinate_transformation_mode", Attr("half_pixel")}, {"nearest_mode", Attr("round_prefer_floor")}};
-  rs.special = Special::Resize;
   t.push_back(rs);
   // Indexing, selection and generators: inputs stay inputs (k, depth, K, axis, ...).
   t.push_back(same("GatherElements", "GatherElements-13"));

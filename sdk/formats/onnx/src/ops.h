@@ -1,7 +1,7 @@
 // The ONNX adaptation table: opset-17 operators <-> canonical ops (sdk/core/src/ops/).
 //
-// Canonical ops carry ONNX's names, but some take as attributes what later opsets made inputs
-// (Squeeze axes, Pad pads, Clip min/max, ...), some have attributes ONNX lacks (data_layout,
+// Canonical ops carry ONNX's names and opset-17 inputs, but some also take an attribute form
+// of an input (Reshape's shape, Tile's repeats), some have attributes ONNX lacks (data_layout,
 // Softmax beta) and some lack attributes ONNX has (MaxPool storage_order). One row per ONNX
 // operator says how its opset-17 form maps; the reader and the writer read the same rows in
 // opposite directions. An operator without a row, or a node a row does not fit (another arity,
@@ -18,17 +18,15 @@
 
 namespace nnbridge::formats::onnx {
 
-/// How an ONNX input that the canonical op takes as an attribute reads.
+/// How a canonical attribute that ONNX takes as an input is written.
 enum class OperandKind {
-  Ints,     ///< a constant int32/int64 tensor (scalar or 1-D) -> Ints attribute; written as int64 [n]
-  Scalar,   ///< a constant one-element tensor of X's type -> Float attribute; written as a scalar of X's type
-  Scales,   ///< Resize scales: constant floats turned into `sizes` (X's shape known, exact products only)
-  Ignored,  ///< read by ONNX only in a mode the canonical op refuses anyway (Resize roi): recorded, no attribute
+  Ints,  ///< an Ints attribute -> int64 [n] initializer
 };
 
+/// A canonical attribute written as ONNX input `input` (OpRow::attr_operands).
 struct Operand {
   int input;         ///< position among the ONNX node's inputs
-  const char* attr;  ///< the canonical attribute ("" for Ignored)
+  const char* attr;  ///< the canonical attribute
   OperandKind kind;
 };
 
@@ -57,12 +55,11 @@ struct OnnxDefault {
   Attr value;
 };
 
-enum class Special { None, Cast, ConstantOfShape, Resize };
+enum class Special { None, Cast, ConstantOfShape };
 
 struct OpRow {
   std::string op_type;  ///< the ONNX operator (domain ai.onnx, opset 17)
   std::string op;       ///< the canonical op
-  std::vector<Operand> operands;
   std::vector<KeptAttr> kept;
   std::vector<FixedAttr> fixed;
   std::vector<OnnxDefault> defaults;
@@ -75,8 +72,6 @@ struct OpRow {
   const char* dtype_attr = nullptr;
   const char* rule = "";  ///< the ONNX operator version and the rule the row follows
 
-  /// Position of the first operand input (the canonical op's inputs come before it), or -1.
-  int first_operand() const { return operands.empty() ? -1 : operands.front().input; }
 };
 
 /// The row of ONNX operator `op_type` (default domain), or nullptr.

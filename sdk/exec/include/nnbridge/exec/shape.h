@@ -22,4 +22,10 @@ Shape strides_of(const Shape& s);
 /// the output's. (Arm NN CpuRef's rule, equal ranks with size-1 dims stretched, is a subset.)
 Shape broadcast_strides(const Shape& in, const Shape& out);
 
+/// The float32 contents of an integer operand (NodeContext::value of Slice's starts, Pad's pads,
+/// ...) as int64, rounded to the nearest and saturated at the int64 range: an int64 beyond 2^24
+/// lost precision in float32, and INT64_MAX ("to the end", as exporters write Slice's ends)
+/// reads as 2^63, which no int64 holds. NaN reads as 0.
+Shape to_ints(const std::vector<float>& v);
+
 }  // namespace nnbridge::exec

@@ -35,19 +35,15 @@ namespace nnbridge::formats::onnx {
 ///   initializers; the writer puts each back where it was.
 /// - Every other node: one Node. In the default domain ("" or ai.onnx) an operator with a row in
 ///   the table (src/ops.cc, one row per operator with the opset-17 rule it follows) reads as the
-///   canonical op: ONNX inputs that the canonical op takes as attributes (Squeeze/Unsqueeze axes,
-///   ReduceSum axes, Split split, Pad pads and constant_value, Slice starts/ends/axes/steps, Clip
-///   min/max, Resize scales and sizes) must be constants, else Error(Unsupported) naming the node
-///   and the input; their values become the attribute and their names `onnx.operands`, and the
-///   constants stay in the graph for the writer. Cast `to` becomes the dtype name;
-///   ConstantOfShape `value` becomes the float `value` and the output dtype (the tensor kept as
-///   `onnx.tensor_attr.value`); Resize `scales` become `sizes` when X's shape is known and every
-///   product is whole (else Error(Unsupported): the sampling would change), and Resize attributes
-///   the file leaves to ONNX's default (half_pixel, round_prefer_floor) are set, named in
-///   `onnx.implied`. ONNX attributes the canonical op lacks are kept as `onnx.attr.<name>` at
-///   their neutral value (MaxPool storage_order 0, BatchNormalization momentum and training_mode 0,
-///   LayerNormalization stash_type 1, Shape start 0, ReduceSum noop_with_empty_axes 0, Resize
-///   cubic_coeff_a / exclude_outside / extrapolation_value). Anything else (another operator or
+///   canonical op, its inputs as they are (Squeeze/Unsqueeze axes, ReduceSum axes, Split split,
+///   Pad pads and constant_value, Slice starts/ends/axes/steps, Clip min/max, Resize roi, scales
+///   and sizes are inputs of the canonical ops too, constants or not). Cast `to` becomes the
+///   dtype name; ConstantOfShape `value` becomes the float `value` and the output dtype (the
+///   tensor kept as `onnx.tensor_attr.value`); Resize attributes the file leaves to ONNX's
+///   default (half_pixel, round_prefer_floor) are set, named in `onnx.implied`. ONNX attributes
+///   the canonical op lacks are kept as `onnx.attr.<name>` at their neutral value (MaxPool
+///   storage_order 0, BatchNormalization momentum and training_mode 0, LayerNormalization
+///   stash_type 1). Anything else (another operator or
 ///   domain, another arity such as a three-input Max, another value of a kept attribute such as
 ///   training_mode 1, an attribute outside ONNX's schema) is the native op `onnx.<op_type>` with
 ///   its attributes by their ONNX names (TENSOR ones as `onnx.tensor_attr.<name>`, the bytes of

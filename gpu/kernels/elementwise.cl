@@ -67,9 +67,10 @@ __kernel void unary_op(__global const float* x, __global float* y, int op, float
   y[i] = r;
 }
 
-// meta: dims[rank] (of y), strides of a[rank], strides of b[rank] (0 along broadcast dims).
+// meta: dims[rank] (of y), strides of a[rank], strides of b[rank] (0 along broadcast dims); alpha:
+// the factor of the scaled Add / Sub.
 __kernel void binary_op(__global const float* a, __global const float* b, __global float* y, int op, int rank,
-                        __global const int* meta) {
+                        __global const int* meta, float alpha) {
   const int i = (int)get_global_id(0);
   int rem = i, ia = 0, ib = 0;
   for (int d = rank - 1; d >= 0; --d) {
@@ -107,6 +108,8 @@ __kernel void binary_op(__global const float* a, __global const float* b, __glob
       break;
     }
     case 20: r = fmod(p, q); break;            // Mod fmod 1 of integers (by zero: NaN, refused)
+    case 21: r = p + alpha * q; break;         // aten.add.Tensor with alpha
+    case 22: r = p - alpha * q; break;         // aten.sub.Tensor with alpha
     default: r = p; break;
   }
   y[i] = r;

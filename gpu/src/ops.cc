@@ -44,7 +44,7 @@ enum class Unary : int {
 };
 enum class Binary : int {
   Add, Sub, Mul, Div, Max, Min, Pow, SquaredDifference, Equal, NotEqual, Greater, GreaterOrEqual, Less, LessOrEqual,
-  And, Or, PRelu, Xor, FMod, IntMod, IntFMod
+  And, Or, PRelu, Xor, FMod, IntMod, IntFMod, AddScaled, SubScaled
 };
 
 // The kernels' broadcast table: the output's dims, then for each input its strides as read at
@@ -98,21 +98,25 @@ Launch clip(const OpContext& c) {
   return unary_launch(c, Unary::Clip, bound(1, "min", -INFINITY), bound(2, "max", INFINITY));
 }
 
-OpFactory binary(Binary op) {
+// binary_op over inputs 0 and 1 broadcast to the output; `alpha` is AddScaled's / SubScaled's factor.
+OpFactory binary(Binary op, const char* alpha_name = nullptr) {
   return [=](const OpContext& c) -> Launch {
     if (c.k.in.size() != 2) c.k.invalid("takes two inputs");
     const Shape& os = c.k.out[0].shape;
     cl::Buffer mb = broadcast_meta(c, {c.k.in[0].shape, c.k.in[1].shape});
     const int64_t n = numel(os);
     const int rank = static_cast<int>(os.size());
+    const float alpha = alpha_name ? static_cast<float>(c.k.attr_float(alpha_name, 1.0)) : 0.0f;
     cl::Kernel k = c.kernel("elementwise.cl", "binary_op");
-    return [k, mb, op, rank, n](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
+    return [k, mb, op, rank, n, alpha](const Device& dev, std::span<const cl::Buffer> in,
+                                       std::span<const cl::Buffer> out) mutable {
       k.setArg(0, in[0]);
       k.setArg(1, in[1]);
       k.setArg(2, out[0]);
       k.setArg(3, static_cast<int>(op));
       k.setArg(4, rank);
       k.setArg(5, mb);
+      k.setArg(6, alpha);
       enqueue(dev, k, n);
     };
   };
@@ -214,6 +218,7 @@ OpFactory variadic(Binary op, bool mean) {
         bk.setArg(2, out[0]);
         bk.setArg(4, rank);
         bk.setArg(5, metas[j]);
+        bk.setArg(6, 0.0f);
         enqueue(dev, bk, n);
       }
       if (!mean) return;
@@ -420,6 +425,10 @@ void add_elementwise_ops(OpTable& t) {
   t["Mean"] = variadic(Binary::Add, true);
   t["Where"] = where;
   t["BitShift"] = bit_shift;
+  // PyTorch aten.add.Tensor / aten.sub.Tensor with alpha != 1 (ExecuTorch VkGraph, kept native with
+  // the alpha attribute): self + alpha * other, self - alpha * other, broadcast as Add / Sub.
+  t["vk.aten.add.Tensor"] = binary(Binary::AddScaled, "alpha");
+  t["vk.aten.sub.Tensor"] = binary(Binary::SubScaled, "alpha");
   for (const char* op : {"Identity", "Reshape", "Flatten"}) t[op] = copy_launch;
   // Squeeze-13 / Unsqueeze-13: the output shape (from axes, input 1) is resolved; the elements stay.
   for (const char* op : {"Squeeze", "Unsqueeze"})

@@ -8,6 +8,7 @@
 #include <limits>
 #include <vector>
 
+#include "nnbridge/error.h"
 #include "nnbridge/rewrite.h"
 
 using namespace nnbridge;
@@ -30,6 +31,21 @@ Value constant_i64(const char* name, const Ints& v) {
 }
 
 const Ints& ints(const Node& n, const char* k) { return n.attrs.at(k).get<Ints>(); }
+
+Ints i64s(const Value& v) {
+  REQUIRE(v.constant);
+  REQUIRE(v.type.dtype == DataType::Int64);
+  Ints out(v.constant->size() / 8);
+  std::memcpy(out.data(), v.constant->data(), v.constant->size());
+  return out;
+}
+std::vector<float> f32s(const Value& v) {
+  REQUIRE(v.constant);
+  REQUIRE(v.type.dtype == DataType::Float32);
+  std::vector<float> out(v.constant->size() / 4);
+  std::memcpy(out.data(), v.constant->data(), v.constant->size());
+  return out;
+}
 
 // x [N, C, H, W] -> op -> y (unknown type), with `attrs`.
 Graph pool(const char* op, Ints x, AttrMap attrs) {
@@ -151,14 +167,90 @@ TEST_CASE("reshape_shape_as_attribute: the constant input becomes the shape attr
   CHECK(c.nodes[0].inputs.size() == 2);
 }
 
-TEST_CASE("tile_repeats_as_attribute: the constant repeats input becomes the attribute") {
+TEST_CASE("operands_as_attributes: constant operand inputs become the descriptor form's attributes") {
   Graph g = pool("Tile", {2, 3}, {});
   ValueId r = g.add_value(constant_i64("r", {2, 1}));
   g.nodes[0].inputs.push_back(r);
-  CHECK(tile_repeats_as_attribute(g) == 1);
+  CHECK(operands_as_attributes(g) == 1);
   CHECK(g.nodes[0].inputs.size() == 1);
   CHECK(ints(g.nodes[0], "repeats") == Ints{2, 1});
-  CHECK(tile_repeats_as_attribute(g) == 0);
+  CHECK(g.values.size() == 2);  // the constant nothing reads any more is gone
+  CHECK(operands_as_attributes(g) == 0);
+  // Slice-13 with axes left out: starts / ends / steps as Slice-10's attributes; a constant that
+  // another node still reads stays.
+  Graph s = pool("Slice", {4, 6}, {});
+  const ValueId st = s.add_value(constant_i64("st", {1})), en = s.add_value(constant_i64("en", {3}));
+  const ValueId sp = s.add_value(constant_i64("sp", {2}));
+  s.nodes[0].inputs = {0, st, en, kNoValue, sp};
+  s.add_node(Node{"Relu", "other", {en}, {s.add_value(Value{"z", unknown(), {}, {}})}, {}});
+  CHECK(has_operand_inputs(s.nodes[0]));
+  CHECK(operands_as_attributes(s) == 1);
+  CHECK(s.nodes[0].inputs == std::vector<ValueId>{0});
+  CHECK(ints(s.nodes[0], "starts") == Ints{1});
+  CHECK(ints(s.nodes[0], "ends") == Ints{3});
+  CHECK(ints(s.nodes[0], "steps") == Ints{2});
+  CHECK(s.nodes[0].attrs.count("axes") == 0);
+  REQUIRE(s.values.size() == 4);  // x, y, en (read by Relu), z
+  CHECK(s.values[s.nodes[1].inputs[0]].name == "en");
+  CHECK(s.values[s.nodes[1].outputs[0]].name == "z");
+  // Resize scales whose products with X's shape are whole: the sizes (4 * 1.5 = 6).
+  Graph rz = pool("Resize", {1, 1, 4, 4}, {});
+  std::vector<float> sc{1, 1, 1.5f, 2};
+  std::vector<std::byte> sb(16);
+  std::memcpy(sb.data(), sc.data(), 16);
+  const ValueId scales = rz.add_value(Value{"scales", f32({4}), Buffer::owned(std::move(sb)), {}});
+  rz.nodes[0].inputs = {0, kNoValue, scales};
+  CHECK(operands_as_attributes(rz) == 1);
+  CHECK(ints(rz.nodes[0], "sizes") == Ints{1, 1, 6, 8});
+  CHECK(rz.nodes[0].attrs.count("scales") == 0);
+  // An operand that is not a constant stays an input, and a writer refuses it naming the node.
+  Graph v = pool("Unsqueeze", {3}, {});
+  v.nodes[0].inputs.push_back(v.add_value(Value{"axes", TensorType{DataType::Int64, {1}, false, std::nullopt}, {}, {}}));
+  CHECK(operands_as_attributes(v) == 0);
+  CHECK(v.nodes[0].inputs.size() == 2);
+  CHECK_THROWS_WITH_AS(require_constant_operands(v, "Arm NN"), doctest::Contains("node 'p' (Unsqueeze): input 1 `axes`"),
+                       Error);
+}
+
+TEST_CASE("attributes_as_operands: descriptor attributes become constant inputs, and back") {
+  // Pad-2 form -> Pad-13: pads int64 [4], value a scalar of X's type (0.5 is exact in float32);
+  // Clip with only max: min left out as kNoValue; Slice-10 form with starts / ends / axes.
+  Graph g;
+  const ValueId x = g.add_value(Value{"x", f32({2, 3}), {}, {}});
+  const ValueId p = g.add_value(Value{"p", f32({3, 5}), {}, {}});
+  const ValueId c = g.add_value(Value{"c", f32({3, 5}), {}, {}});
+  const ValueId s = g.add_value(Value{"s", f32({3, 2}), {}, {}});
+  g.add_node(Node{"Pad", "pad", {x}, {p}, {{"pads", Ints{0, 1, 1, 1}}, {"value", 0.5}, {"mode", "constant"}}});
+  g.add_node(Node{"Clip", "", {p}, {c}, {{"max", 6.0}}});
+  g.add_node(Node{"Slice", "cut", {c}, {s}, {{"starts", Ints{1}}, {"ends", Ints{3}}, {"axes", Ints{1}}}});
+  g.inputs = {x};
+  g.outputs = {s};
+  const Graph before = g;
+  CHECK(attributes_as_operands(g) == 3);
+  REQUIRE(g.nodes[0].inputs.size() == 3);
+  CHECK(g.values[g.nodes[0].inputs[1]].name == "pad.pads");
+  CHECK(i64s(g.values[g.nodes[0].inputs[1]]) == Ints{0, 1, 1, 1});
+  CHECK(g.values[g.nodes[0].inputs[2]].name == "pad.constant_value");
+  CHECK(f32s(g.values[g.nodes[0].inputs[2]]) == std::vector<float>{0.5f});
+  CHECK(g.nodes[0].attrs.count("pads") == 0);
+  CHECK(g.nodes[0].attrs.at("mode") == Attr("constant"));
+  REQUIRE(g.nodes[1].inputs.size() == 3);
+  CHECK(g.nodes[1].inputs[1] == kNoValue);
+  CHECK(g.values[g.nodes[1].inputs[2]].name == "c.max");  // no node name: the output's
+  REQUIRE(g.nodes[2].inputs.size() == 4);
+  CHECK(i64s(g.values[g.nodes[2].inputs[3]]) == Ints{1});
+  // A value that cannot be float32 exactly (0.1) is float64, as is any value for a float64 X.
+  Graph d = before;
+  d.nodes[1].attrs["max"] = Attr(0.1);
+  attributes_as_operands(d);
+  CHECK(d.values[d.nodes[1].inputs[2]].type.dtype == DataType::Float64);
+  // The writers' direction restores the graph (the new constants removed again).
+  CHECK(operands_as_attributes(g) == 3);
+  CHECK(g.values.size() == before.values.size());
+  for (std::size_t i = 0; i < g.nodes.size(); ++i) {
+    CHECK(g.nodes[i].inputs == before.nodes[i].inputs);
+    CHECK(g.nodes[i].attrs == before.nodes[i].attrs);
+  }
 }
 
 TEST_CASE("drop_identity: readers read the input and a graph output keeps its name through the producer") {
@@ -239,9 +331,13 @@ TEST_CASE("asymmetric_pads_as_pad: an explicit Pad in front with the value a pad
   REQUIRE(g.nodes.size() == 2);
   const Node& pad = g.nodes[1];
   CHECK(pad.op == "Pad");
-  CHECK(ints(pad, "pads") == Ints{0, 0, 0, 1, 0, 0, 1, 2});
-  CHECK(pad.attrs.at("value").get<double>() == -std::numeric_limits<double>::infinity());
-  CHECK(pad.inputs == std::vector<ValueId>{0});
+  // Pad-13: pads and constant_value as constant inputs (int64 [8], a float32 scalar as X).
+  REQUIRE(pad.inputs.size() == 3);
+  CHECK(pad.inputs[0] == 0);
+  CHECK(i64s(g.values[pad.inputs[1]]) == Ints{0, 0, 0, 1, 0, 0, 1, 2});
+  CHECK(g.values[pad.inputs[2]].type == f32({}));
+  CHECK(f32s(g.values[pad.inputs[2]]) == std::vector<float>{-std::numeric_limits<float>::infinity()});
+  CHECK(pad.attrs.count("pads") == 0);
   CHECK(g.nodes[0].inputs[0] == pad.outputs[0]);
   CHECK(g.values[pad.outputs[0]].type == f32({1, 2, 6, 8}));
   CHECK(ints(g.nodes[0], "pads") == Ints{0, 0, 0, 0});
@@ -253,5 +349,5 @@ TEST_CASE("asymmetric_pads_as_pad: an explicit Pad in front with the value a pad
   Graph incl = pool("AveragePool", {1, 2, 5, 5},
                     {{"kernel_shape", Ints{2, 2}}, {"pads", Ints{0, 0, 1, 1}}, {"count_include_pad", int64_t{1}}});
   CHECK(asymmetric_pads_as_pad(incl) == 1);
-  CHECK(incl.nodes[1].attrs.at("value").get<double>() == 0.0);
+  CHECK(f32s(incl.values[incl.nodes[1].inputs[2]]) == std::vector<float>{0.0f});
 }

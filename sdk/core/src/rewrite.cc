@@ -2,6 +2,8 @@
 #include "nnbridge/rewrite.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstring>
 #include <limits>
 #include <unordered_set>
 #include <optional>
@@ -152,15 +154,296 @@ std::size_t explicit_pads(Graph& g) {
   return changed;
 }
 
+namespace {
+
+using OA = OperandAttribute;
+using Kind = OperandAttribute::Kind;
+
+// A constant input's elements as int64 (Int32 / Int64), nullopt otherwise.
+std::optional<Ints> const_ints(const Value& v) {
+  if (!v.constant) return std::nullopt;
+  const std::size_t es = v.type.dtype == DataType::Int64 ? 8 : v.type.dtype == DataType::Int32 ? 4 : 0;
+  if (es == 0 || v.constant->size() % es) return std::nullopt;
+  Ints out(v.constant->size() / es);
+  for (std::size_t i = 0; i < out.size(); ++i) {
+    if (es == 8) {
+      std::memcpy(&out[i], v.constant->data() + 8 * i, 8);
+    } else {
+      int32_t x;
+      std::memcpy(&x, v.constant->data() + 4 * i, 4);
+      out[i] = x;
+    }
+  }
+  return out;
+}
+
+// A constant's elements as double: float32/float64 always; with `integers`, also the integer
+// types and bool (their stored values). Quantized, float16 and bfloat16 tensors: nullopt.
+std::optional<std::vector<double>> const_numbers(const Value& v, bool integers) {
+  if (!v.constant) return std::nullopt;
+  const DataType dt = v.type.dtype;
+  const std::size_t es = element_size(dt);
+  const bool ok = dt == DataType::Float32 || dt == DataType::Float64 ||
+                  (integers && (dt == DataType::Int8 || dt == DataType::Int16 || dt == DataType::Int32 ||
+                                dt == DataType::Int64 || dt == DataType::UInt8 || dt == DataType::UInt16 ||
+                                dt == DataType::UInt32 || dt == DataType::UInt64 || dt == DataType::Bool));
+  if (!ok || es == 0 || v.constant->size() % es) return std::nullopt;
+  std::vector<double> out(v.constant->size() / es);
+  const std::byte* p = v.constant->data();
+  for (std::size_t i = 0; i < out.size(); ++i, p += es) {
+    switch (dt) {
+      case DataType::Float32: { float x; std::memcpy(&x, p, 4); out[i] = x; break; }
+      case DataType::Float64: { std::memcpy(&out[i], p, 8); break; }
+      case DataType::Int8: { int8_t x; std::memcpy(&x, p, 1); out[i] = x; break; }
+      case DataType::Int16: { int16_t x; std::memcpy(&x, p, 2); out[i] = x; break; }
+      case DataType::Int32: { int32_t x; std::memcpy(&x, p, 4); out[i] = x; break; }
+      case DataType::Int64: { int64_t x; std::memcpy(&x, p, 8); out[i] = double(x); break; }
+      case DataType::UInt16: { uint16_t x; std::memcpy(&x, p, 2); out[i] = x; break; }
+      case DataType::UInt32: { uint32_t x; std::memcpy(&x, p, 4); out[i] = x; break; }
+      case DataType::UInt64: { uint64_t x; std::memcpy(&x, p, 8); out[i] = double(x); break; }
+      default: { uint8_t x; std::memcpy(&x, p, 1); out[i] = x; break; }  // UInt8, Bool
+    }
+  }
+  return out;
+}
+
+template <class T>
+Buffer bytes_of(const std::vector<T>& v) {
+  std::vector<std::byte> b(v.size() * sizeof(T));
+  if (!b.empty()) std::memcpy(b.data(), v.data(), b.size());
+  return Buffer::owned(std::move(b));
+}
+
+// Removes the values in `detached` that nothing reads any more (no node input, not a graph
+// input or output) and that are constants, renumbering the rest.
+void drop_unread(Graph& g, const std::vector<ValueId>& detached) {
+  if (detached.empty()) return;
+  const std::size_t nv = g.values.size();
+  std::vector<bool> read(nv, false), drop(nv, false);
+  for (const Node& n : g.nodes)
+    for (ValueId v : n.inputs)
+      if (v != kNoValue && v < nv) read[v] = true;
+  for (ValueId v : g.inputs)
+    if (v < nv) read[v] = true;
+  for (ValueId v : g.outputs)
+    if (v < nv) read[v] = true;
+  for (const Node& n : g.nodes)
+    for (ValueId v : n.outputs)
+      if (v < nv) read[v] = true;  // a node's output stays whoever reads it
+  bool any = false;
+  for (ValueId v : detached)
+    if (v < nv && !read[v] && g.values[v].constant) drop[v] = any = true;
+  if (!any) return;
+  std::vector<ValueId> to(nv, kNoValue);
+  std::vector<Value> kept;
+  kept.reserve(nv);
+  for (ValueId v = 0; v < nv; ++v)
+    if (!drop[v]) {
+      to[v] = ValueId(kept.size());
+      kept.push_back(std::move(g.values[v]));
+    }
+  g.values = std::move(kept);
+  auto map = [&](ValueId& v) {
+    if (v != kNoValue && v < nv) v = to[v];
+  };
+  for (Node& n : g.nodes) {
+    for (ValueId& v : n.inputs) map(v);
+    for (ValueId& v : n.outputs) map(v);
+  }
+  for (ValueId& v : g.inputs) map(v);
+  for (ValueId& v : g.outputs) map(v);
+}
+
+// Names of every value, for unique names of new constants (built on first use).
+class Names {
+ public:
+  explicit Names(const Graph& g) : g_(g) {}
+  std::string unique(const std::string& base) {
+    if (!built_) {
+      for (const Value& v : g_.values) taken_.insert(v.name);
+      built_ = true;
+    }
+    std::string name = base;
+    for (int k = 2; taken_.count(name); ++k) name = base + "_" + std::to_string(k);
+    taken_.insert(name);
+    return name;
+  }
+
+ private:
+  const Graph& g_;
+  std::unordered_set<std::string> taken_;
+  bool built_ = false;
+};
+
+// The scalar's dtype (attributes_as_operands in rewrite.h) and its bytes.
+Value scalar_value(double x, DataType dtype_of_x) {
+  const bool exact32 = double(float(x)) == x || std::isnan(x);
+  DataType dt = dtype_of_x == DataType::Float64 ? DataType::Float64 : exact32 ? DataType::Float32 : DataType::Float64;
+  Value v;
+  v.type = TensorType{dt, {}, false, std::nullopt};
+  v.constant = dt == DataType::Float32 ? bytes_of(std::vector<float>{float(x)}) : bytes_of(std::vector<double>{x});
+  return v;
+}
+
+// The attribute form of node n's operands, as constant inputs (attributes_as_operands).
+bool node_attributes_as_operands(Graph& g, std::size_t i, Names& names) {
+  bool changed = false;
+  for (const OA& o : operand_attributes()) {
+    Node& n = g.nodes[i];
+    if (n.op != o.op || n.op == "Tile") continue;
+    auto it = n.attrs.find(o.attr);
+    if (it == n.attrs.end()) continue;
+    Value v;
+    const Attr& a = it->second;
+    if (o.kind == Kind::Ints && a.is<Ints>()) {
+      const Ints& x = a.get<Ints>();
+      v.type = TensorType{DataType::Int64, {int64_t(x.size())}, false, std::nullopt};
+      v.constant = bytes_of(x);
+    } else if (o.kind == Kind::Floats && a.is<std::vector<double>>()) {
+      const auto& x = a.get<std::vector<double>>();
+      v.type = TensorType{DataType::Float32, {int64_t(x.size())}, false, std::nullopt};
+      v.constant = bytes_of(std::vector<float>(x.begin(), x.end()));
+    } else if (o.kind == Kind::Scalar && (a.is<double>() || a.is<int64_t>())) {
+      const double x = a.is<double>() ? a.get<double>() : double(a.get<int64_t>());
+      const DataType xt = !n.inputs.empty() && n.inputs[0] < g.values.size() ? g.values[n.inputs[0]].type.dtype
+                                                                            : DataType::Undefined;
+      v = scalar_value(x, xt);
+    } else {
+      continue;  // not the attribute's form: left for the checker to report
+    }
+    const std::string base = !n.name.empty()                                            ? n.name
+                             : !n.outputs.empty() && n.outputs[0] < g.values.size() ? g.values[n.outputs[0]].name
+                                                                                      : n.op;
+    v.name = names.unique(base + "." + o.name);
+    n.attrs.erase(it);
+    const ValueId id = g.add_value(std::move(v));
+    Node& m = g.nodes[i];  // add_value may not move nodes, but stay safe
+    if (m.inputs.size() < o.input + 1) m.inputs.resize(o.input + 1, kNoValue);
+    m.inputs[o.input] = id;
+    changed = true;
+  }
+  return changed;
+}
+
+}  // namespace
+
+const std::vector<OperandAttribute>& operand_attributes() {
+  static const std::vector<OperandAttribute> table = {
+      {"Tile", 1, "repeats", Kind::Ints, "repeats"},
+      {"Slice", 1, "starts", Kind::Ints, "starts"},
+      {"Slice", 2, "ends", Kind::Ints, "ends"},
+      {"Slice", 3, "axes", Kind::Ints, "axes"},
+      {"Slice", 4, "steps", Kind::Ints, "steps"},
+      {"Pad", 1, "pads", Kind::Ints, "pads"},
+      {"Pad", 2, "value", Kind::Scalar, "constant_value"},
+      {"Split", 1, "split", Kind::Ints, "split"},
+      {"Squeeze", 1, "axes", Kind::Ints, "axes"},
+      {"Unsqueeze", 1, "axes", Kind::Ints, "axes"},
+      {"Clip", 1, "min", Kind::Scalar, "min"},
+      {"Clip", 2, "max", Kind::Scalar, "max"},
+      {"ReduceSum", 1, "axes", Kind::Ints, "axes"},
+      {"Resize", 1, "roi", Kind::Floats, "roi"},
+      {"Resize", 2, "scales", Kind::Floats, "scales"},
+      {"Resize", 3, "sizes", Kind::Ints, "sizes"},
+  };
+  return table;
+}
+
+std::size_t attributes_as_operands(Graph& g) {
+  Names names(g);
+  std::size_t changed = 0;
+  for (std::size_t i = 0; i < g.nodes.size(); ++i)
+    if (node_attributes_as_operands(g, i, names)) ++changed;
+  return changed;
+}
+
+bool has_operand_inputs(const Node& n) {
+  for (const OA& o : operand_attributes())
+    if (n.op == o.op && o.input < n.inputs.size() && n.inputs[o.input] != kNoValue) return true;
+  return false;
+}
+
+std::size_t operands_as_attributes(Graph& g) {
+  std::size_t changed = 0;
+  std::vector<ValueId> detached;
+  for (Node& n : g.nodes) {
+    if (!has_operand_inputs(n)) continue;
+    AttrMap attrs;
+    bool ok = true;
+    std::size_t first = SIZE_MAX;
+    for (const OA& o : operand_attributes()) {
+      if (n.op != o.op) continue;
+      first = std::min(first, o.input);
+      if (o.input >= n.inputs.size() || n.inputs[o.input] == kNoValue) continue;
+      if (n.inputs[o.input] >= g.values.size() || n.attrs.count(o.attr)) {
+        ok = false;
+        break;
+      }
+      const Value& v = g.values[n.inputs[o.input]];
+      if (o.kind == Kind::Ints) {
+        auto x = const_ints(v);
+        if (!x) ok = false;
+        else attrs[o.attr] = Attr(*x);
+      } else {
+        auto x = const_numbers(v, o.kind == Kind::Scalar);
+        if (!x || (o.kind == Kind::Scalar && x->size() != 1)) ok = false;
+        else if (o.kind == Kind::Scalar) attrs[o.attr] = Attr((*x)[0]);
+        else if (!(n.op == "Resize" && x->empty())) attrs[o.attr] = Attr(*x);  // Resize-11's empty scales: absent
+      }
+      if (!ok) break;
+    }
+    if (!ok) continue;
+    // Resize scales whose products with X's dims are whole are those sizes: out / in is then
+    // the scale, so the sampling is the same (formats' descriptors hold sizes).
+    if (auto sc = attrs.find("scales"); n.op == "Resize" && sc != attrs.end()) {
+      const TensorType* x = type_of(g, n, 0);
+      const auto& f = sc->second.get<std::vector<double>>();
+      Ints sizes;
+      if (x && x->fully_known() && x->shape.size() == f.size())
+        for (std::size_t k = 0; k < f.size(); ++k) {
+          const double p = double(x->shape[k]) * f[k];
+          if (!(p >= 0 && p <= 9.0e15 && p == std::floor(p))) break;
+          sizes.push_back(int64_t(p));
+        }
+      if (sizes.size() == f.size() && !attrs.count("sizes")) {
+        attrs.erase(sc);
+        attrs["sizes"] = Attr(sizes);
+      }
+    }
+    for (std::size_t k = first; k < n.inputs.size(); ++k)
+      if (n.inputs[k] != kNoValue) detached.push_back(n.inputs[k]);
+    n.inputs.resize(first);
+    for (auto& [k, a] : attrs) n.attrs[k] = std::move(a);
+    ++changed;
+  }
+  drop_unread(g, detached);
+  return changed;
+}
+
+void require_constant_operands(const Graph& g, std::string_view format) {
+  for (const Node& n : g.nodes)
+    for (const OA& o : operand_attributes()) {
+      if (n.op != o.op || o.input >= n.inputs.size() || n.inputs[o.input] == kNoValue) continue;
+      const ValueId v = n.inputs[o.input];
+      const std::string value = v < g.values.size() ? " ('" + g.values[v].name + "')" : std::string();
+      const char* what = o.kind == Kind::Ints ? "an int32/int64 constant" : o.kind == Kind::Scalar
+                                                                              ? "a one-element float or integer constant"
+                                                                              : "a float constant";
+      throw Error(ErrorCode::Unsupported,
+                  "node '" + n.name + "' (" + n.op + "): input " + std::to_string(o.input) + " `" + o.name + "`" + value +
+                      " must be " + what + ": " + std::string(format) + " holds it in the operator's fields");
+    }
+}
+
 std::size_t reshape_shape_as_attribute(Graph& g) {
   std::size_t changed = 0;
+  std::vector<ValueId> detached;
   for (Node& n : g.nodes) {
     if (n.op != "Reshape" || n.inputs.size() != 2 || find(n, "shape")) continue;
     if (n.inputs[1] >= g.values.size() || n.outputs.empty() || n.outputs[0] >= g.values.size()) continue;
     const Value& s = g.values[n.inputs[1]];
     if (!s.constant || s.type.dtype != DataType::Int64 || s.constant->size() % sizeof(int64_t)) continue;
-    Ints target(s.constant->size() / sizeof(int64_t));
-    std::copy_n(s.constant->data(), s.constant->size(), reinterpret_cast<std::byte*>(target.data()));
+    Ints target = *const_ints(s);
     const TensorType& out = g.values[n.outputs[0]].type;
     if (out.fully_known() && out.shape.size() == target.size()) {
       target = out.shape;
@@ -179,24 +462,11 @@ std::size_t reshape_shape_as_attribute(Graph& g) {
       if (target.empty() && s.constant->size() != 0) continue;
     }
     n.attrs["shape"] = Attr(target);
+    detached.push_back(n.inputs[1]);
     n.inputs.pop_back();
     ++changed;
   }
-  return changed;
-}
-
-std::size_t tile_repeats_as_attribute(Graph& g) {
-  std::size_t changed = 0;
-  for (Node& n : g.nodes) {
-    if (n.op != "Tile" || n.inputs.size() != 2 || find(n, "repeats") || n.inputs[1] >= g.values.size()) continue;
-    const Value& r = g.values[n.inputs[1]];
-    if (!r.constant || r.type.dtype != DataType::Int64 || r.constant->size() % sizeof(int64_t)) continue;
-    Ints repeats(r.constant->size() / sizeof(int64_t));
-    std::copy_n(r.constant->data(), r.constant->size(), reinterpret_cast<std::byte*>(repeats.data()));
-    n.attrs["repeats"] = Attr(repeats);
-    n.inputs.pop_back();
-    ++changed;
-  }
+  drop_unread(g, detached);
   return changed;
 }
 
@@ -291,6 +561,7 @@ std::size_t global_pools_as_windows(Graph& g) {
 
 std::size_t shape_ops_as_reshape(Graph& g, std::string_view keep_prefix) {
   std::size_t changed = 0;
+  std::vector<ValueId> detached;
   for (Node& n : g.nodes) {
     if (n.op != "Flatten" && n.op != "Squeeze" && n.op != "Unsqueeze") continue;
     if (n.inputs.empty() || n.outputs.size() != 1 || n.outputs[0] >= g.values.size() ||
@@ -304,9 +575,12 @@ std::size_t shape_ops_as_reshape(Graph& g, std::string_view keep_prefix) {
     n.attrs["shape"] = Attr(out.shape);
     // A 0 in the output shape is a zero-size dim, not "copy the input's" (ONNX Reshape-14).
     if (std::find(out.shape.begin(), out.shape.end(), 0) != out.shape.end()) n.attrs["allowzero"] = Attr(int64_t{1});
+    for (std::size_t k = 1; k < n.inputs.size(); ++k)
+      if (n.inputs[k] != kNoValue) detached.push_back(n.inputs[k]);
     n.inputs.resize(1);
     ++changed;
   }
+  drop_unread(g, detached);
   return changed;
 }
 
@@ -315,6 +589,7 @@ std::size_t asymmetric_pads_as_pad(Graph& g) {
   std::unordered_set<std::string> names;
   bool names_built = false;
   const std::size_t count = g.nodes.size();
+  Names operand_names(g);
   for (std::size_t i = 0; i < count; ++i) {
     const Node& n = g.nodes[i];
     const bool conv = n.op == "Conv", max = n.op == "MaxPool", avg = n.op == "AveragePool";
@@ -356,6 +631,7 @@ std::size_t asymmetric_pads_as_pad(Graph& g) {
     g.nodes[i].inputs[0] = pv;
     g.nodes[i].attrs["pads"] = Attr(Ints(2 * ns, 0));
     g.add_node(std::move(pad));
+    node_attributes_as_operands(g, g.nodes.size() - 1, operand_names);  // the canonical Pad takes them as inputs
     ++changed;
   }
   return changed;

@@ -28,6 +28,27 @@ const Attr& at(const Node& n, const char* k) {
   return it == n.attrs.end() ? none : it->second;
 }
 
+// Input `i` of `n`: a constant (an operand ONNX opset 13+ takes as an input) read as int64 or
+// float32 values.
+Ints operand_ints(const Graph& g, const Node& n, std::size_t i) {
+  REQUIRE(i < n.inputs.size());
+  const Value& v = g.values[n.inputs[i]];
+  REQUIRE(v.constant);
+  REQUIRE(v.type.dtype == DataType::Int64);
+  Ints out(v.constant->size() / 8);
+  std::memcpy(out.data(), v.constant->data(), v.constant->size());
+  return out;
+}
+std::vector<float> operand_floats(const Graph& g, const Node& n, std::size_t i) {
+  REQUIRE(i < n.inputs.size());
+  const Value& v = g.values[n.inputs[i]];
+  REQUIRE(v.constant);
+  REQUIRE(v.type.dtype == DataType::Float32);
+  std::vector<float> out(v.constant->size() / 4);
+  std::memcpy(out.data(), v.constant->data(), v.constant->size());
+  return out;
+}
+
 std::string lstm_params(const std::vector<const char*>& names) {
   std::string s = R"("inputParams": {)";
   for (size_t i = 0; i < names.size(); ++i) s += (i ? ", " : "") + std::string("\"") + names[i] + "\": " + const_tensor("[2]", 2);
@@ -130,17 +151,21 @@ const std::vector<ZooCase>& zoo() {
          CHECK(at(n, "alpha") == Attr(1.5));  // ONNX alpha / size = Arm NN alpha
        }},
       {"PadLayer", R"("descriptor": {"padList": [0, 0, 1, 2, 0, 0, 3, 0], "padValue": 0.5})", 1, 1, "Pad",
-       [](const Graph&, const Node& n) {
-         CHECK(at(n, "pads") == Attr(Ints{0, 1, 0, 3, 0, 2, 0, 0}));
-         CHECK(at(n, "value") == Attr(0.5));
+       [](const Graph& g, const Node& n) {  // Pad-13: pads and constant_value are inputs 1 and 2
+         CHECK(operand_ints(g, n, 1) == Ints{0, 1, 0, 3, 0, 2, 0, 0});
+         CHECK(operand_floats(g, n, 2) == std::vector<float>{0.5f});
+         CHECK(g.values[n.inputs[1]].name == "the_layer.pads");
        }},
       {"RsqrtLayer", "", 1, 1, "Rsqrt", [](const Graph&, const Node& n) { CHECK(at(n, "armnn.layer") == Attr("Rsqrt")); }},
       {"FloorLayer", "", 1, 1, "Floor", {}},
       {"GreaterLayer", "", 2, 1, "Greater", {}},
       {"ResizeBilinearLayer", R"("descriptor": {"targetWidth": 5, "targetHeight": 4, "halfPixelCenters": true})", 1, 1,
        "Resize",
-       [](const Graph&, const Node& n) {
-         CHECK(at(n, "sizes") == Attr(Ints{4, 5}));
+       [](const Graph& g, const Node& n) {  // Resize-13: sizes (input 3) for every dim, N and C X's
+         REQUIRE(n.inputs.size() == 4);
+         CHECK(n.inputs[1] == kNoValue);
+         CHECK(n.inputs[2] == kNoValue);
+         CHECK(operand_ints(g, n, 3) == Ints{1, 4, 5, 2});  // NHWC, the descriptor's default
          CHECK(at(n, "mode") == Attr("linear"));
          CHECK(at(n, "coordinate_transformation_mode") == Attr("half_pixel"));
          CHECK(at(n, "armnn.layer") == Attr("ResizeBilinear"));
@@ -174,9 +199,9 @@ const std::vector<ZooCase>& zoo() {
             "viewOrigins": [{"data": [0, 0, 0, 0]}, {"data": [0, 1, 0, 0]}]},
           "viewSizes": [{"data": [1, 1, 2, 2]}, {"data": [1, 1, 2, 2]}]})",
        1, 2, "Split",
-       [](const Graph&, const Node& n) {
+       [](const Graph& g, const Node& n) {
          CHECK(at(n, "axis") == Attr(int64_t{1}));
-         CHECK(at(n, "split") == Attr(Ints{1, 1}));
+         CHECK(operand_ints(g, n, 1) == Ints{1, 1});  // Split-13: split is input 1
        }},
       {"DetectionPostProcessLayer",
        R"("descriptor": {"maxDetections": 3, "numClasses": 2, "nmsIouThreshold": 0.5, "scaleX": 10.0}, "anchors": )" +
@@ -208,8 +233,8 @@ const std::vector<ZooCase>& zoo() {
        }},
       {"ResizeLayer", R"("descriptor": {"targetHeight": 3, "targetWidth": 6, "method": "Bilinear", "alignCorners": true})",
        1, 1, "Resize",
-       [](const Graph&, const Node& n) {
-         CHECK(at(n, "sizes") == Attr(Ints{3, 6}));
+       [](const Graph& g, const Node& n) {
+         CHECK(operand_ints(g, n, 3) == Ints{1, 3, 6, 2});  // NHWC
          CHECK(at(n, "coordinate_transformation_mode") == Attr("align_corners"));
        }},
       {"StackLayer", R"("descriptor": {"axis": 1, "numInputs": 2, "inputShape": [1, 2, 2, 2]})", 2, 1, "Stack",
@@ -221,9 +246,10 @@ const std::vector<ZooCase>& zoo() {
          CHECK(at(n, "keepdims") == Attr(int64_t{0}));
        }},
       {"SliceLayer", R"("descriptor": {"begin": [0, 1, 0, 0], "size": [1, 1, 2, 1]})", 1, 1, "Slice",
-       [](const Graph&, const Node& n) {
-         CHECK(at(n, "starts") == Attr(Ints{0, 1, 0, 0}));
-         CHECK(at(n, "ends") == Attr(Ints{1, 2, 2, 1}));
+       [](const Graph& g, const Node& n) {  // Slice-13: starts, ends, axes are inputs 1, 2, 3
+         CHECK(operand_ints(g, n, 1) == Ints{0, 1, 0, 0});
+         CHECK(operand_ints(g, n, 2) == Ints{1, 2, 2, 1});
+         CHECK(operand_ints(g, n, 3) == Ints{0, 1, 2, 3});
        }},
       {"DepthToSpaceLayer", R"("descriptor": {"blockSize": 2, "dataLayout": "NCHW"})", 1, 1, "DepthToSpace",
        [](const Graph&, const Node& n) { CHECK(at(n, "data_layout") == Attr("NCHW")); }},

@@ -3,6 +3,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "nnbridge/check.h"
 #include "nnbridge/error.h"
@@ -154,7 +155,13 @@ TEST_CASE("armnn upstream compat: defaults of absent fields") {
   for (const auto& x : pd.nodes)
     if (x.op == "Pad") pad = &x;
   REQUIRE(pad);
-  CHECK(pad->attrs.at("value") == Attr(0.0));
+  REQUIRE(pad->inputs.size() == 3);  // Pad-13: padValue is constant_value (input 2), a float32 0
+  const Value& value = pd.values[pad->inputs[2]];
+  REQUIRE(value.constant);
+  CHECK(value.type.dtype == DataType::Float32);
+  float v = -1;
+  std::memcpy(&v, value.constant->data(), 4);
+  CHECK(v == 0.0f);
   CHECK(pad->attrs.at("mode") == Attr("constant"));
 }
 

@@ -1,7 +1,10 @@
 // The aten <-> canonical mapping, one case per table row: an OperatorCall laid out as ExecuTorch's
 // VkGraphBuilder does (every schema argument, then the output) reads as the canonical op with
 // the attributes worked out by hand from the ATen and ONNX definitions, writes back identically
-// (flatc), and a graph with only the canonical node writes the same operator back.
+// (flatc), and a graph with only the canonical node writes the same operator back. Arguments
+// that ONNX opset 13+ takes as inputs (slice_copy's start / end, constant_pad_nd's pad, ...) are
+// constant inputs of the canonical node; the cases state them in the descriptor form
+// (nnbridge/rewrite.h operands_as_attributes: Slice-10's starts / ends, Pad-2's pads / value).
 #include <doctest/doctest.h>
 
 #include <cstring>
@@ -9,6 +12,7 @@
 
 #include "nnbridge/check.h"
 #include "nnbridge/error.h"
+#include "nnbridge/rewrite.h"
 #include "util.h"
 
 using namespace nnbridge;
@@ -180,8 +184,9 @@ std::vector<Case> cases() {
                "aten.index_select.default"});
   c.push_back({"aten.embedding.default", Call{}.in("[10, 4]").in("[2, 3]", "INT64").i(-1).b(false).b(false).out("[2, 3, 4]"),
                "Gather", {}});
+  // output_size is H and W of Resize-13's sizes, N and C X's.
   c.push_back({"aten.upsample_nearest2d.vec", Call{}.in("[1, 1, 2, 2]").ints("[4, 4]").null().out("[1, 1, 4, 4]"), "Resize",
-               {{"sizes", L({4, 4})}}});
+               {{"sizes", L({1, 1, 4, 4})}}});
   c.push_back({"aten.max_pool2d.default",
                Call{}.in("[1, 1, 4, 4]").ints("[2, 2]").ints("[2, 2]").ints("[0, 0]").ints("[1, 1]").b(false).out("[1, 1, 2, 2]"),
                "MaxPool", {{"kernel_shape", L({2, 2})}, {"strides", L({2, 2})}, {"pads", L({0, 0, 0, 0})}, {"dilations", L({1, 1})}}});
@@ -194,6 +199,14 @@ std::vector<Case> cases() {
                "AveragePool",
                {{"kernel_shape", L({3, 3})}, {"strides", L({3, 3})}, {"pads", L({1, 1, 1, 1})}, {"count_include_pad", I(0)}}});
   return c;
+}
+
+// The node's attributes with its constant operand inputs as the descriptor form's attributes.
+AttrMap descriptor_form(const Graph& g, std::size_t i) {
+  Graph d = g;
+  operands_as_attributes(d);
+  CHECK_FALSE(has_operand_inputs(d.nodes[i]));
+  return d.nodes[i].attrs;
 }
 
 Graph strip_vk(Graph g) {
@@ -219,17 +232,20 @@ TEST_CASE("vkgraph ops: each mapping row reads, round-trips and is written back 
     REQUIRE(g.nodes.size() == 1);
     const Node& node = g.nodes[0];
     CHECK(node.op == (c.op.empty() ? "vk." + c.aten : c.op));
+    const AttrMap attrs = descriptor_form(g, 0);
     for (const auto& kv : c.attrs) {
       const auto& k = kv.first;  // not structured bindings: CAPTURE's lambda (clang 14)
       const auto& v = kv.second;
       CAPTURE(k);
-      REQUIRE(node.attrs.count(k));
-      CHECK(node.attrs.at(k) == v);
+      REQUIRE(attrs.count(k));
+      CHECK(attrs.at(k) == v);
+      // An operand is a constant input of the canonical node, not an attribute.
+      if (!node.attrs.count(k)) CHECK(has_operand_inputs(node));
     }
     // A canonical node carries no attribute the case did not expect. (A native node of a known
     // operator whose arguments do not map keeps its ATen scalar arguments under their own names,
     // as vkgraph.h documents.)
-    for (const auto& kv : node.attrs)
+    for (const auto& kv : attrs)
       if (const std::string& k = kv.first; !c.op.empty() && k.find('.') == std::string::npos) {
         CAPTURE(k);
         CHECK(c.attrs.count(k));  // no canonical attribute the case did not expect
@@ -248,8 +264,9 @@ TEST_CASE("vkgraph ops: each mapping row reads, round-trips and is written back 
     CHECK(back.nodes[0].attrs.at("vk.name").get<std::string>() == (c.fresh_aten.empty() ? c.aten : c.fresh_aten));
     CHECK(back.nodes[0].inputs.size() == node.inputs.size());
     CHECK(back.nodes[0].outputs.size() == node.outputs.size());
+    const AttrMap back_attrs = descriptor_form(back, 0);
     for (const auto& [k, v] : c.attrs)
-      if (!(c.op == "Reshape" && k == "shape")) CHECK(back.nodes[0].attrs.at(k) == v);
+      if (!(c.op == "Reshape" && k == "shape")) CHECK(back_attrs.at(k) == v);
   }
 }
 

@@ -6,6 +6,7 @@
 
 #include <cstddef>
 #include <string_view>
+#include <vector>
 
 #include "nnbridge/graph.h"
 
@@ -34,14 +35,62 @@ std::size_t explicit_pads(Graph& g);
 /// Reshape whose second input is a constant int64 tensor gets the `shape` attribute instead
 /// (Reshape-1's form, which the canonical op also takes): the output's shape when it is fully
 /// known, else the constant with its 0s resolved from the input shape (ONNX Reshape-14 with
-/// allowzero 0). The constant stays in the graph if anything else reads it. Returns the
-/// number of nodes changed.
+/// allowzero 0). The constant is removed from the graph when nothing else reads it (as in
+/// operands_as_attributes). Returns the number of nodes changed.
 std::size_t reshape_shape_as_attribute(Graph& g);
 
-/// Tile whose `repeats` input is a constant int64 tensor gets the `repeats` attribute instead
-/// (the attribute form the canonical op also takes; same values, ONNX Tile-13). Returns the
-/// number of nodes changed.
-std::size_t tile_repeats_as_attribute(Graph& g);
+/// An input of a canonical op that format descriptors hold as a field: what ONNX opset 13+ made
+/// inputs out of older attributes (Slice-10's starts, Pad-2's pads, Clip-6's min, ...). The
+/// descriptor form names it by the older attribute (`attr`); the canonical op takes it as input
+/// `input`, named `name` as in ONNX's operator.
+struct OperandAttribute {
+  enum class Kind {
+    Ints,    ///< int32/int64 1-D <-> a list of ints (written as int64 [n])
+    Scalar,  ///< one element <-> a float (written as a scalar of X's type, see attributes_as_operands)
+    Floats,  ///< float32/float64 1-D <-> a list of floats (written as float32 [n])
+  };
+  const char* op;
+  std::size_t input;
+  const char* attr;
+  Kind kind;
+  const char* name;
+};
+/// Every operand the two rewrites below move, in op and input order: Tile repeats (1); Slice
+/// starts (1), ends (2), axes (3), steps (4); Pad pads (1), value = ONNX constant_value (2);
+/// Split split (1); Squeeze axes (1); Unsqueeze axes (1); Clip min (1), max (2); ReduceSum axes
+/// (1); Resize roi (1), scales (2), sizes (3).
+const std::vector<OperandAttribute>& operand_attributes();
+
+/// Readers of formats whose descriptors hold these operands as fields (Arm NN, VkGraph): each
+/// such attribute of a node becomes a constant input, int64 [n] for Ints, float32 [n] for Floats,
+/// and for Scalar a scalar of X's dtype where X (input 0) is float32 or float64 and holds the
+/// value exactly, else float32 when that holds it exactly, else float64 (float32 for a quantized
+/// X: the bound or fill value is a real number). The constants are named "<node>.<name>" (the
+/// first output's name for a node without one; made unique with "_<k>") and appended to the
+/// values in node order; an optional input left out in between is kNoValue. Tile keeps its
+/// attribute form (the canonical op takes it). Returns the number of nodes changed.
+std::size_t attributes_as_operands(Graph& g);
+
+/// Writers of those formats, the other way: every operand input that is a constant of its
+/// kind (Ints: int32/int64; Scalar: a one-element float, integer or bool tensor; Floats:
+/// float32/float64) becomes the attribute, and the node keeps input 0 alone; a node with an
+/// operand that is not such a constant is left as it is (require_constant_operands refuses it).
+/// An empty Resize scales (the placeholder Resize-11 files write beside sizes) is dropped, and
+/// scales whose products with X's known dims are whole become those `sizes` (out / in is then
+/// the scale: the same sampling, and descriptors hold sizes). The
+/// result is the descriptor form the format's mapping reads, which the canonical schemas no
+/// longer accept: run it last, right before mapping. Constants that nothing reads any more
+/// are removed from the graph (value ids after them shift). Returns the number of nodes changed.
+std::size_t operands_as_attributes(Graph& g);
+
+/// Whether node `n` has an operand input (operand_attributes()) that operands_as_attributes
+/// would move.
+bool has_operand_inputs(const Node& n);
+
+/// Throws Error(Unsupported) naming the first node (its name, op, input and the input's value)
+/// that still has an operand input after operands_as_attributes: one `format` (e.g. "Arm NN")
+/// cannot write, since its descriptor holds the value itself.
+void require_constant_operands(const Graph& g, std::string_view format);
 
 /// Identity nodes (ONNX Identity-16: the output is the input) without attributes in
 /// `keep_prefix` (the target format's own fields, e.g. "armnn." for the node an Arm NN Output
@@ -60,15 +109,17 @@ std::size_t global_pools_as_windows(Graph& g);
 
 /// Flatten, Squeeze and Unsqueeze (ONNX -13: the same elements in a new shape) become Reshape
 /// with the `shape` attribute set to the output's shape, where that shape is fully known (their
-/// axes inputs and axis/axes attributes, if any, are dropped from the node), except nodes with
-/// attributes in `keep_prefix` (as drop_identity). Returns the number of nodes changed.
+/// axes inputs are dropped from the node, and constants nothing else reads from the graph),
+/// except nodes with attributes in `keep_prefix` (as drop_identity). Returns the number of nodes
+/// changed.
 std::size_t shape_ops_as_reshape(Graph& g, std::string_view keep_prefix = {});
 
 /// Conv, MaxPool and AveragePool with count_include_pad 1 whose `pads` differ between the
 /// beginning and the end of a spatial dim (TensorFlow-style SAME, which ATen's symmetric
 /// `padding` cannot say) get an explicit Pad in front (mode constant; value 0 for Conv and
 /// AveragePool, -inf for MaxPool, the values a padded window sees in ONNX) and no pads of their
-/// own: the same windows over the same values. Float inputs of known rank only; AveragePool
+/// own: the same windows over the same values (its pads and value are constant inputs, as
+/// the canonical Pad takes them). Float inputs of known rank only; AveragePool
 /// with count_include_pad 0 is left as it is (its divisor depends on the padding). Returns the
 /// number of nodes changed.
 std::size_t asymmetric_pads_as_pad(Graph& g);

@@ -113,7 +113,7 @@ std::vector<OpRow> canonical_rows() {
       // Reductions (Mean before Reduce: Arm NN 20.08 has no Reduce layer).
       row("Mean", "ReduceMean", {{"descriptor.axis", "axes"}, {"descriptor.keepDims", "keepdims", RK::BoolAsInt}}),
       disc("Reduce", "descriptor.reduceOperation", 0, "ReduceSum",
-           {{"descriptor.axis", "axes"}, {"descriptor.keepDims", "keepdims", RK::BoolAsInt}}),
+           {{"descriptor.axis", "axes"}, {"descriptor.keepDims", "keepdims", RK::BoolAsInt}}, nullptr, reduce_sum_from),
       disc("Reduce", "descriptor.reduceOperation", 1, "ReduceMax",
            {{"descriptor.axis", "axes"}, {"descriptor.keepDims", "keepdims", RK::BoolAsInt}}),
       disc("Reduce", "descriptor.reduceOperation", 2, "ReduceMean",

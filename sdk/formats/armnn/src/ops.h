@@ -128,8 +128,7 @@ bool stack_to(const FieldMap&, const reflection::Object&, const MapContext&, Att
 void stack_from(const AttrMap&, const MapContext&, FieldMap&);
 bool l2norm_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
 void l2norm_from(const AttrMap&, const MapContext&, FieldMap&);
-bool reduce_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
-void reduce_from(const AttrMap&, const MapContext&, FieldMap&);
+void reduce_sum_from(const AttrMap&, const MapContext&, FieldMap&);
 bool argminmax_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);
 void argminmax_from(const AttrMap&, const MapContext&, FieldMap&);
 bool lrn_to(const FieldMap&, const reflection::Object&, const MapContext&, AttrMap&);

@@ -2,6 +2,7 @@
 // Each pair is the exact inverse of the other on what it derives; what it leaves out stays
 // an armnn.* attribute. Sources: Arm NN Descriptors.hpp field meanings, ONNX operator specs.
 #include <algorithm>
+#include <cmath>
 #include <numeric>
 
 #include "nnbridge/error.h"
@@ -196,15 +197,16 @@ void act_a_from(const AttrMap& a, const MapContext&, FieldMap& f) {
   // LeakyRelu's ONNX default is 0.01, Elu's 1.0; the registry supplies them when absent.
   f["descriptor.a"] = Attr(double(f32(af(a, "alpha"))));
 }
-// BoundedReLu computes min(a, max(b, x)): Clip max = a, min = b.
+// BoundedReLu computes min(a, max(b, x)): Clip max = a, min = b (descriptor form of Clip-13's
+// min and max inputs, nnbridge/rewrite.h operands_as_attributes; an absent bound is infinite).
 bool clip_to(const FieldMap& f, const reflection::Object& o, const MapContext&, AttrMap& out) {
   out["max"] = Attr(F(f, o, "descriptor.a"));
   out["min"] = Attr(F(f, o, "descriptor.b"));
   return true;
 }
 void clip_from(const AttrMap& a, const MapContext&, FieldMap& f) {
-  f["descriptor.a"] = Attr(double(f32(af(a, "max"))));
-  f["descriptor.b"] = Attr(double(f32(af(a, "min"))));
+  f["descriptor.a"] = Attr(double(f32(A(a, "max") ? af(a, "max") : INFINITY)));
+  f["descriptor.b"] = Attr(double(f32(A(a, "min") ? af(a, "min") : -INFINITY)));
 }
 
 bool concat_to(const FieldMap& f, const reflection::Object& o, const MapContext&, AttrMap& out) {
@@ -325,7 +327,7 @@ void pad_from(const AttrMap& a, const MapContext&, FieldMap& f) {
   Ints list(pads.size());
   for (size_t i = 0; i < n; ++i) list[2 * i] = pads[i], list[2 * i + 1] = pads[n + i];
   f["descriptor.padList"] = Attr(list);
-  f["descriptor.padValue"] = Attr(double(f32(af(a, "value"))));
+  f["descriptor.padValue"] = Attr(double(f32(A(a, "value") ? af(a, "value") : 0.0)));  // constant_value absent: 0
   std::string m = astr(a, "mode");
   if (m == "constant") f["descriptor.paddingMode"] = Attr(int64_t{0});
   else if (m == "reflect") f["descriptor.paddingMode"] = Attr(int64_t{1});
@@ -333,33 +335,71 @@ void pad_from(const AttrMap& a, const MapContext&, FieldMap& f) {
   else unsupported("Arm NN Pad has no mode " + m);
 }
 
-// Resize: alignCorners is ONNX align_corners, halfPixelCenters is half_pixel, neither is
-// asymmetric. ResizeBilinear is the bilinear-only predecessor.
-bool resize_to(const FieldMap& f, const reflection::Object& o, const MapContext&, AttrMap& out) {
+// Resize (ONNX Resize-13 names, cpu_ref/src/kernels/resize.cc): bilinear takes alignCorners as
+// align_corners, halfPixelCenters as half_pixel, neither as asymmetric; nearest (Arm NN floors
+// the scaled coordinate, or rounds it with alignCorners, and does not take 0.5 off with
+// halfPixelCenters) is asymmetric floor, align_corners round_prefer_ceil, or tf_half_pixel_for_nn
+// floor. targetHeight / targetWidth are the spatial dims of Resize-13's full-rank sizes, N and C
+// X's (descriptor form: the sizes attribute, nnbridge/rewrite.h). ResizeBilinear is the
+// bilinear-only predecessor.
+bool resize_to(const FieldMap& f, const reflection::Object& o, const MapContext& c, AttrMap& out) {
   if (!layout_into(f, o, out)) return false;
+  const bool nhwc = astr(out, "data_layout") == "NHWC";
   bool bilinear_layer = o.name()->str() == "armnnSerializer.ResizeBilinearLayer";
-  out["sizes"] = Attr(Ints{I(f, o, "descriptor.targetHeight"), I(f, o, "descriptor.targetWidth")});
+  const int64_t th = I(f, o, "descriptor.targetHeight"), tw = I(f, o, "descriptor.targetWidth");
+  // N and C: X's, else the output's.
+  Ints sizes = nhwc ? Ints{-1, th, tw, -1} : Ints{-1, -1, th, tw};
+  for (const std::vector<TensorType>* t : {&c.inputs, &c.outputs})
+    if (!t->empty() && !(*t)[0].unknown_rank && (*t)[0].shape.size() == 4)
+      for (std::size_t d : {std::size_t{0}, std::size_t(nhwc ? 3 : 1)})
+        if (sizes[d] < 0) sizes[d] = (*t)[0].shape[d];
+  if (sizes[0] < 0 || sizes[nhwc ? 3 : 1] < 0) return false;
+  out["sizes"] = Attr(sizes);
   int64_t method = bilinear_layer ? 1 : I(f, o, "descriptor.method");
   if (method != 0 && method != 1) return false;
   out["mode"] = Attr(method == 1 ? "linear" : "nearest");
   bool ac = I(f, o, "descriptor.alignCorners"), hp = I(f, o, "descriptor.halfPixelCenters");
   if (ac && hp) return false;
-  out["coordinate_transformation_mode"] = Attr(ac ? "align_corners" : hp ? "half_pixel" : "asymmetric");
+  if (method == 1) {
+    out["coordinate_transformation_mode"] = Attr(ac ? "align_corners" : hp ? "half_pixel" : "asymmetric");
+  } else {
+    out["coordinate_transformation_mode"] = Attr(ac ? "align_corners" : hp ? "tf_half_pixel_for_nn" : "asymmetric");
+    out["nearest_mode"] = Attr(ac ? "round_prefer_ceil" : "floor");
+  }
   return true;
 }
-void resize_from(const AttrMap& a, const MapContext&, FieldMap& f) {
+void resize_from(const AttrMap& a, const MapContext& c, FieldMap& f) {
   layout_back(a, f);
+  const bool nhwc = astr(a, "data_layout") == "NHWC";
   Ints sizes = aints(a, "sizes");
-  if (sizes.size() != 2) unsupported("Arm NN Resize needs sizes [H, W]");
+  if (sizes.size() == 4) {
+    const std::size_t ch = nhwc ? 3 : 1;
+    if (!c.inputs.empty() && !c.inputs[0].unknown_rank && c.inputs[0].shape.size() == 4 &&
+        (sizes[0] != c.inputs[0].shape[0] || sizes[ch] != c.inputs[0].shape[ch]))
+      unsupported("Arm NN Resize resizes H and W only (sizes changes N or C)");
+    sizes = nhwc ? Ints{sizes[1], sizes[2]} : Ints{sizes[2], sizes[3]};
+  }
+  if (sizes.size() != 2) unsupported("Arm NN Resize needs 4-D sizes (scales: give sizes)");
   f["descriptor.targetHeight"] = Attr(sizes[0]);
   f["descriptor.targetWidth"] = Attr(sizes[1]);
-  std::string mode = astr(a, "mode"), ct = astr(a, "coordinate_transformation_mode");
+  std::string mode = astr(a, "mode"), ct = astr(a, "coordinate_transformation_mode"), nm = astr(a, "nearest_mode");
   if (mode != "nearest" && mode != "linear") unsupported("Arm NN Resize has no mode " + mode);
   f["descriptor.method"] = Attr(int64_t(mode == "linear"));
-  if (ct != "asymmetric" && ct != "align_corners" && ct != "half_pixel")
-    unsupported("Arm NN Resize has no coordinate_transformation_mode " + ct);
-  f["descriptor.alignCorners"] = Attr(ct == "align_corners");
-  f["descriptor.halfPixelCenters"] = Attr(ct == "half_pixel");
+  bool ac = false, hp = false;
+  if (mode == "linear") {
+    if (ct != "asymmetric" && ct != "align_corners" && ct != "half_pixel")
+      unsupported("Arm NN bilinear Resize has no coordinate_transformation_mode " + ct);
+    ac = ct == "align_corners", hp = ct == "half_pixel";
+  } else if (ct == "asymmetric" && nm == "floor") {
+  } else if (ct == "align_corners" && nm == "round_prefer_ceil") {
+    ac = true;
+  } else if (ct == "tf_half_pixel_for_nn" && nm == "floor") {
+    hp = true;
+  } else {
+    unsupported("Arm NN nearest Resize has no coordinate_transformation_mode " + ct + " with nearest_mode " + nm);
+  }
+  f["descriptor.alignCorners"] = Attr(ac);
+  f["descriptor.halfPixelCenters"] = Attr(hp);
 }
 
 bool slice_to(const FieldMap& f, const reflection::Object&, const MapContext&, AttrMap& out) {
@@ -430,6 +470,15 @@ void l2norm_from(const AttrMap& a, const MapContext& c, FieldMap& f) {
   if (axis != 1 && !last) unsupported("Arm NN L2Normalization normalizes the channel axis only");
   f["descriptor.dataLayout"] = Attr(int64_t(axis == 1 ? 1 : 0));
   f["descriptor.eps"] = Attr(double(f32(af(a, "epsilon"))));
+}
+
+// ReduceSum-13 without its axes input (descriptor form: no axes attribute) reduces every dim,
+// as Arm NN's empty axis list does; with noop_with_empty_axes 1 it is the identity, which Arm
+// NN's Reduce cannot say.
+void reduce_sum_from(const AttrMap& a, const MapContext&, FieldMap& f) {
+  if (aints(a, "axes").empty() && ai(a, "noop_with_empty_axes") != 0)
+    unsupported("Arm NN Reduce has no noop_with_empty_axes (no axes reduces every dim)");
+  if (!A(a, "axes")) f["descriptor.axis"] = Attr(Ints{});
 }
 
 bool argminmax_to(const FieldMap& f, const reflection::Object& o, const MapContext&, AttrMap& out) {

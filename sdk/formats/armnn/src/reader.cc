@@ -10,7 +10,9 @@
 //   node inputs; with constantTensorsAsInputs = 1 they arrive through Constant layers on
 //   the input slots instead: the IR is the same either way;
 // - every other layer is one Node (canonical op, or `armnn.<LayerType>`), its output slots
-//   its output Values.
+//   its output Values; descriptor fields that are inputs of the canonical op (ONNX opset 13+:
+//   Slice starts / ends / axes, Pad pads and constant_value, ...) are constant Values after
+//   all others, named "<layer>.<input>".
 // Layer identity (`armnn.index`: LayerBase.index, `armnn.position`: place in `layers`) and
 // whatever the IR does not model are kept as `armnn.*` attributes.
 #include <algorithm>
@@ -22,6 +24,7 @@
 #include "armnn/ArmnnSchema_generated.h"
 #include "internal.h"
 #include "nnbridge/error.h"
+#include "nnbridge/rewrite.h"
 #include "ops.h"
 #include "tensor_info.h"
 
@@ -85,6 +88,10 @@ class Reader {
     collect_layers();
     name_values();
     for (size_t i = 0; i < layers_.size(); ++i) build_layer(i);
+    // Descriptor fields that the canonical ops take as inputs (Slice begin / size, Pad padList
+    // and padValue, Splitter views, Resize targets, BoundedReLu bounds, Reduce axis): constant
+    // values after the file's, in layer order (nnbridge/rewrite.h).
+    attributes_as_operands(g_);
     finish_ids();
     if (!warnings_.empty()) g_.metadata["armnn.warnings"] = Attr(warnings_);
     return std::move(g_);

@@ -18,8 +18,12 @@
 //   file left unknown (an ONNX model without value_info) inferred, GlobalAveragePool /
 //   GlobalMaxPool as one window, Flatten / Squeeze / Unsqueeze as Reshape, Transpose's default
 //   perm, Reshape's constant shape input as its attribute, auto_pad as pads and pads that differ
-//   at the two ends of a dim as an explicit Pad in front (ATen's padding is symmetric).
+//   at the two ends of a dim as an explicit Pad in front (ATen's padding is symmetric), and last
+//   the operand inputs ATen takes as arguments (Slice starts / ends / axes / steps, Pad pads and
+//   constant_value, Split split, Clip min / max, ReduceSum axes, Resize sizes, ...) as the
+//   attributes the mapping rows read: they must be constants.
 // Nodes that need none of this, and nodes read from a VkGraph (`vk.name`), are copied unchanged.
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <set>
@@ -364,19 +368,26 @@ bool needs_neutral_rewrites(const Graph& g) {
 }  // namespace
 
 Lowered lower_for_aten(const Graph& g) {
-  if (!needs_neutral_rewrites(g)) return Lowering(g).run();
+  const bool neutral = needs_neutral_rewrites(g);
+  const bool operands = std::any_of(g.nodes.begin(), g.nodes.end(), [](const Node& n) { return has_operand_inputs(n); });
+  if (!neutral && !operands) return Lowering(g).run();
   // nnbridge/rewrite.h first: value types a file left to shape inference (ONNX models without
   // value_info; every VkGraph value is written with its dtype and sizes), global pools as one
   // aten.avg_pool2d / max_pool2d window, Flatten / Squeeze / Unsqueeze of known shapes as a view, Transpose's default perm, Reshape's
-  // constant shape input as view_copy's size, asymmetric padding as a constant_pad_nd.
+  // constant shape input as view_copy's size, asymmetric padding as a constant_pad_nd; then the
+  // operand inputs as the arguments' attributes (they alone do not call for the others).
   Graph pre = g;
-  infer_missing_types(pre);
-  global_pools_as_windows(pre);
-  shape_ops_as_reshape(pre, "vk.");
-  explicit_transpose_perm(pre);
-  reshape_shape_as_attribute(pre);
-  explicit_pads(pre);
-  asymmetric_pads_as_pad(pre);
+  if (neutral) {
+    infer_missing_types(pre);
+    global_pools_as_windows(pre);
+    shape_ops_as_reshape(pre, "vk.");
+    explicit_transpose_perm(pre);
+    reshape_shape_as_attribute(pre);
+    explicit_pads(pre);
+    asymmetric_pads_as_pad(pre);
+  }
+  operands_as_attributes(pre);
+  require_constant_operands(pre, "VkGraph");
   return Lowering(pre).run();
 }
 

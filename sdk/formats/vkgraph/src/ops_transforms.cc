@@ -406,19 +406,22 @@ bool index_select_to(const AtenArgs&, const MapContext& c, AttrMap&) {
   return c.in.size() == 2 && rank_of(c.in[1]) == 1;
 }
 // upsample_nearest2d.vec with output_size: PyTorch's nearest (src = floor(dst * in / out)) is
-// ONNX Resize nearest + asymmetric + floor, the schema's defaults.
+// ONNX Resize nearest + asymmetric + floor, the schema's defaults; output_size is H and W of
+// Resize-13's full-rank sizes (N and C: X's).
 bool upsample_to(const AtenArgs& a, const MapContext& c, AttrMap& out) {
   Ints s = ints_of(a, "output_size");
   if (s.size() != 2 || c.in.empty() || rank_of(c.in[0]) != 4) return false;
-  out["sizes"] = Attr(s);
+  const Ints& x = c.in[0].shape;
+  if (x[0] < 0 || x[1] < 0) return false;
+  out["sizes"] = Attr(Ints{x[0], x[1], s[0], s[1]});
   return true;
 }
 void upsample_from(const AttrMap& a, const MapContext& c, AtenArgs& out) {
   if (str_of(a, "data_layout", "NCHW") != "NCHW") unsupported("aten.upsample_nearest2d is NCHW only");
   Ints s = ints_of(a, "sizes");
-  if (s.size() == 4) s = Ints(s.begin() + 2, s.end());
-  if (s.size() != 2 || c.in.empty() || rank_of(c.in[0]) != 4) unsupported("aten.upsample_nearest2d resizes H and W of 4-D input");
-  out["output_size"] = Attr(s);
+  if (s.size() != 4 || c.in.empty() || rank_of(c.in[0]) != 4) unsupported("aten.upsample_nearest2d resizes H and W of 4-D input");
+  if (s[0] != c.in[0].shape[0] || s[1] != c.in[0].shape[1]) unsupported("aten.upsample_nearest2d keeps N and C");
+  out["output_size"] = Attr(Ints{s[2], s[3]});
 }
 
 }  // namespace nnbridge::formats::vkgraph::transforms

@@ -5,6 +5,7 @@
 #include "internal.h"
 #include "nnbridge/buffer.h"
 #include "nnbridge/error.h"
+#include "nnbridge/rewrite.h"
 #include "ops.h"
 
 namespace nnbridge::formats::vkgraph {
@@ -25,6 +26,10 @@ class Reader {
     for (std::size_t i = 0; i < rg_.chain.size(); ++i) node(i);
     io();
     tables();
+    // Arguments that the canonical ops take as inputs (slice_copy's start / end / dim / step,
+    // constant_pad_nd's pad and value, clamp's bounds, ...): constant values after the file's, in
+    // node order (nnbridge/rewrite.h).
+    attributes_as_operands(g_);
     return std::move(g_);
   }
   bool unresolved() const { return unresolved_; }

@@ -43,10 +43,25 @@ namespace nnbridge::formats::armnn {
 ///   slot vectors is Error(Malformed).
 /// - ElementwiseBinary: operation Add/Div/Maximum/Minimum/Mul/Sub -> Add/Div/Max/Min/Mul/Sub,
 ///   SqDiff (6) -> SquaredDifference, Power (7) -> Pow (the released BinaryOperation numbers).
-/// - Splitter -> Split (axis, split) when the views cut the input along one axis; with
-///   ViewsDescriptor.hasAxis the given axis (negative: from the end) decides where the views
-///   alone do not, and views cutting elsewhere keep the layer native. hasAxis/axis are kept
-///   as `armnn.descriptor.*` residuals, so they round-trip.
+/// - Splitter -> Split (axis; the view sizes as the split input) when the views cut the input
+///   along one axis; with ViewsDescriptor.hasAxis the given axis (negative: from the end)
+///   decides where the views alone do not, and views cutting elsewhere keep the layer native.
+///   hasAxis/axis are kept as `armnn.descriptor.*` residuals, so they round-trip.
+/// - Descriptor fields that ONNX opset 13+ takes as inputs become constant input values of the
+///   canonical node (nnbridge/rewrite.h attributes_as_operands), named "<layer>.<ONNX input
+///   name>" and placed after all other values, in layer order: Slice begin / size -> starts,
+///   ends (begin + size), axes (0, 1, ...) as int64; Pad padList -> pads (ONNX order),
+///   padValue -> constant_value (a float32 scalar: for a quantized tensor Arm NN stores it
+///   unscaled, which the `cpu` backend follows); Splitter view sizes -> split; Activation
+///   BoundedReLu b / a -> Clip min / max (float32 scalars); Reduce Sum axis -> ReduceSum axes
+///   (an empty list: every dim); Resize / ResizeBilinear targetHeight / targetWidth -> sizes
+///   for every dim of X (N and C X's, at data_layout's places). Resize's method and
+///   alignCorners / halfPixelCenters read as ONNX Resize-13 modes: bilinear asymmetric /
+///   align_corners / half_pixel; nearest asymmetric + floor, align_corners + round_prefer_ceil
+///   (Arm NN rounds), tf_half_pixel_for_nn + floor (Arm NN's nearest keeps the 0.5).
+///   The writer turns constant inputs back into the fields and refuses (Error Unsupported,
+///   naming the node and the input) one that is not a constant; a Resize `scales` whose
+///   products with X's dims are whole is written as those sizes.
 /// - Every other layer: one Node with a canonical op (ONNX vocabulary, from the core op registry) or,
 ///   without an exact equivalent, the native op `armnn.<LayerType>` with every field kept as
 ///   `armnn.<field path>` attributes (e.g. `armnn.descriptor.normSize`). Deprecated layers
@@ -63,7 +78,7 @@ namespace nnbridge::formats::armnn {
 ///   ScatterND by upstream's ScatterNdFunction numbering (Update 0 -> reduction "none", Add 1,
 ///   Sub 2, Max 3, Min 4), `data_is_shape` = !m_InputEnabled, `combine_with` "data" (the
 ///   reference combines each update with the original element); m_AxisEnabled stays native.
-///   Tile -> Tile (`repeats` attribute), ReverseV2 (axes on slot 1), GatherNd -> GatherND,
+///   Tile -> Tile (`repeats` attribute; a constant repeats input is written as it), ReverseV2 (axes on slot 1), GatherNd -> GatherND,
 ///   ChannelShuffle, Shape, Cast, Fill -> ConstantOfShape, Rank, Reduce -> Reduce*,
 ///   LogicalBinary -> And / Or.
 /// - No `cpu` kernel (the native op, Error(Unsupported) on `run`): UnidirectionalSequenceLstm,

@@ -40,7 +40,16 @@ namespace nnbridge::formats::vkgraph {
 ///   table (sdk/formats/vkgraph/src/ops.cc: aten.add.Tensor, aten.convolution.default, ...)
 ///   becomes its canonical op with canonical attributes; its tensor arguments (and the tensors of
 ///   ValueList arguments) are the node's inputs in canonical order and its output(s) the node's
-///   outputs. Every other operator is the native op `vk.<name>` (e.g. `vk.et_vk.foo.default`):
+///   outputs. Arguments that ONNX opset 13+ takes as inputs are constant input values of the
+///   canonical node (nnbridge/rewrite.h attributes_as_operands), named "node_<i>.<ONNX input
+///   name>" and placed after all other values: slice_copy dim / start / end / step -> Slice axes,
+///   starts, ends (None: INT64_MAX), steps; constant_pad_nd pad / value -> Pad pads (ONNX
+///   order) / constant_value; split_with_sizes_copy split_sizes -> Split split; squeeze_copy /
+///   unsqueeze_copy dim -> axes; sum.dim_IntList dim -> ReduceSum axes; clamp / hardtanh bounds
+///   -> Clip min / max (a scalar of X's type where it holds the value exactly, else float32 or
+///   float64); upsample_nearest2d output_size -> Resize sizes for every dim (N and C X's). The
+///   writer turns constant inputs back into the arguments and refuses (Error Unsupported, naming
+///   the node and the input) one that is not a constant. Every other operator is the native op `vk.<name>` (e.g. `vk.et_vk.foo.default`):
 ///   inputs are the tensors of all arguments but the last, outputs the tensors of the last, and
 ///   it is written back verbatim from `vk.args`. An operator the table knows whose arguments it
 ///   cannot map (aten.add.Tensor / aten.sub.Tensor with alpha != 1: ONNX Add has no alpha;

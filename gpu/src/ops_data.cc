@@ -11,34 +11,13 @@
 
 namespace nnbridge::gpu {
 
-namespace {
+void StridedGather::run(const Device& dev, const cl::Buffer& in, const cl::Buffer& out) {
+  set_args(k, in, out, rank, meta, base, fill);
+  enqueue(dev, k, n);
+}
 
-// One output dim of a gather: coordinate c reads input coordinate start + c * step, brought into
-// [0, len) by mode (data.cl gather_strided), at `stride` input elements per step of it.
-struct GatherDim {
-  int64_t size = 1, start = 0, step = 1, len = 1, stride = 0;
-  int mode = 0;  // 0 none, 1 constant, 2 edge, 3 reflect, 4 symmetric, 5 wrap
-};
-
-GatherDim plain(int64_t size, int64_t stride) { return GatherDim{size, 0, 1, size, stride, 0}; }
-
-// One gather_strided launch from input slot `in_slot` to output slot `out_slot`.
-struct StridedGather {
-  cl::Kernel k;
-  cl::Buffer meta;
-  int rank = 0, base = 0;
-  float fill = 0;
-  int64_t n = 0;
-  std::size_t in_slot = 0, out_slot = 0;
-
-  void operator()(const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) {
-    set_args(k, in[in_slot], out[out_slot], rank, meta, base, fill);
-    enqueue(dev, k, n);
-  }
-};
-
-StridedGather strided_gather(const OpContext& c, const std::vector<GatherDim>& dims, int64_t base, float fill = 0,
-                             std::size_t in_slot = 0, std::size_t out_slot = 0) {
+StridedGather strided_gather(const OpContext& c, const std::vector<GatherDim>& dims, int64_t base, float fill,
+                             std::size_t in_slot, std::size_t out_slot) {
   std::vector<int> meta;
   int64_t n = 1;
   for (const GatherDim& d : dims) {
@@ -48,10 +27,11 @@ StridedGather strided_gather(const OpContext& c, const std::vector<GatherDim>& d
   }
   c.to_int(n);
   c.to_int(numel(c.k.in[in_slot].shape));
-  StridedGather g{c.kernel("data.cl", "gather_strided"), c.ints(meta), static_cast<int>(dims.size()), signed_int(c, base),
-                  fill, n, in_slot, out_slot};
-  return g;
+  return StridedGather{c.kernel("data.cl", "gather_strided"), c.ints(meta), static_cast<int>(dims.size()), signed_int(c, base),
+                       fill, n, in_slot, out_slot};
 }
+
+namespace {
 
 // cpu_ref/src/kernels/shape_ops.cc make_slice (ONNX Slice-13).
 Launch slice(const OpContext& c) {

@@ -1,23 +1,17 @@
-// Network ops of the opencl backend: Softmax (softmax.cl), Conv (conv.cl), pooling (pool.cl),
-// Gemm and MatMul (gemm.cl), Reduce* (reduce.cl), BatchNormalization (normalization.cl). Geometry and
-// attribute rules are cpu_ref's (the comments name its file), so both backends read a node alike.
+// Network ops of the opencl backend: Softmax (softmax.cl), Gemm and MatMul (gemm.cl), Reduce*
+// (reduce.cl), BatchNormalization (normalization.cl); it registers the windowed ops (ops_window.cc),
+// the other normalizations (ops_norm.cc) and the losses (ops_loss.cc). Geometry and attribute
+// rules are cpu_ref's (the comments name its file), so both backends read a node alike.
 #include <algorithm>
 #include <cmath>
 
 #include "nnbridge/exec/gemm.h"
-#include "ops.h"
+#include "ops_util.h"
 
 namespace nnbridge::gpu {
 
 namespace {
 
-
-// Sets each argument in order.
-template <class... A>
-void set_args(cl::Kernel& k, const A&... a) {
-  cl_uint i = 0;
-  (k.setArg(i++, a), ...);
-}
 
 OpFactory softmax(bool log) {
   return [log](const OpContext& c) -> Launch {
@@ -36,119 +30,6 @@ OpFactory softmax(bool log) {
     return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
       set_args(k, in[0], out[0], len, in_, beta, log ? 1 : 0);
       if (in_ > 0) enqueue(dev, k, cols);
-    };
-  };
-}
-
-// cpu_ref/src/kernels/conv.cc: weights brought to OIHW with C/group input channels per output
-// channel from OIHW (ONNX), OHWI (Arm NN NHWC), 1HWO (depthwise [1, H, W, C*M], o reads
-// channel o / M) or MIHW (Arm NN 20.08 depthwise [M, C, H, W], o = c*M + m is W[m][c]).
-Launch conv(const OpContext& c) {
-  const KernelContext& k = c.k;
-  const Shape& xs = k.in[0].shape;
-  const Shape& ys = k.out[0].shape;
-  const Shape& ws = k.in[1].shape;
-  if (xs.size() != 4 || ys.size() != 4) k.unsupported("only 2-D convolution (rank-4 X) is implemented");
-  if (ws.size() != 4) k.invalid("W must have rank 4");
-  if (!k.constants[1]) k.unsupported("W that is not a constant");
-  const bool nhwc = k.attr_string("data_layout", "NCHW") == "NHWC";
-  const std::string layout = k.attr_string("kernel_layout", "OIHW");
-  const int64_t n = xs[0], C = nhwc ? xs[3] : xs[1], H = nhwc ? xs[1] : xs[2], W = nhwc ? xs[2] : xs[3];
-  const int64_t M = nhwc ? ys[3] : ys[1], OH = nhwc ? ys[1] : ys[2], OW = nhwc ? ys[2] : ys[3];
-  const int64_t group = k.attr_int("group", 1);
-  int64_t kh, kw;
-  if (layout == "OIHW" || layout == "MIHW") kh = ws[2], kw = ws[3];
-  else if (layout == "OHWI" || layout == "1HWO") kh = ws[1], kw = ws[2];
-  else k.unsupported("kernel_layout \"" + layout + "\"");
-  if ((layout == "1HWO" || layout == "MIHW") && group != C) k.invalid("depthwise kernel_layout " + layout + " needs group = input channels");
-  if (group < 1 || C % group != 0 || M % group != 0) k.invalid("channels do not divide into groups");
-  const int64_t cg = C / group;
-  if (numel(ws) != M * cg * kh * kw) k.invalid("W size does not match the channels and kernel");
-  auto w_index = [&](int64_t o, int64_t i, int64_t y, int64_t x) -> int64_t {
-    if (layout == "OIHW") return ((o * cg + i) * kh + y) * kw + x;
-    if (layout == "OHWI") return ((o * kh + y) * kw + x) * cg + i;
-    if (layout == "1HWO") return (y * kw + x) * M + o;
-    const int64_t mult = ws[0], chans = ws[1];  // MIHW
-    return (((o % mult) * chans + o / mult) * kh + y) * kw + x;
-  };
-  const std::vector<float>& wsrc = *k.constants[1];
-  std::vector<float> oihw;
-  oihw.reserve(wsrc.size());
-  for (int64_t o = 0; o < M; ++o)
-    for (int64_t i = 0; i < cg; ++i)
-      for (int64_t y = 0; y < kh; ++y)
-        for (int64_t x = 0; x < kw; ++x) oihw.push_back(wsrc[w_index(o, i, y, x)]);
-  Shape strides = k.attr_ints("strides", {1, 1}), dil = k.attr_ints("dilations", {1, 1}), pads = k.attr_ints("pads", {0, 0, 0, 0});
-  if (strides.size() != 2 || dil.size() != 2 || pads.size() != 4) k.invalid("strides/dilations/pads sizes");
-  int64_t pt = pads[0], pl = pads[1];
-  const std::string auto_pad = k.attr_string("auto_pad", "NOTSET");
-  if (auto_pad == "SAME_UPPER" || auto_pad == "SAME_LOWER") {
-    auto begin = [&](int64_t in, int64_t out, int64_t ks, int64_t s, int64_t d) {
-      const int64_t total = std::max<int64_t>(0, (out - 1) * s + d * (ks - 1) + 1 - in);
-      return auto_pad == "SAME_UPPER" ? total / 2 : total - total / 2;
-    };
-    pt = begin(H, OH, kh, strides[0], dil[0]);
-    pl = begin(W, OW, kw, strides[1], dil[1]);
-  } else if (auto_pad == "VALID") {
-    pt = pl = 0;
-  }
-  // Bias: constant (scaled by Arm NN's implied bias scale where it applies), else read as is.
-  const bool has_bias = k.has_input(2);
-  if (has_bias && numel(k.in[2].shape) != M) k.invalid("B must have one value per output channel");
-  const std::vector<float> bscale = exec::implied_bias_scale(k, M);
-  std::vector<float> bias(static_cast<std::size_t>(M), 0.0f);
-  const bool bias_on_device = has_bias && !k.constants[2];
-  if (bias_on_device && !bscale.empty()) k.unsupported("a quantized bias that is not a constant");
-  if (has_bias && k.constants[2])
-    for (int64_t o = 0; o < M; ++o) bias[o] = bscale.empty() ? (*k.constants[2])[o] : (*k.constants[2])[o] * bscale[o];
-  std::vector<int> g;
-  for (int64_t v : {n, C, H, W, M, OH, OW, kh, kw, strides[0], strides[1], dil[0], dil[1], pt + 0, pl + 0, group})
-    g.push_back(v < 0 ? static_cast<int>(v) : c.to_int(v));
-  g.push_back(nhwc ? 1 : 0);
-  const int64_t total = c.to_int(numel(ys));
-  c.to_int(numel(xs));
-  cl::Buffer gb = c.ints(g), wb = c.floats(oihw), bb = c.floats(bias);
-  cl::Kernel kern = c.kernel("conv.cl", "conv2d");
-  return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
-    set_args(kern, in[0], wb, bias_on_device ? in[2] : bb, out[0], gb);
-    enqueue(dev, kern, total);
-  };
-}
-
-// cpu_ref/src/kernels/pool.cc.
-OpFactory pool(bool is_max, bool global) {
-  return [=](const OpContext& c) -> Launch {
-    const KernelContext& k = c.k;
-    const Shape& xs = k.in[0].shape;
-    const Shape& ys = k.out[0].shape;
-    if (xs.size() != 4 || ys.size() != 4) k.unsupported("only 2-D pooling (rank-4 X) is implemented");
-    const bool nhwc = k.attr_string("data_layout", "NCHW") == "NHWC";
-    const int64_t N = xs[0], C = nhwc ? xs[3] : xs[1], H = nhwc ? xs[1] : xs[2], W = nhwc ? xs[2] : xs[3];
-    const int64_t OH = nhwc ? ys[1] : ys[2], OW = nhwc ? ys[2] : ys[3];
-    if (ys[0] != N || (nhwc ? ys[3] : ys[1]) != C) k.invalid("output shape does not match the input's N and C");
-    Shape ks = global ? Shape{H, W} : k.attr_ints("kernel_shape");
-    Shape s = global ? Shape{1, 1} : k.attr_ints("strides", {1, 1});
-    Shape d = global ? Shape{1, 1} : k.attr_ints("dilations", {1, 1});
-    Shape p = global ? Shape{0, 0, 0, 0} : k.attr_ints("pads", {0, 0, 0, 0});
-    if (ks.size() != 2 || s.size() != 2 || d.size() != 2 || p.size() != 4) k.invalid("kernel_shape/strides/dilations/pads sizes");
-    const std::string auto_pad = global ? "NOTSET" : k.attr_string("auto_pad", "NOTSET");
-    if (auto_pad != "NOTSET" && auto_pad != "VALID") k.unsupported("auto_pad " + auto_pad + " for pooling");
-    if (auto_pad == "VALID") p = {0, 0, 0, 0};
-    for (int64_t v : s)
-      if (v < 1) k.invalid("strides must be >= 1");
-    const bool include_pad = !is_max && k.attr_int("count_include_pad", 0) != 0;
-    std::vector<int> g;
-    for (int64_t v : {N, C, H, W, OH, OW, ks[0], ks[1], s[0], s[1], d[0], d[1], p[0], p[1], p[2], p[3]}) g.push_back(c.to_int(v));
-    g.push_back(nhwc ? 1 : 0);
-    g.push_back(is_max ? 1 : 0);
-    g.push_back(include_pad ? 1 : 0);
-    const int64_t total = c.to_int(numel(ys));
-    c.to_int(numel(xs));
-    cl::Buffer gb = c.ints(g);
-    cl::Kernel kern = c.kernel("pool.cl", "pool2d");
-    return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
-      set_args(kern, in[0], out[0], gb);
-      enqueue(dev, kern, total);
     };
   };
 }
@@ -293,11 +174,6 @@ Launch batchnorm(const OpContext& c) {
 void add_nn_ops(OpTable& t) {
   t["Softmax"] = softmax(false);
   t["LogSoftmax"] = softmax(true);
-  t["Conv"] = conv;
-  t["MaxPool"] = pool(true, false);
-  t["AveragePool"] = pool(false, false);
-  t["GlobalMaxPool"] = pool(true, true);
-  t["GlobalAveragePool"] = pool(false, true);
   t["Gemm"] = gemm;
   t["MatMul"] = matmul;
   t["ReduceMean"] = reduce(0);
@@ -313,6 +189,7 @@ void add_nn_ops(OpTable& t) {
   t["BatchNormalization"] = batchnorm;
   add_norm_ops(t);
   add_loss_ops(t);
+  add_window_ops(t);
 }
 
 }  // namespace nnbridge::gpu

@@ -80,4 +80,32 @@ class IndexFlags {
   cl::Buffer buf_;
 };
 
+/// One output dim of a strided gather (data.cl gather_strided): coordinate c reads input
+/// coordinate start + c * step, brought into [0, len) by mode, `stride` input elements apart.
+struct GatherDim {
+  int64_t size = 1, start = 0, step = 1, len = 1, stride = 0;
+  int mode = 0;  ///< 0 none (always inside), 1 constant, 2 edge, 3 reflect, 4 symmetric, 5 wrap
+};
+/// A dim read whole, in order.
+inline GatherDim plain(int64_t size, int64_t stride) { return GatherDim{size, 0, 1, size, stride, 0}; }
+
+/// One gather_strided launch (ops_data.cc): y[i] = x[base + sum over dims], `fill` where a
+/// constant-mode dim falls outside; as a Launch it reads input slot in_slot, writes output slot out_slot.
+struct StridedGather {
+  cl::Kernel k;
+  cl::Buffer meta;
+  int rank = 0, base = 0;
+  float fill = 0;
+  int64_t n = 0;
+  std::size_t in_slot = 0, out_slot = 0;
+
+  void run(const Device& dev, const cl::Buffer& in, const cl::Buffer& out);
+  void operator()(const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) {
+    run(dev, in[in_slot], out[out_slot]);
+  }
+};
+/// The gather over `dims` (the output's dims, in order) of the node's input `in_slot`.
+StridedGather strided_gather(const OpContext& c, const std::vector<GatherDim>& dims, int64_t base, float fill = 0,
+                             std::size_t in_slot = 0, std::size_t out_slot = 0);
+
 }  // namespace nnbridge::gpu

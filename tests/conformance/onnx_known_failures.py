@@ -2,10 +2,11 @@
 """Writes tests/conformance/onnx-known-failures.txt: every case of ONNX 1.12's backend test data
 (Debian libonnx-testdata) that nnbridge's cpu backend does not pass, with a one-line reason.
 
-Usage: onnx_known_failures.py NNBRIDGE_CLI OUT [DATA]
+Usage: onnx_known_failures.py NNBRIDGE_CLI OUT [DATA] [--backend opencl]
 
 Runs `nnbridge conformance DATA/{node,pytorch-converted,pytorch-operator,simple} --backends cpu
---json` (DATA: /usr/share/libonnx-testdata/data) and turns each failure message into the cause a
+--json` (DATA: /usr/share/libonnx-testdata/data; --backend opencl: the opencl backend without
+fallback, for onnx-known-failures-opencl.txt) and turns each failure message into the cause a
 reviewer can check (an op without a kernel, a type the IR has no form for, ...). A message no rule
 below explains stops the script: every entry must say why. The file is what
 `nnbridge conformance --known-failures` reads (a JSON object {"<case>": "<reason>"}).
@@ -15,8 +16,14 @@ import re
 import subprocess
 import sys
 
-CLI, OUT = sys.argv[1], sys.argv[2]
-DATA = sys.argv[3] if len(sys.argv) > 3 else "/usr/share/libonnx-testdata/data"
+ARGS = sys.argv[1:]
+BACKEND = "cpu"
+if "--backend" in ARGS:
+    k = ARGS.index("--backend")
+    BACKEND = ARGS[k + 1]
+    del ARGS[k:k + 2]
+CLI, OUT = ARGS[0], ARGS[1]
+DATA = ARGS[2] if len(ARGS) > 2 else "/usr/share/libonnx-testdata/data"
 FOLDERS = ["node", "pytorch-converted", "pytorch-operator", "simple"]
 
 TRAINING = {"Adagrad", "Adam", "Momentum", "Gradient"}
@@ -25,8 +32,6 @@ SEQUENCE = {"SequenceEmpty", "SequenceConstruct", "SequenceInsert", "SequenceAt"
             "SplitToSequence", "ConcatFromSequence"}
 # Nodes of an operator the table maps, read as native because of a form the canonical op lacks.
 NATIVE_FORM = {
-    "Max": "Max with other than two inputs (the canonical Max is binary)",
-    "Min": "Min with other than two inputs (the canonical Min is binary)",
     "Shape": "Shape-15 with start / end (the canonical Shape is the whole shape)",
     "ReduceSum": "ReduceSum with noop_with_empty_axes = 1 (no canonical form)",
     "Resize": "Resize tf_crop_and_resize (reads roi; no canonical form)",
@@ -36,7 +41,24 @@ NATIVE_FORM = {
 }
 
 
+# Cases whose expected data, not nnbridge, is at fault, each checked by hand: (case-name pattern,
+# failure message pattern, reason).
+FAULTY_DATA = [
+    (r"test_cast(like)?_FLOAT_to_BFLOAT16", r"values differ",
+     "ONNX 1.12's expected bfloat16 is the float32 bits truncated; nnbridge rounds to nearest even "
+     "(Eigen::bfloat16, the rounding ONNX Cast-19 specifies)"),
+    (r"test_castlike_", r"has the wrong shape",
+     "ONNX 1.12's case declares input 'like' with the output's shape [3, 4] but gives data of shape [1]"),
+    (r"window(_symmetric)?_expanded$", r"values differ",
+     "ONNX 1.12's expected window is up to 7e-5 off the float64 formula (hann: 0.3454739 for "
+     "0.5 - 0.5 cos(2 pi 2/10) = 0.3454915); nnbridge's is within 1e-7 of it"),
+]
+
+
 def reason(name, r):
+    for case, msg, text in FAULTY_DATA:
+        if re.search(case, name) and re.search(msg, r):
+            return text
     m = re.search(r"no kernel for op onnx\.(\w+)", r)
     if m:
         op = m.group(1)
@@ -48,10 +70,10 @@ def reason(name, r):
             return "sequence op %s: the IR has no sequence type" % op
         if op in NATIVE_FORM:
             return NATIVE_FORM[op]
-        return "op %s not implemented (no canonical op, no cpu kernel)" % op
+        return "op %s not implemented (no canonical op, no %s kernel)" % (op, BACKEND)
     m = re.search(r"no kernel for op (\w+)", r)
     if m:
-        return "canonical op %s has no cpu kernel" % m.group(1)
+        return "canonical op %s has no %s kernel" % (m.group(1), BACKEND)
     m = re.search(r"(\w+)(?: '[^']*')?: input (\d+) \('([^']*)'\) is not a constant; nnbridge's \w+ takes it as the attribute `(\w+)`", r)
     if m:
         return "opset-13+ input %s of %s is not a constant (the canonical op takes `%s` as an attribute)" % (
@@ -74,11 +96,11 @@ def reason(name, r):
         if text:
             return text
         if "UINT" in pat:
-            return "dtype %s: nnbridge has no unsigned dtype but uint8" % (mm.group(1) or mm.group(2)).lower()
-        return "%s output shape computed at run time (the cpu backend plans shapes before running)" % mm.group(1)
+            return "dtype %s: no nnbridge dtype" % (mm.group(1) or mm.group(2)).lower()
+        return "%s output type cannot be resolved even with the inputs bound" % mm.group(1)
     m = re.search(r"\((\w+)\): (.*)$", r)
     if m and r.startswith("Unsupported: nodes["):
-        return "cpu %s: %s" % (m.group(1), m.group(2).split(" (the tensor types")[0])
+        return "%s %s: %s" % (BACKEND, m.group(1), m.group(2).split(" (the tensor types")[0].split(" (opencl.fallback")[0])
     if "values differ" in r and "float64" in FLOAT64.get(name, ""):
         return "float64 computed in float32: values past the float32 range become inf"
     return None
@@ -88,7 +110,7 @@ FLOAT64 = {}
 known = {}
 unexplained = []
 for folder in FOLDERS:
-    p = subprocess.run([CLI, "conformance", "%s/%s" % (DATA, folder), "--backends", "cpu", "--json", "--jobs", "2"],
+    p = subprocess.run([CLI, "conformance", "%s/%s" % (DATA, folder), "--backends", BACKEND, "--json", "--jobs", "2"],
                        stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, check=False)
     report = json.loads(p.stdout)
     for c in report["cases"]:

@@ -447,6 +447,8 @@ const OpTable& ops() {
     add_nn_ops(t);
     add_convert_ops(t);
     add_data_ops(t);
+    add_rnn_ops(t);
+    add_qlinear_ops(t);
     return t;
   }();
   return table;

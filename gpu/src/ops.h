@@ -52,6 +52,8 @@ void add_index_ops(OpTable&);  // ops_index.cc: Gather*, Scatter*, OneHot, TopK,
 void add_norm_ops(OpTable&);   // ops_norm.cc: LayerNormalization, InstanceNormalization, LRN
 void add_loss_ops(OpTable&);   // ops_loss.cc: NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 void add_window_ops(OpTable&); // ops_window.cc: Conv, ConvTranspose, MaxPool, AveragePool, LpPool, global pools
+void add_rnn_ops(OpTable&);     // ops_rnn.cc: RNN, GRU, LSTM (ONNX)
+void add_qlinear_ops(OpTable&); // ops_qlinear.cc: ConvInteger, QLinearConv, MatMulInteger, QLinearMatMul
 const OpTable& ops();
 
 /// Runs `k` over `n` work items (nothing when n is 0).

@@ -114,3 +114,36 @@ __kernel void range(__global float* y, float start, float delta) {
   const int i = (int)get_global_id(0);
   y[i] = (float)((acc_t)start + (acc_t)i * (acc_t)delta);
 }
+
+// One pass of Resize (ONNX Resize-13, gpu/src/ops_resize.cc) along one dim of x viewed as
+// [outer][in][inner] into y [outer][out][inner]: output index j takes n taps (idx[j * n + k],
+// weight w_hi + w_lo, a double split in two floats), summed in acc_t and rounded to float as cpu
+// rounds after each pass.
+__kernel void resize_pass(__global const float* x, __global float* y, __global const int* idx,
+                          __global const float* w_hi, __global const float* w_lo, int n, int in, int out, int inner) {
+  const int i = (int)get_global_id(0);
+  const int e = i % inner, j = (i / inner) % out, o = i / (inner * out);
+  acc_t acc = 0;
+  for (int k = 0; k < n; ++k) {
+    const acc_t w = (acc_t)w_hi[j * n + k] + (acc_t)w_lo[j * n + k];
+    acc += w * (acc_t)x[(o * in + idx[j * n + k]) * inner + e];
+  }
+  y[i] = (float)acc;
+}
+
+// tf_crop_and_resize: elements whose coordinate along any dim samples outside the input get
+// `value`. m: rank, dims[rank], then per dim d an offset into the flags (-1: none outside).
+__kernel void resize_extrapolate(__global float* y, __global const int* m, __global const int* flags, float value) {
+  const int i = (int)get_global_id(0);
+  const int rank = m[0];
+  int rem = i;
+  for (int d = rank - 1; d >= 0; --d) {
+    const int c = rem % m[1 + d];
+    rem /= m[1 + d];
+    const int at = m[1 + rank + d];
+    if (at >= 0 && flags[at + c]) {
+      y[i] = value;
+      return;
+    }
+  }
+}

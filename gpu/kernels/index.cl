@@ -236,3 +236,65 @@ __kernel void compress_gather(__global const float* x, __global const int* keep,
   const int e = i % inner, q = (i / inner) % n, o = i / (inner * n);
   y[i] = x[(o * dim + keep[q]) * inner + e];
 }
+
+// Unique (ONNX Unique-11) over `dim` slices of x viewed as [outer][dim][inner] (a slice: its
+// outer * inner elements; flat: outer = inner = 1). Slices compare element by element in order,
+// NaN equal to NaN and above every number.
+int unique_cmp(__global const float* x, int a, int b, int dim, int inner, int len) {
+  for (int k = 0; k < len; ++k) {
+    const float va = x[((k / inner) * dim + a) * inner + k % inner], vb = x[((k / inner) * dim + b) * inner + k % inner];
+    const int na = isnan(va), nb = isnan(vb);
+    if (na || nb) {
+      if (na != nb) return na ? 1 : -1;
+    } else if (va != vb) {
+      return va < vb ? -1 : 1;
+    }
+  }
+  return 0;
+}
+
+// Per slice j: first[j] = the first slice equal to it.
+__kernel void unique_first(__global const float* x, __global int* first, int dim, int inner, int len) {
+  const int j = (int)get_global_id(0);
+  int f = 0;
+  while (f < j && unique_cmp(x, f, j, dim, inner, len) != 0) ++f;
+  first[j] = f;
+}
+
+// Per first occurrence j: its output position (the number of first occurrences ordered before it:
+// by value when sorted, else by position) in pos[j], rep[position] = j, count[position] = its
+// slices; res[0] counts the distinct slices.
+__kernel void unique_place(__global const float* x, __global const int* first, __global int* pos, __global int* rep,
+                           __global int* count, int dim, int inner, int len, int sorted, __global int* res) {
+  const int j = (int)get_global_id(0);
+  if (first[j] != j) return;
+  int p = 0, n = 0;
+  for (int f = 0; f < dim; ++f) {
+    if (first[f] == j) ++n;
+    if (first[f] != f || f == j) continue;
+    p += sorted ? unique_cmp(x, f, j, dim, inner, len) < 0 : f < j;
+  }
+  pos[j] = p;
+  rep[p] = j;
+  count[p] = n;
+  atomic_inc(res);
+}
+
+// Y [outer][u][inner] from the slices rep[0..u).
+__kernel void unique_gather(__global const float* x, __global const int* rep, __global float* y, int u, int dim, int inner) {
+  const int i = (int)get_global_id(0);
+  const int e = i % inner, q = (i / inner) % u, o = i / (inner * u);
+  y[i] = x[(o * dim + rep[q]) * inner + e];
+}
+
+// indices [u], inverse_indices [dim], counts [u] as floats (want: which of them the node has).
+__kernel void unique_outputs(__global const int* first, __global const int* pos, __global const int* rep,
+                             __global const int* count, __global float* indices, __global float* inverse,
+                             __global float* counts, int u, int want_indices, int want_inverse, int want_counts) {
+  const int j = (int)get_global_id(0);
+  if (want_inverse) inverse[j] = (float)pos[first[j]];
+  if (j < u) {
+    if (want_indices) indices[j] = (float)rep[j];
+    if (want_counts) counts[j] = (float)count[j];
+  }
+}

@@ -367,6 +367,7 @@ void add_data_ops(OpTable& t) {
   t["EyeLike"] = eye_like;
   t["Range"] = range;
   add_index_ops(t);
+  add_resize_ops(t);
 }
 
 }  // namespace nnbridge::gpu

@@ -1,5 +1,5 @@
 // Index-driven ops of the opencl backend (kernels/index.cl): Gather, GatherElements, GatherND,
-// ScatterND, ScatterElements, OneHot, TopK, NonZero, Compress. The device checks every index it
+// ScatterND, ScatterElements, OneHot, TopK, NonZero, Compress, Unique. The device checks every index it
 // reads (IndexFlags, ops_util.h); a launch that read indices waits for the queue and refuses an
 // out-of-range one as cpu_ref does, with its message and Error code (each op names cpu's file).
 #include <algorithm>
@@ -374,6 +374,58 @@ Launch compress(const OpContext& c) {
   };
 }
 
+// cpu_ref/src/kernels/value_shaped.cc make_unique (ONNX Unique-11): the distinct count from the
+// values must be the planned one. O(dim^2) comparisons of slices, all on the device.
+Launch unique(const OpContext& c) {
+  const KernelContext& k = c.k;
+  const Shape xs = k.in[0].shape;
+  const bool flat = !k.attr("axis");
+  const int sorted = k.attr_int("sorted", 1) != 0;
+  int64_t outer = 1, dim = numel(xs), inner = 1, axis = 0;
+  if (!flat) {
+    const int64_t r = static_cast<int64_t>(xs.size());
+    axis = k.attr_axis("axis", 0, r);
+    dim = xs[axis];
+    for (int64_t d = 0; d < axis; ++d) outer *= xs[d];
+    for (int64_t d = axis + 1; d < r; ++d) inner *= xs[d];
+  }
+  const int64_t planned = k.out[0].shape.empty() ? -1 : k.out[0].shape[flat ? 0 : axis];
+  if (flat ? k.out[0].shape.size() != 1 : k.out[0].shape.size() != xs.size()) k.invalid("Y has the wrong rank");
+  const std::size_t n_out = k.out.size();
+  bool want[4] = {true, false, false, false};
+  for (std::size_t o = 1; o < n_out && o < 4; ++o) {
+    const int64_t need = o == 2 ? dim : planned;
+    want[o] = k.out[o].dtype != DataType::Undefined;
+    if (want[o] && k.out[o].shape != Shape{need}) k.invalid("output " + std::to_string(o) + " must be [" + std::to_string(need) + "]");
+  }
+  c.to_int(numel(xs));
+  const int dim_ = c.to_int(dim), inner_ = c.to_int(inner), len = c.to_int(outer * inner), planned_ = c.to_int(std::max<int64_t>(planned, 0));
+  const int64_t n = c.to_int(numel(k.out[0].shape));
+  auto ints = [&c](int64_t count) {
+    return cl::Buffer(c.dev.context, CL_MEM_READ_WRITE, static_cast<std::size_t>(std::max<int64_t>(count, 1)) * sizeof(cl_int));
+  };
+  const cl::Buffer first = ints(dim), pos = ints(dim), rep = ints(dim), count = ints(dim);
+  const IndexFlags res(c.dev, 1);
+  const std::string name = who(k);
+  cl::Kernel k_first = c.kernel("index.cl", "unique_first"), k_place = c.kernel("index.cl", "unique_place");
+  cl::Kernel k_gather = c.kernel("index.cl", "unique_gather"), k_outs = c.kernel("index.cl", "unique_outputs");
+  return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
+    dev.queue.enqueueFillBuffer(res.buffer(), cl_int{0}, 0, sizeof(cl_int));
+    set_args(k_first, in[0], first, dim_, inner_, len);
+    enqueue(dev, k_first, dim_);
+    set_args(k_place, in[0], first, pos, rep, count, dim_, inner_, len, sorted, res.buffer());
+    enqueue(dev, k_place, dim_);
+    const int u = res.read(dev)[0];
+    if (u != planned) differs(name, "a distinct count of", u, planned);
+    set_args(k_gather, in[0], rep, out[0], planned_, dim_, inner_);
+    enqueue(dev, k_gather, n);
+    if (!want[1] && !want[2] && !want[3]) return;
+    set_args(k_outs, first, pos, rep, count, want[1] ? out[1] : out[0], want[2] ? out[2] : out[0], want[3] ? out[3] : out[0],
+             planned_, want[1] ? 1 : 0, want[2] ? 1 : 0, want[3] ? 1 : 0);
+    enqueue(dev, k_outs, dim_);
+  };
+}
+
 }  // namespace
 
 void add_index_ops(OpTable& t) {
@@ -386,6 +438,7 @@ void add_index_ops(OpTable& t) {
   t["TopK"] = top_k;
   t["NonZero"] = non_zero;
   t["Compress"] = compress;
+  t["Unique"] = unique;
 }
 
 }  // namespace nnbridge::gpu

@@ -154,3 +154,21 @@ TEST_CASE("opencl GatherElements and ScatterND refuse what cpu refuses") {
   CHECK(scatter("add") == std::vector<float>{0, 40, 0, 20});
   CHECK_THROWS_WITH_AS(scatter("none"), doctest::Contains("index tuple 2 repeats an earlier one"), Error);
 }
+
+TEST_CASE("opencl Resize: linear asymmetric and nearest on a 1-D input") {
+  if (!have_opencl()) return;
+  auto resize = [](const std::string& mode, std::vector<float> x, int64_t out) {
+    OneNode n({static_cast<int64_t>(x.size())});
+    const ValueId roi = n.add("roi", ty(DataType::Float32, {0}));
+    n.g.values[roi].constant = Buffer::copy_of({});
+    const float scale = static_cast<float>(out) / static_cast<float>(x.size());
+    const ValueId scales = n.add("scales", ty(DataType::Float32, {1}));
+    n.g.values[scales].constant = Buffer::copy_of(std::as_bytes(std::span<const float>(&scale, 1)));
+    return n.run("Resize", {roi, scales}, {out}, {{"mode", Attr(mode)}}, x);
+  };
+  // x = [1, 3] to 4 with scale 2: output j reads j / 2 = 0, 0.5, 1, 1.5; linear weighs floor and
+  // floor + 1 by the fraction, the index past the end reads the edge: 1, 2, 3, 3.
+  CHECK(resize("linear", {1, 3}, 4) == std::vector<float>{1, 2, 3, 3});
+  // nearest (floor): 1, 1, 3, 3.
+  CHECK(resize("nearest", {1, 3}, 4) == std::vector<float>{1, 1, 3, 3});
+}

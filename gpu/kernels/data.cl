@@ -1,9 +1,9 @@
 // Data-movement and per-axis kernels of the opencl backend (gpu/src/ops_data.cc): one generic
 // strided gather that Slice, Pad, Split, Tile, Expand, DepthToSpace and SpaceToDepth reduce to,
-// and the ops that walk one axis (CumSum, ArgMax/ArgMin, Hardmax) or a matrix (Trilu, EyeLike),
-// plus Range. One work item per output element unless a kernel says otherwise. The formulas are
-// cpu_ref's (the host code names each file); sums that cpu accumulates in double do so here where
-// the device has doubles.
+// the ops that walk one axis (CumSum, ArgMax/ArgMin, Hardmax), Range and Resize's passes. One
+// work item per output element unless a kernel says otherwise. The formulas are cpu_ref's (the
+// host code names each file); sums that cpu accumulates in double do so here where the device
+// has doubles.
 #pragma OPENCL FP_CONTRACT OFF
 #if defined(cl_khr_fp64)
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
@@ -88,25 +88,6 @@ __kernel void hardmax(__global const float* x, __global float* y, int dim, int i
   for (int j = 1; j < dim && !isnan(x[base + best * inner]); ++j)
     if (isnan(x[base + j * inner]) || x[base + j * inner] > x[base + best * inner]) best = j;
   for (int j = 0; j < dim; ++j) y[base + j * inner] = j == best ? 1.0f : 0.0f;
-}
-
-// Trilu (ONNX Trilu-14) per matrix of the last two dims [rows][cols]: keeps (i, j) with j - i >= k
-// (upper) or <= k (lower). k is kb[0] when has_k, else 0, compared in acc_t as cpu compares in double.
-__kernel void trilu(__global const float* x, __global const float* kb, __global float* y, int rows, int cols,
-                    int has_k, int upper) {
-  const int at = (int)get_global_id(0);
-  const int j = at % cols, i = (at / cols) % rows;
-  const acc_t k = has_k ? (acc_t)kb[0] : (acc_t)0;
-  const acc_t diff = (acc_t)(j - i);
-  y[at] = (upper ? diff >= k : diff <= k) ? x[at] : 0.0f;
-}
-
-// EyeLike (ONNX EyeLike-9): ones at (i, i + k) of [rows][cols]. The host passes k = cols when no
-// column can match, so i + k stays small.
-__kernel void eye_like(__global float* y, int cols, int k) {
-  const int at = (int)get_global_id(0);
-  const int j = at % cols, i = at / cols;
-  y[at] = j == i + k ? 1.0f : 0.0f;
 }
 
 // Range (ONNX Range-11): y[i] = start + i * delta, computed in acc_t as cpu computes in double.

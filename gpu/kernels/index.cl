@@ -298,3 +298,23 @@ __kernel void unique_outputs(__global const int* first, __global const int* pos,
     if (want_counts) counts[j] = (float)count[j];
   }
 }
+
+// ReverseSequence (ONNX ReverseSequence-10): element (b, t) of the first two dims ([batch][steps]
+// when batch_first, else [steps][batch]) takes step len - 1 - t of its batch entry while t < len =
+// lens[b]; a length outside [0, steps] lowers bad to b and its entry copies nothing.
+__kernel void reverse_sequence(__global const float* x, __global const float* lens, __global float* y, int batch,
+                               int steps, int inner, int batch_first, __global int* bad) {
+  const int i = (int)get_global_id(0);
+  const int e = i % inner, bt = i / inner;
+  const int b = batch_first ? bt / steps : bt % batch, t = batch_first ? bt % steps : bt / batch;
+  const int bs = batch_first ? steps : 1, ts = batch_first ? 1 : batch;
+  const float lv = lens[b];
+  if (!(lv >= 0.0f && lv <= (float)steps)) {
+    atomic_min(bad, b);
+    y[i] = 0.0f;
+    return;
+  }
+  const int len = (int)lv;
+  const int src = t < len ? len - 1 - t : t;
+  y[i] = x[(b * bs + src * ts) * inner + e];
+}

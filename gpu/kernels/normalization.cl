@@ -81,3 +81,44 @@ __kernel void lrn(__global const float* x, __global float* y, int C, int inner, 
   }
   y[i] = x[i] / pow(bias + alpha / (float)size * sum, beta);
 }
+
+// MeanVarianceNormalization (ONNX MeanVarianceNormalization-13), one work item per group (an
+// index of the kept dims): mean and population variance of the group's elements in C order, in
+// acc_t, then (x - mean) / (sqrt(var) + 1e-9f) (cpu_ref/src/kernels/axis_ops.cc).
+// meta: nk, kept dims[nk], their x strides[nk], nr, reduced dims[nr], their x strides[nr].
+int mvn_offset(int base, int k, int nr, __global const int* rd, __global const int* rs) {
+  int off = base;
+  for (int d = nr - 1; d >= 0; --d) {
+    off += (k % rd[d]) * rs[d];
+    k /= rd[d];
+  }
+  return off;
+}
+
+__kernel void mvn(__global const float* x, __global float* y, __global const int* meta, int count) {
+  const int g = (int)get_global_id(0);
+  const int nk = meta[0];
+  __global const int* kd = meta + 1;
+  __global const int* ks = meta + 1 + nk;
+  const int nr = meta[1 + 2 * nk];
+  __global const int* rd = meta + 2 + 2 * nk;
+  __global const int* rs = meta + 2 + 2 * nk + nr;
+  int rem = g, base = 0;
+  for (int d = nk - 1; d >= 0; --d) {
+    base += (rem % kd[d]) * ks[d];
+    rem /= kd[d];
+  }
+  acc_t mean = 0, var = 0;
+  for (int k = 0; k < count; ++k) mean += x[mvn_offset(base, k, nr, rd, rs)];
+  mean /= (acc_t)count;
+  for (int k = 0; k < count; ++k) {
+    const acc_t dv = x[mvn_offset(base, k, nr, rd, rs)] - mean;
+    var += dv * dv;
+  }
+  var /= (acc_t)count;
+  const acc_t eps = 1e-9f;
+  for (int k = 0; k < count; ++k) {
+    const int at = mvn_offset(base, k, nr, rd, rs);
+    y[at] = (float)((x[at] - mean) / (sqrt(var) + eps));
+  }
+}

@@ -292,38 +292,6 @@ Launch hardmax(const OpContext& c) {
   };
 }
 
-// cpu_ref/src/kernels/matrix.cc make_trilu (ONNX Trilu-14): k (input 1) read by the device.
-Launch trilu(const OpContext& c) {
-  const Shape xs = c.k.in[0].shape;
-  if (xs.size() < 2) c.k.invalid("input must have rank >= 2");
-  if (c.k.out[0].shape != xs) c.k.invalid("output shape differs from the input's");
-  const bool has_k = c.k.has_input(1);
-  if (has_k && numel(c.k.in[1].shape) != 1) c.k.invalid("k must be a scalar");
-  const int upper = c.k.attr_int("upper", 1) != 0;
-  const int rows = c.to_int(xs[xs.size() - 2]), cols = c.to_int(xs.back());
-  const int64_t n = c.to_int(numel(xs));
-  cl::Kernel kern = c.kernel("data.cl", "trilu");
-  return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
-    set_args(kern, in[0], has_k ? in[1] : in[0], out[0], rows, cols, has_k ? 1 : 0, upper);
-    enqueue(dev, kern, n);
-  };
-}
-
-// cpu_ref/src/kernels/matrix.cc make_eye_like (ONNX EyeLike-9).
-Launch eye_like(const OpContext& c) {
-  const Shape os = c.k.out[0].shape;
-  if (os.size() != 2 || c.k.in[0].shape != os) c.k.invalid("input and output must be 2-D of one shape");
-  const int64_t k = c.k.attr_int("k", 0), rows = os[0], cols = os[1];
-  const int kk = signed_int(c, k >= cols || k <= -rows ? cols : k);  // no column matches: cols, which no j reaches
-  const int cw = c.to_int(cols);
-  const int64_t n = c.to_int(numel(os));
-  cl::Kernel kern = c.kernel("data.cl", "eye_like");
-  return [=](const Device& dev, std::span<const cl::Buffer>, std::span<const cl::Buffer> out) mutable {
-    set_args(kern, out[0], cw, kk);
-    enqueue(dev, kern, n);
-  };
-}
-
 // cpu_ref/src/kernels/value_shaped.cc make_range (ONNX Range-11): the length from the values is
 // checked against the planned output on each run (they are read back when not constants).
 Launch range(const OpContext& c) {
@@ -363,11 +331,10 @@ void add_data_ops(OpTable& t) {
   t["ArgMax"] = arg_extreme(true);
   t["ArgMin"] = arg_extreme(false);
   t["Hardmax"] = hardmax;
-  t["Trilu"] = trilu;
-  t["EyeLike"] = eye_like;
   t["Range"] = range;
   add_index_ops(t);
   add_resize_ops(t);
+  add_matrix_ops(t);
 }
 
 }  // namespace nnbridge::gpu

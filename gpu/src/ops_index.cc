@@ -1,5 +1,5 @@
 // Index-driven ops of the opencl backend (kernels/index.cl): Gather, GatherElements, GatherND,
-// ScatterND, ScatterElements, OneHot, TopK, NonZero, Compress, Unique. The device checks every index it
+// ScatterND, ScatterElements, OneHot, TopK, NonZero, Compress, Unique, ReverseSequence. The device checks every index it
 // reads (IndexFlags, ops_util.h); a launch that read indices waits for the queue and refuses an
 // out-of-range one as cpu_ref does, with its message and Error code (each op names cpu's file).
 #include <algorithm>
@@ -426,6 +426,33 @@ Launch unique(const OpContext& c) {
   };
 }
 
+// cpu_ref/src/kernels/axis_ops.cc make_reverse_sequence (ONNX ReverseSequence-10): each length
+// is checked on the device.
+Launch reverse_sequence(const OpContext& c) {
+  const KernelContext& k = c.k;
+  const Shape xs = k.in[0].shape;
+  if (xs.size() < 2 || k.out[0].shape != xs) k.invalid("input must have rank >= 2 and the output its shape");
+  const int64_t ba = k.attr_int("batch_axis", 1), ta = k.attr_int("time_axis", 0);
+  if ((ba != 0 && ba != 1) || (ta != 0 && ta != 1) || ba == ta) k.invalid("batch_axis and time_axis must be 0 and 1");
+  const int64_t batch = xs[ba], steps = xs[ta], inner = numel(Shape(xs.begin() + 2, xs.end()));
+  if (k.in[1].shape != Shape{batch}) k.invalid("sequence_lens must be [batch]");
+  const int64_t n = c.to_int(numel(xs));
+  const int batch_ = c.to_int(batch), steps_ = c.to_int(steps), inner_ = c.to_int(inner), batch_first = ba == 0;
+  const IndexFlags flags(c.dev, 1);
+  const std::string name = who(k);
+  cl::Kernel kern = c.kernel("index.cl", "reverse_sequence");
+  return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
+    if (n == 0) return;
+    flags.reset(dev);
+    set_args(kern, in[0], in[1], out[0], batch_, steps_, inner_, batch_first, flags.buffer());
+    enqueue(dev, kern, n);
+    const int b = flags.read(dev)[0];
+    if (b == INT_MAX) return;
+    throw Error(ErrorCode::Invalid, name + ": sequence_lens[" + std::to_string(b) + "] = " +
+                                        std::to_string(IndexFlags::element(dev, in[1], b)) + " is outside [0, " + std::to_string(steps) + "]");
+  };
+}
+
 }  // namespace
 
 void add_index_ops(OpTable& t) {
@@ -439,6 +466,7 @@ void add_index_ops(OpTable& t) {
   t["NonZero"] = non_zero;
   t["Compress"] = compress;
   t["Unique"] = unique;
+  t["ReverseSequence"] = reverse_sequence;
 }
 
 }  // namespace nnbridge::gpu

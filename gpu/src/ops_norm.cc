@@ -1,5 +1,6 @@
 // Normalizations of the opencl backend beside BatchNormalization (ops_nn.cc), in
-// kernels/normalization.cl: LayerNormalization, InstanceNormalization, LRN.
+// kernels/normalization.cl: LayerNormalization, InstanceNormalization, LRN,
+// MeanVarianceNormalization.
 // Shapes, attributes and refusals are cpu_ref's (each op names its file).
 #include <string>
 #include <vector>
@@ -99,12 +100,46 @@ Launch lrn(const OpContext& c) {
   };
 }
 
+// cpu_ref/src/kernels/axis_ops.cc make_mvn (ONNX MeanVarianceNormalization-13): statistics over
+// the dims in `axes` (default 0, 2, 3), one group per index of the others.
+Launch mvn(const OpContext& c) {
+  const KernelContext& k = c.k;
+  const Shape xs = k.in[0].shape;
+  if (k.out[0].shape != xs) k.invalid("output shape differs from the input's");
+  const int64_t r = static_cast<int64_t>(xs.size());
+  std::vector<bool> red(static_cast<std::size_t>(r), false);
+  for (int64_t a : k.attr_ints("axes", {0, 2, 3})) red[normalize_axis(a, r, "axes value")] = true;
+  const Shape st = strides_of(xs);
+  std::vector<int> kd, ks, rd, rs;
+  int64_t groups = 1, count = 1;
+  for (int64_t d = 0; d < r; ++d) {
+    if (red[d]) rd.push_back(c.to_int(xs[d])), rs.push_back(c.to_int(st[d])), count *= xs[d];
+    else kd.push_back(c.to_int(xs[d])), ks.push_back(c.to_int(st[d])), groups *= xs[d];
+  }
+  std::vector<int> meta{static_cast<int>(kd.size())};
+  meta.insert(meta.end(), kd.begin(), kd.end());
+  meta.insert(meta.end(), ks.begin(), ks.end());
+  meta.push_back(static_cast<int>(rd.size()));
+  meta.insert(meta.end(), rd.begin(), rd.end());
+  meta.insert(meta.end(), rs.begin(), rs.end());
+  c.to_int(numel(xs));
+  const int cnt = c.to_int(count);
+  const int64_t items = count > 0 ? groups : 0;
+  cl::Buffer mb = c.ints(meta);
+  cl::Kernel kern = c.kernel("normalization.cl", "mvn");
+  return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
+    set_args(kern, in[0], out[0], mb, cnt);
+    enqueue(dev, kern, items);
+  };
+}
+
 }  // namespace
 
 void add_norm_ops(OpTable& t) {
   t["LayerNormalization"] = layer_norm;
   t["InstanceNormalization"] = instance_norm;
   t["LRN"] = lrn;
+  t["MeanVarianceNormalization"] = mvn;
 }
 
 }  // namespace nnbridge::gpu

@@ -172,3 +172,15 @@ TEST_CASE("opencl Resize: linear asymmetric and nearest on a 1-D input") {
   // nearest (floor): 1, 1, 3, 3.
   CHECK(resize("nearest", {1, 3}, 4) == std::vector<float>{1, 1, 3, 3});
 }
+
+TEST_CASE("opencl Det and Einsum") {
+  if (!have_opencl()) return;
+  // det [[1, 2], [3, 4]] = 1 * 4 - 2 * 3 = -2; det [[0, 1], [1, 0]] = -1 (a row swap).
+  OneNode d({2, 2, 2});
+  CHECK(d.run("Det", {}, {2}, {}, {1, 2, 3, 4, 0, 1, 1, 0}) == std::vector<float>{-2, -1});
+  // "ii->i" takes the diagonal of [[1, 2], [3, 4]]: [1, 4]; "ij->" sums every element: 10.
+  OneNode diag({2, 2});
+  CHECK(diag.run("Einsum", {}, {2}, {{"equation", Attr(std::string("ii->i"))}}, {1, 2, 3, 4}) == std::vector<float>{1, 4});
+  OneNode sum({2, 2});
+  CHECK(sum.run("Einsum", {}, {}, {{"equation", Attr(std::string("ij->"))}}, {1, 2, 3, 4}) == std::vector<float>{10});
+}

@@ -8,35 +8,16 @@
 #include <string>
 #include <vector>
 
+#include "nnbridge/exec/integer_ops.h"
 #include "ops_util.h"
 
 namespace nnbridge::gpu {
 
 namespace {
 
-void plain_integers(const KernelContext& k, std::initializer_list<std::size_t> inputs) {
-  for (std::size_t i : inputs)
-    if (k.has_input(i) && !is_integer(k.in[i].dtype))
-      k.unsupported("input " + std::to_string(i) + " is " + std::string(to_string(k.in[i].dtype)) +
-                    " (plain integer operands are implemented)");
-}
-
-// The saturation range of a requantized output (y_zero_point's type).
-void out_range(const KernelContext& k, float& lo, float& hi) {
-  switch (k.out[0].dtype) {
-    case DataType::UInt8: lo = 0, hi = 255; return;
-    case DataType::Int8: lo = -128, hi = 127; return;
-    default: k.unsupported("output type " + std::string(to_string(k.out[0].dtype)) + " (uint8 or int8 are implemented)");
-  }
-}
-
-// Element count of an optional per-tensor / per-channel input: 0 absent, 1, or `n` (else Error(Invalid)).
-int64_t count_of(const KernelContext& k, std::size_t i, int64_t n, const char* what) {
-  if (!k.has_input(i)) return 0;
-  const int64_t c = numel(k.in[i].shape);
-  if (c != 1 && c != n) k.invalid(std::string(what) + " must have 1 or " + std::to_string(n) + " elements");
-  return c;
-}
+using exec::per_channel_count;
+using exec::require_plain_integers;
+using exec::requantized_range;
 
 // Input i of a run, or input 0 standing for an absent one (the kernel does not read it).
 cl::Buffer input_or(std::span<const cl::Buffer> in, std::size_t i, bool present) { return present && i < in.size() ? in[i] : in[0]; }
@@ -57,7 +38,7 @@ OpFactory integer_conv(bool qlinear) {
     const Shape& ys = k.out[0].shape;
     const std::size_t r = xs.size();
     if (r < 3 || r > 5) k.unsupported("only 1-D, 2-D and 3-D convolutions (X of rank 3, 4 or 5) are implemented");
-    plain_integers(k, {0, wi, xzp, wzp});
+    require_plain_integers(k, {0, wi, xzp, wzp});
     if (ws.size() != r || ys.size() != r) k.invalid("3-D Conv needs rank-5 X, W and Y");
     const std::size_t ns = r - 2;
     const int64_t group = k.attr_int("group", 1), N = xs[0], C = xs[1], M = ys[1];
@@ -84,20 +65,21 @@ OpFactory integer_conv(bool qlinear) {
     }
     for (int64_t p : pads)
       if (p < 0) k.invalid("pads must be >= 0");
-    if (count_of(k, xzp, 1, "x_zero_point") > 1) k.invalid("x_zero_point must be a scalar");
+    if (per_channel_count(k, xzp, 1, "x_zero_point") > 1) k.invalid("x_zero_point must be a scalar");
     const int64_t xz_count = k.has_input(xzp) ? 1 : 0;
-    const int64_t wz_count = count_of(k, wzp, M, "w_zero_point");
+    const int64_t wz_count = per_channel_count(k, wzp, M, "w_zero_point");
     int64_t ws_count = 0, b_count = 0;
     float lo = 0, hi = 0;
     if (qlinear) {
-      if (count_of(k, 1, 1, "x_scale") != 1 || count_of(k, 6, 1, "y_scale") != 1 || count_of(k, 7, 1, "y_zero_point") != 1)
+      if (per_channel_count(k, 1, 1, "x_scale") != 1 || per_channel_count(k, 6, 1, "y_scale") != 1 ||
+          per_channel_count(k, 7, 1, "y_zero_point") != 1)
         k.invalid("x_scale, y_scale and y_zero_point must be scalars");
-      ws_count = count_of(k, 4, M, "w_scale");
+      ws_count = per_channel_count(k, 4, M, "w_scale");
       if (ws_count == 0) k.invalid("w_scale is required");
       b_count = k.has_input(8) ? numel(k.in[8].shape) : 0;
       if (b_count && b_count != M) k.invalid("B must have one value per output channel");
-      plain_integers(k, {7, 8});
-      out_range(k, lo, hi);
+      require_plain_integers(k, {7, 8});
+      requantized_range(k, lo, hi);
     }
     std::vector<int> g;
     for (int64_t v : {N, C, M, group, int64_t{qlinear}, xz_count, wz_count, ws_count, b_count}) g.push_back(c.to_int(v));
@@ -124,7 +106,7 @@ OpFactory integer_matmul(bool qlinear) {
   return [qlinear](const OpContext& c) -> Launch {
     const KernelContext& k = c.k;
     const std::size_t b_in = qlinear ? 3 : 1, azp = 2, bzp = qlinear ? 5 : 3;
-    plain_integers(k, {0, b_in, azp, bzp});
+    require_plain_integers(k, {0, b_in, azp, bzp});
     const Shape a = k.in[0].shape, b = k.in[b_in].shape, o = k.out[0].shape;
     if (a.size() < 2 || b.size() < 2 || o.size() < 2) k.unsupported("operands of rank < 2 are not implemented");
     const int64_t M = a[a.size() - 2], K = a.back(), N = b.back();
@@ -146,10 +128,10 @@ OpFactory integer_matmul(bool qlinear) {
     if (qlinear) {
       as = per(1, M, rows_a, "a_scale");
       bs = per(4, N, cols_b, "b_scale");
-      if (!as || !bs || count_of(k, 6, 1, "y_scale") != 1 || count_of(k, 7, 1, "y_zero_point") != 1)
+      if (!as || !bs || per_channel_count(k, 6, 1, "y_scale") != 1 || per_channel_count(k, 7, 1, "y_zero_point") != 1)
         k.invalid("needs a_scale, b_scale and scalar y_scale, y_zero_point");
-      plain_integers(k, {7});
-      out_range(k, lo, hi);
+      require_plain_integers(k, {7});
+      requantized_range(k, lo, hi);
     }
     std::vector<int> g;
     for (int64_t v : {M, K, N, static_cast<int64_t>(batch.size()), int64_t{qlinear}, az, as, bz, bs}) g.push_back(c.to_int(v));

@@ -17,6 +17,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "nnbridge/exec/integer_ops.h"
+
 #include "conv.h"
 #include "spatial.h"
 
@@ -24,29 +26,9 @@ namespace nnbridge::cpu_ref {
 
 namespace {
 
-void plain_integers(const KernelContext& ctx, std::initializer_list<std::size_t> inputs) {
-  for (std::size_t i : inputs)
-    if (ctx.has_input(i) && !is_integer(ctx.in[i].dtype))
-      ctx.unsupported("input " + std::to_string(i) + " is " + std::string(to_string(ctx.in[i].dtype)) +
-                      " (plain integer operands are implemented)");
-}
-
-// The saturation range of a requantized output (y_zero_point's type).
-void out_range(const KernelContext& ctx, float& lo, float& hi) {
-  switch (ctx.out[0].dtype) {
-    case DataType::UInt8: lo = 0, hi = 255; return;
-    case DataType::Int8: lo = -128, hi = 127; return;
-    default: ctx.unsupported("output type " + std::string(to_string(ctx.out[0].dtype)) + " (uint8 or int8 are implemented)");
-  }
-}
-
-// Element count of an optional per-tensor / per-channel input: 1, or `n` (else Error(Invalid)).
-int64_t count_of(const KernelContext& ctx, std::size_t i, int64_t n, const char* what) {
-  if (!ctx.has_input(i)) return 0;
-  const int64_t c = numel(ctx.in[i].shape);
-  if (c != 1 && c != n) ctx.invalid(std::string(what) + " must have 1 or " + std::to_string(n) + " elements");
-  return c;
-}
+using exec::per_channel_count;
+using exec::require_plain_integers;
+using exec::requantized_range;
 
 float at_or(const float* p, int64_t count, int64_t k) { return count == 0 ? 0.0f : p[count == 1 ? 0 : k]; }
 // Input i of a run, nullptr when the node leaves it out.
@@ -55,22 +37,23 @@ const float* input_or_null(std::span<const float* const> in, std::size_t i) { re
 // ConvInteger (qlinear false) and QLinearConv (true) on rank-5 X.
 Kernel make_integer_conv3(const KernelContext& ctx, bool qlinear) {
   const std::size_t w = qlinear ? 3 : 1, xzp = 2, wzp = qlinear ? 5 : 3;
-  plain_integers(ctx, {0, w, xzp, wzp});
+  require_plain_integers(ctx, {0, w, xzp, wzp});
   const Conv3dGeom g = conv3d_geom(ctx, w);
   const int64_t nx = numel(ctx.in[0].shape), nw = numel(ctx.in[w].shape), per_m = g.M ? nw / g.M : 0;
-  if (count_of(ctx, xzp, 1, "x_zero_point") > 1) ctx.invalid("x_zero_point must be a scalar");
-  const int64_t wz_count = count_of(ctx, wzp, g.M, "w_zero_point");
+  if (per_channel_count(ctx, xzp, 1, "x_zero_point") > 1) ctx.invalid("x_zero_point must be a scalar");
+  const int64_t wz_count = per_channel_count(ctx, wzp, g.M, "w_zero_point");
   int64_t ws_count = 0, b_count = 0;
   float lo = 0, hi = 0;
   if (qlinear) {
-    if (count_of(ctx, 1, 1, "x_scale") != 1 || count_of(ctx, 6, 1, "y_scale") != 1 || count_of(ctx, 7, 1, "y_zero_point") != 1)
+    if (per_channel_count(ctx, 1, 1, "x_scale") != 1 || per_channel_count(ctx, 6, 1, "y_scale") != 1 ||
+        per_channel_count(ctx, 7, 1, "y_zero_point") != 1)
       ctx.invalid("x_scale, y_scale and y_zero_point must be scalars");
-    ws_count = count_of(ctx, 4, g.M, "w_scale");
+    ws_count = per_channel_count(ctx, 4, g.M, "w_scale");
     if (ws_count == 0) ctx.invalid("w_scale is required");
     b_count = ctx.has_input(8) ? numel(ctx.in[8].shape) : 0;
     if (b_count && b_count != g.M) ctx.invalid("B must have one value per output channel");
-    plain_integers(ctx, {7, 8});
-    out_range(ctx, lo, hi);
+    require_plain_integers(ctx, {7, 8});
+    requantized_range(ctx, lo, hi);
   }
   const int64_t xz_count = ctx.has_input(xzp) ? 1 : 0;
   return [=](std::span<const float* const> in, std::span<float* const> out) {
@@ -104,7 +87,7 @@ Kernel make_integer_conv(const KernelContext& ctx, bool qlinear) {
 // MatMulInteger (qlinear false) and QLinearMatMul (true).
 Kernel make_integer_matmul(const KernelContext& ctx, bool qlinear) {
   const std::size_t b_in = qlinear ? 3 : 1, azp = 2, bzp = qlinear ? 5 : 3;
-  plain_integers(ctx, {0, b_in, azp, bzp});
+  require_plain_integers(ctx, {0, b_in, azp, bzp});
   const Shape a = ctx.in[0].shape, b = ctx.in[b_in].shape, o = ctx.out[0].shape;
   if (a.size() < 2 || b.size() < 2 || o.size() < 2) ctx.unsupported("operands of rank < 2 are not implemented");
   const int64_t M = a[a.size() - 2], K = a.back(), N = b.back();
@@ -127,10 +110,10 @@ Kernel make_integer_matmul(const KernelContext& ctx, bool qlinear) {
   if (qlinear) {
     as = per(1, M, rows_a, "a_scale");
     bs = per(4, N, cols_b, "b_scale");
-    if (!as || !bs || count_of(ctx, 6, 1, "y_scale") != 1 || count_of(ctx, 7, 1, "y_zero_point") != 1)
+    if (!as || !bs || per_channel_count(ctx, 6, 1, "y_scale") != 1 || per_channel_count(ctx, 7, 1, "y_zero_point") != 1)
       ctx.invalid("needs a_scale, b_scale and scalar y_scale, y_zero_point");
-    plain_integers(ctx, {7});
-    out_range(ctx, lo, hi);
+    require_plain_integers(ctx, {7});
+    requantized_range(ctx, lo, hi);
   }
   // Which value of a per-row (per-column) input row r of matrix `mat` uses.
   auto pick = [](int64_t count, int64_t per_matrix, int64_t mat, int64_t r) {

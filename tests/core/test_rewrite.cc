@@ -210,6 +210,18 @@ TEST_CASE("operands_as_attributes: constant operand inputs become the descriptor
   CHECK(v.nodes[0].inputs.size() == 2);
   CHECK_THROWS_WITH_AS(require_constant_operands(v, "Arm NN"), doctest::Contains("node 'p' (Unsqueeze): input 1 `axes`"),
                        Error);
+  // A Reshape whose shape is computed (here a graph input): reshape_shape_as_attribute leaves it,
+  // and it is refused the same way, naming the node and the value.
+  Graph rg;
+  const ValueId rx = rg.add_value(Value{"x", f32({2, 3}), {}, {}});
+  const ValueId rs = rg.add_value(Value{"dims", TensorType{DataType::Int64, {2}, false, std::nullopt}, {}, {}});
+  const ValueId ry = rg.add_value(Value{"y", f32({-1, -1}), {}, {}});
+  rg.add_node(Node{"Reshape", "flat", {rx, rs}, {ry}, {}});
+  rg.inputs = {rx, rs};
+  rg.outputs = {ry};
+  CHECK(reshape_shape_as_attribute(rg) == 0);
+  CHECK_THROWS_WITH_AS(require_constant_operands(rg, "Arm NN"),
+                       doctest::Contains("node 'flat' (Reshape): input 1 `shape` ('dims') must be an int64 constant"), Error);
 }
 
 TEST_CASE("attributes_as_operands: descriptor attributes become constant inputs, and back") {

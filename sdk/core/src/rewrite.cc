@@ -433,6 +433,16 @@ void require_constant_operands(const Graph& g, std::string_view format) {
                   "node '" + n.name + "' (" + n.op + "): input " + std::to_string(o.input) + " `" + o.name + "`" + value +
                       " must be " + what + ": " + std::string(format) + " holds it in the operator's fields");
     }
+  // Reshape's shape: reshape_shape_as_attribute leaves an input it cannot read (computed at run time).
+  for (const Node& n : g.nodes)
+    if (n.op == "Reshape" && n.inputs.size() > 1 && n.inputs[1] != kNoValue && !n.attrs.count("shape")) {
+      const ValueId v = n.inputs[1];
+      const std::string value = v < g.values.size() ? " ('" + g.values[v].name + "')" : std::string();
+      throw Error(ErrorCode::Unsupported, "node '" + n.name + "' (Reshape): input 1 `shape`" + value +
+                                              " must be an int64 constant: " + std::string(format) +
+                                              " holds the target shape in the operator's fields (a shape computed at run "
+                                              "time cannot be written)");
+    }
 }
 
 std::size_t reshape_shape_as_attribute(Graph& g) {

@@ -88,8 +88,9 @@ std::size_t operands_as_attributes(Graph& g);
 bool has_operand_inputs(const Node& n);
 
 /// Throws Error(Unsupported) naming the first node (its name, op, input and the input's value)
-/// that still has an operand input after operands_as_attributes: one `format` (e.g. "Arm NN")
-/// cannot write, since its descriptor holds the value itself.
+/// that still has an operand input after operands_as_attributes, or a Reshape whose shape is still
+/// an input after reshape_shape_as_attribute (a shape computed at run time): one `format` (e.g.
+/// "Arm NN") cannot write, since its descriptor holds the value itself.
 void require_constant_operands(const Graph& g, std::string_view format);
 
 /// Identity nodes (ONNX Identity-16: the output is the input) without attributes in

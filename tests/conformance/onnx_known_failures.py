@@ -86,7 +86,7 @@ def reason(name, r):
         (r"graph-valued attributes", "control flow with a subgraph (If / Loop / Scan body)"),
         (r"elem_type (UINT\d+)|data_type (UINT\d+)", None),
         (r"cannot resolve the type of output \d+ of node \d+ \"[^\"]*\" \((\w+)\)", None),
-        (r"has an unknown dimension or dtype", "a graph input with a symbolic dimension: the backends need static input shapes"),
+        (r"has an unknown dimension or dtype", "a graph input of unknown rank or dtype"),
         (r"PRelu: cannot broadcast", "opset-6 PRelu slope per channel: the version converter keeps the [C] slope, which PRelu-7+ broadcasts from the last dim"),
         (r"adapt_softmax_12_13", "the version converter cannot convert this Softmax (input shape unknown)"),
     ]:

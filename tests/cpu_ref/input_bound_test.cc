@@ -98,3 +98,25 @@ TEST_CASE("cpu: an unresolvable output of a graph without inputs is still an err
   node(g, "Reshape", {x, s}, {y});
   CHECK_THROWS_AS(cpu()->prepare(g, {}), Error);
 }
+
+TEST_CASE("cpu: a graph input with a dynamic dim (an exported batch size) takes each run's tensor's shape") {
+  Graph g;
+  ValueId x = value(g, "x", f32({-1, 3}));
+  g.inputs.push_back(x);
+  ValueId y = value(g, "y", f32({-1, 3}));
+  g.outputs.push_back(y);
+  node(g, "Relu", {x}, {y});
+  auto plan = cpu()->prepare(g, {});
+  CHECK(plan->input_types()[0].second.shape == Ints{-1, 3});
+  // Relu by hand: max(x, 0), on a batch of 2 and then of 1.
+  auto two = plan->run({{"x", HostTensor::from_values<float>(f32({2, 3}), std::vector<float>{-1, 2, -3, 4, -5, 6})}}).at("y");
+  CHECK(two.shape() == Ints{2, 3});
+  auto v = two.values<float>();
+  CHECK(std::vector<float>(v.begin(), v.end()) == std::vector<float>{0, 2, 0, 4, 0, 6});
+  auto one = plan->run({{"x", HostTensor::from_values<float>(f32({1, 3}), std::vector<float>{7, -8, 9})}}).at("y");
+  auto w = one.values<float>();
+  CHECK(std::vector<float>(w.begin(), w.end()) == std::vector<float>{7, 0, 9});
+  // The fixed dim still has to match.
+  CHECK_THROWS_WITH_AS(plan->run({{"x", HostTensor::from_values<float>(f32({1, 2}), std::vector<float>{1, 2})}}),
+                       doctest::Contains("graph input \"x\" has the wrong shape"), Error);
+}

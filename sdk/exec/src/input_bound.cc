@@ -37,7 +37,12 @@ class InputBoundPlan final : public Plan {
       auto it = inputs.find(v.name);
       if (it == inputs.end()) throw Error(ErrorCode::Invalid, "no tensor given for graph input \"" + v.name + "\"");
       const HostTensor& t = it->second;
-      if (t.shape() != v.type.shape) throw Error(ErrorCode::Invalid, "graph input \"" + v.name + "\" has the wrong shape");
+      // A dim the graph leaves -1 (dynamic) takes the tensor's.
+      bool fits = t.shape().size() == v.type.shape.size();
+      for (std::size_t d = 0; fits && d < v.type.shape.size(); ++d)
+        fits = v.type.shape[d] < 0 || v.type.shape[d] == t.shape()[d];
+      if (!fits) throw Error(ErrorCode::Invalid, "graph input \"" + v.name + "\" has the wrong shape");
+      v.type.shape = t.shape();
       if (t.dtype() != v.type.dtype && t.dtype() != storage_type(v.type.dtype))
         throw Error(ErrorCode::Invalid, "graph input \"" + v.name + "\" is " + std::string(to_string(t.dtype())) +
                                             ", the graph needs " + std::string(to_string(v.type.dtype)));

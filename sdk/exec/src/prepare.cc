@@ -189,8 +189,13 @@ PreparedGraph prepare_nodes(const Graph& g, const BackendOptions& options, std::
   const auto fallback = fallback_backends(options, self);
   for (ValueId id : g.inputs) {
     if (id >= g.values.size()) throw Error(ErrorCode::Invalid, "graph input id out of range", {}, "inputs");
-    if (!g.values[id].type.fully_known())
+    const TensorType& t = g.values[id].type;
+    if (!t.fully_known()) {
+      // A dynamic dim (an exported batch size): known once the input is bound (input_bound.h).
+      if (t.dtype != DataType::Undefined && !t.unknown_rank)
+        throw NeedsValue("graph input \"" + g.values[id].name + "\" has an unknown dimension");
       throw Error(ErrorCode::Unsupported, "graph input \"" + g.values[id].name + "\" has an unknown dimension or dtype");
+    }
   }
   for (ValueId id : g.outputs)
     if (id >= g.values.size()) throw Error(ErrorCode::Invalid, "graph output id out of range", {}, "outputs");

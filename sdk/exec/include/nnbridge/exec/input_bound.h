@@ -17,12 +17,14 @@
 namespace nnbridge::exec {
 
 /// A plan that, on each run(inputs), copies `g` with every graph input turned into a constant
-/// holding the given tensor, prepares that graph on `backend` with `options` and runs it.
+/// holding the given tensor (a dim the graph leaves -1, such as an exported dynamic batch, takes
+/// the tensor's), prepares that graph on `backend` with `options` and runs it.
 /// input_types() are `g`'s declared input types; output_types() are the declared output types
 /// (a dim the values decide is -1); placement() is the first run's (empty before it). run() throws
 /// what prepare or run of the bound graph throws, and Error(Invalid) for a missing, extra,
 /// mis-shaped or mis-typed input (as every plan does). A backend's prepare() returns one when the
-/// static prepare throws NeedsValue (nnbridge/exec/node_context.h) and `g` has inputs.
+/// static prepare throws NeedsValue (nnbridge/exec/node_context.h; also for a graph input with a
+/// -1 dim) and `g` has inputs.
 std::unique_ptr<Plan> input_bound_plan(std::shared_ptr<const Backend> backend, const Graph& g,
                                        const BackendOptions& options);
 

@@ -10,64 +10,25 @@
 
 #include "nnbridge/cpu_ref.h"
 #include "nnbridge/error.h"
+#include "one_node.h"
 
 using namespace nnbridge;
 
 namespace {
 
-TensorType typed(DataType dt, std::vector<int64_t> shape) { return TensorType{dt, std::move(shape), false, std::nullopt}; }
-TensorType f32(std::vector<int64_t> shape) { return typed(DataType::Float32, std::move(shape)); }
+using test::f32;
+using test::ft;
+using test::OneNode;
+using test::run;
+using test::typed;
+using test::y_of;
 TensorType i64(std::vector<int64_t> shape) { return typed(DataType::Int64, std::move(shape)); }
 TensorType boolean(std::vector<int64_t> shape) { return typed(DataType::Bool, std::move(shape)); }
 using Ints = std::vector<int64_t>;
 using Floats = std::vector<float>;
 
-template <class T>
-Buffer bytes_of(const std::vector<T>& v) {
-  return Buffer::copy_of(std::as_bytes(std::span<const T>(v)));
-}
-
-// One node `op`; inputs are graph inputs x0, x1, ... unless a constant is given for them;
-// outputs y0, y1, ... (a dim of -1 in a declared output is left to shape inference).
-struct OneNode {
-  Graph g;
-  Node n;
-  OneNode(std::string op, AttrMap attrs = {}) : n{std::move(op), "n", {}, {}, std::move(attrs)} {}
-  OneNode& in(TensorType t) {
-    ValueId id = g.add_value(Value{"x" + std::to_string(n.inputs.size()), std::move(t), std::nullopt, {}});
-    g.inputs.push_back(id);
-    n.inputs.push_back(id);
-    return *this;
-  }
-  template <class T>
-  OneNode& constant(TensorType t, const std::vector<T>& v) {
-    n.inputs.push_back(g.add_value(Value{"c" + std::to_string(n.inputs.size()), std::move(t), bytes_of(v), {}}));
-    return *this;
-  }
-  Graph done(std::vector<TensorType> outs) {
-    for (std::size_t i = 0; i < outs.size(); ++i) {
-      ValueId y = g.add_value(Value{"y" + std::to_string(i), outs[i], std::nullopt, {}});
-      n.outputs.push_back(y);
-      g.outputs.push_back(y);
-    }
-    g.add_node(n);
-    return g;
-  }
-  Graph done(TensorType out) { return done(std::vector<TensorType>{std::move(out)}); }
-};
-
-TensorMap run(const Graph& g, TensorMap inputs = {}) {
-  cpu_ref::register_backend();
-  return find_backend("cpu")->prepare(g, {})->run(inputs);
-}
-HostTensor ft(std::vector<int64_t> shape, Floats v) { return HostTensor::from_values<float>(f32(std::move(shape)), v); }
 HostTensor lt(std::vector<int64_t> shape, std::vector<int64_t> v) {
   return HostTensor::from_values<int64_t>(i64(std::move(shape)), v);
-}
-template <class T = float>
-std::vector<T> y_of(const TensorMap& m, int i = 0) {
-  auto v = m.at("y" + std::to_string(i)).values<T>();
-  return std::vector<T>(v.begin(), v.end());
 }
 Floats iota(int n, float from = 0) {
   Floats v(n);

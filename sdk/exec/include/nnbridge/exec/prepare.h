@@ -98,6 +98,12 @@ std::vector<std::shared_ptr<const Backend>> fallback_backends(const BackendOptio
 /// that accepts the one-node graph, with `options` whole (custom kernels, extensions, threads,
 /// namespaced options) and `fallback` set to the backends after it. Errors name the node
 /// (`node 3 "name" (Op)`, where = "nodes[3]"). `threads` is what NodeContext::threads carries.
+/// A node whose inputs are all constants (or a Shape / Size / Rank of a known type) with small
+/// integer or bool outputs that are not graph outputs is run at prepare and its outputs become
+/// constants (all such nodes with BackendOptions::fold_all_constants). A node that needs the value
+/// of a non-constant input, an output type left unknown behind one, or a graph input with a -1 dim
+/// throws NeedsValue (nnbridge/exec/node_context.h), which the backends answer with an input-bound
+/// plan (nnbridge/exec/input_bound.h).
 /// Finally every graph output must have a fully known type (Error(Unsupported) otherwise).
 PreparedGraph prepare_nodes(const Graph& g, const BackendOptions& options, std::string_view self, int threads,
                             NodeBuilder& builder);

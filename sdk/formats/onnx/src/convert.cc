@@ -62,6 +62,17 @@ std::string failing_node(const ModelProto& m) {
   return "";
 }
 
+// The first node outside the ai.onnx domain, described: ONNX 1.12's version converter has
+// adapters for ai.onnx operators only and fails on any other (with a bare std::out_of_range).
+std::string custom_domain_node(const ModelProto& m) {
+  const auto& gr = m.graph();
+  for (int i = 0; i < gr.node_size(); ++i)
+    if (!default_domain(gr.node(i).domain()))
+      return " (at graph.node[" + std::to_string(i) + "], " + gr.node(i).op_type() + " in domain '" + gr.node(i).domain() +
+             "': the converter converts ai.onnx operators only; export the model at opset 17)";
+  return "";
+}
+
 // What read_graph would refuse, checked on the model before ONNX's converter rewrites it.
 void refuse_unsupported(const ::onnx::GraphProto& gr) {
   auto infos = [](const auto& list, const char* field) {
@@ -136,9 +147,11 @@ std::shared_ptr<ModelProto> to_opset17(std::shared_ptr<ModelProto> m, const std:
   try {
     converted = ::onnx::version_conversion::ConvertVersion(inferred, int(kOpset));
   } catch (const std::exception& e) {
+    std::string at = failing_node(inferred), custom;
+    if (at.empty()) custom = custom_domain_node(inferred);
     fail(ErrorCode::Unsupported, "opset_import",
          "ONNX's version converter cannot convert this opset-" + std::to_string(*version) + " model to opset 17" +
-             failing_node(inferred) + ": " + first_line(e.what()));
+             (custom.empty() ? at + ": " + first_line(e.what()) : custom));
   }
   // The converter's IR keeps no external data references: put the source's TensorProtos back.
   std::unordered_map<std::string, const ::onnx::TensorProto*> outside;

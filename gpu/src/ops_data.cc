@@ -7,6 +7,7 @@
 #include <string>
 #include <vector>
 
+#include "nnbridge/exec/slice.h"
 #include "ops_util.h"
 
 namespace nnbridge::gpu {
@@ -33,40 +34,21 @@ StridedGather strided_gather(const OpContext& c, const std::vector<GatherDim>& d
 
 namespace {
 
-// cpu_ref/src/kernels/shape_ops.cc make_slice (ONNX Slice-13).
+// ONNX Slice-13 (the window: nnbridge/exec/slice.h) as one strided gather, as cpu does.
 Launch slice(const OpContext& c) {
   const KernelContext& k = c.k;
   const Shape& is = k.in[0].shape;
-  const Shape& os = k.out[0].shape;
   const int64_t r = static_cast<int64_t>(is.size());
-  const Shape starts = exec::to_ints(k.value(1, "starts")), ends = exec::to_ints(k.value(2, "ends"));
-  Shape axes, steps(starts.size(), 1);
-  if (k.has_input(3)) axes = exec::to_ints(k.value(3, "axes"));
-  else
-    for (std::size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
-  if (k.has_input(4)) steps = exec::to_ints(k.value(4, "steps"));
-  if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
-    k.invalid("starts, ends, axes and steps differ in length");
+  const exec::SliceWindow w = exec::slice_window(k);
   const Shape ist = strides_of(is);
   std::vector<GatherDim> dims;
-  for (int64_t d = 0; d < r; ++d) dims.push_back(plain(is[d], ist[d]));
-  std::vector<bool> seen(static_cast<std::size_t>(r), false);
-  for (std::size_t i = 0; i < starts.size(); ++i) {
-    const int64_t a = normalize_axis(axes[i], r, "axes value"), st = steps[i], dim = is[a];
-    if (seen[a]) k.invalid("axes repeats " + std::to_string(a));
-    seen[a] = true;
-    if (st == 0) k.invalid("steps must not be 0");
-    int64_t s = starts[i] < 0 ? starts[i] + dim : starts[i], e = ends[i] < 0 ? ends[i] + dim : ends[i];
-    s = st > 0 ? std::clamp<int64_t>(s, 0, dim) : std::clamp<int64_t>(s, 0, dim - 1);
-    e = st > 0 ? std::clamp<int64_t>(e, 0, dim) : std::clamp<int64_t>(e, -1, dim - 1);
-    const int64_t span = st > 0 ? e - s : s - e, as = st > 0 ? st : -st;
-    GatherDim& g = dims[a];
-    g.size = span <= 0 ? 0 : span / as + (span % as != 0);
-    g.start = g.size ? s : 0;
-    g.step = g.size > 1 ? st : 1;  // one element needs no step (and a huge one fits no int)
+  for (int64_t d = 0; d < r; ++d) {
+    GatherDim g = plain(is[d], ist[d]);
+    g.size = w.count[d];
+    g.start = w.begin[d];
+    g.step = g.size > 1 ? w.step[d] : 1;  // one element needs no step (and a huge one fits no int)
+    dims.push_back(g);
   }
-  for (int64_t d = 0; d < r; ++d)
-    if (dims[d].size != os[d]) k.invalid("output shape disagrees with the slice");
   return strided_gather(c, dims, 0);
 }
 

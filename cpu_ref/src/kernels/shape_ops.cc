@@ -6,6 +6,7 @@
 #include <cstring>
 
 #include "../kernel.h"
+#include "nnbridge/exec/slice.h"
 
 namespace nnbridge::cpu_ref {
 
@@ -58,37 +59,14 @@ Kernel make_transpose(const KernelContext& ctx) {
   return strided_gather(os, st, 0);
 }
 
-// ONNX Slice-13: starts (input 1), ends (2), axes (3, absent: 0, 1, ...), steps (4, absent:
-// 1); negative indices count from the end, then starts clamp to [0, dim] (step > 0) or
-// [0, dim - 1] and ends to [0, dim] or [-1, dim - 1].
+// ONNX Slice-13 (the window: nnbridge/exec/slice.h) as one strided gather.
 Kernel make_slice(const KernelContext& ctx) {
   const Shape& is = ctx.in[0].shape;
   const Shape& os = ctx.out[0].shape;
   const int64_t r = static_cast<int64_t>(is.size());
-  const Shape starts = exec::to_ints(ctx.value(1, "starts")), ends = exec::to_ints(ctx.value(2, "ends"));
-  Shape axes, steps(starts.size(), 1);
-  if (ctx.has_input(3)) axes = exec::to_ints(ctx.value(3, "axes"));
-  else
-    for (std::size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
-  if (ctx.has_input(4)) steps = exec::to_ints(ctx.value(4, "steps"));
-  if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
-    ctx.invalid("starts, ends, axes and steps differ in length");
-  Shape begin(r, 0), step(r, 1), count = is;
-  std::vector<bool> seen(static_cast<std::size_t>(r), false);
-  for (std::size_t i = 0; i < starts.size(); ++i) {
-    const int64_t a = normalize_axis(axes[i], r, "axes value"), st = steps[i], dim = is[a];
-    if (seen[a]) ctx.invalid("axes repeats " + std::to_string(a));
-    seen[a] = true;
-    if (st == 0) ctx.invalid("steps must not be 0");
-    int64_t s = starts[i] < 0 ? starts[i] + dim : starts[i], e = ends[i] < 0 ? ends[i] + dim : ends[i];
-    s = st > 0 ? std::clamp<int64_t>(s, 0, dim) : std::clamp<int64_t>(s, 0, dim - 1);
-    e = st > 0 ? std::clamp<int64_t>(e, 0, dim) : std::clamp<int64_t>(e, -1, dim - 1);
-    const int64_t span = st > 0 ? e - s : s - e, as = st > 0 ? st : -st;
-    count[a] = span <= 0 ? 0 : span / as + (span % as != 0);
-    begin[a] = count[a] ? s : 0;
-    step[a] = st;
-  }
-  if (count != os) ctx.invalid("output shape disagrees with the slice");
+  const exec::SliceWindow w = exec::slice_window(ctx);
+  const Shape& begin = w.begin;
+  const Shape& step = w.step;
   Shape ist = strides_of(is), str(r);
   int64_t base = 0;
   for (int64_t d = 0; d < r; ++d) {

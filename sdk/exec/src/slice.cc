@@ -1,0 +1,42 @@
+// Slice's operands (nnbridge/exec/slice.h).
+#include "nnbridge/exec/slice.h"
+
+#include <algorithm>
+#include <string>
+#include <vector>
+
+#include "nnbridge/axis.h"
+
+namespace nnbridge::exec {
+
+SliceWindow slice_window(const NodeContext& ctx) {
+  const Shape& is = ctx.in[0].shape;
+  const int64_t r = static_cast<int64_t>(is.size());
+  const Shape starts = to_ints(ctx.value(1, "starts")), ends = to_ints(ctx.value(2, "ends"));
+  Shape axes, steps(starts.size(), 1);
+  if (ctx.has_input(3)) axes = to_ints(ctx.value(3, "axes"));
+  else
+    for (std::size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
+  if (ctx.has_input(4)) steps = to_ints(ctx.value(4, "steps"));
+  if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
+    ctx.invalid("starts, ends, axes and steps differ in length");
+  SliceWindow w{Shape(r, 0), Shape(r, 1), is};
+  std::vector<bool> seen(static_cast<std::size_t>(r), false);
+  for (std::size_t i = 0; i < starts.size(); ++i) {
+    const int64_t a = normalize_axis(axes[i], r, "axes value"), st = steps[i], dim = is[a];
+    if (seen[a]) ctx.invalid("axes repeats " + std::to_string(a));
+    seen[a] = true;
+    if (st == 0) ctx.invalid("steps must not be 0");
+    int64_t s = starts[i] < 0 ? starts[i] + dim : starts[i], e = ends[i] < 0 ? ends[i] + dim : ends[i];
+    s = st > 0 ? std::clamp<int64_t>(s, 0, dim) : std::clamp<int64_t>(s, 0, dim - 1);
+    e = st > 0 ? std::clamp<int64_t>(e, 0, dim) : std::clamp<int64_t>(e, -1, dim - 1);
+    const int64_t span = st > 0 ? e - s : s - e, as = st > 0 ? st : -st;
+    w.count[a] = span <= 0 ? 0 : span / as + (span % as != 0);
+    w.begin[a] = w.count[a] ? s : 0;
+    w.step[a] = st;
+  }
+  if (w.count != ctx.out[0].shape) ctx.invalid("output shape disagrees with the slice");
+  return w;
+}
+
+}  // namespace nnbridge::exec

@@ -14,10 +14,13 @@ FUZZ_BUILD ?= build-fuzz
 ASAN_BUILD ?= build-asan
 CLANG_BUILD ?= build-clang
 SECONDS ?= 60
-# `make bench BENCH=scale` runs only some of the benchmarks (load, run, scale; bench/README.md).
+# `make bench BENCH=scale` runs only some of the benchmarks (load, run, scale, zoo; bench/README.md).
 BENCH ?=
+# `make zoo` runs the model zoo (examples/zoo/README.md) on every model; `make zoo ZOO="--models
+# resnet18,mobilenet_v2 --backends cpu"` passes other arguments to examples/zoo/zoo.py.
+ZOO ?=
 
-.PHONY: all deps configure build test demo bench clean fuzz fuzz-smoke test-sanitize test-clang
+.PHONY: all deps configure build test demo zoo bench clean fuzz fuzz-smoke test-sanitize test-clang
 
 all: build
 
@@ -37,6 +40,9 @@ test: build
 
 demo: build
 	@examples/demo.sh $(BUILD)
+
+zoo: build
+	@/usr/bin/python3 examples/zoo/zoo.py --build $(BUILD) $(ZOO)
 
 bench: build
 	@bench/run.sh $(BUILD) $(BENCH)

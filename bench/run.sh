@@ -5,12 +5,15 @@
 #  - run: the cpu backend on that MobileNet against Arm NN CpuRef, SGEMM against plain Eigen,
 #    elementwise Add against memcpy;
 #  - scale: every format's reader and writer on 10k, 100k (and 1M) repeated elements, against
-#    flatc, protoc, json.load and Arm NN's deserializer (bench/scale.py; about 15 minutes).
-# usage: bench/run.sh BUILD_DIR [load|run|scale ...]   (default: all three)
+#    flatc, protoc, json.load and Arm NN's deserializer (bench/scale.py; about 15 minutes);
+#  - zoo: the cpu backend on torchvision architectures against ONNX Runtime's CPU EP (npm
+#    onnxruntime-node in bench/node_modules) and PyTorch, 1 and 2 threads (bench/zoo.py; about
+#    5 minutes; needs the Python module of BUILD_DIR).
+# usage: bench/run.sh BUILD_DIR [load|run|scale|zoo ...]   (default: all four)
 set -eu
-build=${1:?usage: bench/run.sh BUILD_DIR [load|run|scale ...]}
+build=${1:?usage: bench/run.sh BUILD_DIR [load|run|scale|zoo ...]}
 shift
-parts=${*:-load run scale}
+parts=${*:-load run scale zoo}
 root=$(cd "$(dirname "$0")/.." && pwd)
 peer="$build/bin/nnbridge-armnn-peer"
 bench="$build/bin/nnbridge-bench-load"
@@ -42,8 +45,13 @@ for part in $parts; do
       echo "Scale of every reader and writer (bench/scale.py)..."
       /usr/bin/python3 "$root"/bench/scale.py "$build"
       ;;
+    zoo)
+      echo "Zoo models on cpu, ONNX Runtime and PyTorch (bench/zoo.py)..."
+      /usr/bin/python3 "$root"/bench/zoo.py "$build"
+      echo
+      ;;
     *)
-      echo "bench/run.sh: unknown part '$part' (load, run, scale)" >&2
+      echo "bench/run.sh: unknown part '$part' (load, run, scale, zoo)" >&2
       exit 2
       ;;
   esac

@@ -1,6 +1,7 @@
 # The SDK as embedders get it from `cmake --install` (issue 8, docs/api.md "Linking"):
 #
-#   include/nnbridge/...          every module's public headers, as consumers include them
+#   include/nnbridge/...          every module's public headers, as consumers include them, and
+#                                 the configured nnbridge/version.h (sdk/core/version.h.in)
 #   lib/libnnbridge.so.0.1        NNBRIDGE_BUILD_SHARED: the whole SDK (core, io, formats, config,
 #                                 exec, the cpu and opencl backends) in one shared library
 #   lib/libnnbridge.a             NNBRIDGE_BUILD_STATIC: the same objects in one archive
@@ -103,9 +104,11 @@ function(_nnbridge_collect roots out_objects out_libs out_includes out_externals
     endif()
     get_target_property(dirs ${t} INTERFACE_INCLUDE_DIRECTORIES)
     foreach(d IN LISTS dirs)
-      # Only the source tree's include/ folders are public (generated headers are not).
+      # Only include/ folders are public: the source tree's, and the build tree's that hold
+      # configured headers (sdk/core's nnbridge/version.h); flatc/protoc output is not.
       string(REGEX REPLACE "^\\$<BUILD_INTERFACE:(.*)>$" "\\1" d "${d}")
-      if(d MATCHES "^${PROJECT_SOURCE_DIR}/.*/include$" AND EXISTS ${d}/nnbridge)
+      if((d MATCHES "^${PROJECT_SOURCE_DIR}/.*/include$" OR d MATCHES "^${PROJECT_BINARY_DIR}/.*/include$")
+         AND EXISTS ${d}/nnbridge)
         list(APPEND includes ${d})
       endif()
     endforeach()
@@ -174,6 +177,13 @@ foreach(d IN LISTS _nnb_includes)
   list(APPEND _nnb_build_includes "$<BUILD_INTERFACE:${d}>")
 endforeach()
 
+if(PROJECT_VERSION_MAJOR EQUAL 0)
+  set(_nnb_soversion ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})
+  set(_nnb_compatibility SameMinorVersion)
+else()
+  set(_nnb_soversion ${PROJECT_VERSION_MAJOR})
+  set(_nnb_compatibility SameMajorVersion)
+endif()
 set(_nnb_install_targets "")
 set(_nnb_variants "")
 if(NNBRIDGE_BUILD_SHARED)
@@ -188,9 +198,10 @@ foreach(variant IN LISTS _nnb_variants)
   add_library(${t} ${kind} ${_nnb_objects})
   add_library(nnbridge::nnbridge_${variant} ALIAS ${t})
   add_dependencies(${t} ${_nnb_libs})
-  # Pre-1.0: every minor version may break the ABI, so the soname carries major.minor.
+  # The soname (docs/api.md "Versions, soname and deprecation"): from 1.0 the major version, which
+  # alone may break the ABI; before 1.0 every minor version may, so it carries major.minor.
   set_target_properties(${t} PROPERTIES OUTPUT_NAME nnbridge EXPORT_NAME nnbridge_${variant}
-    VERSION ${PROJECT_VERSION} SOVERSION ${PROJECT_VERSION_MAJOR}.${PROJECT_VERSION_MINOR})
+    VERSION ${PROJECT_VERSION} SOVERSION ${_nnb_soversion})
   target_include_directories(${t} INTERFACE ${_nnb_build_includes} $<INSTALL_INTERFACE:${CMAKE_INSTALL_INCLUDEDIR}>)
   # The public headers are C++20 (std::span, defaulted comparison operators).
   target_compile_features(${t} INTERFACE cxx_std_20)
@@ -260,9 +271,9 @@ endif()
 configure_package_config_file(${CMAKE_CURRENT_LIST_DIR}/nnbridgeConfig.cmake.in
   ${CMAKE_BINARY_DIR}/package/nnbridgeConfig.cmake
   INSTALL_DESTINATION ${_nnb_cmake_dir})
-# 0.x: only the same minor version is compatible (the soname rule above).
+# The soname rule above: 0.x only the same minor version, from 1.0 the same major version.
 write_basic_package_version_file(${CMAKE_BINARY_DIR}/package/nnbridgeConfigVersion.cmake
-  VERSION ${PROJECT_VERSION} COMPATIBILITY SameMinorVersion)
+  VERSION ${PROJECT_VERSION} COMPATIBILITY ${_nnb_compatibility})
 install(FILES ${CMAKE_BINARY_DIR}/package/nnbridgeConfig.cmake ${CMAKE_BINARY_DIR}/package/nnbridgeConfigVersion.cmake
   DESTINATION ${_nnb_cmake_dir} COMPONENT devel)
 

@@ -19,6 +19,9 @@ packages=(
   ocl-icd-opencl-dev opencl-headers opencl-clhpp-headers pocl-opencl-icd
   libarmnn-dev libarmnn22 libarmnn-cpuref-backend22
   time  # bench/scale.py: the peak RSS of each child (GNU time's %M)
+  libgraphviz-dev graphviz  # nnbridge draw: Graphviz's cgraph + gvc libraries (layout and rendering)
+  parallel  # examples/scale-out: sharded conformance with GNU parallel
+  python3-torchvision  # examples/zoo: real architectures exported by PyTorch
 )
 
 missing=()

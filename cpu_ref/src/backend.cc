@@ -28,7 +28,16 @@ struct Step {
   std::vector<ValueId> inputs;   // kNoValue kept
   std::vector<ValueId> outputs;
   Kernel kernel;
+  bool zero_outputs = true;      // false for built-in kernels known to write every output element
 };
+
+// Ops whose built-in kernels write every element of their outputs, so run() need not zero them
+// first (the largest outputs of convolutional networks): Conv (2-D and 1-D: conv.cc, depthwise.cc),
+// Gemm and MatMul (gemm.cc), Relu and Clip (one vector map over the whole tensor).
+bool writes_every_output(const Node& n, const exec::NodeContext& ctx) {
+  if (n.op == "Conv") return !ctx.in.empty() && ctx.in[0].shape.size() <= 4;
+  return n.op == "Gemm" || n.op == "MatMul" || n.op == "Relu" || n.op == "Clip";
+}
 
 class CpuPlan final : public Plan {
  public:
@@ -50,7 +59,8 @@ class CpuPlan final : public Plan {
   // Graph inputs of dtype float32 are read in place; intermediate tensors live in an arena
   // taken from `arenas` (reused by the next run); float32 graph outputs are computed into
   // buffers that become the returned tensors (and return to `output_buffers` when those are
-  // gone). Every output buffer is zeroed before its kernel.
+  // gone). Every output buffer is zeroed before its kernel, except where the kernel writes
+  // every element itself (Step::zero_outputs).
   TensorMap run(const TensorMap& inputs) const override {
     std::vector<const float*> ptr(types.size(), nullptr);
     for (std::size_t v = 0; v < types.size(); ++v)
@@ -102,7 +112,7 @@ class CpuPlan final : public Plan {
         } else {
           p = lease.arena.get() + std::max<int64_t>(offset[v], 0);  // -1: an empty tensor
         }
-        std::fill_n(p, n, 0.0f);
+        if (st.zero_outputs) std::fill_n(p, n, 0.0f);
         outs.push_back(p);
         ptr[v] = p;
       }
@@ -135,7 +145,7 @@ class CpuBuilder final : public exec::NodeBuilder {
 
   bool has_kernel(const Graph& work, std::size_t i) override {
     const Node& n = work.nodes[i];
-    return kernels().count(n.op) > 0 || choose_custom(custom_, n.op, kernel_dtype(work, n), false) != nullptr;
+    return kernels().count(n.op) > 0 || choose_custom(custom_, n.op, kernel_dtype(work, n)) != nullptr;
   }
   bool is_custom(const Graph& g, std::size_t i) override { return chosen(g, i) != nullptr; }
   Shapes shapes(const Graph& work, std::size_t i) override {
@@ -146,7 +156,7 @@ class CpuBuilder final : public exec::NodeBuilder {
   void build(const Graph& work, std::size_t i, const exec::NodeContext& ctx, const std::string& label) override {
     auto e = chosen(work, i);
     const Node& n = g_.nodes[i];
-    push(Step{i, n.inputs, n.outputs, e ? make_custom_kernel(e, ctx, label) : kernels().at(n.op)(ctx)});
+    push(Step{i, n.inputs, n.outputs, e ? make_custom_kernel(e, ctx, label) : kernels().at(n.op)(ctx), e || !writes_every_output(n, ctx)});
   }
   void add_foreign(std::size_t i, std::shared_ptr<const exec::ForeignNode> f) override {
     const Node& n = g_.nodes[i];
@@ -160,7 +170,7 @@ class CpuBuilder final : public exec::NodeBuilder {
   // The custom kernel that runs node i, or null (kernel choice: custom_kernels.h).
   std::shared_ptr<const KernelRegistry::Entry> chosen(const Graph& work, std::size_t i) const {
     const Node& n = work.nodes[i];
-    return choose_custom(custom_, n.op, kernel_dtype(work, n), kernels().count(n.op) > 0);
+    return choose_custom(custom_, n.op, kernel_dtype(work, n));
   }
   void push(Step st) {
     for (ValueId v : st.inputs)

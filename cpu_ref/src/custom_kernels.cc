@@ -109,11 +109,8 @@ DataType kernel_dtype(const Graph& g, const Node& n) {
   return n.outputs.empty() ? DataType::Undefined : g.values[n.outputs[0]].type.dtype;
 }
 
-std::shared_ptr<const KernelRegistry::Entry> choose_custom(const KernelRegistry& r, std::string_view op, DataType dtype,
-                                                          bool has_builtin) {
-  auto e = RegistryAccess::find(r, op, dtype);
-  if (!e || (has_builtin && !e->kernel.override_builtin)) return nullptr;
-  return e;
+std::shared_ptr<const KernelRegistry::Entry> choose_custom(const KernelRegistry& r, std::string_view op, DataType dtype) {
+  return RegistryAccess::find(r, op, dtype);
 }
 
 std::string other_dtypes_note(const KernelRegistry& r, std::string_view op) {

@@ -36,9 +36,9 @@ KernelRegistry effective_kernels(const BackendOptions& options);
 DataType kernel_dtype(const Graph& g, const Node& n);
 
 /// The custom kernel that runs a node of `op` and `dtype`, or null (the built-in one, if any):
-/// an override for (op, dtype) always; otherwise one only when there is no built-in kernel.
-std::shared_ptr<const KernelRegistry::Entry> choose_custom(const KernelRegistry& r, std::string_view op, DataType dtype,
-                                                          bool has_builtin);
+/// one registered for (op, dtype), else for (op, any dtype), whether or not a built-in kernel
+/// exists (the precedence rule of both backends, docs/api.md "Custom kernels and custom layers").
+std::shared_ptr<const KernelRegistry::Entry> choose_custom(const KernelRegistry& r, std::string_view op, DataType dtype);
 
 /// For the error about a node without a kernel: " (custom kernels for OP exist for float16, ...)"
 /// when some are registered for other dtypes, else empty.

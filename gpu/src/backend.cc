@@ -33,6 +33,7 @@ struct Step {
 class GpuPlan final : public Plan {
  public:
   std::shared_ptr<const Device> dev;
+  DeviceInfo device_info;            // what plan_device() reports (gpu.h)
   std::vector<TensorType> types;     // per value
   std::vector<cl::Buffer> buffers;   // per value (null where no node touches it)
   cl::Buffer dummy;                  // stands for absent optional inputs
@@ -148,8 +149,13 @@ class GpuBuilder final : public exec::NodeBuilder {
     const Node& n = g_.nodes[i];
     plan_.steps.push_back(Step{n.inputs, n.outputs, {}, std::move(f)});
   }
-  std::string no_kernel_note(const Graph&, std::size_t) override {
-    return " (opencl.fallback=cpu, or BackendOptions::fallback, runs such nodes on cpu)";
+  std::string no_kernel_note(const Graph& work, std::size_t i) override {
+    const Node& n = work.nodes[i];
+    // The name a SimpleGPU layer must carry to run this node (custom_layers.h has_custom_layer).
+    const std::string layer = n.op == "armnn.StandIn" ? n.name : n.op.rfind("vk.", 0) == 0 ? n.op.substr(3) : n.op;
+    return " (an OpenVINO custom layer named \"" + layer +
+           "\" runs it: --custom-layers FILE.xml, BackendOptions::custom_kernels; or opencl.fallback=cpu, or "
+           "BackendOptions::fallback, runs such nodes on cpu)";
   }
 
  private:
@@ -175,10 +181,13 @@ class GpuBackend final : public Backend {
     if (fallback != "none" && fallback != "cpu")
       throw Error(ErrorCode::Invalid, "opencl.fallback must be none or cpu, not \"" + fallback + "\"");
     auto plan = std::make_unique<GpuPlan>();
+    // One choice (opencl.device's rule), then that device opened by its index.
+    plan->device_info = select_device(device_spec);
+    const std::string index = std::to_string(plan->device_info.index);
     if (cache_dir.empty()) {
-      plan->dev = open_device(device_spec);
+      plan->dev = open_device(index);
     } else {  // the shared device's handles, with this plan's cache directory
-      auto dev = std::make_shared<Device>(*open_device(device_spec));
+      auto dev = std::make_shared<Device>(*open_device(index));
       dev->cache_dir = cache_dir;
       plan->dev = std::move(dev);
     }
@@ -242,6 +251,11 @@ std::shared_ptr<const Backend> backend() {
 }
 
 void register_backend() { nnbridge::register_backend(backend()); }
+
+std::optional<DeviceInfo> plan_device(const Plan& plan) {
+  if (const auto* p = dynamic_cast<const GpuPlan*>(&plan)) return p->device_info;
+  return std::nullopt;
+}
 
 std::vector<std::string> supported_ops() {
   std::vector<std::string> out;

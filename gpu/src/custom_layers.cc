@@ -2,9 +2,11 @@
 // custom_primitive rules (OpenVINO intel_gpu plugin/ops/custom.cpp, graph/impls/ocl/
 // custom_primitive.cpp) on this backend's buffers. Every tensor here is float32 in C order
 // without padding; a <Tensor> asking for another layout gets a device-side reorder before
-// (inputs) or after (outputs) the kernel, as the plugin inserts reorder primitives.
+// (inputs) or after (outputs) the kernel, as the plugin inserts reorder primitives. Port
+// numbering, ANY, work-size dims and internal buffers follow nnbridge/config/openvino_custom.h.
 #include "custom_layers.h"
 
+#include <algorithm>
 #include <climits>
 #include <fstream>
 #include <sstream>
@@ -63,18 +65,33 @@ Launch custom_layer_launch(const BackendOptions& options, const Graph& work, std
   const std::string who = label + ": custom layer \"" + layer->name + "\" (" + layer->where.text() + ")";
   auto invalid = [&](const std::string& why) { return Error(ErrorCode::Invalid, who + ": " + why); };
 
+  // Which node port each <Tensor> binds: output port-indices are output numbers or IR port ids
+  // (openvino_custom.h resolve_ports).
+  std::vector<std::size_t> ports;
+  try {
+    ports = ovc::resolve_ports(*layer, n.inputs.size(), n.outputs.size());
+  } catch (const Error& e) {
+    throw Error(e.code(), label + ": " + e.message());
+  }
+
   // Layouts: a port's format is that of the first <Tensor> bound to it (the plugin reorders each
-  // input once); unbound ports and ANY keep the backend's BFYX.
+  // input once); unbound input ports and ANY inputs keep the backend's BFYX; an ANY output takes
+  // input 0's layout as the kernel sees it (custom_gpu_primitive_inst calc_output_layouts).
+  struct Ports {
+    std::vector<ovc::TensorLayout> layouts;
+    std::vector<bool> bound, any;
+  };
   auto layouts = [&](const std::vector<ValueId>& ids, ovc::TensorBinding::Direction dir, const char* what) {
-    std::vector<ovc::TensorLayout> out(ids.size());
-    std::vector<bool> bound(ids.size(), false);
-    for (const auto& t : layer->tensors) {
-      if (t.type != dir) continue;
-      if (t.port_index < 0 || static_cast<std::size_t>(t.port_index) >= ids.size())
-        throw invalid(std::string("<Tensor> at line ") + std::to_string(t.where.line) + " binds " + what + " port " +
-                      std::to_string(t.port_index) + ", the node has " + std::to_string(ids.size()));
-      if (!bound[t.port_index]) out[t.port_index].format = t.format == ovc::TensorFormat::ANY ? ovc::TensorFormat::BFYX : t.format;
-      bound[t.port_index] = true;
+    Ports out{std::vector<ovc::TensorLayout>(ids.size()), std::vector<bool>(ids.size(), false), std::vector<bool>(ids.size(), false)};
+    for (std::size_t t = 0; t < layer->tensors.size(); ++t) {
+      const ovc::TensorBinding& tb = layer->tensors[t];
+      if (tb.type != dir) continue;
+      const std::size_t port = ports[t];
+      if (!out.bound[port]) {
+        out.any[port] = tb.format == ovc::TensorFormat::ANY;
+        out.layouts[port].format = out.any[port] ? ovc::TensorFormat::BFYX : tb.format;
+      }
+      out.bound[port] = true;
     }
     for (std::size_t k = 0; k < ids.size(); ++k) {
       if (ids[k] == kNoValue) throw invalid(std::string(what) + " " + std::to_string(k) + " is absent");
@@ -82,23 +99,29 @@ Launch custom_layer_launch(const BackendOptions& options, const Graph& work, std
       if (!d) throw Error(ErrorCode::Unsupported, who + ": " + what + " " + std::to_string(k) + " has rank " +
                                                        std::to_string(work.values[ids[k]].type.shape.size()) +
                                                        "; custom layers see tensors as B, F, Y, X (rank 4 at most)");
-      out[k].dims = *d;
+      out.layouts[k].dims = *d;
     }
-    return std::make_pair(out, bound);
+    return out;
   };
-  const auto [ins, in_bound] = layouts(n.inputs, ovc::TensorBinding::Direction::Input, "input");
-  const auto [outs, out_bound] = layouts(n.outputs, ovc::TensorBinding::Direction::Output, "output");
+  const Ports in_ports = layouts(n.inputs, ovc::TensorBinding::Direction::Input, "input");
+  Ports out_ports = layouts(n.outputs, ovc::TensorBinding::Direction::Output, "output");
+  const std::vector<ovc::TensorLayout>& ins = in_ports.layouts;
+  const std::vector<ovc::TensorLayout>& outs = out_ports.layouts;
   if (outs.empty()) throw invalid("the node has no output");
-  for (std::size_t k = 0; k < outs.size(); ++k)
-    if (!out_bound[k]) throw invalid("output " + std::to_string(k) + " of the node is bound by no <Tensor type=\"output\">");
+  for (std::size_t k = 0; k < outs.size(); ++k) {
+    if (!out_ports.bound[k]) throw invalid("output " + std::to_string(k) + " of the node is bound by no <Tensor type=\"output\">");
+    if (out_ports.any[k]) out_ports.layouts[k].format = ins.empty() ? ovc::TensorFormat::BFYX : ins[0].format;
+  }
 
-  // Work sizes (custom_gpu_primitive update_work_group_size): B, F, Y, X of output 0 or of input N.
-  ovc::Dims dims = outs[0].dims;
+  // Work sizes (custom_gpu_primitive update_work_group_size): B, F, Y, X of output 0 (from the
+  // front) or of input N (from the back).
+  std::size_t dim_value = n.outputs[0];
   if (layer->dim.input) {
     if (static_cast<std::size_t>(layer->dim.index) >= ins.size())
       throw invalid("<WorkSizes> dim=input," + std::to_string(layer->dim.index) + " but the node has " + std::to_string(ins.size()) + " inputs");
-    dims = ins[layer->dim.index].dims;
+    dim_value = n.inputs[layer->dim.index];
   }
+  const ovc::Dims dims = *ovc::work_size_dims(work.values[dim_value].type.shape, layer->dim.input);
   auto sizes = [&](const std::vector<std::string>& rules, const char* what) {
     std::vector<std::size_t> out;
     for (const auto& r : rules) {
@@ -126,6 +149,39 @@ Launch custom_layer_launch(const BackendOptions& options, const Graph& work, std
       if (global[k] % local[k])
         throw invalid("global work size " + std::to_string(global[k]) + " is not a multiple of local " + std::to_string(local[k]) +
                       " (OpenCL 1.2 requires it)");
+  }
+
+  // Internal buffers (custom_primitive.cpp allocate_internal_buffers): `size` elements of input
+  // 0's type as the kernel sees it (float here), allocated now, zero-filled (OpenVINO leaves
+  // them as allocated) and kept by the plan across runs, as the plugin keeps them per node.
+  struct Internal {
+    int arg = 0;
+    cl::Buffer buffer;
+  };
+  std::vector<Internal> internals;
+  for (const ovc::TensorBinding& t : layer->tensors) {
+    if (t.type != ovc::TensorBinding::Direction::Internal) continue;
+    const std::string at = "<Tensor type=\"internal\"> at line " + std::to_string(t.where.line);
+    if (n.inputs.empty()) throw invalid(at + ": its size reads input 0 and the node has no input");
+    int64_t count = 0;
+    try {
+      count = ovc::evaluate_internal_size(t.size, work.values[n.inputs[0]].type.shape);
+    } catch (const Error& e) {
+      throw invalid(at + ": " + e.message());
+    }
+    const uint64_t bytes = static_cast<uint64_t>(std::max<int64_t>(count, 1)) * sizeof(float);
+    const auto max_alloc = dev.device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
+    if (bytes > max_alloc)
+      throw Error(ErrorCode::Unsupported, who + ": " + at + " needs " + std::to_string(bytes) + " bytes, more than the device allocates at once (" +
+                                              std::to_string(max_alloc) + ")");
+    try {
+      Internal b{t.arg_index, cl::Buffer(dev.context, CL_MEM_READ_WRITE, bytes)};
+      dev.queue.enqueueFillBuffer(b.buffer, 0.0f, 0, bytes);
+      internals.push_back(std::move(b));
+    } catch (const cl::Error& e) {
+      throw Error(ErrorCode::Backend, who + ": " + at + ": allocating " + std::to_string(bytes) + " bytes failed (" + e.what() + " " +
+                                          std::to_string(e.err()) + ")");
+    }
   }
 
   // Data bindings: the node input whose value has that name.
@@ -177,7 +233,18 @@ Launch custom_layer_launch(const BackendOptions& options, const Graph& work, std
       if (r.port == port) return &r.scratch;
     return nullptr;
   };
-  const std::vector<ovc::TensorBinding> tensors = layer->tensors;
+  // The node ports the kernel reads and writes: (argument, input?, port).
+  struct Bound {
+    int arg = 0;
+    bool input = true;
+    std::size_t port = 0;
+  };
+  std::vector<Bound> tensors;
+  for (std::size_t t = 0; t < layer->tensors.size(); ++t) {
+    const ovc::TensorBinding& tb = layer->tensors[t];
+    if (tb.type == ovc::TensorBinding::Direction::Internal) continue;
+    tensors.push_back({tb.arg_index, tb.type == ovc::TensorBinding::Direction::Input, ports[t]});
+  }
   auto to_range = [](const std::vector<std::size_t>& v) {
     switch (v.size()) {
       case 0: return cl::NullRange;
@@ -193,12 +260,12 @@ Launch custom_layer_launch(const BackendOptions& options, const Graph& work, std
       r.kernel.setArg(1, r.scratch);
       enqueue(d, r.kernel, r.count);
     }
-    for (const auto& t : tensors) {
-      const bool input = t.type == ovc::TensorBinding::Direction::Input;
-      const cl::Buffer* s = scratch_of(input ? in_reorders : out_reorders, t.port_index);
-      kernel.setArg(t.arg_index, s ? *s : (input ? in[t.port_index] : out[t.port_index]));
+    for (const Bound& t : tensors) {
+      const cl::Buffer* s = scratch_of(t.input ? in_reorders : out_reorders, t.port);
+      kernel.setArg(t.arg, s ? *s : (t.input ? in[t.port] : out[t.port]));
     }
     for (const auto& [arg, k] : data_args) kernel.setArg(arg, in[k]);
+    for (const Internal& b : internals) kernel.setArg(b.arg, b.buffer);
     d.queue.enqueueNDRangeKernel(kernel, cl::NullRange, g, l);
     for (Reorder& r : out_reorders) {
       r.kernel.setArg(0, r.scratch);

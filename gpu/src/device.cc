@@ -43,6 +43,7 @@ std::vector<Found> enumerate() {
       f.info.name = d.getInfo<CL_DEVICE_NAME>();
       f.info.gpu = (d.getInfo<CL_DEVICE_TYPE>() & CL_DEVICE_TYPE_GPU) != 0;
       f.info.version = d.getInfo<CL_DEVICE_VERSION>();
+      f.info.driver = d.getInfo<CL_DRIVER_VERSION>();
       f.device = d;
       out.push_back(std::move(f));
     }
@@ -67,9 +68,11 @@ std::vector<DeviceInfo> list_devices() {
   return out;
 }
 
-std::shared_ptr<const Device> open_device(std::string_view spec) {
-  static std::map<cl_device_id, std::shared_ptr<const Device>> opened;
-  std::vector<Found> all = enumerate();
+namespace {
+
+// The opencl.device rule (gpu.h): empty = the first GPU, else the first device; digits = that
+// index; other text = the first device whose "platform: device" label contains it.
+const Found& choose(const std::vector<Found>& all, std::string_view spec) {
   if (all.empty()) throw Error(ErrorCode::Unsupported, "the opencl backend found no OpenCL platform or device (is an ICD such as pocl-opencl-icd installed?)");
   const Found* pick = nullptr;
   if (spec.empty()) {
@@ -90,6 +93,25 @@ std::shared_ptr<const Device> open_device(std::string_view spec) {
     for (const auto& f : all) list += "\n  " + std::to_string(f.info.index) + ": " + label_of(f.info);
     throw Error(ErrorCode::Invalid, "no OpenCL device matches opencl.device=\"" + std::string(spec) + "\"; devices:" + list);
   }
+  return *pick;
+}
+
+}  // namespace
+
+DeviceInfo select_device(std::string_view spec) {
+  std::vector<Found> all;
+  try {
+    all = enumerate();
+  } catch (const cl::Error& e) {
+    throw Error(ErrorCode::Backend, std::string("opencl: listing the devices: ") + e.what() + " failed with " + std::to_string(e.err()));
+  }
+  return choose(all, spec).info;
+}
+
+std::shared_ptr<const Device> open_device(std::string_view spec) {
+  static std::map<cl_device_id, std::shared_ptr<const Device>> opened;
+  std::vector<Found> all = enumerate();
+  const Found* pick = &choose(all, spec);
   std::lock_guard lock(g_mutex);
   auto& slot = opened[pick->device()];
   if (!slot) {

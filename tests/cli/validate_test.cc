@@ -102,7 +102,7 @@ TEST_CASE("validate: usage errors exit 2, bad input exits 3") {
   const std::string model = q(c / "model.armnn");
   // No --inputs; a single cpu backend with nothing to compare with; an unknown backend; a backend twice.
   CHECK(cli("validate " + model).rc == 2);
-  Result r = cli("validate " + model + " --inputs " + q(c / "inputs"));
+  Result r = cli("validate " + model + " --inputs " + q(c / "inputs") + " --backends cpu");
   CHECK(r.rc == 2);
   CHECK(contains(r.out, "nothing to compare with"));
   r = cli(validate_args(c) + " --backends cpu,nosuch");
@@ -148,4 +148,51 @@ TEST_CASE("validate: opencl against cpu and against Arm NN CpuRef") {
   r = cli("validate " + q(c / "model.armnn") + " --inputs " + q(c / "inputs") + " --backends opencl");
   CHECK(r.rc == 0);
   CHECK(contains(r.out, "against backend cpu"));
+}
+
+TEST_CASE("validate: without --backends and --expected cpu is compared with opencl when OpenCL lists a device") {
+  // The rule (README, `validate --help`): the default is cpu against opencl when an OpenCL device
+  // is listed, else nothing to compare with (exit 2).
+  const fs::path c = golden("activation_relu");
+  const Result r = cli("validate " + q(c / "model.armnn") + " --inputs " + q(c / "inputs"));
+#ifdef NNBRIDGE_HAVE_OPENCL
+  const bool device = !nnbridge::gpu::list_devices().empty();
+#else
+  const bool device = false;
+#endif
+  if (device) {
+    CHECK(r.rc == 0);
+    CHECK(contains(r.out, "y [opencl]: "));
+    CHECK(contains(r.out, "validate: PASS: 1 of 1 comparison(s) passed against backend cpu"));
+  } else {
+    CHECK(r.rc == 2);
+    CHECK(contains(r.out, "nothing to compare with"));
+    CHECK(contains(r.out, "OpenCL lists no device"));
+  }
+  // With --expected the default stays cpu alone: one comparison.
+  const Result e = cli(validate_args(c));
+  CHECK(e.rc == 0);
+  CHECK(contains(e.out, "validate: PASS: 1 of 1 comparison(s) passed against "));
+}
+
+TEST_CASE("validate --quantized-steps: a quantized output 2 steps off passes with 2, fails with the default 1") {
+  // The case's y.npy (uint8, Arm NN 20.08 CpuRef's) with element 0 moved by 2 storage steps: by
+  // the rule |q_a - q_e| <= N, it fails with N = 1 and passes with N = 2.
+  const fs::path c = golden("activation_relu_qasymmu8");
+  const fs::path dir = temp_dir() / "expected";
+  fs::create_directories(dir);
+  std::string bytes = read_file(c / "outputs/y.npy");
+  unsigned char& q = reinterpret_cast<unsigned char&>(bytes[npy_data_offset(bytes)]);
+  q = q <= 253 ? q + 2 : q - 2;
+  write_file(dir / "y.npy", bytes);
+  Result r = cli(validate_args(c, dir.string()));
+  CHECK(r.rc == 1);
+  CHECK(contains(r.out, "FAIL"));
+  r = cli(validate_args(c, dir.string()) + " --quantized-steps 2");
+  CHECK(r.rc == 0);
+  CHECK(contains(r.out, "quantized 2 step(s)"));
+  r = cli(validate_args(c, dir.string()) + " --quantized-steps 2 --json");
+  CHECK(r.rc == 0);
+  CHECK(contains(r.out, "\"quantized_steps\": 2"));
+  CHECK(cli(validate_args(c) + " --quantized-steps -1").rc == 2);
 }

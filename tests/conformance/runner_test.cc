@@ -164,7 +164,7 @@ TEST_CASE("conformance: expected errors must match code and message, and a bad c
   CHECK(has_line(r.out, "FAIL errors/wrong_text: the Malformed message lacks \"no such words\""));
   CHECK(has_line(r.out, "FAIL errors/no_error: loaded without error; expected Malformed"));
   CHECK(has_line(r.out, "FAIL errors/bad_key: Invalid: "));
-  CHECK(r.out.find("case.json: conversions: must be an array of strings") != std::string::npos);
+  CHECK(r.out.find("case.json: conversions: must be an array of format names") != std::string::npos);
   CHECK(has_line(r.out, "SKIP errors/skipped: kept for a later release"));
   CHECK(has_line(r.out, "0 passed, 4 failed, 1 skipped"));
 }

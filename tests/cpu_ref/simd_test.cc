@@ -2,8 +2,10 @@
 // scalar formulas written in simd.h: bit for bit where simd.h promises plain IEEE arithmetic
 // (including NaN, infinities and signed zeros, and the std::max / std::min rules), within a few
 // ulp for exp/log/tanh/erf. Lengths 1..40 cover every tail of 4-, 8- and 16-lane registers.
+// Also sgemm (cpu_ref/src/sgemm), each build against a double-precision product.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
@@ -11,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "sgemm/sgemm.h"
 #include "simd/simd.h"
 
 using namespace nnbridge::cpu_ref::simd;
@@ -253,4 +256,82 @@ TEST_CASE("cpu simd: depthwise_row is the bias plus the taps inside the image, i
           }
       }
     }
+}
+
+TEST_CASE("cpu simd: depthwise_plane is the bias plus every tap of the padded plane, in (ky, kx) order") {
+  // A plane padded by hand (rows from -pt, columns from -pl, split by column % sw), read through
+  // the layout simd.h documents; the expected sum is written out in the documented order.
+  for (const Kernels* k : runnable_kernels())
+    for (int64_t sw : {1, 2})
+      for (int64_t ow : {1, 7, 8, 17, 40}) {
+        const std::string arch = k->arch;
+        CAPTURE(arch);
+        CAPTURE(sw);
+        CAPTURE(ow);
+        const int64_t kh = 3, kw = 3, sh = 2, dh = 1, dw = 2, oh = 3, pt = 1, pl = 2, h = 6, w = (ow - 1) * sw + 3;
+        const int64_t L = static_cast<int64_t>(k->lanes), rows = (oh - 1) * sh + (kh - 1) * dh + 1;
+        const int64_t phase = (ow + L - 1) / L * L + (kw - 1) * dw / sw + 1;
+        const auto x = values(static_cast<std::size_t>(h * w), 12, false), wt = values(static_cast<std::size_t>(kh * kw), 13, false);
+        auto at = [&](int64_t r, int64_t col) {  // padded plane value at padded row r, column col
+          const int64_t iy = r - pt, ix = col - pl;
+          return iy >= 0 && iy < h && ix >= 0 && ix < w ? x[static_cast<std::size_t>(iy * w + ix)] : 0.0f;
+        };
+        std::vector<float> src(static_cast<std::size_t>(rows * sw * phase));
+        for (int64_t r = 0; r < rows; ++r)
+          for (int64_t p = 0; p < sw; ++p)
+            for (int64_t q = 0; q < phase; ++q) src[static_cast<std::size_t>((r * sw + p) * phase + q)] = at(r, q * sw + p);
+        std::vector<float> y(static_cast<std::size_t>(oh * ow) + 1, 99.0f);  // one guard value past the plane
+        DepthwisePlane dp;
+        dp.src = src.data(), dp.row_stride = sw * phase, dp.phase_stride = phase, dp.w = wt.data(), dp.bias = 0.25f, dp.y = y.data();
+        dp.oh = oh, dp.ow = ow, dp.kh = kh, dp.kw = kw, dp.sh = sh, dp.sw = sw, dp.dh = dh, dp.dw = dw;
+        k->depthwise_plane(dp);
+        for (int64_t oy = 0; oy < oh; ++oy)
+          for (int64_t ox = 0; ox < ow; ++ox) {
+            float e = 0.25f;
+            for (int64_t ky = 0; ky < kh; ++ky)
+              for (int64_t kx = 0; kx < kw; ++kx) e = e + at(oy * sh + ky * dh, ox * sw + kx * dw) * wt[static_cast<std::size_t>(ky * kw + kx)];
+            CHECK(same_bits(y[static_cast<std::size_t>(oy * ow + ox)], e));
+          }
+        CHECK(y.back() == 99.0f);
+      }
+}
+
+TEST_CASE("cpu sgemm: every build this CPU runs computes op(A) * op(B) + bias within the float32 bound") {
+  // Against a double-precision sum: |C - exact| <= 2 K eps sum_k |a| |b| + |bias| eps (a standard
+  // bound for a float32 dot product of length K, fused or not, in any order). Strided operands;
+  // the padding columns of C stay untouched.
+  using nnbridge::cpu_ref::SgemmArgs;
+  for (const auto& v : nnbridge::cpu_ref::runnable_sgemms())
+    for (int ta = 0; ta < 2; ++ta)
+      for (int tb = 0; tb < 2; ++tb)
+        for (const auto& mnk : {std::array<int64_t, 3>{7, 13, 300}, {33, 5, 1}, {1, 70, 64}, {40, 41, 0}}) {
+          const std::string name = v.name;
+          CAPTURE(name);
+          CAPTURE(ta);
+          CAPTURE(tb);
+          const int64_t m = mnk[0], n = mnk[1], K = mnk[2];
+          const int64_t lda = (ta ? m : K) + 3, ldb = (tb ? K : n) + 2, ldc = n + 5;
+          const auto a = values(static_cast<std::size_t>((ta ? K : m) * lda), 20, false);
+          const auto b = values(static_cast<std::size_t>((tb ? n : K) * ldb), 21, false);
+          const auto bn = values(static_cast<std::size_t>(n), 22, false), bm = values(static_cast<std::size_t>(m), 23, false);
+          std::vector<float> c(static_cast<std::size_t>(m * ldc), 99.0f);
+          SgemmArgs p;
+          p.m = m, p.n = n, p.k = K, p.a = a.data(), p.lda = lda, p.trans_a = ta != 0, p.b = b.data(), p.ldb = ldb, p.trans_b = tb != 0;
+          p.c = c.data(), p.ldc = ldc, p.bias_n = bn.data(), p.bias_m = bm.data();
+          v.run(p);
+          const double eps = std::numeric_limits<float>::epsilon();
+          for (int64_t i = 0; i < m; ++i) {
+            for (int64_t j = 0; j < n; ++j) {
+              double exact = 0, mag = 0;
+              for (int64_t q = 0; q < K; ++q) {
+                const double x = a[static_cast<std::size_t>(ta ? q * lda + i : i * lda + q)], y = b[static_cast<std::size_t>(tb ? j * ldb + q : q * ldb + j)];
+                exact += x * y, mag += std::fabs(x * y);
+              }
+              const double bias = double(bn[static_cast<std::size_t>(j)]) + double(bm[static_cast<std::size_t>(i)]);
+              const double got = c[static_cast<std::size_t>(i * ldc + j)];
+              CHECK(std::fabs(got - (exact + bias)) <= 2.0 * (double(K) + 2.0) * eps * (mag + std::fabs(bias)) + 1e-30);
+            }
+            for (int64_t j = n; j < ldc; ++j) CHECK(c[static_cast<std::size_t>(i * ldc + j)] == 99.0f);
+          }
+        }
 }

@@ -119,7 +119,7 @@ TEST_CASE("custom kernels: chosen by the first input dtype and given non-float32
                        doctest::Contains("exist for float32 only"), Error);
 }
 
-TEST_CASE("custom kernels: a built-in kernel wins unless the custom one is registered with override_builtin") {
+TEST_CASE("custom kernels: a custom kernel replaces the built-in kernel of its op (the rule opencl custom layers follow)") {
   auto negate = [](bool override_builtin) {
     return CustomKernel{.op = "Relu", .dtype = DataType::Float32, .infer = same_as_input, .compute = [](const KernelCall& c) {
                           auto x = c.inputs[0].as<float>();
@@ -129,12 +129,21 @@ TEST_CASE("custom kernels: a built-in kernel wins unless the custom one is regis
   };
   Graph g = chain("Relu", tt(DataType::Float32, {2}), tt(DataType::Float32, {2}));
   TensorMap in{{"x", HostTensor::from_values<float>(tt(DataType::Float32, {2}), std::vector<float>{-3, 4})}};
-  auto plain = std::make_shared<KernelRegistry>();
-  plain->add(negate(false));
-  CHECK(values<float>(run(g, plain, in).at("y")) == std::vector<float>{0, 4});  // Relu
-  auto over = std::make_shared<KernelRegistry>();
-  over->add(negate(true));
-  CHECK(values<float>(run(g, over, in).at("y")) == std::vector<float>{3, -4});  // the override
+  // Without custom kernels: the built-in Relu, max(x, 0).
+  CHECK(values<float>(run(g, std::make_shared<KernelRegistry>(), in).at("y")) == std::vector<float>{0, 4});
+  // With one, override_builtin or not: -x.
+  for (bool flag : {false, true}) {
+    CAPTURE(flag);
+    auto reg = std::make_shared<KernelRegistry>();
+    reg->add(negate(flag));
+    CHECK(values<float>(run(g, reg, in).at("y")) == std::vector<float>{3, -4});
+  }
+  // A kernel for another dtype leaves the built-in one in place.
+  auto f16 = std::make_shared<KernelRegistry>();
+  CustomKernel k = negate(false);
+  k.dtype = DataType::Float16;
+  f16->add(k);
+  CHECK(values<float>(run(g, f16, in).at("y")) == std::vector<float>{0, 4});
 }
 
 TEST_CASE("custom kernels: refused registrations are Error(Invalid) and leave the registry as it was") {

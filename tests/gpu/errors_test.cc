@@ -87,6 +87,30 @@ TEST_CASE("opencl: the device can be chosen by index and by name") {
   }
 }
 
+TEST_CASE("opencl: plan_device names the device opencl.device selects and nothing for a cpu plan") {
+  if (!have_opencl()) return;
+  const auto devices = gpu::list_devices();
+  const Graph g = one_node("Relu");
+  // gpu.h's default: the first GPU, else the first device.
+  std::size_t def = 0;
+  while (def < devices.size() && !devices[def].gpu) ++def;
+  if (def == devices.size()) def = 0;
+  auto plan = gpu::backend()->prepare(g, BackendOptions{});
+  const std::optional<gpu::DeviceInfo> d = gpu::plan_device(*plan);
+  REQUIRE(d.has_value());
+  CHECK(d->index == devices[def].index);
+  CHECK(d->name == devices[def].name);
+  CHECK(d->driver == devices[def].driver);
+  CHECK(gpu::select_device("").index == devices[def].index);
+  BackendOptions last;
+  last.options["opencl.device"] = std::to_string(devices.size() - 1);
+  CHECK(gpu::plan_device(*gpu::backend()->prepare(g, last))->index == static_cast<int>(devices.size()) - 1);
+  CHECK_FALSE(gpu::plan_device(*cpu_ref::backend()->prepare(g, BackendOptions{})).has_value());
+  ErrorCode code{};
+  error_of([&] { gpu::select_device("no such device anywhere"); }, &code);
+  CHECK(code == ErrorCode::Invalid);
+}
+
 TEST_CASE("opencl: a kernel that fails to build reports the node, the file and the build log") {
   if (!have_opencl()) return;
   auto dev = gpu::open_device("");

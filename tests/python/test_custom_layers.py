@@ -44,6 +44,16 @@ def test_load_describes_the_layers(relu_file):
     assert custom_layers.parse(relu_xml(RELU_CL)).names() == ["ReLU"]
 
 
+def test_internal_buffers_show_their_size():
+    # tests/config/openvino_custom/data/functional/layers.xml, layer 2 (values read off the file).
+    layers = custom_layers.load(RELU_CL.parent / "functional" / "layers.xml")
+    l = layers.gpu_layers[1]
+    assert l["name"] == "ScratchTwice"
+    assert [t["type"] for t in l["tensors"]] == ["input", "output", "internal"]
+    assert l["tensors"][2]["size"] == "INPUT0_DIMS[0] * INPUT0_DIMS[1]*INPUT0_DIMS[2]*INPUT0_DIMS[3]"
+    assert "size" not in l["tensors"][0]
+
+
 def test_errors_name_the_file_and_line(tmp_path):
     bad = tmp_path / "bad.xml"
     bad.write_text("<CustomLayer name=\"X\" type=\"SimpleGPU\" version=\"1\">\n  <Kernel/>\n</CustomLayer>\n")

@@ -63,3 +63,17 @@ def test_empty_settings_and_errors(tmp_path):
     assert e.value.path == str(tmp_path / "bad.txtpb")
     settings.save(settings.parse("cpu_settings { num_threads: 4 }", "proto-text"), tmp_path / "t.fb")
     assert "num_threads: 4" in settings.load(tmp_path / "t.fb").debug_text()
+
+
+def test_resource_limits_as_keywords(tmp_path):
+    # "delegate: GPU" is 13 bytes; cpu_settings nests one message below the root.
+    (tmp_path / "s.txtpb").write_text("delegate: GPU")
+    assert settings.load(tmp_path / "s.txtpb", max_size=13).message_name == "TFLiteSettings"
+    with pytest.raises(nnbridge.UnsupportedError, match="settings.max_size"):
+        settings.load(tmp_path / "s.txtpb", max_size=12)
+    assert settings.parse("cpu_settings { num_threads: 4 }", "proto-text", max_depth=1)
+    with pytest.raises(nnbridge.MalformedError):
+        settings.parse("tflite_settings { cpu_settings { num_threads: 4 } }", "proto-text", "ComputeSettings",
+                       max_depth=1)
+    with pytest.raises(nnbridge.InvalidError, match="settings.max_tables"):
+        settings.load(tmp_path / "s.txtpb", max_nodes=3)

@@ -10,14 +10,15 @@ SDK's public API; nothing is implemented twice). In brief::
     nnbridge.save(g, "model.json")                   # format from the extension
     nnbridge.convert("model.armnn", "model.vkgraph") # same bytes as `nnbridge convert`
     report = nnbridge.validate(g, inputs, backends=("cpu", "opencl"))
+    d = nnbridge.diff("model.armnn", "model.onnx")  # semantic diff: d.same, d.differences
 
 Errors are :class:`nnbridge.Error` subclasses, one per C++ error code (nnbridge.exceptions).
 TFLite acceleration settings live in :mod:`nnbridge.settings`, OpenVINO custom-layer XML in
 :mod:`nnbridge.custom_layers`.
 """
 
-from __future__ import annotations
-
+# No `from __future__ import annotations` here: it would make `annotations` an attribute of the
+# package (nnbridge.annotations); nothing in this file needs it.
 from .exceptions import (BackendError, Error, InvalidError, IoError, MalformedError,  # noqa: F401
                          UnsupportedError)
 from . import _nnbridge
@@ -25,6 +26,7 @@ from ._nnbridge import (Buffer, Format, Graph, Issue, Node, OutputReport, Plan, 
                         TensorType, ValidationReport, Value, backends, check, convert, detect_format,
                         formats, load, opencl_devices, prepare, run, save, tensor_file_names, tensor_name,
                         topological_order, validate)
+from ._nnbridge import Diff, Difference, diff  # noqa: F401
 from . import settings  # noqa: F401
 
 try:  # a build without sdk/config/openvino_custom has no custom_layers
@@ -32,6 +34,8 @@ try:  # a build without sdk/config/openvino_custom has no custom_layers
 except ImportError:  # pragma: no cover
     pass
 
+# "MAJOR.MINOR.PATCH": the linked SDK's nnbridge::version(), made from project(nnbridge VERSION ...)
+# in CMakeLists.txt, as setup.py's wheel version and `nnbridge --version` are.
 __version__: str = _nnbridge.__version__
 
 __all__ = [
@@ -40,4 +44,5 @@ __all__ = [
     "ValidationReport", "Value",
     "backends", "check", "convert", "detect_format", "formats", "load", "opencl_devices", "prepare", "run",
     "save", "tensor_file_names", "tensor_name", "topological_order", "validate", "settings", "custom_layers",
+    "Diff", "Difference", "diff",
 ]

@@ -83,7 +83,10 @@ py::dict attrs_to_py(const AttrMap& attrs) {
 AttrMap attrs_from_py(const py::handle& obj) {
   AttrMap out;
   if (obj.is_none()) return out;
-  for (auto item : obj.cast<py::dict>()) {
+  if (py::isinstance<AttrsView>(obj)) return obj.cast<const AttrsView&>().get();
+  // A dict, or any mapping / iterable of pairs (dict() of it); TypeError otherwise.
+  py::dict d = py::isinstance<py::dict>(obj) ? py::reinterpret_borrow<py::dict>(obj) : py::dict(py::reinterpret_borrow<py::object>(obj));
+  for (auto item : d) {
     std::string key = py::str(item.first);
     out[key] = attr_from_py(item.second, key);
   }

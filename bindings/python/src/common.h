@@ -31,6 +31,8 @@ void bind_io(py::module_& m);
 void bind_exec(py::module_& m);
 void bind_settings(py::module_& m);
 void bind_custom_layers(py::module_& m);
+void bind_diff(py::module_& m);
+void bind_draw(py::module_& m);  ///< Graph.to_dot / draw / _repr_svg_ (after bind_graph)
 /// The custom-kernel set behind a nnbridge.custom_layers.CustomLayers object; py::type_error otherwise.
 std::shared_ptr<const CustomKernelSet> custom_kernel_set(py::handle h);
 /// Registers the backends this build has (cpu, opencl) with the SDK registry.
@@ -80,12 +82,44 @@ struct ValueRef {
   ValueId id = 0;
   Value& get() const;
 };
-/// A view of one node of a graph.
+/// How many times Graph.insert_node / remove_node shifted the node indices of `g` (0 when never):
+/// a NodeRef taken before such an edit is out of date and refuses to be used.
+uint64_t node_layout(const Graph& g);
+/// Marks the node indices of `g` as shifted (after inserting or removing a node).
+void node_layout_changed(const Graph& g);
+
+/// A view of one node of a graph. get() throws Error(Invalid) when the node no longer exists or
+/// when an insert/remove has shifted the indices since the view was taken.
 struct NodeRef {
+  NodeRef(std::shared_ptr<Graph> g, std::size_t i) : graph(std::move(g)), index(i), layout(node_layout(*graph)) {}
   std::shared_ptr<Graph> graph;
   std::size_t index = 0;
+  uint64_t layout = 0;  ///< node_layout(*graph) when the view was taken
   Node& get() const;
 };
+
+/// A live, writable view of an attribute map (Node.attrs, Value.attrs, Graph.metadata): reads and
+/// writes go to the graph (views.cc).
+struct AttrsView {
+  enum class Kind { Node, Value, Metadata };
+  std::shared_ptr<Graph> graph;
+  Kind kind = Kind::Metadata;
+  std::size_t index = 0;  ///< node index or value id
+  uint64_t layout = 0;    ///< for a node: node_layout() when the view was taken
+  AttrMap& get() const;
+  std::string where() const;  ///< "nodes[3].attrs", "values[2].attrs", "metadata"
+};
+AttrsView node_attrs_view(const NodeRef& r);
+AttrsView value_attrs_view(const std::shared_ptr<Graph>& g, ValueId id);
+AttrsView metadata_view(const std::shared_ptr<Graph>& g);
+
+/// A read-only sequence (collections.abc.Sequence) over a snapshot `items`; every mutating method
+/// raises TypeError with `hint` (how to make the change instead) (views.cc).
+struct ListView {
+  py::list items;
+  std::string hint;
+};
+void bind_views(py::module_& m);  ///< AttrsView, ListView (before bind_graph)
 
 /// A value id from a ValueRef (of the same graph), a name, an int, or None (kNoValue when
 /// `allow_none`). Throws Error(Invalid) / py::type_error naming `what`.

@@ -32,9 +32,12 @@ py::dict layer_dict(const ov::SimpleGpuLayer& l) {
   for (const ov::TensorBinding& t : l.tensors) {
     py::dict e;
     e["arg_index"] = t.arg_index;
-    e["type"] = t.type == ov::TensorBinding::Direction::Input ? "input" : "output";
+    e["type"] = t.type == ov::TensorBinding::Direction::Input    ? "input"
+                : t.type == ov::TensorBinding::Direction::Output ? "output"
+                                                                 : "internal";
     e["port_index"] = t.port_index;
     e["format"] = ov::to_string(t.format);
+    if (t.type == ov::TensorBinding::Direction::Internal) e["size"] = t.size;
     tensors.append(e);
   }
   d["tensors"] = tensors;

@@ -18,6 +18,10 @@ Value& ValueRef::get() const {
 }
 
 Node& NodeRef::get() const {
+  if (layout != node_layout(*graph))
+    throw Error(ErrorCode::Invalid, "this view of nodes[" + std::to_string(index) +
+                                        "] is out of date: Graph.insert_node / remove_node has shifted the node indices since it "
+                                        "was taken; take the node again from Graph.nodes");
   if (index >= graph->nodes.size())
     throw Error(ErrorCode::Invalid, "node " + std::to_string(index) + " no longer exists (the graph has " +
                                         std::to_string(graph->nodes.size()) + " nodes)");
@@ -60,13 +64,18 @@ py::tuple shape_to_py(const std::vector<int64_t>& s) {
   return t;
 }
 
-py::list value_list(const std::shared_ptr<Graph>& g, const std::vector<ValueId>& ids) {
+ListView value_list(const std::shared_ptr<Graph>& g, const std::vector<ValueId>& ids, std::string hint) {
   py::list l;
   for (ValueId id : ids) {
     if (id == kNoValue) l.append(py::none());
     else l.append(ValueRef{g, id});
   }
-  return l;
+  return ListView{std::move(l), std::move(hint)};
+}
+
+std::string assign_hint(const std::string& cls, const std::string& var, const std::string& field) {
+  return cls + "." + field + " is a read-only snapshot: assign a whole new list to change it (" + var + "." + field +
+         " = [...], of Values, names or ids)";
 }
 
 std::vector<ValueId> ids_from_py(const Graph& g, py::handle seq, const std::string& what, bool allow_none) {
@@ -74,6 +83,35 @@ std::vector<ValueId> ids_from_py(const Graph& g, py::handle seq, const std::stri
   std::size_t i = 0;
   for (auto item : py::iter(seq)) ids.push_back(value_id(g, item, what + "[" + std::to_string(i++) + "]", allow_none));
   return ids;
+}
+
+// A node index from a Node view of `g` or an int (negative: from the end, as Python lists).
+std::size_t node_index(const std::shared_ptr<Graph>& g, py::handle h, const std::string& what) {
+  if (py::isinstance<NodeRef>(h)) {
+    const NodeRef& r = h.cast<const NodeRef&>();
+    if (r.graph != g) throw Error(ErrorCode::Invalid, what + ": the node belongs to another graph");
+    r.get();  // refuses an out-of-date view
+    return r.index;
+  }
+  if (py::isinstance<py::int_>(h) && !py::isinstance<py::bool_>(h)) {
+    int64_t i = h.cast<int64_t>(), n = static_cast<int64_t>(g->nodes.size());
+    if (i < -n || i >= n)
+      throw py::index_error(what + ": node index " + std::to_string(i) + " out of range (" + std::to_string(n) + " nodes)");
+    return static_cast<std::size_t>(i < 0 ? i + n : i);
+  }
+  throw py::type_error(what + ": a Node or a node index (int), not " + std::string(py::str(py::type::of(h))));
+}
+
+// A Node from Python arguments, as add_node / insert_node take them; `where` names it in errors.
+Node node_from_py(const Graph& g, std::string op, py::handle inputs, py::handle outputs, std::string name, py::handle attrs,
+                  const std::string& where) {
+  Node n;
+  n.op = std::move(op);
+  n.name = std::move(name);
+  n.inputs = ids_from_py(g, inputs, where + ".inputs", true);
+  n.outputs = ids_from_py(g, outputs, where + ".outputs", false);
+  n.attrs = attrs_from_py(attrs);
+  return n;
 }
 
 }  // namespace
@@ -183,9 +221,10 @@ lives), or None for a non-constant value.
         const Value& v = r.get();
         return v.constant ? py::cast(*v.constant) : py::none();
       }, "Buffer | None: the constant's raw bytes (little-endian, C order).")
-      .def_property("attrs", [](const ValueRef& r) { return attrs_to_py(r.get().attrs); },
-                    [](const ValueRef& r, py::dict d) { r.get().attrs = attrs_from_py(d); },
-                    "dict[str, Attr]: format-specific fields (a copy; assign to change).")
+      .def_property("attrs", [](const ValueRef& r) { return value_attrs_view(r.graph, r.id); },
+                    [](const ValueRef& r, py::handle d) { r.get().attrs = attrs_from_py(d); },
+                    "AttrsView: format-specific fields, a live mapping (``v.attrs[k] = x`` writes to the graph); "
+                    "assigning a mapping replaces them all.")
       .def("__eq__", [](const ValueRef& a, const ValueRef& b) { return a.graph == b.graph && a.id == b.id; })
       .def("__hash__", [](const ValueRef& r) { return std::hash<const void*>()(r.graph.get()) ^ r.id; })
       .def("__repr__", [](const ValueRef& r) {
@@ -198,24 +237,41 @@ lives), or None for a non-constant value.
 A view of one node of a Graph: ``op`` (canonical ONNX name, or a format-native op such as
 ``armnn.StandIn``), ``name``, ``inputs`` (Values; None for an absent optional input),
 ``outputs`` and ``attrs`` (Python ints, floats, bools, strs, bytes and lists of them).
+
+Reads and writes the graph in place (``attrs`` is a live AttrsView; ``inputs`` / ``outputs``
+are read-only ListViews: assign whole lists). A view names its node by index: once
+Graph.insert_node / remove_node shift the indices, a view taken before raises InvalidError
+("out of date") when used.
 )doc")
-      .def_property_readonly("index", [](const NodeRef& r) { return r.index; }, "int: the index in Graph.nodes.")
+      .def_property_readonly("index", [](const NodeRef& r) {
+                               r.get();  // refuses an out-of-date view
+                               return r.index;
+                             },
+                             "int: the index in Graph.nodes. Raises InvalidError when the view is out of date (insert_node / "
+                             "remove_node shifted the indices since it was taken).")
       .def_property_readonly("graph", [](const NodeRef& r) { return r.graph; })
       .def_property("op", [](const NodeRef& r) { return r.get().op; }, [](const NodeRef& r, std::string s) { r.get().op = std::move(s); })
       .def_property("name", [](const NodeRef& r) { return r.get().name; }, [](const NodeRef& r, std::string s) { r.get().name = std::move(s); })
-      .def_property("inputs", [](const NodeRef& r) { return value_list(r.graph, r.get().inputs); },
+      .def_property("inputs", [](const NodeRef& r) { return value_list(r.graph, r.get().inputs, assign_hint("Node", "node", "inputs")); },
                     [](const NodeRef& r, py::handle seq) {
                       r.get().inputs = ids_from_py(*r.graph, seq, "nodes[" + std::to_string(r.index) + "].inputs", true);
-                    }, "list[Value | None]")
-      .def_property("outputs", [](const NodeRef& r) { return value_list(r.graph, r.get().outputs); },
+                    }, "ListView[Value | None]: read-only; assign a whole list to rewire.")
+      .def_property("outputs", [](const NodeRef& r) { return value_list(r.graph, r.get().outputs, assign_hint("Node", "node", "outputs")); },
                     [](const NodeRef& r, py::handle seq) {
                       r.get().outputs = ids_from_py(*r.graph, seq, "nodes[" + std::to_string(r.index) + "].outputs", false);
-                    }, "list[Value]")
-      .def_property("attrs", [](const NodeRef& r) { return attrs_to_py(r.get().attrs); },
-                    [](const NodeRef& r, py::dict d) { r.get().attrs = attrs_from_py(d); }, "dict[str, Attr] (a copy; assign to change).")
-      .def("__eq__", [](const NodeRef& a, const NodeRef& b) { return a.graph == b.graph && a.index == b.index; })
+                    }, "ListView[Value]: read-only; assign a whole list to change.")
+      .def_property("attrs", [](const NodeRef& r) { return node_attrs_view(r); },
+                    [](const NodeRef& r, py::handle d) {
+                      AttrMap a = attrs_from_py(d);
+                      r.get().attrs = std::move(a);
+                    },
+                    "AttrsView: a live mapping (``node.attrs[k] = x`` and ``del node.attrs[k]`` write to the graph); "
+                    "assigning a mapping replaces them all.")
+      .def("__eq__", [](const NodeRef& a, const NodeRef& b) { return a.graph == b.graph && a.index == b.index && a.layout == b.layout; })
       .def("__hash__", [](const NodeRef& r) { return std::hash<const void*>()(r.graph.get()) ^ r.index; })
       .def("__repr__", [](const NodeRef& r) {
+        if (r.layout != node_layout(*r.graph) || r.index >= r.graph->nodes.size())
+          return "<nnbridge.Node " + std::to_string(r.index) + " (out of date)>";
         const Node& n = r.get();
         return "<nnbridge.Node " + std::to_string(r.index) + " " + n.op + (n.name.empty() ? "" : " '" + n.name + "'") + ">";
       });
@@ -229,24 +285,35 @@ Build one from scratch with add_value() / add_node() and by assigning ``inputs``
 check it with nnbridge.check(); save it with nnbridge.save().
 )doc")
       .def(py::init([] { return std::make_shared<Graph>(); }))
-      .def_property_readonly("values", [](const std::shared_ptr<Graph>& g) {
+      .def_property("values", [](const std::shared_ptr<Graph>& g) {
         py::list l;
         for (ValueId i = 0; i < g->values.size(); ++i) l.append(ValueRef{g, i});
-        return l;
-      }, "list[Value]: every value, by id.")
-      .def_property_readonly("nodes", [](const std::shared_ptr<Graph>& g) {
+        return ListView{std::move(l), "Graph.values is a read-only snapshot: add a value with Graph.add_value (values "
+                                      "are never removed or reordered: a value's id is its index)"};
+      }, [](const std::shared_ptr<Graph>&, py::handle) {
+        throw py::attribute_error("Graph.values cannot be assigned: add a value with Graph.add_value");
+      }, "ListView[Value]: every value, by id (read-only; Graph.add_value appends).")
+      .def_property("nodes", [](const std::shared_ptr<Graph>& g) {
         py::list l;
         for (std::size_t i = 0; i < g->nodes.size(); ++i) l.append(NodeRef{g, i});
-        return l;
-      }, "list[Node]: in the source's order (not necessarily topological; see topological_order()).")
-      .def_property("inputs", [](const std::shared_ptr<Graph>& g) { return value_list(g, g->inputs); },
+        return ListView{std::move(l), "Graph.nodes is a read-only snapshot: change it with Graph.add_node, insert_node "
+                                      "and remove_node (the stored order does not change what the graph computes)"};
+      }, [](const std::shared_ptr<Graph>&, py::handle) {
+        throw py::attribute_error("Graph.nodes cannot be assigned (nor reordered): change it with Graph.add_node, insert_node "
+                                  "and remove_node");
+      }, "ListView[Node]: in the source's order (not necessarily topological; see topological_order()). Read-only: "
+         "item assignment, del, append, reverse, sort... raise TypeError, assigning the attribute AttributeError.")
+      .def_property("inputs", [](const std::shared_ptr<Graph>& g) { return value_list(g, g->inputs, assign_hint("Graph", "g", "inputs")); },
                     [](const std::shared_ptr<Graph>& g, py::handle seq) { g->inputs = ids_from_py(*g, seq, "inputs", false); },
-                    "list[Value]: the graph inputs; assign Values, names or ids.")
-      .def_property("outputs", [](const std::shared_ptr<Graph>& g) { return value_list(g, g->outputs); },
+                    "ListView[Value]: the graph inputs (read-only); assign a list of Values, names or ids.")
+      .def_property("outputs", [](const std::shared_ptr<Graph>& g) { return value_list(g, g->outputs, assign_hint("Graph", "g", "outputs")); },
                     [](const std::shared_ptr<Graph>& g, py::handle seq) { g->outputs = ids_from_py(*g, seq, "outputs", false); },
-                    "list[Value]: the graph outputs, in the source format's order; assign Values, names or ids.")
-      .def_property("metadata", [](const Graph& g) { return attrs_to_py(g.metadata); },
-                    [](Graph& g, py::dict d) { g.metadata = attrs_from_py(d); }, "dict[str, Attr]: graph-level fields (a copy).")
+                    "ListView[Value]: the graph outputs, in the source format's order (read-only); assign a list of "
+                    "Values, names or ids.")
+      .def_property("metadata", [](const std::shared_ptr<Graph>& g) { return metadata_view(g); },
+                    [](Graph& g, py::handle d) { g.metadata = attrs_from_py(d); },
+                    "AttrsView: graph-level fields, a live mapping (``g.metadata[k] = x`` writes to the graph); assigning a "
+                    "mapping replaces them all.")
       .def_readwrite("source_format", &Graph::source_format, "str: the format it was read from (\"armnn\", ...), or empty.")
       .def("value", [](const std::shared_ptr<Graph>& g, std::string_view name) {
         auto id = g->find_value(name);
@@ -287,14 +354,8 @@ for a duplicate name, an unknown dtype or a constant whose shape does not fit ``
 )doc")
       .def("add_node", [](const std::shared_ptr<Graph>& g, std::string op, py::handle inputs, py::handle outputs, std::string name,
                           py::handle attrs) {
-        Node n;
-        n.op = std::move(op);
-        n.name = std::move(name);
         const std::string where = "nodes[" + std::to_string(g->nodes.size()) + "]";
-        n.inputs = ids_from_py(*g, inputs, where + ".inputs", true);
-        n.outputs = ids_from_py(*g, outputs, where + ".outputs", false);
-        n.attrs = attrs_from_py(attrs);
-        return NodeRef{g, g->add_node(std::move(n))};
+        return NodeRef{g, g->add_node(node_from_py(*g, std::move(op), inputs, outputs, std::move(name), attrs, where))};
       }, py::arg("op"), py::arg("inputs"), py::arg("outputs"), py::arg("name") = "", py::arg("attrs") = py::none(), R"doc(
 Appends a node and returns it (in any order: backends and writers order the nodes themselves).
 
@@ -303,6 +364,74 @@ input); ``attrs``: dict of Python values (int, float, bool, str, bytes, lists of
 list is an int list). The op's schema is checked by nnbridge.check(), not here. Raises
 InvalidError naming the input/output that names no value, TypeError for an attribute of no
 attribute type.
+)doc")
+      .def("insert_node", [](const std::shared_ptr<Graph>& g, int64_t index, std::string op, py::handle inputs, py::handle outputs,
+                             std::string name, py::handle attrs) {
+        const int64_t n = static_cast<int64_t>(g->nodes.size());
+        if (index < -n || index > n)
+          throw py::index_error("insert_node: index " + std::to_string(index) + " out of range (" + std::to_string(n) +
+                                " nodes: -" + std::to_string(n) + ".." + std::to_string(n) + ")");
+        const std::size_t at = static_cast<std::size_t>(index < 0 ? index + n : index);
+        Node node = node_from_py(*g, std::move(op), inputs, outputs, std::move(name), attrs, "nodes[" + std::to_string(at) + "]");
+        g->nodes.insert(g->nodes.begin() + static_cast<std::ptrdiff_t>(at), std::move(node));
+        if (at + 1 < g->nodes.size()) node_layout_changed(*g);  // the nodes after it moved
+        return NodeRef{g, at};
+      }, py::arg("index"), py::arg("op"), py::arg("inputs"), py::arg("outputs"), py::arg("name") = "", py::arg("attrs") = py::none(),
+         R"doc(
+Inserts a node before position ``index`` of Graph.nodes (0..len(nodes); negative: from the end,
+as list.insert) and returns it. Arguments as add_node(). The stored order does not change what
+the graph computes (backends and writers order nodes by data flow), only the order writers keep.
+
+When nodes after it move, every Node view taken before (from Graph.nodes, add_node...) is out of
+date and raises InvalidError when used: take the nodes again from Graph.nodes. Raises IndexError
+for an index out of range, InvalidError for an input/output that names no value, TypeError for
+an attribute of no attribute type (the graph is then unchanged).
+)doc")
+      .def("remove_node", [](const std::shared_ptr<Graph>& g, py::handle node) {
+        const std::size_t at = node_index(g, node, "remove_node");
+        g->nodes.erase(g->nodes.begin() + static_cast<std::ptrdiff_t>(at));
+        node_layout_changed(*g);
+      }, py::arg("node"), R"doc(
+Removes a node, given as a Node of this graph or its index in Graph.nodes (negative: from the end).
+
+Only the node goes: the values it produced stay in Graph.values (ids never change) with no
+producer, so nnbridge.check() reports any node input or graph output that still uses one until
+it is rewired (node.inputs = [...], g.outputs = [...]) or given data (set_constant). Every Node
+view taken before is then out of date and raises InvalidError when used. Raises IndexError for an
+index out of range, InvalidError for a node of another graph or an out-of-date view, TypeError
+for anything else.
+)doc")
+      .def("set_constant", [](const std::shared_ptr<Graph>& g, py::handle value, py::handle data, bool cast) {
+        const ValueId id = value_id(*g, value, "set_constant");
+        Value& v = g->values[id];
+        const std::string what = "set_constant: value \"" + v.name + "\"";
+        for (ValueId in : g->inputs)
+          if (in == id)
+            throw Error(ErrorCode::Invalid, what + " is a graph input (a constant is not fed by the caller): remove it from "
+                                                   "Graph.inputs first");
+        const std::size_t producer = g->producers()[id];
+        if (producer != SIZE_MAX)
+          throw Error(ErrorCode::Invalid, what + " is produced by nodes[" + std::to_string(producer) + "] (" + g->nodes[producer].op +
+                                              "): a constant has no producer; remove or rewire that node first");
+        if (v.type.dtype == DataType::Undefined)
+          throw Error(ErrorCode::Invalid, what + " has no dtype: assign value.type first");
+        py::array a = as_storage_array(data, v.type.dtype, what, cast);  // may run Python code: `v` is looked up again below
+        HostTensor t = tensor_view(a, g->values[id].type, what);  // checks the shape against the value's (-1: any size)
+        Value& target = g->values[id];
+        target.type.shape = t.shape();
+        target.type.unknown_rank = false;
+        target.constant = Buffer::copy_of(t.bytes());
+        return ValueRef{g, id};
+      }, py::arg("value"), py::arg("data"), py::kw_only(), py::arg("cast") = false, R"doc(
+Makes ``value`` (a Value, name or id) a constant holding a copy of ``data`` and returns it.
+
+The value keeps its type: ``data`` must have its shape (a -1 dimension, or an unknown rank,
+takes the array's size, which becomes the value's shape) and, unless ``cast`` is True, its
+storage dtype (TensorType.numpy_dtype: quantized types as their integers, bfloat16 as uint16);
+with ``cast`` any dtype is converted (numpy astype, unsafe casting). To change the dtype or
+shape, assign ``value.type`` first. Arrays read from ``value.constant`` before keep the old data.
+Raises InvalidError naming the value for a graph input, a value some node produces, an undefined
+dtype, a dtype or shape that does not fit (the graph is then unchanged).
 )doc")
       .def("to_json", [](const Graph& g, int indent) {
         JsonWriteOptions o;

@@ -24,6 +24,13 @@ std::filesystem::path fspath(py::handle h) {
   return py::module_::import("os").attr("fspath")(h).cast<std::filesystem::path>();
 }
 
+// max_size=, max_depth=, max_tables= as the reader options settings.max_* (ta::reader_limits).
+VerifierLimits limits_from_kwargs(const py::kwargs& kw) {
+  std::map<std::string, std::string, std::less<>> options;
+  for (auto item : kw) options["settings." + std::string(py::str(item.first))] = std::string(py::str(item.second));
+  return ta::reader_limits(options);
+}
+
 }  // namespace
 
 void bind_settings(py::module_& parent) {
@@ -61,21 +68,26 @@ ComputeSettings. Conversion between forms keeps every field and its presence
       .def("__eq__", [](const ta::Settings& a, const ta::Settings& b) { return a == b; })
       .def("__repr__", [](const ta::Settings& s) { return "<nnbridge.settings.Settings " + s.message_name() + ">"; });
 
-  m.def("load", [](py::handle path, const std::optional<std::string>& form, const std::string& message) {
+  m.def("load", [](py::handle path, const std::optional<std::string>& form, const std::string& message,
+                   const py::kwargs& kw) {
     ta::LoadOptions o;
     o.form = form_arg(form);
     o.message = message;
+    o.limits = limits_from_kwargs(kw);
     return ta::Settings::load(fspath(path), o);
   }, py::arg("path"), py::arg("form") = py::none(), py::arg("message") = "TFLiteSettings", R"doc(
 Reads a settings file in ``form``, else the form of its extension; ``message`` is the root
-message. Raises IoError, UnsupportedError (form not told, no such message), MalformedError
-(naming the file and the line:column or field path).
+message. Keywords ``max_size`` (bytes), ``max_depth`` (nesting) and ``max_tables`` (FlatBuffer
+tables) bound untrusted input (defaults: 2**31 - 1, 64, 100000000). Raises IoError,
+UnsupportedError (form not told, no such message, over max_size), MalformedError (naming the
+file and the line:column or field path; nested deeper than max_depth), InvalidError (an unknown
+keyword or a limit below 1).
 )doc");
-  m.def("parse", [](py::handle data, const std::string& form, const std::string& message) {
+  m.def("parse", [](py::handle data, const std::string& form, const std::string& message, const py::kwargs& kw) {
     std::string bytes = py::isinstance<py::str>(data) ? data.cast<std::string>() : std::string(py::bytes(py::reinterpret_borrow<py::object>(data)));
-    return ta::Settings::parse(std::string_view(bytes), required_form(form), message);
+    return ta::Settings::parse(std::string_view(bytes), required_form(form), message, {}, limits_from_kwargs(kw));
   }, py::arg("data"), py::arg("form"), py::arg("message") = "TFLiteSettings",
-     "Reads settings from bytes or str in ``form``. Raises as load().");
+     "Reads settings from bytes or str in ``form``; keywords as load(). Raises as load().");
 }
 #else
 void bind_settings(py::module_&) {}

@@ -152,8 +152,9 @@ struct CustomKernel {
   ShapeFunction infer;
   /// Required.
   ComputeFunction compute;
-  /// False: used only when the backend has no built-in kernel for `op` (a graph keeps running
-  /// the same way when a later nnbridge gains one). True: replaces the built-in kernel.
+  /// Not consulted: a custom kernel replaces the built-in kernel of `op` whatever this says
+  /// (the one precedence rule of both backends, cpu_ref.h KernelRegistry). Kept so that the
+  /// layout, and so kCpuKernelAbiVersion, stay those of the libraries already built.
   bool override_builtin = false;
 };
 

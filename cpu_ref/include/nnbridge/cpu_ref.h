@@ -50,9 +50,12 @@ std::string simd_arch();
 ///
 /// A registry is an ordinary object, not a process-wide table: each prepare() sees the kernels
 /// of the registries in its options plus the libraries in BackendOptions::extensions. Kernel
-/// choice per node, at prepare time: a custom kernel registered with override_builtin for
-/// (op, dtype), else the built-in kernel of op, else a custom kernel for (op, dtype); the dtype
-/// is the node's first input's (an exact registration before one for DataType::Undefined).
+/// choice per node, at prepare time: a custom kernel for (op, dtype), else the built-in kernel
+/// of op; the dtype is the node's first input's (an exact registration before one for
+/// DataType::Undefined). A custom kernel replaces the built-in one: the one precedence rule of
+/// both backends (opencl's OpenVINO custom layers too), OpenVINO's own (its GPU plugin looks an
+/// op's type up in the custom-layer configuration before its built-in primitives,
+/// ProgramBuilder::CreateSingleLayerPrimitive); docs/api.md "Custom kernels and custom layers".
 /// A plan keeps the kernels it uses, and their libraries, loaded for as long as it lives.
 /// Not safe to modify from several threads at once; const use (prepare) is.
 class KernelRegistry final : public CustomKernelSet {

@@ -1,4 +1,5 @@
-// Conv (2-D, NCHW or NHWC; 1-D as 2-D with height 1) by im2col and an Eigen GEMM per image, group and block of output
+// Conv (2-D, NCHW or NHWC; 1-D as 2-D with height 1) by im2col and a GEMM (sgemm: Eigen's, per
+// instruction set; bias added in its epilogue) per image, group and block of output
 // rows, written straight into the output: NCHW as W [mg, K] x col [K, P] (K = (ci, ky, kx), W
 // as OIHW), NHWC as col [P, K] x W^T (K = (ky, kx, ci), W as OHWI); a 1x1 convolution with
 // stride 1 and no padding reads X itself as col. Depthwise convolutions with multiplier 1 go to depthwise.cc.
@@ -9,10 +10,9 @@
 //         reads input channel o / M;
 //   MIHW  depthwise [M, C, H, W]     (Arm NN 20.08): output channel c*M + m is W[m][c].
 // Output size floor((in + pad_begin + pad_end - dilation*(k-1) - 1) / stride) + 1 (ONNX Conv-11).
-#include <Eigen/Core>
-
 #include <algorithm>
 
+#include "../sgemm/sgemm.h"
 #include "conv.h"
 #include "spatial.h"
 
@@ -73,8 +73,6 @@ struct Blocks {
   int64_t rows = 1, chans = 1;
 };
 void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* bias, float* y, const Blocks& b);
-
-using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
 Kernel make_conv(const KernelContext& ctx) {
   const Shape& xs = ctx.in[0].shape;
@@ -152,7 +150,6 @@ Kernel make_conv(const KernelContext& ctx) {
 }
 
 void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* bias, float* y, const Blocks& bl) {
-  using Stride = Eigen::OuterStride<>;
   const int64_t cg = g.c / g.group, mg = g.m / g.group, K = cg * g.kh * g.kw, PO = g.oh * g.ow;
   const bool direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.oh == g.h && g.ow == g.w;
   const int64_t rows_per = (g.oh + bl.rows - 1) / bl.rows, chans_per = (mg + bl.chans - 1) / bl.chans;
@@ -163,9 +160,8 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* b
     const int64_t m0 = cb * chans_per, m1 = std::min(mg, m0 + chans_per), mb = m1 - m0;
     if (oy0 >= oy1 || m0 >= m1) return;
     const int64_t P = (oy1 - oy0) * g.ow, p0 = oy0 * g.ow, o0 = gi * mg + m0;  // o0: first output channel
-    Eigen::Map<const Eigen::VectorXf> b(bias + o0, mb);
-    Eigen::Map<const RowMat> wm(w + o0 * K, mb, K);  // rows o0 .. o0 + mb of W as [M, K]
-    RowMat col;
+    const float* wm = w + o0 * K;  // rows o0 .. o0 + mb of W as [M, K]
+    std::unique_ptr<float[]> col;  // im2col, not zero-filled: every element is written
     if (g.nhwc) {
       // col [P, K], K = (ky, kx, ci); Y block [P, mb] at column o0 of the [N*OH*OW, M] output.
       const float* cp;
@@ -174,10 +170,10 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* b
         cp = x + (n * PO + p0) * g.c + gi * cg;
         cstride = g.c;
       } else {
-        col.resize(P, K);
+        col.reset(new float[static_cast<std::size_t>(P * K)]);
         for (int64_t oy = oy0; oy < oy1; ++oy)
           for (int64_t ox = 0; ox < g.ow; ++ox) {
-            float* row = col.data() + ((oy - oy0) * g.ow + ox) * K;
+            float* row = col.get() + ((oy - oy0) * g.ow + ox) * K;
             for (int64_t ky = 0; ky < g.kh; ++ky) {
               const int64_t iy = oy * g.sh - g.pt + ky * g.dh;
               for (int64_t kx = 0; kx < g.kw; ++kx, row += cg) {
@@ -187,12 +183,15 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* b
               }
             }
           }
-        cp = col.data();
+        cp = col.get();
       }
-      Eigen::Map<const RowMat, 0, Stride> cm(cp, P, K, Stride(cstride));
-      Eigen::Map<RowMat, 0, Stride> ym(y + (n * PO + p0) * g.m + o0, P, mb, Stride(g.m));
-      ym.noalias() = cm * wm.transpose();
-      ym.rowwise() += b.transpose();
+      SgemmArgs a;
+      a.m = P, a.n = mb, a.k = K;
+      a.a = cp, a.lda = cstride;
+      a.b = wm, a.ldb = K, a.trans_b = true;
+      a.c = y + (n * PO + p0) * g.m + o0, a.ldc = g.m;
+      a.bias_n = bias + o0;
+      sgemm(a);
       return;
     }
     // NCHW: col [K, P], K = (ci, ky, kx); Y block [mb, P] in rows of the output planes.
@@ -202,11 +201,11 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* b
       cp = x + (n * g.c + gi * cg) * PO + p0;
       cstride = PO;
     } else {
-      col.resize(K, P);
+      col.reset(new float[static_cast<std::size_t>(K * P)]);
       for (int64_t ci = 0; ci < cg; ++ci)
         for (int64_t ky = 0; ky < g.kh; ++ky)
           for (int64_t kx = 0; kx < g.kw; ++kx) {
-            float* row = col.data() + ((ci * g.kh + ky) * g.kw + kx) * P;
+            float* row = col.get() + ((ci * g.kh + ky) * g.kw + kx) * P;
             const float* plane = x + (n * g.c + gi * cg + ci) * g.h * g.w;
             for (int64_t oy = oy0; oy < oy1; ++oy) {
               const int64_t iy = oy * g.sh - g.pt + ky * g.dh;
@@ -216,12 +215,15 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* b
               }
             }
           }
-      cp = col.data();
+      cp = col.get();
     }
-    Eigen::Map<const RowMat, 0, Stride> cm(cp, K, P, Stride(cstride));
-    Eigen::Map<RowMat, 0, Stride> ym(y + (n * g.m + o0) * PO + p0, mb, P, Stride(PO));
-    ym.noalias() = wm * cm;
-    ym.colwise() += b;
+    SgemmArgs a;
+    a.m = mb, a.n = P, a.k = K;
+    a.a = wm, a.lda = K;
+    a.b = cp, a.ldb = cstride;
+    a.c = y + (n * g.m + o0) * PO + p0, a.ldc = PO;
+    a.bias_m = bias + o0;
+    sgemm(a);
   });
 }
 

@@ -1,8 +1,11 @@
 // Depthwise convolution with channel multiplier 1, direct (no im2col): NHWC rows go through the
-// vector kernel simd::Kernels::depthwise_row (channels in lanes), NCHW planes through axpy per
-// tap where the stride is 1 (output columns in lanes) and a scalar loop otherwise. Both sum
-// B[c] first, then the taps in (ky, kx) order, a multiply then an add each.
+// vector kernel simd::Kernels::depthwise_row (channels in lanes); NCHW planes with stride 1 or 2
+// through depthwise_plane (output columns in lanes) from a zero-padded copy of the plane, other
+// strides through a scalar loop. All sum B[c] first, then
+// the taps in (ky, kx) order, a multiply then an add each; the NCHW plane kernel adds the taps in
+// the padding too, as 0 * w (the same sum unless a weight is infinite or NaN, or the sum is -0).
 #include <algorithm>
+#include <vector>
 
 #include "../simd/simd.h"
 #include "conv.h"
@@ -21,6 +24,41 @@ std::vector<float> depthwise_weights(const ConvGeom& g, const float* w) {
       for (int64_t c = 0; c < g.c; ++c) out.push_back(w[g.w_index(c, 0, y, x)]);
   return out;
 }
+
+// The padded plane depthwise_plane reads (simd.h DepthwisePlane), for strides 1 and 2: rows
+// from -pt, columns from -pl, split by phase (column % sw), each phase wide enough for whole
+// registers. Its size in floats, then the copy of one input plane into it.
+struct Padded {
+  int64_t rows = 0, phase = 0, sw = 1;
+  Padded(const ConvGeom& g, std::size_t lanes) : rows((g.oh - 1) * g.sh + (g.kh - 1) * g.dh + 1), sw(g.sw) {
+    const int64_t L = static_cast<int64_t>(lanes);
+    phase = (g.ow + L - 1) / L * L + (g.kw - 1) * g.dw / g.sw + 1;
+  }
+  int64_t size() const { return rows * sw * phase; }
+  void fill(const ConvGeom& g, const float* x, float* dst) const {
+    for (int64_t r = 0; r < rows; ++r) {
+      float* row = dst + r * sw * phase;
+      const int64_t iy = r - g.pt;
+      if (iy < 0 || iy >= g.h) {
+        std::fill(row, row + sw * phase, 0.0f);
+        continue;
+      }
+      const float* xr = x + iy * g.w;
+      if (sw == 1) {  // columns [pl, pl + w) hold the input row
+        const int64_t lo = std::min(g.pl, phase), hi = std::min(g.pl + g.w, phase);
+        std::fill(row, row + lo, 0.0f);
+        std::copy(xr, xr + (hi - lo), row + lo);
+        std::fill(row + hi, row + phase, 0.0f);
+        continue;
+      }
+      for (int64_t p = 0; p < sw; ++p)
+        for (int64_t q = 0; q < phase; ++q) {
+          const int64_t ix = q * sw + p - g.pl;
+          row[p * phase + q] = ix >= 0 && ix < g.w ? xr[ix] : 0.0f;
+        }
+    }
+  }
+};
 
 void nchw_plane(const ConvGeom& g, const simd::Kernels& k, const float* x, const float* w, float bias, float* y) {
   for (int64_t oy = 0; oy < g.oh; ++oy) {
@@ -81,6 +119,25 @@ Kernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool has_bias
           row.iy0 = oy * g.sh - g.pt, row.dh = g.dh;
           row.ow = g.ow, row.sw = g.sw, row.pl = g.pl, row.dw = g.dw;
           k->depthwise_row(row);
+        }
+      });
+      return;
+    }
+    if (g.sw <= 2) {
+      // Strides 1 and 2: each plane copied once into a zero-padded buffer, then computed in
+      // whole registers (depthwise_plane). Planes split across threads, a buffer per range.
+      const Padded pad(g, k->lanes);
+      const int64_t plane_macs = std::max<int64_t>(1, g.oh * g.ow * g.kh * g.kw);
+      parallel_ranges(threads, g.n * g.c, std::max<int64_t>(1, (int64_t{1} << 16) / plane_macs), [&](int64_t p0, int64_t p1) {
+        std::vector<float> buf(static_cast<std::size_t>(pad.size()));
+        simd::DepthwisePlane dp;
+        dp.src = buf.data(), dp.row_stride = pad.sw * pad.phase, dp.phase_stride = pad.phase;
+        dp.oh = g.oh, dp.ow = g.ow, dp.kh = g.kh, dp.kw = g.kw, dp.sh = g.sh, dp.sw = g.sw, dp.dh = g.dh, dp.dw = g.dw;
+        for (int64_t plane = p0; plane < p1; ++plane) {
+          const int64_t c = plane % g.c;
+          pad.fill(g, x + plane * g.h * g.w, buf.data());
+          dp.w = w + c * g.kh * g.kw, dp.bias = bias[static_cast<std::size_t>(c)], dp.y = y + plane * g.oh * g.ow;
+          k->depthwise_plane(dp);
         }
       });
       return;

@@ -1,51 +1,48 @@
-// Gemm Y = alpha * A' * B' + beta * C (ONNX Gemm-13) and MatMul (numpy matmul), with Eigen.
-// Eigen's product runs on one thread (its own threading needs OpenMP): large products are
+// Gemm Y = alpha * A' * B' + beta * C (ONNX Gemm-13) and MatMul (numpy matmul), with sgemm
+// (Eigen's GEMM per instruction set, ../sgemm/sgemm.h), one thread per call: large products are
 // split into row blocks, or column blocks when Y has more columns than rows (FullyConnected on
 // a few images), and the blocks computed on ctx.threads threads.
 //
 // Arm NN FullyConnected extension (core Gemm schema, sdk/core/src/ops/): A of rank > 2 is read as
 // 2-D [numel / K, K], K taken from B (K = B's dim 1 when transB, else dim 0).
-#include <Eigen/Core>
-
 #include <algorithm>
 
 #include "../kernel.h"
+#include "../sgemm/sgemm.h"
 #include "nnbridge/exec/gemm.h"
 
 namespace nnbridge::cpu_ref {
 
 namespace {
 
-using RowMat = Eigen::Matrix<float, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-
-// Y = A * B (A, B: Eigen expressions, e.g. transposed maps) in blocks across threads.
-template <class EA, class EB>
-void product(int threads, const EA& A, const EB& B, Eigen::Map<RowMat>& Y) {
-  const int64_t M = Y.rows(), N = Y.cols(), K = A.cols();
+// Y [M, N] (row-major, dense) = op(A) * op(B), A stored [a_rows, a_cols] and B [b_rows, b_cols]
+// row-major, in blocks across threads. Splits the larger of M and N: each block packs all of
+// the other operand.
+void product(int threads, bool ta, bool tb, const float* A, int64_t a_cols, const float* B, int64_t b_cols, float* Y,
+             int64_t M, int64_t N, int64_t K) {
+  SgemmArgs p;
+  p.k = K, p.a = A, p.lda = a_cols, p.trans_a = ta, p.b = B, p.ldb = b_cols, p.trans_b = tb, p.ldc = N;
   const int64_t parts = std::min<int64_t>(threads, M * N * K >> 19);
   if (parts <= 1) {
-    Y.noalias() = A * B;
+    p.m = M, p.n = N, p.c = Y;
+    sgemm(p);
     return;
   }
-  // Split the larger of M and N: each block packs all of the other operand.
   if (M >= N) {
     parallel_ranges(static_cast<int>(parts), M, std::max<int64_t>(1, M / parts), [&](int64_t r0, int64_t r1) {
-      Y.middleRows(r0, r1 - r0).noalias() = A.middleRows(r0, r1 - r0) * B;
+      SgemmArgs q = p;
+      q.m = r1 - r0, q.n = N, q.c = Y + r0 * N;
+      q.a = ta ? A + r0 : A + r0 * a_cols;  // rows r0.. of op(A): columns of a stored-transposed A
+      sgemm(q);
     });
   } else {
     parallel_ranges(static_cast<int>(parts), N, std::max<int64_t>(1, N / parts), [&](int64_t c0, int64_t c1) {
-      Y.middleCols(c0, c1 - c0).noalias() = A * B.middleCols(c0, c1 - c0);
+      SgemmArgs q = p;
+      q.m = M, q.n = c1 - c0, q.c = Y + c0;
+      q.b = tb ? B + c0 * b_cols : B + c0;  // columns c0.. of op(B): rows of a stored-transposed B
+      sgemm(q);
     });
   }
-}
-
-// Y = op(A) * op(B) for the four transpose combinations.
-void product(int threads, bool ta, bool tb, const Eigen::Map<const RowMat>& A, const Eigen::Map<const RowMat>& B,
-             Eigen::Map<RowMat>& Y) {
-  if (ta && tb) product(threads, A.transpose(), B.transpose(), Y);
-  else if (ta) product(threads, A.transpose(), B, Y);
-  else if (tb) product(threads, A, B.transpose(), Y);
-  else product(threads, A, B, Y);
 }
 
 Kernel make_gemm(const KernelContext& ctx) {
@@ -57,15 +54,14 @@ Kernel make_gemm(const KernelContext& ctx) {
   const std::vector<float> bscale = p.c_scale;
   const int threads = ctx.threads;
   return [=](std::span<const float* const> in, std::span<float* const> out) {
-    Eigen::Map<const RowMat> A(in[0], as0, as1);
-    Eigen::Map<const RowMat> B(in[1], bs[0], bs[1]);
-    Eigen::Map<RowMat> Y(out[0], M, N);
-    product(threads, ta, tb, A, B, Y);
-    if (alpha != 1.0f) Y *= alpha;
+    float* Y = out[0];
+    product(threads, ta, tb, in[0], as1, in[1], bs[1], Y, M, N, ta ? as0 : as1);
+    if (alpha != 1.0f)
+      for (int64_t i = 0; i < M * N; ++i) Y[i] *= alpha;
     if (has_c)
       for (int64_t i = 0; i < M; ++i)
         for (int64_t j = 0; j < N; ++j)
-          Y(i, j) += beta * in[2][(cm == 1 ? 0 : i) * cn + (cn == 1 ? 0 : j)] * (bscale.empty() ? 1.0f : bscale[j]);
+          Y[i * N + j] += beta * in[2][(cm == 1 ? 0 : i) * cn + (cn == 1 ? 0 : j)] * (bscale.empty() ? 1.0f : bscale[j]);
   };
 }
 
@@ -105,10 +101,7 @@ Kernel make_matmul(const KernelContext& ctx) {
         rem /= batch[d];
         ia += idx * sa[d], ib += idx * sb[d];
       }
-      Eigen::Map<const RowMat> A(in[0] + ia * a0 * a1, a0, a1);
-      Eigen::Map<const RowMat> B(in[1] + ib * b0 * b1, b0, b1);
-      Eigen::Map<RowMat> Y(out[0] + i * M * N, M, N);
-      product(by_batch ? 1 : threads, ta, tb, A, B, Y);
+      product(by_batch ? 1 : threads, ta, tb, in[0] + ia * a0 * a1, a1, in[1] + ib * b0 * b1, b1, out[0] + i * M * N, M, N, K);
     });
   };
 }

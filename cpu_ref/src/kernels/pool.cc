@@ -70,6 +70,45 @@ Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp) {
   if (ys.size() != 4 || ys[0] != N || (nhwc ? ys[3] : ys[1]) != C) ctx.invalid("output shape does not match the input's N and C");
   if (indices && ctx.out[1].shape != ys) ctx.invalid("Indices must have the shape of Y");
   const int threads = ctx.threads;
+  if (kind == Kind::Max && !nhwc && !indices) {
+    // MaxPool in NCHW without Indices: plane by plane, each window's taps inside the image only,
+    // in float. The maximum is exact, so these are the generic loop's values (below): a NaN never
+    // replaces the running maximum, and a window with no tap inside the image gives 0.
+    auto taps = [](int64_t start, int64_t k, int64_t d, int64_t size, int64_t& t0, int64_t& t1) {
+      t0 = start >= 0 ? 0 : (-start + d - 1) / d;
+      t1 = start + (k - 1) * d < size ? k : (size - 1 - start < 0 ? 0 : (size - 1 - start) / d + 1);
+    };
+    const int64_t plane_work = std::max<int64_t>(1, OH * OW * k[0] * k[1]);
+    return [=](std::span<const float* const> in, std::span<float* const> out) {
+      const float* x = in[0];
+      float* y = out[0];
+      parallel_ranges(threads, N * C, std::max<int64_t>(1, (int64_t{1} << 16) / plane_work), [&](int64_t q0, int64_t q1) {
+        for (int64_t q = q0; q < q1; ++q) {
+          const float* xp = x + q * H * W;
+          float* yp = y + q * OH * OW;
+          for (int64_t oy = 0; oy < OH; ++oy) {
+            const int64_t hs = oy * s[0] - p[0];
+            int64_t ky0, ky1;
+            taps(hs, k[0], d[0], H, ky0, ky1);
+            for (int64_t ox = 0; ox < OW; ++ox) {
+              const int64_t ws = ox * s[1] - p[1];
+              int64_t kx0, kx1;
+              taps(ws, k[1], d[1], W, kx0, kx1);
+              float acc = -INFINITY;
+              for (int64_t ky = ky0; ky < ky1; ++ky) {
+                const float* row = xp + (hs + ky * d[0]) * W + ws;
+                for (int64_t kx = kx0; kx < kx1; ++kx) {
+                  const float v = row[kx * d[1]];
+                  if (v > acc) acc = v;
+                }
+              }
+              yp[oy * OW + ox] = ky0 < ky1 && kx0 < kx1 ? acc : 0.0f;
+            }
+          }
+        }
+      });
+    };
+  }
   // Threads take blocks of output rows (n, oy); each row is all channels and columns.
   const int64_t row_work = std::max<int64_t>(1, C * OW * k[0] * k[1]);
   return [=](std::span<const float* const> in, std::span<float* const> out) {

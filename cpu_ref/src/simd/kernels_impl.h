@@ -310,6 +310,56 @@ struct Impl {
     }
   }
 
+  // NV registers of one output row of depthwise_plane, from column ox: NV independent sums, so
+  // the adds of one register do not wait on each other's latency alone. Writes `valid` outputs.
+  template <int NV>
+  static void plane_block(const DepthwisePlane& p, const float* base, int64_t ox, float* yr, int64_t valid) {
+    B acc[NV];
+    for (int v = 0; v < NV; ++v) acc[v] = B(p.bias);
+    for (int64_t ky = 0; ky < p.kh; ++ky) {
+      const float* row = base + ky * p.dh * p.row_stride + ox;
+      for (int64_t kx = 0; kx < p.kw; ++kx) {
+        const int64_t c = kx * p.dw;
+        const float* src = row + (c % p.sw) * p.phase_stride + c / p.sw;
+        const B wt(p.w[ky * p.kw + kx]);
+        for (int v = 0; v < NV; ++v) acc[v] = acc[v] + load(src + v * static_cast<int64_t>(L)) * wt;
+      }
+    }
+    for (int v = 0; v < NV; ++v) {
+      const int64_t at = v * static_cast<int64_t>(L);
+      if (at + static_cast<int64_t>(L) <= valid) {
+        acc[v].store_unaligned(yr + ox + at);
+      } else if (at < valid) {
+        alignas(64) float t[L];
+        acc[v].store_aligned(t);
+        for (int64_t j = 0; at + j < valid; ++j) yr[ox + at + j] = t[j];
+      }
+    }
+  }
+
+  static void depthwise_plane(const DepthwisePlane& p) {
+    for (int64_t oy = 0; oy < p.oh; ++oy) {
+      const float* base = p.src + oy * p.sh * p.row_stride;
+      float* yr = p.y + oy * p.ow;
+      for (int64_t ox = 0; ox < p.ow;) {
+        const int64_t left = p.ow - ox, regs = (left + static_cast<int64_t>(L) - 1) / static_cast<int64_t>(L);
+        if (regs >= 4) {
+          plane_block<4>(p, base, ox, yr, left);
+          ox += 4 * static_cast<int64_t>(L);
+        } else if (regs == 3) {
+          plane_block<3>(p, base, ox, yr, left);
+          ox += 3 * static_cast<int64_t>(L);
+        } else if (regs == 2) {
+          plane_block<2>(p, base, ox, yr, left);
+          ox += 2 * static_cast<int64_t>(L);
+        } else {
+          plane_block<1>(p, base, ox, yr, left);
+          ox += static_cast<int64_t>(L);
+        }
+      }
+    }
+  }
+
   static Kernels table() {
     Kernels k;
     k.arch = A::name();
@@ -322,6 +372,7 @@ struct Impl {
     k.scale_shift = &scale_shift;
     k.axpy = &axpy;
     k.depthwise_row = &depthwise_row;
+    k.depthwise_plane = &depthwise_plane;
     return k;
   }
 };

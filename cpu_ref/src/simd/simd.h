@@ -87,6 +87,23 @@ struct DepthwiseRow {
   int64_t ow = 0, sw = 1, pl = 0, dw = 1;
 };
 
+/// One channel of a depthwise convolution with channel multiplier 1 in NCHW, read from a
+/// zero-padded copy of its input plane: y[oy][ox] = bias + the sum over every tap (ky, kx), in
+/// that order, of src(oy*sh + ky*dh, ox*sw + kx*dw) * w[ky][kx] (each step a multiply then an
+/// add; a tap in the padding reads 0, so it adds 0 * w). The copy splits the columns of each
+/// padded row by phase for stride sw: src(r, col) = src[r * row_stride + (col % sw) * phase_stride
+/// + col / sw], so every tap reads consecutive output columns from consecutive floats. Rows are
+/// computed in whole registers: each phase must hold ceil(ow / lanes) * lanes + (kw - 1) * dw / sw
+/// columns (the values past the row's end are computed and dropped).
+struct DepthwisePlane {
+  const float* src = nullptr;
+  int64_t row_stride = 0, phase_stride = 0;
+  const float* w = nullptr;  ///< this channel's [kh][kw]
+  float bias = 0;
+  float* y = nullptr;        ///< the output plane, [oh][ow]
+  int64_t oh = 0, ow = 0, kh = 0, kw = 0, sh = 1, sw = 1, dh = 1, dw = 1;
+};
+
 /// The kernels of one instruction set.
 struct Kernels {
   const char* arch = "";  ///< xsimd's name of the instruction set ("avx512f", "avx2", "sse4.2", "sse2")
@@ -110,6 +127,8 @@ struct Kernels {
   void (*axpy)(float a, const float* x, float* y, std::size_t n);
   /// One output row of a depthwise convolution (see DepthwiseRow).
   void (*depthwise_row)(const DepthwiseRow& r);
+  /// One NCHW channel of a depthwise convolution, from its padded plane (see DepthwisePlane).
+  void (*depthwise_plane)(const DepthwisePlane& p);
 };
 
 /// The kernels xsimd::dispatch picked for this CPU (chosen on first use, then fixed), or the

@@ -41,8 +41,12 @@
 // (nnbridge::config::openvino_custom::custom_layer_set(), nnbridge/config/openvino_custom.h). A
 // node runs the SimpleGPU layer named N, in preference to any built-in kernel, when its op is N,
 // when it is an Arm NN StandIn layer (`armnn.StandIn`) named N, or a VkGraph operator `vk.N`:
-// its inputs are the layer's input ports 0.., its outputs the output ports 0.., Define `param`s
-// read the node's attributes. A <Tensor> asking for BYXF/FYXB/YXFB gets a device-side reorder.
+// its inputs are the layer's input ports 0.., its outputs the output ports 0.. (or, when the
+// layer's output port-indices only fit so, the IR port ids after the inputs), Define `param`s
+// read the node's attributes. A <Tensor> asking for BYXF/FYXB/YXFB gets a device-side reorder;
+// an ANY output is written in input 0's layout; type="internal" Tensors get scratch buffers kept
+// by the plan. Replacing the built-in kernel is the precedence rule cpu custom kernels follow
+// too (docs/api.md "Custom kernels and custom layers").
 //
 // Programs are built once per process for each (device, source text, build options) and kept
 // in memory (the key compared whole, never just a hash of it); a build failure is Error(Backend) carrying the node, the kernel file and the
@@ -51,7 +55,9 @@
 #pragma once
 
 #include <memory>
+#include <optional>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "nnbridge/exec.h"
@@ -71,10 +77,20 @@ struct DeviceInfo {
   std::string platform;   ///< CL_PLATFORM_NAME
   std::string name;       ///< CL_DEVICE_NAME
   bool gpu = false;       ///< CL_DEVICE_TYPE includes CL_DEVICE_TYPE_GPU
-  std::string version;    ///< CL_DEVICE_VERSION
+  std::string version;    ///< CL_DEVICE_VERSION ("OpenCL 3.0 PoCL ...")
+  std::string driver;     ///< CL_DRIVER_VERSION (the implementation's own version text)
 };
 /// Every device of every platform; empty when there is no OpenCL platform (no ICD installed).
 /// Never throws.
 std::vector<DeviceInfo> list_devices();
+/// The device `opencl.device = spec` selects, by the rule above (the one prepare() applies; ""
+/// is the default). Throws Error(Unsupported) when there is no OpenCL device at all,
+/// Error(Invalid) when `spec` matches none (the message lists the devices), Error(Backend) when
+/// the ICD fails while listing them.
+DeviceInfo select_device(std::string_view spec);
+/// The device `plan` runs on, when backend() prepared it; nullopt for another backend's plan and
+/// for an input-bound plan (nnbridge/exec/input_bound.h: it prepares again, with the same
+/// options, on each run, so select_device() of its opencl.device names the device). Never throws.
+std::optional<DeviceInfo> plan_device(const Plan& plan);
 
 }  // namespace nnbridge::gpu

@@ -245,7 +245,7 @@ class CaseRun {
     check_ir(g);
     check_roundtrip(g, format);
     std::vector<std::pair<std::string, Graph>> graphs{{"", g}};
-    for (const std::string& to : spec_.conversions) graphs.emplace_back(to, convert(g, to));
+    for (const Conversion& c : spec_.conversions) graphs.emplace_back(c.to, convert(g, c));
     try {
       check_execution(graphs);
     } catch (const Error& e) {
@@ -272,6 +272,9 @@ class CaseRun {
       throw CheckFailed{"the " + x.code + " message lacks \"" + x.message_contains + "\": " + e.what()};
     r_.checks.push_back("expect_error");
     r_.status = Status::Pass;
+    // A backend that raised the expected error did what the case asks.
+    for (auto& [b, br] : r_.backends)
+      if (br.status == Status::Fail) br = {Status::Pass, "the expected error"};
   }
 
   /// Every check case.json `checks` lists happened (a "run" entry covers every "run:..." check).
@@ -339,7 +342,8 @@ class CaseRun {
     }
   }
 
-  Graph convert(const Graph& g, const std::string& to) {
+  Graph convert(const Graph& g, const Conversion& c) {
+    const std::string& to = c.to;
     const FormatHandler* h = find_format(to);
     if (!h || !h->write) throw CheckFailed{"convert: no format named \"" + to + "\" that can be written"};
     TempDir tmp;
@@ -347,7 +351,20 @@ class CaseRun {
     const fs::path out = tmp.path() / ("converted" + (ext.front() == '.' ? ext : "." + ext));
     SaveOptions so;
     so.format = to;
+    so.options = c.options;
     save(g, out, so);
+    if (!c.options.empty()) {
+      // What the writer options made of the output: every file written, as the folder lists them.
+      std::string opts, files;
+      for (const auto& [k, v] : c.options) opts += (opts.empty() ? "" : " ") + k + "=" + v;
+      std::vector<std::pair<std::string, std::uintmax_t>> written;
+      for (const auto& e : fs::directory_iterator(tmp.path()))
+        if (e.is_regular_file()) written.emplace_back(e.path().filename().string(), e.file_size());
+      std::sort(written.begin(), written.end());
+      for (const auto& [name, size] : written)
+        files += (files.empty() ? "" : ", ") + name + " (" + std::to_string(size) + " bytes)";
+      r_.notes.push_back("convert:" + to + " with " + opts + " wrote " + files);
+    }
     LoadOptions lo;
     lo.format = to;
     // Constants stay valid after `tmp` goes: a mapping outlives its file's removal (POSIX).
@@ -388,11 +405,13 @@ class CaseRun {
       for (const std::string& b : opt_.backends) {
         if (!spec_.backends.empty() && std::find(spec_.backends.begin(), spec_.backends.end(), b) == spec_.backends.end()) {
           r_.notes.push_back(b + ": not a backend of this case");
+          r_.backends[b] = {Status::Skip, "not a backend of this case"};
           if (ds.label == spec_.data_sets.front().label) left_out += (left_out.empty() ? "" : "; ") + b + ": not a backend of this case";
           continue;
         }
         if (auto s = spec_.skip_backends.find(b); s != spec_.skip_backends.end()) {
           r_.notes.push_back(b + ": skipped: " + s->second);
+          r_.backends[b] = {Status::Skip, s->second};
           if (ds.label == spec_.data_sets.front().label) left_out += (left_out.empty() ? "" : "; ") + b + ": skipped: " + s->second;
           continue;
         }
@@ -402,7 +421,16 @@ class CaseRun {
         for (const fs::path& e : spec_.extensions) bo.extensions.push_back(e.string());
         for (const auto& [to, graph] : graphs) {
           std::string label = "run:" + b + (to.empty() ? "" : ":" + to) + (ds.label.empty() ? "" : ":" + ds.label);
-          execute(graph, b, bo, in, expected, spec_.tolerance, label);
+          try {
+            execute(graph, b, bo, in, expected, spec_.tolerance, label);
+          } catch (const CheckFailed& f) {
+            r_.backends[b] = {Status::Fail, f.reason};
+            throw;
+          } catch (const Error& e) {
+            r_.backends[b] = {Status::Fail, std::string(code_name(e.code())) + ": " + e.what()};
+            throw;
+          }
+          r_.backends[b] = {Status::Pass, ""};
           r_.checks.push_back(label);
         }
       }
@@ -421,6 +449,13 @@ class CaseRun {
 };
 
 }  // namespace
+
+Status status_from_string(const std::string& s) {
+  if (s == "PASS") return Status::Pass;
+  if (s == "FAIL") return Status::Fail;
+  if (s == "SKIP") return Status::Skip;
+  throw Error(ErrorCode::Invalid, "\"" + s + "\" is not a case status (PASS, FAIL, SKIP)");
+}
 
 const char* to_string(Status s) {
   switch (s) {

@@ -8,6 +8,9 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json_fwd.hpp>
+
+#include "nnbridge/conformance.h"
 #include "nnbridge/exec.h"
 #include "nnbridge/format.h"
 
@@ -33,13 +36,19 @@ struct DataSet {
   bool positional = false;  ///< ONNX-style: input_<i>.pb / output_<j>.pb by position
 };
 
+/// One entry of case.json `conversions`: a format name, or {"to": name, "options": {...}}.
+struct Conversion {
+  std::string to;                                                 ///< the format written
+  std::map<std::string, std::string, std::less<>> options;        ///< writer options (SaveOptions::options)
+};
+
 struct CaseSpec {
   std::filesystem::path dir;
   std::filesystem::path model;
   LoadOptions load_options;
   bool has_manifest = false;
   std::optional<bool> roundtrip;  ///< unset: when the format can write
-  std::vector<std::string> conversions;
+  std::vector<Conversion> conversions;
   std::optional<ExpectedError> expect_error;
   std::vector<std::string> backends;                       ///< empty: every requested one
   std::map<std::string, std::string> skip_backends;        ///< backend -> why
@@ -75,6 +84,11 @@ std::filesystem::path find_model_file(const std::filesystem::path& dir);
 /// C order). Throws Error(Malformed) for bytes protobuf cannot parse or data of the wrong size,
 /// Error(Unsupported) for strings, complex types, external data or segments.
 HostTensor read_tensor_proto(const std::filesystem::path& path);
+
+/// A case result as JSON (the child's result line, reports and results files) and back; the
+/// reader throws nlohmann::json::exception for a missing key or a value of the wrong type.
+nlohmann::json result_to_json(const CaseResult& r);
+CaseResult result_from_json(const nlohmann::json& j);
 
 /// Flatc's JSON of `file` under `schema`, "" when flatc refuses it.
 std::string flatc_json(const std::string& flatc, const std::filesystem::path& schema, const std::filesystem::path& file);

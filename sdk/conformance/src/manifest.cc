@@ -109,6 +109,38 @@ std::optional<ExpectedError> read_expect_error(const json& c, const fs::path& fi
   return x;
 }
 
+/// `conversions`: each entry a format name, or {"to": "<format>", "options": {"<key>": "<value>"}}
+/// (writer options); any other key of such an object is refused, so a misspelt one is not lost.
+std::vector<Conversion> read_conversions(const json& c, const fs::path& file) {
+  const json* v = member(c, "conversions");
+  if (!v) return {};
+  if (!v->is_array()) bad_key(file, "conversions", "must be an array of format names or {\"to\", \"options\"} objects");
+  std::vector<Conversion> out;
+  for (std::size_t i = 0; i < v->size(); ++i) {
+    const json& e = (*v)[i];
+    const std::string where = "conversions[" + std::to_string(i) + "]";
+    if (e.is_string()) {
+      out.push_back({e.get<std::string>(), {}});
+      continue;
+    }
+    if (!e.is_object()) bad_key(file, where, "must be a format name or an object {\"to\": \"<format>\", \"options\": {...}}");
+    for (const auto& [k, x] : e.items())
+      if (k != "to" && k != "options") bad_key(file, where + "." + k, "is not a key of a conversion (\"to\", \"options\")");
+    const json* to = member(e, "to");
+    if (!to || !to->is_string() || to->get<std::string>().empty()) bad_key(file, where + ".to", "must be a format name");
+    Conversion conv{to->get<std::string>(), {}};
+    if (const json* o = member(e, "options")) {
+      if (!o->is_object()) bad_key(file, where + ".options", "must be an object of strings (writer options)");
+      for (const auto& [k, x] : o->items()) {
+        if (!x.is_string()) bad_key(file, where + ".options." + k, "must be a string");
+        conv.options[k] = x.get<std::string>();
+      }
+    }
+    out.push_back(std::move(conv));
+  }
+  return out;
+}
+
 }  // namespace
 
 Tolerance ToleranceSpec::for_type(DataType t) const {
@@ -177,7 +209,7 @@ CaseSpec read_case(const fs::path& dir) {
                                     ? in_case.string()
                                     : v;
   }
-  s.conversions = get_strings(c, "conversions", file);
+  s.conversions = read_conversions(c, file);
   s.expect_error = read_expect_error(c, file);
   s.backends = get_strings(c, "backends", file);
   s.skip_backends = get_string_map(c, "skip_backends", file);
@@ -225,14 +257,16 @@ std::vector<FoundCase> find_cases(std::span<const fs::path> roots, const std::st
   for (const fs::path& root : roots) {
     if (!fs::is_directory(root)) throw Error(ErrorCode::Io, "not a folder", root.string());
     const fs::path norm = fs::absolute(root).lexically_normal();
-    const fs::path base = (norm.has_filename() ? norm : norm.parent_path()).parent_path();
+    const fs::path root_dir = norm.has_filename() ? norm : norm.parent_path();  // "DIR/" as "DIR"
+    const fs::path base = root_dir.parent_path();
     std::vector<fs::path> stack{norm};
     while (!stack.empty()) {
       fs::path d = stack.back();
       stack.pop_back();
       if (is_case_dir(d)) {
         std::string name = d.lexically_relative(base).generic_string();
-        if (filter.empty() || fnmatch(filter.c_str(), name.c_str(), 0) == 0) out.push_back({d, name});
+        if (filter.empty() || fnmatch(filter.c_str(), name.c_str(), 0) == 0)
+          out.push_back({d, name, d.lexically_relative(root_dir).generic_string()});
         continue;
       }
       std::error_code ec;

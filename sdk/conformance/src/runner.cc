@@ -23,28 +23,31 @@ extern char** environ;
 
 namespace nnbridge::conformance {
 
-namespace {
-
-using Clock = std::chrono::steady_clock;
-constexpr std::string_view kMarker = "@@nnbridge-conformance-result@@ ";
-constexpr std::size_t kMaxOutput = 64 * 1024;  // a chatty child's output is cut to its tail
-
 nlohmann::json result_to_json(const CaseResult& r) {
-  return {{"name", r.name},     {"status", to_string(r.status)}, {"reason", r.reason},
-          {"checks", r.checks}, {"notes", r.notes},              {"seconds", r.seconds}};
+  nlohmann::json backends = nlohmann::json::object();
+  for (const auto& [b, br] : r.backends) backends[b] = {{"status", to_string(br.status)}, {"reason", br.reason}};
+  return {{"name", r.name},   {"status", to_string(r.status)}, {"reason", r.reason},  {"checks", r.checks},
+          {"notes", r.notes}, {"seconds", r.seconds},          {"backends", backends}};
 }
 
 CaseResult result_from_json(const nlohmann::json& j) {
   CaseResult r;
   r.name = j.at("name").get<std::string>();
-  const std::string s = j.at("status").get<std::string>();
-  r.status = s == "PASS" ? Status::Pass : s == "SKIP" ? Status::Skip : Status::Fail;
+  r.status = status_from_string(j.at("status").get<std::string>());
   r.reason = j.at("reason").get<std::string>();
   r.checks = j.at("checks").get<std::vector<std::string>>();
   r.notes = j.at("notes").get<std::vector<std::string>>();
   r.seconds = j.at("seconds").get<double>();
+  for (const auto& [b, br] : j.at("backends").items())
+    r.backends[b] = {status_from_string(br.at("status").get<std::string>()), br.at("reason").get<std::string>()};
   return r;
 }
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+constexpr std::string_view kMarker = "@@nnbridge-conformance-result@@ ";
+constexpr std::size_t kMaxOutput = 64 * 1024;  // a chatty child's output is cut to its tail
 
 /// The last lines of a child's output, on one line, for a failure reason.
 std::string tail(const std::string& out) {
@@ -124,18 +127,6 @@ CaseResult finish(Child& c, int status, const std::string& name) {
   return r;
 }
 
-void apply_known(CaseResult& r, const std::map<std::string, std::string, std::less<>>& known) {
-  auto it = known.find(r.name);
-  if (it == known.end()) return;
-  if (r.status == Status::Fail) {
-    r.status = Status::Skip;
-    r.reason = "known failure: " + it->second + " (" + r.reason + ")";
-  } else if (r.status == Status::Pass) {
-    r.status = Status::Fail;
-    r.reason = "listed as a known failure but passes: remove it from the list (" + it->second + ")";
-  }
-}
-
 }  // namespace
 
 std::vector<CaseResult> run_cases(std::span<const FoundCase> cases, const RunOptions& o) {
@@ -206,8 +197,7 @@ std::vector<CaseResult> run_cases(std::span<const FoundCase> cases, const RunOpt
         ++k;
         continue;
       }
-      results[c.index] = finish(c, status, cases[c.index].name);
-      apply_known(results[c.index], o.known_failures);
+      results[c.index] = apply_known_failure(finish(c, status, cases[c.index].name), o.known_failures);
       ++done;
       if (o.on_result) o.on_result(results[c.index], done, cases.size());
       running.erase(running.begin() + static_cast<std::ptrdiff_t>(k));
@@ -249,6 +239,19 @@ std::map<std::string, std::string, std::less<>> read_known_failures(const std::f
     out[k] = v.get<std::string>();
   }
   return out;
+}
+
+CaseResult apply_known_failure(CaseResult r, const std::map<std::string, std::string, std::less<>>& known) {
+  auto it = known.find(r.name);
+  if (it == known.end()) return r;
+  if (r.status == Status::Fail) {
+    r.status = Status::Skip;
+    r.reason = "known failure: " + it->second + " (" + r.reason + ")";
+  } else if (r.status == Status::Pass) {
+    r.status = Status::Fail;
+    r.reason = "listed as a known failure but passes: remove it from the list (" + it->second + ")";
+  }
+  return r;
 }
 
 std::string options_to_json(const CaseOptions& o) {

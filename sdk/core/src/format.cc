@@ -22,6 +22,17 @@ std::vector<std::string> verifier_limit_options(std::string_view format) {
   return {f + ".max_depth", f + ".max_tables", f + ".max_size"};
 }
 
+std::map<std::string, OptionDoc, std::less<>> verifier_limit_option_docs(std::string_view format) {
+  const auto names = verifier_limit_options(format);
+  const VerifierLimits d;
+  return {
+      {names[0], {"the FlatBuffers verifier's bound on nesting of tables and vectors (1 to 2^32 - 1)", std::to_string(d.max_depth)}},
+      {names[1], {"the FlatBuffers verifier's bound on tables in one file (1 to 2^32 - 1)", std::to_string(d.max_tables)}},
+      {names[2], {"bytes of input read at most; a larger file is refused naming this option (1 to 2^31 - 1)",
+                  std::to_string(d.max_size)}},
+  };
+}
+
 namespace {
 
 std::uint64_t limit_value(const std::string& key, const std::string& text, std::uint64_t max) {

@@ -14,6 +14,7 @@
 #include "nnbridge/error.h"
 #include "nnbridge/op_schema.h"
 #include "nnbridge/order.h"
+#include "rewrite_edit.h"
 
 namespace nnbridge {
 
@@ -234,24 +235,8 @@ void drop_unread(Graph& g, const std::vector<ValueId>& detached) {
   for (ValueId v : detached)
     if (v < nv && !read[v] && g.values[v].constant) drop[v] = any = true;
   if (!any) return;
-  std::vector<ValueId> to(nv, kNoValue);
-  std::vector<Value> kept;
-  kept.reserve(nv);
-  for (ValueId v = 0; v < nv; ++v)
-    if (!drop[v]) {
-      to[v] = ValueId(kept.size());
-      kept.push_back(std::move(g.values[v]));
-    }
-  g.values = std::move(kept);
-  auto map = [&](ValueId& v) {
-    if (v != kNoValue && v < nv) v = to[v];
-  };
-  for (Node& n : g.nodes) {
-    for (ValueId& v : n.inputs) map(v);
-    for (ValueId& v : n.outputs) map(v);
-  }
-  for (ValueId& v : g.inputs) map(v);
-  for (ValueId& v : g.outputs) map(v);
+  drop.flip();
+  rewrite_detail::keep_values(g, drop);
 }
 
 // Names of every value, for unique names of new constants (built on first use).

@@ -162,6 +162,12 @@ FormatHandler json_format_handler() {
   h.description = "nnbridge IR in JSON (constants inline as base64, large ones in a <stem>.bin sidecar)";
   h.extensions = {"json"};
   h.writer_options = {"json.inline_limit", "json.indent", "json.overwrite_sidecar"};
+  h.option_docs = {
+      {"json.inline_limit", {"constants up to this many bytes are inline (base64); larger ones go to <stem>.bin", "4096"}},
+      {"json.indent", {"spaces per level, 0 to 16; -1 writes one line", "2"}},
+      {"json.overwrite_sidecar",
+       {"true: replace a <stem>.bin that is not the sidecar of the JSON being replaced (nnbridge convert --force)", "false"}},
+  };
   h.sniff = sniff_json_ir;
   h.read = read_json;
   h.write = write_json;

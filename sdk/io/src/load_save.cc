@@ -36,8 +36,24 @@ const FormatHandler* named(std::string_view name, const std::string& file) {
   return h;
 }
 
+/// The options of `h`'s reader or writer, one per line with its meaning and default, for the
+/// message refusing an option it does not have.
+std::string option_list(const FormatHandler& h, const std::vector<std::string>& known, const char* kind) {
+  if (known.empty()) return "the " + h.name + " " + kind + " has no options";
+  std::string list = "the " + h.name + " " + kind + "'s options:";
+  for (const auto& k : known) {
+    list += "\n  " + k;
+    auto d = h.option_docs.find(k);
+    if (d == h.option_docs.end()) continue;
+    list += ": " + d->second.meaning;
+    if (!d->second.default_value.empty()) list += " (default: " + d->second.default_value + ")";
+  }
+  return list;
+}
+
 /// Options are namespaced by format ("armnn.layout"); one meant for another format is
 /// almost always a mistake on the command line, so it is refused rather than ignored.
+/// The message lists the options the format has, with their meanings.
 void check_option_names(const std::map<std::string, std::string, std::less<>>& options,
                         const FormatHandler& h, const std::string& file, const char* kind) {
   const std::string prefix = h.name + ".";
@@ -45,15 +61,12 @@ void check_option_names(const std::map<std::string, std::string, std::less<>>& o
   for (const auto& [key, value] : options) {
     if (key.compare(0, prefix.size(), prefix) != 0)
       throw Error(ErrorCode::Unsupported,
-                  std::string(kind) + " option '" + key + "' does not belong to format '" + h.name + "'", file);
-    if (std::find(known.begin(), known.end(), key) == known.end()) {
-      std::string list;
-      for (const auto& k : known) list += (list.empty() ? "" : ", ") + k;
-      throw Error(ErrorCode::Unsupported,
-                  "the " + h.name + " " + kind + " has no option '" + key + "' (it has: " +
-                      (list.empty() ? "none" : list) + ")",
+                  std::string(kind) + " option '" + key + "' does not belong to format '" + h.name + "'; " +
+                      option_list(h, known, kind),
                   file);
-    }
+    if (std::find(known.begin(), known.end(), key) == known.end())
+      throw Error(ErrorCode::Unsupported,
+                  "the " + h.name + " " + kind + " has no option '" + key + "'; " + option_list(h, known, kind), file);
   }
 }
 

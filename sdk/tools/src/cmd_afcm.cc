@@ -31,17 +31,18 @@ int run_shaders(const ShadersArgs& a) {
   }
   if (sources.empty()) throw Error(ErrorCode::Invalid, "holds no gl.Program (not a compiled model?)", a.file);
   const fs::path dir = a.dir;
-  std::error_code ec;
-  fs::create_directories(dir, ec);
-  if (ec || !fs::is_directory(dir))
-    throw Error(ErrorCode::Io, "cannot create the folder: " + (ec ? ec.message() : std::string("a file of that name is in the way")),
-                a.dir);
+  const bool created = make_output_folder(dir, "DIR");
   // One file per program, named by its place in the file; all written, or none.
   std::vector<FileContents> files;
   files.reserve(sources.size());
   for (std::size_t i = 0; i < sources.size(); ++i)
     files.push_back({dir / ("program_" + std::to_string(i) + ".comp"), std::as_bytes(std::span(sources[i]))});
-  write_files_atomic(files);
+  try {
+    write_files_atomic(files);
+  } catch (...) {
+    remove_created_folder(dir, created);
+    throw;
+  }
   for (const auto& f : files) std::cout << f.path.string() << "\n";
   return kOk;
 }
@@ -55,7 +56,7 @@ void add_afcm(CLI::App& app, Action& action) {
   auto* shaders = sub->add_subcommand(
       "shaders", "Write each program's full GLSL source (header rebuilt from its workgroup_size) to DIR/program_<i>.comp");
   shaders->add_option("FILE", args->file, "The compiled model (or its IR JSON)")->required();
-  shaders->add_option("DIR", args->dir, "The folder to write into (created if needed)")->required();
+  shaders->add_option("DIR", args->dir, "The folder to write into (created if missing; the folder above it must exist)")->required();
   shaders->add_option("--from", args->from, "Read as this format (name or extension) instead of sniffing")
       ->check(check_format_name);
   shaders->callback([&action, args] { action = [args] { return run_shaders(*args); }; });

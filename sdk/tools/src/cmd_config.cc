@@ -17,6 +17,7 @@ namespace ta = nnbridge::config::tflite_accel;
 
 struct ConfigArgs {
   std::string in, out, from, to, message = "TFLiteSettings";
+  std::vector<std::string> reader_options;  // settings.max_size, settings.max_depth, settings.max_tables
 };
 
 std::string check_form(const std::string& name) {
@@ -36,6 +37,7 @@ ta::Settings load(const ConfigArgs& a) {
   ta::LoadOptions options;
   if (!a.from.empty()) options.form = ta::form_from_name(a.from);
   options.message = a.message;
+  options.limits = ta::reader_limits(key_values(a.reader_options));
   return ta::Settings::load(a.in, options);
 }
 
@@ -82,6 +84,10 @@ void add_input(CLI::App* sub, ConfigArgs& args) {
       ->check(check_form);
   sub->add_option("--message", args.message, "The root message (default TFLiteSettings), e.g. ComputeSettings")
       ->check(check_message);
+  sub->add_option("-I,--reader-option", args.reader_options,
+                  "A resource limit key=value: settings.max_size (bytes), settings.max_depth (nesting), "
+                  "settings.max_tables (FlatBuffer tables)")
+      ->check(check_key_value);
 }
 
 }  // namespace

@@ -1,9 +1,9 @@
-// `nnbridge conformance DIR...`: check golden case folders (docs/conformance.md, issue 9).
+// `nnbridge conformance DIR...`: check golden case folders (docs/conformance.md, issue 9), the
+// whole corpus or one shard of it (--shard K/N, --results FILE), and `nnbridge conformance merge`
+// of the shards' results files (issue 22).
 //
 // Each case runs in a child: this binary again, as the hidden `__conformance-case` command, so a
 // case that crashes or hangs fails alone and the run goes on.
-#include <unistd.h>
-
 #include <iostream>
 #include <memory>
 #include <thread>
@@ -15,6 +15,7 @@
 #ifdef NNBRIDGE_HAVE_OPENCL
 #include "nnbridge/gpu.h"
 #endif
+#include "progress.h"
 
 namespace nnbridge::cli {
 namespace {
@@ -31,6 +32,13 @@ struct ConformanceArgs {
   std::string filter;
   double timeout = 120;
   std::string flatc, schemas, known_failures;
+  std::string shard, results;
+};
+
+struct MergeArgs {
+  std::vector<std::string> files;
+  std::string known_failures;
+  bool json = false;
 };
 
 struct ChildArgs {
@@ -54,6 +62,18 @@ std::vector<std::string> split(const std::string& s) {
     at = comma + 1;
   }
   return out;
+}
+
+/// The closing summary (or the JSON report) of `raw` with `known` applied, and the exit code.
+int report(const std::vector<conf::CaseResult>& raw, const std::map<std::string, std::string, std::less<>>& known,
+           bool json) {
+  std::vector<conf::CaseResult> results;
+  for (const conf::CaseResult& r : raw) results.push_back(conf::apply_known_failure(r, known));
+  if (json) std::cout << conf::report_json(results) << "\n";
+  else std::cout << conf::summary_line(results) << "\n";
+  for (const auto& r : results)
+    if (r.status == conf::Status::Fail) return kCheckFailed;
+  return kOk;
 }
 
 int run_conformance(const ConformanceArgs& a) {
@@ -81,40 +101,72 @@ int run_conformance(const ConformanceArgs& a) {
   o.jobs = a.jobs > 0 ? a.jobs : static_cast<int>(std::max(1u, std::thread::hardware_concurrency()));
   o.timeout = std::chrono::milliseconds(static_cast<int64_t>(a.timeout * 1000));
   o.child_command = {"/proc/self/exe", "__conformance-case"};
-  if (!a.known_failures.empty()) o.known_failures = conf::read_known_failures(a.known_failures);
+
+  conf::Shard shard;
+  if (!a.shard.empty()) {
+    try {
+      shard = conf::parse_shard(a.shard);
+    } catch (const Error& e) {
+      std::cerr << "nnbridge: error: " << e.message() << "\n";
+      return kUsage;
+    }
+  }
+  if (!a.results.empty() && !fs::is_directory(fs::absolute(a.results).parent_path())) {
+    // Said now, not after hours of cases.
+    std::cerr << "nnbridge: error: --results " << a.results << ": the folder " << fs::absolute(a.results).parent_path()
+              << " does not exist\n";
+    return kUsage;
+  }
+  const auto known = a.known_failures.empty() ? std::map<std::string, std::string, std::less<>>{}
+                                              : conf::read_known_failures(a.known_failures);
 
   std::vector<fs::path> roots(a.dirs.begin(), a.dirs.end());
-  const std::vector<conf::FoundCase> cases = conf::find_cases(roots, a.filter);
-  if (cases.empty()) {
+  const std::vector<conf::FoundCase> found = conf::find_cases(roots, a.filter);
+  if (found.empty()) {
     std::cerr << "nnbridge: error: no case folders" << (a.filter.empty() ? "" : " match \"" + a.filter + "\"") << " under "
               << a.dirs.front() << (a.dirs.size() > 1 ? " ..." : "") << "\n";
     return kBadInput;
   }
-  // A progress line on a terminal only: rewritten in place on stderr, cleared before each result.
-  const bool progress = isatty(STDERR_FILENO);
-  std::size_t finished = 0;
-  auto show_progress = [&](const std::string& last) {
-    if (!progress) return;
-    std::cerr << "\r\033[K[" << finished << "/" << cases.size() << "] " << last << std::flush;
-  };
-  o.on_start = [&](const conf::FoundCase& c, std::size_t, std::size_t) { show_progress(c.name); };
-  o.on_result = [&](const conf::CaseResult& r, std::size_t done, std::size_t) {
-    finished = done;
-    if (progress) std::cerr << "\r\033[K" << std::flush;
+  const std::vector<conf::FoundCase> cases = conf::select_shard(found, shard);
+  if (cases.empty())
+    std::cerr << "nnbridge: note: shard " << shard.index << "/" << shard.count << " holds none of the " << found.size()
+              << " cases\n";
+  // Results as checked; known failures are applied to what is printed (a results file keeps the
+  // cases' own results, and merge applies its own list).
+  Progress progress(cases.size());
+  o.on_start = [&](const conf::FoundCase& c, std::size_t, std::size_t) { progress.show(c.name); };
+  o.on_result = [&](const conf::CaseResult& raw, std::size_t, std::size_t) {
+    const conf::CaseResult r = conf::apply_known_failure(raw, known);
+    progress.clear();
     if (!a.json) {
       std::cout << conf::to_string(r.status) << " " << r.name;
       if (!r.reason.empty()) std::cout << ": " << r.reason;
       std::cout << "\n" << std::flush;
     }
-    show_progress(r.name);
+    progress.step(r.status == conf::Status::Fail, r.name);
   };
-  const std::vector<conf::CaseResult> results = conf::run_cases(cases, o);
-  if (progress) std::cerr << "\r\033[K" << std::flush;
-  if (a.json) std::cout << conf::report_json(results) << "\n";
-  else std::cout << conf::summary_line(results) << "\n";
-  for (const auto& r : results)
-    if (r.status == conf::Status::Fail) return kCheckFailed;
-  return kOk;
+  const std::vector<conf::CaseResult> raw = conf::run_cases(cases, o);
+  progress.clear();
+  if (!a.results.empty())
+    conf::write_results(a.results, {shard, found.size(), conf::run_description(o.case_options, a.filter), raw});
+  return report(raw, known, a.json);
+}
+
+int run_merge(const MergeArgs& a) {
+  const std::vector<fs::path> files(a.files.begin(), a.files.end());
+  const std::vector<conf::CaseResult> raw = conf::merge_results(files);
+  const auto known = a.known_failures.empty() ? std::map<std::string, std::string, std::less<>>{}
+                                              : conf::read_known_failures(a.known_failures);
+  if (raw.empty()) {
+    std::cerr << "nnbridge: error: the results files hold no case (the run found none)\n";
+    return kBadInput;
+  }
+  if (!a.json)
+    for (const conf::CaseResult& k : raw) {
+      const conf::CaseResult r = conf::apply_known_failure(k, known);
+      std::cout << conf::to_string(r.status) << " " << r.name << (r.reason.empty() ? "" : ": " + r.reason) << "\n";
+    }
+  return report(raw, known, a.json);
 }
 
 }  // namespace
@@ -123,9 +175,10 @@ void add_conformance(CLI::App& app, Action& action) {
   auto args = std::make_shared<ConformanceArgs>();
   auto* sub = app.add_subcommand("conformance",
                                  "Check golden case folders: decode, IR, round-trip, conversions, outputs, expected errors");
-  sub->add_option("DIR", args->dirs, "Folders searched for cases (a folder with case.json, or ONNX-style test_data_set_*)")
-      ->required()
-      ->check(CLI::ExistingDirectory);
+  // DIR is required unless `merge` follows (checked in the callback: a required positional would
+  // be demanded of `conformance merge` too).
+  auto* dirs = sub->add_option("DIR", args->dirs, "Folders searched for cases (a folder with case.json, or ONNX-style test_data_set_*)")
+                   ->check(CLI::ExistingDirectory);
   sub->add_option("--backends", args->backends, "Comma-separated backends to execute on (default: cpu)");
   sub->add_option("-B,--backend-option", args->backend_options, "A backend option key=value (opencl.fallback=cpu); repeatable")
       ->check(check_key_value)
@@ -143,8 +196,38 @@ void add_conformance(CLI::App& app, Action& action) {
   sub->add_option("--known-failures", args->known_failures,
                   "A JSON object {\"<case name>\": \"<reason>\"}: those cases count as skipped while they fail")
       ->check(CLI::ExistingFile);
-  sub->footer("Exit codes: 0 every case passed or was skipped, 1 a case failed, 2 usage, 3 no cases found.");
-  sub->callback([&action, args] { action = [args] { return run_conformance(*args); }; });
+  sub->add_option("--shard", args->shard,
+                  "K/N: check only shard K of N (K counted from 0, as SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX): the "
+                  "cases whose path below DIR hashes to K (FNV-1a 64, docs/conformance.md)");
+  sub->add_option("--results", args->results,
+                  "Write every case's result to this JSON file (atomically), for `nnbridge conformance merge`");
+  sub->footer("Exit codes: 0 every case passed or was skipped, 1 a case failed, 2 usage, 3 no cases found.\n"
+              "`nnbridge conformance merge FILES...` combines the --results files of the shards of one run.");
+
+  auto merge_args = std::make_shared<MergeArgs>();
+  auto* merge = sub->add_subcommand("merge",
+                                    "Combine the --results files of a run's shards: the summary and exit code of the whole run");
+  merge->add_option("FILES", merge_args->files, "Results files, one per shard (every shard K/N of one run, each once)")
+      ->required()
+      ->check(CLI::ExistingFile);
+  merge->add_option("--known-failures", merge_args->known_failures,
+                    "A JSON object {\"<case name>\": \"<reason>\"}: those cases count as skipped while they fail")
+      ->check(CLI::ExistingFile);
+  merge->add_flag("--json", merge_args->json, "Print the JSON report of the whole run instead of one line per case");
+  merge->footer("Prints one line per case in name order and the summary, as the unsharded run would. Exit codes: 0 every "
+                "case passed or was skipped, 1 a case failed, 2 usage, 3 unreadable results files, or files that are "
+                "not every shard of one run exactly once.");
+  merge->callback([&action, merge_args] { action = [merge_args] { return run_merge(*merge_args); }; });
+
+  // Runs after merge's callback (CLI11 runs a parent's last).
+  sub->callback([&action, args, merge, dirs] {
+    if (merge->parsed()) {
+      if (dirs->count()) throw CLI::ValidationError("merge", "takes results files, not folders before it");
+      return;
+    }
+    if (args->dirs.empty()) throw CLI::RequiredError("DIR");
+    action = [args] { return run_conformance(*args); };
+  });
 
   // The child side of one case; not for users (no help entry).
   auto child = std::make_shared<ChildArgs>();

@@ -1,4 +1,6 @@
-// `nnbridge info FILE [--json]`: what a file holds, without its constant data.
+// `nnbridge info FILE [--json]`: what a file holds, without its constant data: inputs, outputs,
+// the canonical ops with the file's own operator names beside them (FormatHandler::native_op)
+// and the metadata.
 #include <charconv>
 #include <iostream>
 #include <memory>
@@ -78,6 +80,18 @@ int run_info(const InfoArgs& a) {
     hint = h->second.get<std::string>();
   std::map<std::string, std::size_t> ops;
   for (const Node& n : g.nodes) ++ops[n.op];
+  // The file's own vocabulary (Arm NN layer types, VkGraph operator names, ONNX op_types) per
+  // canonical op, from the handler of the format the graph was first read from (a JSON file
+  // keeps the attributes that name them). Nodes the reader added have no native name.
+  std::map<std::string, std::map<std::string, std::size_t>> native;
+  bool native_differs = false;
+  const FormatHandler* origin = find_format(g.source_format.empty() ? format : g.source_format);
+  if (origin && origin->native_op)
+    for (const Node& n : g.nodes)
+      if (std::string name = origin->native_op(n); !name.empty()) {
+        native_differs = native_differs || name != n.op;
+        ++native[n.op][name];
+      }
 
   if (a.json) {
     nlohmann::json j;
@@ -96,6 +110,10 @@ int run_info(const InfoArgs& a) {
     j["outputs"] = nlohmann::json::array();
     for (ValueId id : g.outputs) j["outputs"].push_back(tensor_json(g, id));
     j["ops"] = ops;
+    if (!native.empty()) {
+      j["native_format"] = origin->name;
+      j["native_ops"] = native;
+    }
     j["metadata"] = nlohmann::json::object();
     for (const auto& [k, v] : g.metadata)
       j["metadata"][k] = v.is<Bytes>() ? nlohmann::json{{"bytes", v.get<Bytes>().data.size()}} : nlohmann::json::parse(attr_text(v));
@@ -114,8 +132,20 @@ int run_info(const InfoArgs& a) {
   for (ValueId id : g.inputs) std::cout << "  " << tensor_line(g, id) << "\n";
   std::cout << "outputs:\n";
   for (ValueId id : g.outputs) std::cout << "  " << tensor_line(g, id) << "\n";
-  std::cout << "ops:\n";
-  for (const auto& [op, count] : ops) std::cout << "  " << op << " x" << count << "\n";
+  // "Conv x76 <- Convolution2d x55, DepthwiseConvolution2d x21": each canonical op with the
+  // file's own operators it was read from.
+  // An op read from operators of its own name only (ONNX's Relu) shows none.
+  std::cout << (native_differs ? "ops (canonical <- " + origin->name + "):" : std::string("ops:")) << "\n";
+  for (const auto& [op, count] : ops) {
+    std::cout << "  " << op << " x" << count;
+    auto it = native.find(op);
+    if (it != native.end() && !(it->second.size() == 1 && it->second.begin()->first == op)) {
+      std::string from;
+      for (const auto& [name, k] : it->second) from += (from.empty() ? "" : ", ") + name + " x" + std::to_string(k);
+      std::cout << "  <- " << from;
+    }
+    std::cout << "\n";
+  }
   if (!g.metadata.empty()) {
     std::cout << "metadata:\n";
     for (const auto& [k, v] : g.metadata) std::cout << "  " << k << " = " << attr_summary(v) << "\n";

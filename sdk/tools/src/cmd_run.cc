@@ -12,6 +12,7 @@
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <set>
 
 #include "commands.h"
@@ -52,6 +53,18 @@ std::string shape_str(const std::vector<int64_t>& s) {
   return out + "]";
 }
 
+/// Runs `f`; an Error it throws without a file names the model ("m.armnn: nodes[3]: ..."): the
+/// backends report the node, not the file it came from.
+template <class F>
+auto naming_model(const std::string& model, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const Error& e) {
+    if (e.file().empty()) throw e.with_file(model);
+    throw;
+  }
+}
+
 int run_body(const RunArgs& a, BenchmarkEventWriter& event, Stage& stage, std::string& source) {
   using Clock = std::chrono::steady_clock;
   cpu_ref::register_backend();
@@ -87,7 +100,7 @@ int run_body(const RunArgs& a, BenchmarkEventWriter& event, Stage& stage, std::s
     return kUsage;
   }
   auto t0 = Clock::now();
-  std::unique_ptr<Plan> plan = backend->prepare(g, options);
+  std::unique_ptr<Plan> plan = naming_model(a.model, [&] { return backend->prepare(g, options); });
   auto t1 = Clock::now();
   event.run().initialization_time_us.push_back(BenchmarkEventWriter::micros(t1 - t0));
 
@@ -95,18 +108,13 @@ int run_body(const RunArgs& a, BenchmarkEventWriter& event, Stage& stage, std::s
   const TensorMap inputs = read_npy_folder(a.inputs, plan->input_types());
   stage = Stage::Inference;
   auto t2 = Clock::now();
-  TensorMap outputs = plan->run(inputs);
+  TensorMap outputs = naming_model(a.model, [&] { return plan->run(inputs); });
   auto t3 = Clock::now();
   event.run().inference_time_us.push_back(BenchmarkEventWriter::micros(t3 - t2));
   stage = Stage::Unknown;
 
   const fs::path out_dir = a.outputs;
-  std::error_code ec;
-  fs::create_directories(out_dir, ec);
-  if (ec || !fs::is_directory(out_dir))
-    throw Error(ErrorCode::Io,
-                "cannot create the --outputs folder: " + (ec ? ec.message() : std::string("a file of that name is in the way")),
-                a.outputs);
+  const bool created = make_output_folder(out_dir, "--outputs");
   nlohmann::json summary;
   summary["model"] = a.model;
   // Which backend ran what: per node, and per backend with node counts. "backend" names the
@@ -125,6 +133,20 @@ int run_body(const RunArgs& a, BenchmarkEventWriter& event, Stage& stage, std::s
   summary["nodes"] = nlohmann::json::array();
   for (const NodePlacement& p : plan->placement())
     summary["nodes"].push_back({{"node", p.node}, {"name", p.name}, {"op", p.op}, {"backend", p.backend}});
+#ifdef NNBRIDGE_HAVE_OPENCL
+  // The OpenCL device the opencl plan holds (its buffers live there even when every node fell
+  // back), as `nnbridge devices --json` lists it. An input-bound plan prepares per run with these
+  // options, so the device is the one their opencl.device selects (nnbridge/gpu.h plan_device).
+  if (backend_name == "opencl") {
+    std::optional<gpu::DeviceInfo> d = gpu::plan_device(*plan);
+    if (!d) {
+      auto spec = options.options.find("opencl.device");
+      d = gpu::select_device(spec == options.options.end() ? std::string() : spec->second);
+    }
+    summary["device"] = {{"index", d->index}, {"platform", d->platform}, {"name", d->name}, {"gpu", d->gpu},
+                         {"version", d->version}, {"driver", d->driver}};
+  }
+#endif
   summary["threads"] = options.threads;
   summary["prepare_ms"] = std::chrono::duration<double, std::milli>(t1 - t0).count();
   summary["run_ms"] = std::chrono::duration<double, std::milli>(t3 - t2).count();
@@ -136,7 +158,12 @@ int run_body(const RunArgs& a, BenchmarkEventWriter& event, Stage& stage, std::s
   std::vector<FileContents> files;
   for (const auto& [name, type] : plan->output_types()) encoded.push_back(encode_npy(outputs.at(name)));
   for (std::size_t k = 0; k < names.size(); ++k) files.push_back({out_dir / names[k], encoded[k]});
-  write_files_atomic(files);
+  try {
+    write_files_atomic(files);
+  } catch (...) {
+    remove_created_folder(out_dir, created);
+    throw;
+  }
   for (std::size_t k = 0; k < files.size(); ++k) {
     const std::string& name = plan->output_types()[k].first;
     const fs::path& p = files[k].path;
@@ -170,7 +197,7 @@ void add_run(CLI::App& app, Action& action) {
   auto* sub = app.add_subcommand("run", "Run a graph on a backend: DIR/<input>.npy in, <output>.npy out");
   sub->add_option("MODEL", args->model, "The graph file")->required();
   sub->add_option("--inputs", args->inputs, "Folder holding <graph input name>.npy for every graph input")->required();
-  sub->add_option("--outputs", args->outputs, "Folder to write <graph output name>.npy into (created if needed)")
+  sub->add_option("--outputs", args->outputs, "Folder to write <graph output name>.npy into (created if missing; the folder above it must exist)")
       ->required();
   sub->add_option("--backend", args->backend, "The backend (default: cpu)");
   sub->add_option("--threads", args->threads, "Worker threads (default 0: all cores)")->check(CLI::Range(0, 4096));

@@ -9,8 +9,11 @@
 // comparison passed, 1 one failed, 2 usage, 3 bad input (unreadable model or files, a backend
 // that cannot prepare or run the model, a settings delegate that is not available).
 //
-// Without --expected the first backend is the reference; a single backend other than cpu is
-// compared with cpu (put first); a single cpu with nothing to compare with is a usage error.
+// Without --backends (and no --settings naming a delegate) the backend is cpu, compared with
+// --expected; without --expected either, cpu and opencl, compared with each other, when this build
+// has the opencl backend and OpenCL lists a device (else exit 2). Without --expected the first
+// backend is the reference; a single backend other than cpu is compared with cpu (put first); a
+// single cpu with nothing to compare with is a usage error.
 #include <cmath>
 #include <iostream>
 #include <map>
@@ -29,6 +32,7 @@
 #include "nnbridge/gpu.h"
 #endif
 #include "nnbridge/io.h"
+#include "progress.h"
 
 namespace nnbridge::cli {
 namespace {
@@ -50,6 +54,18 @@ struct ValidateArgs {
   ExecFlags flags;
 };
 
+/// The backends validate runs when --backends is not given: the --settings document's, else cpu
+/// and, with nothing else to compare cpu with (no --expected) and an OpenCL device to run it,
+/// opencl (cpu first: the reference).
+std::vector<std::string> default_backends(const ExecSetup& setup, bool expected) {
+  if (setup.choice) return {setup.default_backend()};
+  std::vector<std::string> out{"cpu"};
+#ifdef NNBRIDGE_HAVE_OPENCL
+  if (!expected && !gpu::list_devices().empty()) out.push_back("opencl");
+#endif
+  return out;
+}
+
 std::string ulp_text(uint64_t ulp) { return ulp == kUlpNaNMismatch ? "inf (a NaN against a number)" : std::to_string(ulp); }
 
 std::string number(double v) {
@@ -70,7 +86,7 @@ int run_validate(const ValidateArgs& a) {
   std::string source = "NONE";  // the Delegate of the backend at work, for an ERROR event
   try {
     const ExecSetup setup = resolve(a.flags, event, source);
-    std::vector<std::string> backends = a.backends.empty() ? std::vector<std::string>{setup.default_backend()} : a.backends;
+    std::vector<std::string> backends = a.backends.empty() ? default_backends(setup, !a.expected.empty()) : a.backends;
     std::set<std::string> seen;
     for (const std::string& b : backends) {
       if (!find_backend(b)) {
@@ -86,7 +102,9 @@ int run_validate(const ValidateArgs& a) {
     }
     if (a.expected.empty() && backends.size() == 1) {
       if (backends[0] == "cpu") {
-        std::cerr << "nnbridge: error: nothing to compare with: give --expected DIR or a second backend\n";
+        std::cerr << "nnbridge: error: nothing to compare with: give --expected DIR or a second backend"
+                  << (a.backends.empty() ? " (the default compares cpu with opencl, and OpenCL lists no device)" : "")
+                  << "\n";
         return kUsage;
       }
       backends.insert(backends.begin(), "cpu");
@@ -110,17 +128,22 @@ int run_validate(const ValidateArgs& a) {
 
     LoadOptions load_options;
     if (!named_data_option(a.model, a.named_data, load_options)) return kUsage;
+    Progress progress(1 + 2 * backends.size());  // on a terminal: loading, then each prepare and run
+    progress.show("loading " + a.model, true);
     const Graph g = load(a.model, load_options);
+    progress.step(false, "loaded");
     std::vector<std::unique_ptr<Plan>> plans;
     for (const std::string& b : backends) {
       source = ta::delegate_of_backend(b);
       const auto t0 = Clock::now();
+      progress.show("preparing on " + b, true);
       try {
         plans.push_back(find_backend(b)->prepare(g, options));
       } catch (const Error& e) {
         throw Error(e.code(), "backend " + b + ": " + e.message(), e.file().empty() ? a.model : e.file(), e.where());
       }
       event.run().initialization_time_us.push_back(BenchmarkEventWriter::micros(Clock::now() - t0));
+      progress.step(false, "prepared on " + b);
     }
     const TensorMap inputs = read_npy_folder(a.inputs, plans[0]->input_types());
     TensorMap expected;
@@ -131,13 +154,16 @@ int run_validate(const ValidateArgs& a) {
     for (std::size_t i = 0; i < backends.size(); ++i) {
       source = ta::delegate_of_backend(backends[i]);
       const auto t0 = Clock::now();
+      progress.show("running on " + backends[i], true);
       try {
         outputs.push_back(plans[i]->run(inputs));
       } catch (const Error& e) {
         throw Error(e.code(), "backend " + backends[i] + ": " + e.message(), e.file().empty() ? a.model : e.file(), e.where());
       }
       event.run().inference_time_us.push_back(BenchmarkEventWriter::micros(Clock::now() - t0));
+      progress.step(false, "ran on " + backends[i]);
     }
+    progress.clear();
     stage = Stage::Unknown;
 
     // Reports in backend order, then graph output order.
@@ -174,6 +200,7 @@ int run_validate(const ValidateArgs& a) {
       j["backends"] = backends;
       j["atol"] = a.tol.atol ? nlohmann::json(*a.tol.atol) : nlohmann::json("scaled");
       j["rtol"] = a.tol.rtol;
+      j["quantized_steps"] = a.tol.quantized_steps;
       j["results"] = results;
       j["passed"] = passed;
       std::cout << j.dump(2) << "\n";
@@ -181,7 +208,7 @@ int run_validate(const ValidateArgs& a) {
       std::cout << "validate: " << (passed ? "PASS" : "FAIL") << ": " << reports.size() - failed << " of " << reports.size()
                 << " comparison(s) passed against " << against << " (atol "
                 << (a.tol.atol ? number(*a.tol.atol) : "1e-05 * min(1, max|expected|) per output") << ", rtol "
-                << number(a.tol.rtol) << ")\n";
+                << number(a.tol.rtol) << ", quantized " << a.tol.quantized_steps << " step(s))\n";
     }
     for (auto& [name, values] : metrics) event.run().metrics.emplace_back(name, std::move(values));
     event.end(passed);
@@ -203,13 +230,18 @@ void add_validate(CLI::App& app, Action& action) {
   sub->add_option("--inputs", args->inputs, "Folder holding <graph input name>.npy for every graph input")->required();
   sub->add_option("--expected", args->expected,
                   "Folder holding <graph output name>.npy for every graph output (default: compare with the first backend)");
-  sub->add_option("--backends", args->backends, "Backends to run, comma-separated (default: the --settings one, else cpu)")
+  sub->add_option("--backends", args->backends,
+                  "Backends to run, comma-separated (default: the --settings one, else cpu; without --expected, cpu "
+                  "and opencl when OpenCL lists a device)")
       ->delimiter(',');
   sub->add_option("--atol", args->atol,
                   "Absolute tolerance, applied as given (default: scaled to each expected output, "
                   "1e-5 * min(1, max|expected|), at least the dtype's smallest normal number)")
       ->check(CLI::NonNegativeNumber);
   sub->add_option("--rtol", args->tol.rtol, "Relative tolerance (default 1e-4)")->check(CLI::NonNegativeNumber);
+  sub->add_option("--quantized-steps", args->tol.quantized_steps,
+                  "Quantized outputs pass when they differ by at most N storage steps (default 1)")
+      ->check(CLI::NonNegativeNumber);
   sub->add_option("--threads", args->threads, "Worker threads (default 0: all cores)")->check(CLI::Range(0, 4096));
   sub->add_option("--extension", args->extensions,
                   "A cpu extension library (.so) registering custom kernels; repeatable (nnbridge/cpu_kernel_api.h)")

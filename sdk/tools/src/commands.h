@@ -3,6 +3,7 @@
 #pragma once
 
 #include <CLI/CLI.hpp>
+#include <filesystem>
 #include <functional>
 #include <map>
 #include <string>
@@ -37,9 +38,13 @@ void add_afcm(CLI::App& app, Action& action);  ///< `afcm shaders` (cmd_afcm.cc)
 void add_config(CLI::App& app, Action& action);  ///< `config convert|check|dump` (cmd_config.cc)
 void add_custom_layers(CLI::App& app, Action& action);  ///< `custom-layers check` (cmd_custom_layers.cc)
 void add_conformance(CLI::App& app, Action& action);  ///< `conformance` and its hidden child command
+void add_diff(CLI::App& app, Action& action);  ///< `diff` (cmd_diff.cc)
+void add_devices(CLI::App& app, Action& action);  ///< `devices` (cmd_devices.cc)
+void add_ops(CLI::App& app, Action& action);  ///< `ops` (cmd_ops.cc)
 
 void add_validate(CLI::App& app, Action& action);  ///< `validate` (cmd_validate.cc)
 
+void add_draw(CLI::App& app, Action& action);  ///< `draw` (cmd_draw.cc)
 /// `-O key=value` / `-I key=value` arguments as a map; the validator refuses text without '='.
 std::map<std::string, std::string, std::less<>> key_values(const std::vector<std::string>& args);
 /// CLI11 check for key=value arguments.
@@ -69,6 +74,16 @@ std::string attr_text(const Attr& a);
 /// attr_text shortened for a terminal: a list of more than `max_items` shows its first and last
 /// max_items / 2 and its length; any text longer than `max_chars` is cut, saying how long it was.
 std::string attr_summary(const Attr& a, std::size_t max_items = 8, std::size_t max_chars = 160);
+/// The rule for an output folder the CLI writes into (`run --outputs DIR`, `afcm shaders DIR`),
+/// the same as for an output file (`convert IN OUT`, write_file_atomic): the folder named is
+/// created when missing, the folders above it never are, so a mistyped path is an error rather
+/// than a new tree. Throws Error(Io) naming `dir` ("cannot create the <what> folder: the folder
+/// P does not exist (create it first)", or P "is not a folder"). Returns true when it created
+/// `dir` (the caller removes it again, empty, when its writes fail: a failed command leaves no output).
+bool make_output_folder(const std::filesystem::path& dir, const std::string& what);
+/// Removes `dir` when `created` and it is empty; never throws.
+void remove_created_folder(const std::filesystem::path& dir, bool created) noexcept;
+
 /// `--named-data PATH` of run / validate as the reader option of MODEL's format (vkgraph,
 /// vkdelegate: a folder, one file per key; pte: the .ptd) in `o`. Returns false, having said why
 /// on stderr, for another format.

@@ -152,4 +152,33 @@ bool named_data_option(const std::string& model, const std::string& path, LoadOp
   return true;
 }
 
+bool make_output_folder(const std::filesystem::path& dir, const std::string& what) {
+  namespace fs = std::filesystem;
+  const std::string file = dir.string();
+  // "out/" names the folder "out".
+  const fs::path named = dir.has_filename() ? dir : dir.parent_path();
+  std::error_code ec;
+  if (fs::is_directory(named, ec)) return false;
+  if (fs::exists(named, ec))
+    throw Error(ErrorCode::Io, "cannot create the " + what + " folder: a file of that name is in the way", file);
+  fs::path parent = named.parent_path();
+  if (parent.empty()) parent = ".";
+  if (!fs::is_directory(parent, ec)) {
+    throw Error(ErrorCode::Io,
+                "cannot create the " + what + " folder: " +
+                    (fs::exists(parent, ec) ? parent.string() + " is not a folder"
+                                            : "the folder " + parent.string() + " does not exist (create it first)"),
+                file);
+  }
+  if (!fs::create_directory(named, ec) && !fs::is_directory(named))
+    throw Error(ErrorCode::Io, "cannot create the " + what + " folder: " + ec.message(), file);
+  return true;
+}
+
+void remove_created_folder(const std::filesystem::path& dir, bool created) noexcept {
+  if (!created) return;
+  std::error_code ec;
+  std::filesystem::remove(dir.has_filename() ? dir : dir.parent_path(), ec);  // only an empty folder goes
+}
+
 }  // namespace nnbridge::cli

@@ -5,9 +5,11 @@
 #include <filesystem>
 #include <iostream>
 #include <new>
+#include <string>
 
 #include "commands.h"
 #include "nnbridge/error.h"
+#include "nnbridge/version.h"
 
 namespace {
 
@@ -15,7 +17,8 @@ int run(int argc, char** argv) {
   using namespace nnbridge::cli;
   CLI::App app{"nnbridge: read, write and convert neural-network graph files through one graph IR"};
   app.name("nnbridge");
-  app.set_version_flag("--version", std::string("nnbridge ") + NNBRIDGE_VERSION);
+  // The linked library's version (nnbridge/version.h), the one Python's __version__ reports.
+  app.set_version_flag("--version", "nnbridge " + std::string(nnbridge::version()));
   app.require_subcommand(1);
   app.footer("Exit codes: 0 success, 1 a check failed, 2 usage error, 3 bad or unsupported input, 4 internal error.");
 
@@ -27,10 +30,14 @@ int run(int argc, char** argv) {
   add_formats(app, action);
   add_run(app, action);
   add_validate(app, action);
+  add_draw(app, action);
   add_afcm(app, action);
   add_config(app, action);
   add_custom_layers(app, action);
   add_conformance(app, action);
+  add_diff(app, action);
+  add_devices(app, action);
+  add_ops(app, action);
 
   try {
     app.parse(argc, argv);

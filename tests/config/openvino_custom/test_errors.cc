@@ -82,7 +82,7 @@ TEST_CASE("openvino_custom errors: every rule violation is listed with its line"
   CHECK(has(f.what, "/cfg/bad.xml:3: <Source> has no filename attribute"));
   CHECK(has(f.what, "/cfg/bad.xml:4: <Define> type=\"double\" is not int, float, int[] or float[]"));
   CHECK(has(f.what, "/cfg/bad.xml:5: unknown element <Include> in <Kernel>"));
-  CHECK(has(f.what, "/cfg/bad.xml:8: <Tensor> type=\"inout\" is not input or output"));
+  CHECK(has(f.what, "/cfg/bad.xml:8: <Tensor> type=\"inout\" is not input, output or internal"));
   CHECK(has(f.what, "/cfg/bad.xml:9: <Tensor> port-index=\"-1\" is not a non-negative integer"));
   CHECK(has(f.what, "/cfg/bad.xml:9: <Tensor> format=\"NCHW\" is not BFYX, BYXF, FYXB, YXFB or ANY"));
   CHECK(has(f.what, "/cfg/bad.xml:11: arg-index 3 is already bound at line 10"));

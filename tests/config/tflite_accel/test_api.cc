@@ -47,7 +47,9 @@ TEST_CASE("tflite_accel api: load and save by extension, atomically, naming the 
   }
   // The form given by option wins over the extension.
   s.save(dir / "x.data", {ta::Form::Fb});
-  CHECK(ta::Settings::load(dir / "x.data", {ta::Form::Fb}) == s);
+  ta::LoadOptions as_fb;
+  as_fb.form = ta::Form::Fb;
+  CHECK(ta::Settings::load(dir / "x.data", as_fb) == s);
   try {
     ta::Settings::load(dir / "x.data");
     FAIL("guessed a form");
@@ -76,5 +78,7 @@ TEST_CASE("tflite_accel api: load and save by extension, atomically, naming the 
   // The root message by option.
   const ta::Settings c = ta::Settings::parse("preference: LOW_POWER", ta::Form::ProtoText, "ComputeSettings");
   c.save(dir / "c.fb");
-  CHECK(ta::Settings::load(dir / "c.fb", {std::nullopt, "tflite.ComputeSettings"}) == c);
+  ta::LoadOptions compute;
+  compute.message = "tflite.ComputeSettings";
+  CHECK(ta::Settings::load(dir / "c.fb", compute) == c);
 }

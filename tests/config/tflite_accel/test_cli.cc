@@ -108,3 +108,18 @@ TEST_CASE("tflite_accel cli: usage and input errors") {
   CHECK(contains(r.err, "garbage.fb"));
   CHECK_FALSE(contains(r.err, "internal error"));
 }
+
+TEST_CASE("tflite_accel cli: -I settings.max_size refuses a larger file, exit 3, naming the option") {
+  const fs::path dir = temp_dir();
+  write_file(dir / "s.txtpb", "delegate: GPU");  // 13 bytes
+  RunResult r = run_cli({"config", "dump", (dir / "s.txtpb").string(), "-I", "settings.max_size=13"});
+  CHECK(r.code == 0);
+  r = run_cli({"config", "convert", (dir / "s.txtpb").string(), (dir / "s.pb").string(), "-I", "settings.max_size=12"});
+  CHECK(r.code == 3);
+  CHECK(contains(r.err, "s.txtpb"));
+  CHECK(contains(r.err, "settings.max_size"));
+  CHECK_FALSE(fs::exists(dir / "s.pb"));
+  r = run_cli({"config", "check", (dir / "s.txtpb").string(), "-I", "settings.max_nodes=1"});
+  CHECK(r.code != 0);
+  CHECK(contains(r.err, "settings.max_depth"));
+}

@@ -24,7 +24,7 @@ ta::ExecutionChoice choice_of(const std::string& text, const std::string& messag
 }
 
 // The Error execution_choice throws for `text`.
-Error error_of(const std::string& text, const std::string& message = "TFLiteSettings") {
+Error choice_error(const std::string& text, const std::string& message = "TFLiteSettings") {
   try {
     choice_of(text, message);
   } catch (const Error& e) {
@@ -59,17 +59,17 @@ TEST_CASE("tflite settings -> backend: delegates NONE, XNNPACK, GPU (UNSET, OPEN
 TEST_CASE("tflite settings -> backend: other delegates are not available, named with the field") {
   for (const char* d : {"NNAPI", "HEXAGON", "EDGETPU", "EDGETPU_CORAL", "CORE_ML", "ARMNN", "MTK_NEURON"}) {
     CAPTURE(d);
-    const Error e = error_of(std::string("delegate: ") + d);
+    const Error e = choice_error(std::string("delegate: ") + d);
     CHECK(e.code() == ErrorCode::Unsupported);
     CHECK(e.message().find(std::string("delegate ") + d + " is not available") != std::string::npos);
     CHECK(e.file() == "doc.txtpb");
     CHECK(e.where() == "delegate");
   }
-  Error e = error_of("delegate: GPU gpu_settings { force_backend: OPENGL }");
+  Error e = choice_error("delegate: GPU gpu_settings { force_backend: OPENGL }");
   CHECK(e.code() == ErrorCode::Unsupported);
   CHECK(e.message().find("OPENGL") != std::string::npos);
   CHECK(e.where() == "gpu_settings.force_backend");
-  e = error_of("tflite_settings { delegate: EDGETPU }", "ComputeSettings");
+  e = choice_error("tflite_settings { delegate: EDGETPU }", "ComputeSettings");
   CHECK(e.where() == "tflite_settings.delegate");
   // A value outside the enum (fb-json takes integers; it is kept as an unknown field).
   const auto s = ta::Settings::parse(std::string_view("{ delegate: 42 }"), ta::Form::FbJson);
@@ -89,7 +89,7 @@ TEST_CASE("tflite settings -> threads: CPUSettings.num_threads, XNNPackSettings.
   CHECK(choice_of("delegate: GPU cpu_settings { num_threads: 2 }").threads == 2);
   CHECK(choice_of("cpu_settings { }").threads == std::nullopt);
   for (const char* bad : {"cpu_settings { num_threads: 0 }", "cpu_settings { num_threads: -2 }"}) {
-    const Error e = error_of(bad);
+    const Error e = choice_error(bad);
     CHECK(e.code() == ErrorCode::Invalid);
     CHECK(e.where() == "cpu_settings.num_threads");
   }

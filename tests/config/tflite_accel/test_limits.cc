@@ -13,22 +13,6 @@ using nnbridge::Error;
 using nnbridge::ErrorCode;
 using Severity = nnbridge::Issue::Severity;
 
-namespace {
-
-// The Error `fn` throws (fails the test when it throws none).
-template <class Fn>
-Error error_of(Fn fn) {
-  try {
-    fn();
-  } catch (const Error& e) {
-    return e;
-  }
-  FAIL("no nnbridge::Error thrown");
-  return Error(ErrorCode::Io, "unreachable");
-}
-
-}  // namespace
-
 TEST_CASE("tflite_accel limits: an XNNPack flags bit mask (9) from fb-json is kept, and refused by the text forms") {
   const ta::Settings s = ta::Settings::parse(R"({ "xnnpack_settings": { "flags": 9 } })", ta::Form::FbJson);
   CHECK(has_issue(s.warnings(), Severity::Warning, "xnnpack_settings.flags", "kept as unknown field 2"));

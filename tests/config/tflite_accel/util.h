@@ -9,7 +9,10 @@
 #include <string>
 #include <vector>
 
+#include <doctest/doctest.h>
+
 #include "nnbridge/check.h"
+#include "nnbridge/error.h"
 #include "nnbridge/config/tflite_accel.h"
 
 namespace nnbridge::test::tflite_accel {
@@ -63,5 +66,17 @@ bool has_issue(const std::vector<Issue>& issues, Issue::Severity severity, const
                const std::string& part = {});
 /// The findings as lines, for CAPTURE.
 std::string show(const std::vector<Issue>& issues);
+
+/// The nnbridge::Error `fn` throws; fails the test when it throws none.
+template <class Fn>
+Error error_of(Fn fn) {
+  try {
+    fn();
+  } catch (const Error& e) {
+    return e;
+  }
+  FAIL("no nnbridge::Error thrown");
+  return Error(ErrorCode::Io, "unreachable");
+}
 
 }  // namespace nnbridge::test::tflite_accel

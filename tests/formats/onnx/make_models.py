@@ -331,6 +331,16 @@ def refused():
                                           [vi("x", [2])], [vi("y", [2])],
                                           opsets=[helper.make_opsetid("", 13), helper.make_opsetid("org.example", 1)]),
            "Unsupported", "opset_import", "Scale in domain 'org.example'")
+    # An operator ONNX does not define, left in the default domain of an opset-13 model: onnx::checker
+    # calls the model invalid, but for nnbridge it is an operator it cannot convert or run, as the
+    # same operator is in an opset-17 model: Unsupported, naming the node.
+    refuse("unknown_op_opset13", model([helper.make_node("NoSuchOp", ["x"], ["y"], name="n0")], [vi("x", [2])], [vi("y", [2])],
+                                       opset=13),
+           "Unsupported", "graph.node[0]", "NoSuchOp (node 'n0') is no ai.onnx operator of opset 13")
+    # An operator from a later opset than the model imports (Celu is opset 12's): the model
+    # contradicts itself, Invalid.
+    refuse("later_op_opset11", model([helper.make_node("Celu", ["x"], ["y"])], [vi("x", [2])], [vi("y", [2])], opset=11),
+           "Invalid", "graph.node[0]", "Celu is an ai.onnx operator from opset 12 on")
     refuse("complex64_input", model(list(ident), [vi("x", [2], TensorProto.COMPLEX64)], [vi("y", [2], TensorProto.COMPLEX64)]),
            "Unsupported", "graph.input[0].type.tensor_type.elem_type", "COMPLEX64")
     m = base()

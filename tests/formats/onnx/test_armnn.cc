@@ -128,9 +128,8 @@ TEST_CASE("onnx to armnn: an attribute no Arm NN layer holds is refused naming t
 // constants), read back, and computes NumPy's output on cpu; the listed ones are refused.
 TEST_CASE("onnx to vkgraph: the models of the Arm NN case compute the ONNX definition or are refused by name") {
   NNBRIDGE_REQUIRE_ONNX();
-  // DepthToSpace: the writer has no VkGraph operator for it (aten.pixel_shuffle is the CRD order).
-  // Tile: no row either (aten.repeat is not in the writer's operator list).
-  const std::set<std::string> refused = {"depth_to_space_dcr", "tile_repeats_input"};
+  // DepthToSpace DCR: the writer has no VkGraph operator for it (aten.pixel_shuffle is the CRD order).
+  const std::set<std::string> refused = {"depth_to_space_dcr"};
   const fs::path out = test::temp_dir();
   for (const auto& e : fs::directory_iterator(ox::models() / "to_armnn")) {
     const std::string name = e.path().filename().string();

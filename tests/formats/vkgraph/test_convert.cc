@@ -87,6 +87,12 @@ TEST_CASE("armnn -> vkdelegate -> armnn: shared samples compute Arm NN's outputs
       CHECK_THROWS_WITH_AS(save(g, back), doctest::Contains("Tanh"), Error);
       continue;
     }
+    if (name == "binary_zoo") {
+      // Maximum went over as where(a >= b, a, b) (ExecuTorch's Vulkan runtime registers no
+      // aten.maximum); Arm NN has no layer for Where, so the way back is refused.
+      CHECK_THROWS_WITH_AS(save(g, back), doctest::Contains("Where"), Error);
+      continue;
+    }
     save(g, back);
     run_and_compare(load(back), armnn, reference, dir, "armnn again");
   }

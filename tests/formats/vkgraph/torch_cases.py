@@ -158,6 +158,16 @@ def main(out_dir):
     e("max_pool", "aten.max_pool2d.default", aten.max_pool2d.default, r(1, 2, 6, 6), [3, 3], [2, 2], [1, 1], [1, 1], False)
     e("avg_pool_incl", "aten.avg_pool2d.default", aten.avg_pool2d.default, r(1, 2, 5, 5), [3, 3], [2, 2], [1, 1], False,
       True, None)
+    # ceil_mode where PyTorch and ONNX count the same windows (the last one starts inside the input).
+    e("max_pool_ceil", "aten.max_pool2d.default", aten.max_pool2d.default, r(1, 2, 7, 6), [3, 3], [2, 2], [1, 1], [1, 1],
+      True)
+    e("avg_pool_ceil_incl", "aten.avg_pool2d.default", aten.avg_pool2d.default, r(1, 2, 6, 6), [3, 3], [2, 2], [0, 0],
+      True, True, None)
+    e("avg_pool_ceil_excl", "aten.avg_pool2d.default", aten.avg_pool2d.default, r(1, 2, 6, 6), [3, 3], [2, 2], [1, 1],
+      True, False, None)
+    e("hardsigmoid", "aten.hardsigmoid.default", aten.hardsigmoid.default, r(3, 4) * 4)
+    e("pixel_shuffle", "aten.pixel_shuffle.default", aten.pixel_shuffle.default, r(1, 8, 2, 3), 2)
+    e("repeat", "aten.repeat.default", aten.repeat.default, r(2, 3), [2, 3])
     e("avg_pool_excl", "aten.avg_pool2d.default", aten.avg_pool2d.default, r(1, 2, 5, 5), [3, 3], [], [1, 1], False,
       False, None)
 

@@ -81,17 +81,27 @@ void parse_buffers(const Context& c, const pugi::xml_node& b, SimpleGpuLayer& la
   const auto tensors = Context::children(b, "Tensor");
   if (tensors.empty()) c.error(b, "<Buffers> has no <Tensor> element");
   for (const auto& t : tensors) {
-    c.only_attributes(t, {"arg-index", "type", "port-index", "format"});
+    c.only_attributes(t, {"arg-index", "type", "port-index", "format", "size"});
     c.only_children(t, {});
     TensorBinding tb;
     tb.where = c.where(t);
     auto arg = c.index(t, "arg-index");
-    auto port = c.index(t, "port-index");
+    auto port = c.index(t, "port-index");  // required on every Tensor, internal ones too (custom_layer.cpp)
     auto type = c.required(t, "type");
     bool ok = arg && port && type;
     if (type && *type == "input") tb.type = TensorBinding::Direction::Input;
     else if (type && *type == "output") tb.type = TensorBinding::Direction::Output;
-    else if (type) ok = false, c.error(t, "<Tensor> type=\"" + *type + "\" is not input or output");
+    else if (type && *type == "internal") tb.type = TensorBinding::Direction::Internal;
+    else if (type) ok = false, c.error(t, "<Tensor> type=\"" + *type + "\" is not input, output or internal");
+    const pugi::xml_attribute size = t.attribute("size");
+    if (ok && tb.type == TensorBinding::Direction::Internal) {
+      tb.size = size.value();
+      std::string why;
+      if (!size) c.error(t, "<Tensor type=\"internal\"> has no size attribute (its element count)");
+      else if (!is_legal_internal_size(tb.size, &why)) c.error(t, "<Tensor type=\"internal\"> " + why);
+    } else if (ok && size) {
+      c.error(t, "<Tensor> size= applies to type=\"internal\" only");
+    }
     if (const pugi::xml_attribute f = t.attribute("format")) {
       if (auto fmt = gpu_format(f.value())) tb.format = *fmt;
       else c.error(t, "<Tensor> format=\"" + std::string(f.value()) + "\" is not BFYX, BYXF, FYXB, YXFB or ANY (or in lower case)");

@@ -268,7 +268,8 @@ class Reader {
 
 std::string to_fb(const pb::Message& m) { return Writer().write(m); }
 
-void from_fb(std::string_view bytes, pb::Message& m, std::vector<Issue>& warnings, const std::string& file) {
+void from_fb(std::string_view bytes, pb::Message& m, std::vector<Issue>& warnings, const std::string& file,
+             const VerifierLimits& limits) {
   m.Clear();
   const std::string root_name = fb_name(*m.GetDescriptor());
   if (bytes.size() < 2 * sizeof(uoffset_t) || bytes.size() >= FLATBUFFERS_MAX_BUFFER_SIZE)
@@ -286,14 +287,13 @@ void from_fb(std::string_view bytes, pb::Message& m, std::vector<Issue>& warning
   std::memcpy(storage.data(), bytes.data(), bytes.size());
   const auto* buf = reinterpret_cast<const uint8_t*>(storage.data());
   const reflection::Object& root = fb_object(*m.GetDescriptor());
-  // The graph formats' verifier bounds (nnbridge/format.h): a settings file of 1M entries has
-  // 2M tables, which FlatBuffers' default of 1M refused as if the bytes were malformed.
-  const VerifierLimits limits;
+  // The graph formats' verifier bounds by default (nnbridge/format.h): a settings file of 1M
+  // entries has 2M tables, which FlatBuffers' default of 1M refused as if the bytes were malformed.
   if (!flatbuffers::Verify(fb_schema(), root, buf, bytes.size(), limits.max_depth, limits.max_tables))
     throw Error(ErrorCode::Malformed,
                 "not a valid FlatBuffer of table " + root_name + " (verification failed: malformed, or nested deeper than " +
                     std::to_string(limits.max_depth) + " or holding more than " + std::to_string(limits.max_tables) +
-                    " tables, the verifier's bounds)",
+                    " tables, the verifier's bounds: reader options settings.max_depth, settings.max_tables)",
                 file);
   Reader(warnings, file).table(*flatbuffers::GetAnyRoot(buf), root, m, "");
 }

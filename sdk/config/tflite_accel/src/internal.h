@@ -87,7 +87,8 @@ std::string to_fb(const pb::Message& m);
 /// Verifies `bytes` as a FlatBuffer whose root is the twin of m's type and reads it into `m`
 /// (cleared first). Throws Error(Malformed) when verification fails, Error(Unsupported)
 /// naming the field for what protobuf cannot hold; appends warnings.
-void from_fb(std::string_view bytes, pb::Message& m, std::vector<Issue>& warnings, const std::string& file);
+void from_fb(std::string_view bytes, pb::Message& m, std::vector<Issue>& warnings, const std::string& file,
+             const VerifierLimits& limits);
 
 // ---- fb_json.cc ----
 
@@ -101,7 +102,8 @@ std::string fb_json_to_fb(std::string_view json, const pb::Descriptor& d, const 
 
 // ---- proto_forms.cc ----
 
-void parse_proto(std::string_view bytes, Form form, pb::Message& m, const std::string& file);
+void parse_proto(std::string_view bytes, Form form, pb::Message& m, const std::string& file,
+                 const VerifierLimits& limits);
 std::string print_proto(const pb::Message& m, Form form);
 
 // ---- settings.cc: the message behind a Settings ----

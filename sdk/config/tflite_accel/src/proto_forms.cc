@@ -1,8 +1,10 @@
 // The three protobuf forms, through libprotobuf: wire format, text format, JSON mapping.
 #include <google/protobuf/io/tokenizer.h>
+#include <google/protobuf/io/coded_stream.h>
 #include <google/protobuf/text_format.h>
 #include <google/protobuf/util/json_util.h>
 
+#include <algorithm>
 #include <limits>
 
 #include "internal.h"
@@ -32,17 +34,27 @@ void refuse_unknown(const pb::Message& m, Form form) {
 
 }  // namespace
 
-void parse_proto(std::string_view bytes, Form form, pb::Message& m, const std::string& file) {
+void parse_proto(std::string_view bytes, Form form, pb::Message& m, const std::string& file,
+                 const VerifierLimits& limits) {
   m.Clear();
   const std::string type = m.GetDescriptor()->full_name();
+  const int depth = static_cast<int>(std::min<unsigned>(limits.max_depth, std::numeric_limits<int>::max()));
   switch (form) {
-    case Form::ProtoBinary:
-      if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()) ||
-          !m.ParseFromArray(bytes.data(), static_cast<int>(bytes.size())))
-        throw Error(ErrorCode::Malformed, "not a protobuf wire-format " + type + " (the bytes do not decode)", file);
+    case Form::ProtoBinary: {
+      if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
+        throw Error(ErrorCode::Malformed, "not a protobuf wire-format " + type + " (over 2 GiB)", file);
+      pb::io::CodedInputStream in(reinterpret_cast<const std::uint8_t*>(bytes.data()), static_cast<int>(bytes.size()));
+      in.SetRecursionLimit(depth);
+      if (!m.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
+        throw Error(ErrorCode::Malformed,
+                    "not a protobuf wire-format " + type + " (the bytes do not decode, or nest deeper than " +
+                        std::to_string(depth) + " messages: reader option settings.max_depth)",
+                    file);
       return;
+    }
     case Form::ProtoText: {
       pb::TextFormat::Parser parser;
+      parser.SetRecursionLimit(depth);
       FirstError errors;
       parser.RecordErrorsTo(&errors);
       if (!parser.ParseFromString(std::string(bytes), &m))

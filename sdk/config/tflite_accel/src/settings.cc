@@ -17,6 +17,9 @@ namespace pb = google::protobuf;
 
 namespace {
 
+// The prefix of the reader options that set LoadOptions::limits ("settings.max_size", ...).
+constexpr std::string_view kLimitsPrefix = "settings";
+
 constexpr std::array<std::pair<Form, std::string_view>, 5> kFormNames{{
     {Form::ProtoBinary, "proto-binary"},
     {Form::ProtoText, "proto-text"},
@@ -103,17 +106,38 @@ Settings::Settings(Settings&&) noexcept = default;
 Settings& Settings::operator=(Settings&&) noexcept = default;
 Settings::~Settings() = default;
 
-Settings Settings::parse(std::string_view bytes, Form form, std::string_view message, const std::string& file) {
+std::vector<std::string> reader_limit_options() { return verifier_limit_options(kLimitsPrefix); }
+
+VerifierLimits reader_limits(const std::map<std::string, std::string, std::less<>>& options,
+                             const VerifierLimits& defaults) {
+  const std::vector<std::string> keys = reader_limit_options();
+  for (const auto& kv : options)
+    if (std::find(keys.begin(), keys.end(), kv.first) == keys.end())
+      throw Error(ErrorCode::Invalid, "'" + kv.first + "' is not a settings reader option (there are " + keys[0] +
+                                          ", " + keys[1] + ", " + keys[2] + ")");
+  nnbridge::LoadOptions graph_options;
+  graph_options.options = options;
+  graph_options.limits = defaults;
+  return verifier_limits(graph_options, kLimitsPrefix);
+}
+
+Settings Settings::parse(std::string_view bytes, Form form, std::string_view message, const std::string& file,
+                         const VerifierLimits& limits) {
+  try {
+    check_input_size(bytes.size(), limits, kLimitsPrefix);
+  } catch (const Error& e) {
+    throw e.with_file(file);
+  }
   auto impl = std::make_unique<Impl>();
   impl->message = new_message(message);
   pb::Message& m = *impl->message;
   switch (form) {
-    case Form::Fb: detail::from_fb(bytes, m, impl->warnings, file); break;
+    case Form::Fb: detail::from_fb(bytes, m, impl->warnings, file, limits); break;
     case Form::FbJson:
-      detail::from_fb(detail::fb_json_to_fb(bytes, *m.GetDescriptor(), file), m, impl->warnings, file);
+      detail::from_fb(detail::fb_json_to_fb(bytes, *m.GetDescriptor(), file), m, impl->warnings, file, limits);
       break;
     default:
-      detail::parse_proto(bytes, form, m, file);
+      detail::parse_proto(bytes, form, m, file, limits);
       // Only the wire format can carry unknown fields in; say what each one is.
       for (const detail::UnknownAt& u : detail::unknown_fields(m))
         impl->warnings.push_back({Issue::Severity::Warning, u.path, detail::describe(u)});
@@ -123,8 +147,9 @@ Settings Settings::parse(std::string_view bytes, Form form, std::string_view mes
 }
 
 Settings Settings::parse(std::span<const std::byte> bytes, Form form, std::string_view message,
-                         const std::string& file) {
-  return parse(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), form, message, file);
+                         const std::string& file, const VerifierLimits& limits) {
+  return parse(std::string_view(reinterpret_cast<const char*>(bytes.data()), bytes.size()), form, message, file,
+               limits);
 }
 
 Settings Settings::load(const std::filesystem::path& path, const LoadOptions& options) {
@@ -137,7 +162,7 @@ Settings Settings::load(const std::filesystem::path& path, const LoadOptions& op
   new_message(options.message);  // an unknown message is refused before the file is read
   auto mapped = MappedFile::open(path);
   try {
-    return parse(mapped->bytes(), *form, options.message, file);
+    return parse(mapped->bytes(), *form, options.message, file, options.limits);
   } catch (const Error& e) {
     throw e.file().empty() ? e.with_file(file) : e;
   }

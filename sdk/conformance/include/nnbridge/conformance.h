@@ -15,11 +15,13 @@
 
 #include <chrono>
 #include <cstddef>
+#include <cstdint>
 #include <filesystem>
 #include <functional>
 #include <map>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "nnbridge/exec.h"
@@ -32,6 +34,10 @@ struct FoundCase {
   /// The folder's path relative to the root's parent, '/'-separated ("golden/armnn/add_float" for
   /// root "tests/golden"); the name --filter matches and reports show.
   std::string name;
+  /// The folder's path relative to the root it was found under, '/'-separated
+  /// ("armnn/add_float"; "." for a root that is itself a case): what sharding hashes, so a
+  /// case's shard does not depend on where the corpus is or what its folder is called.
+  std::string relative;
 };
 
 /// Every case folder under `roots` (a root may itself be a case), sorted by name, keeping those
@@ -54,6 +60,15 @@ struct CaseOptions {
 
 enum class Status { Pass, Fail, Skip };
 const char* to_string(Status s);  ///< "PASS", "FAIL", "SKIP"
+/// The Status named "PASS", "FAIL" or "SKIP". Throws Error(Invalid) for any other text.
+Status status_from_string(const std::string& s);
+
+/// How one backend did on a case: Pass (every execution on it matched), Fail (the first one
+/// that did not, with its reason), Skip (the case leaves the backend out, with the case's reason).
+struct BackendResult {
+  Status status = Status::Pass;
+  std::string reason;
+};
 
 /// The outcome of one case.
 struct CaseResult {
@@ -66,6 +81,9 @@ struct CaseResult {
   std::vector<std::string> checks;
   std::vector<std::string> notes;
   double seconds = 0;
+  /// Per requested backend that the case reached: executed (Pass or Fail) or left out by the case
+  /// (Skip). A backend the case never got to (a decode failure, no data set) is absent.
+  std::map<std::string, BackendResult, std::less<>> backends;
 };
 
 /// Checks the case in `dir` in this process. Never throws: every error, also a malformed
@@ -105,6 +123,68 @@ std::vector<CaseResult> run_cases(std::span<const FoundCase> cases, const RunOpt
 /// Error(Io) when it cannot be read, Error(Invalid) naming the file when it is not such an object.
 std::map<std::string, std::string, std::less<>> read_known_failures(const std::filesystem::path& file);
 
+/// `r` as a run with `known` reports it: a listed case that failed is Skip with the reason
+/// "known failure: <listed reason> (<what failed>)"; a listed case that passed is Fail ("listed as
+/// a known failure but passes"); anything else is unchanged. run_cases() applies
+/// RunOptions::known_failures this way.
+CaseResult apply_known_failure(CaseResult r, const std::map<std::string, std::string, std::less<>>& known);
+
+// ---- Sharding: one run split over machines by a batch engine (docs/conformance.md) ----
+
+/// Shard `index` of `count` (0 <= index < count): 0-based, as Slurm's SLURM_ARRAY_TASK_ID for
+/// `--array=0-(N-1)` and Kubernetes' JOB_COMPLETION_INDEX are.
+struct Shard {
+  std::size_t index = 0;
+  std::size_t count = 1;
+};
+
+/// Parses "K/N": decimal integers, 1 <= N <= 1000000, 0 <= K < N. Throws Error(Invalid) quoting
+/// the text otherwise.
+Shard parse_shard(const std::string& text);
+
+/// The 64-bit FNV-1a hash of `bytes` (offset basis 0xcbf29ce484222325, prime 0x100000001b3; the
+/// FNV specification, draft-eastlake-fnv): the same value on every build, compiler and machine.
+uint64_t fnv1a_64(std::string_view bytes);
+
+/// The shard of a case among `count`: (fnv1a_64(c.relative) >> 32) % count. The high half is
+/// used because FNV-1a's low bits mix poorly and a count is often a power of two.
+std::size_t shard_of(const FoundCase& c, std::size_t count);
+
+/// The cases of `cases` in `shard`, in their order.
+std::vector<FoundCase> select_shard(std::span<const FoundCase> cases, Shard shard);
+
+/// A results file (`nnbridge conformance --results FILE.json`): what one shard of a run checked.
+struct Results {
+  Shard shard;
+  /// Cases the whole run found (every shard; after --filter): merge checks that the shards hold
+  /// them all.
+  std::size_t total_cases = 0;
+  /// What the run checked with, as JSON text (backends, backend options, filter, flatc): the
+  /// shards of one run must agree on it.
+  std::string run;
+  /// The case results as checked, known failures NOT applied (merge applies its own list).
+  std::vector<CaseResult> cases;
+};
+
+/// The `run` text of Results for these options and --filter.
+std::string run_description(const CaseOptions& options, const std::string& filter);
+
+/// Writes `r` as JSON {"format": "nnbridge-conformance-results", "version": 1, "shard": {"index",
+/// "count"}, "total_cases", "run": {...}, "cases": [{"name", "status", "reason", "checks",
+/// "notes", "seconds", "backends": {"<backend>": {"status", "reason"}}}...]}, atomically (a
+/// temporary file beside it, then rename). Throws Error(Io) naming the file.
+void write_results(const std::filesystem::path& file, const Results& r);
+
+/// Reads a file write_results() wrote. Throws Error(Io) when it cannot be read, Error(Invalid)
+/// naming the file and the place for anything else.
+Results read_results(const std::filesystem::path& file);
+
+/// The case results of a whole run from the results files of its shards, in name order (known
+/// failures not applied). Throws Error(Invalid) naming the files when they are not the shards of
+/// one run: different shard counts or run descriptions, a shard given twice, a shard missing,
+/// a case in two files, or fewer cases than the run found.
+std::vector<CaseResult> merge_results(std::span<const std::filesystem::path> files);
+
 /// The child side: parses the case options (JSON), runs run_case() and prints the result line
 /// on stdout. Returns the process exit code (0 whenever a result was printed).
 int child_main(const std::string& options_json, const std::string& dir, const std::string& name);
@@ -114,7 +194,7 @@ std::string options_to_json(const CaseOptions& o);
 CaseOptions options_from_json(const std::string& text);
 
 /// The machine-readable report: {"cases": [{"name", "status", "reason", "checks", "notes",
-/// "seconds"}...], "passed": N, "failed": N, "skipped": N}.
+/// "seconds", "backends"}...], "passed": N, "failed": N, "skipped": N}.
 std::string report_json(std::span<const CaseResult> results);
 /// "N passed, N failed" and ", N skipped" when any were.
 std::string summary_line(std::span<const CaseResult> results);

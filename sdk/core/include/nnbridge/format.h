@@ -44,9 +44,18 @@ struct SaveOptions {
   std::map<std::string, std::string, std::less<>> options;
 };
 
+/// What a reader or writer option means: `nnbridge formats --verbose` prints it, and load() and
+/// save() list it when they refuse an option the format does not have.
+struct OptionDoc {
+  std::string meaning;        ///< one line: what the option does and the values it takes
+  std::string default_value;  ///< its value when not given, as text ("64"); empty when there is none
+};
+
 /// The reader option names of the limits for `format`: "<format>.max_depth",
 /// "<format>.max_tables", "<format>.max_size" (a FormatHandler lists them in reader_options).
 std::vector<std::string> verifier_limit_options(std::string_view format);
+/// The OptionDoc of each of verifier_limit_options(format), with VerifierLimits' defaults.
+std::map<std::string, OptionDoc, std::less<>> verifier_limit_option_docs(std::string_view format);
 /// options.limits with those reader options applied (decimal integers, at least 1;
 /// max_depth and max_tables at most 2^32 - 1, max_size at most 2^31 - 1). Throws Error(Invalid)
 /// naming the option for any other value.
@@ -75,12 +84,19 @@ struct FormatHandler {
   /// The option names its reader and writer accept (full names: "armnn.layout"). load() and
   /// save() reject any other name with Error(Unsupported), so a misspelt option never passes silently.
   std::vector<std::string> reader_options, writer_options;
+  /// What each name of reader_options and writer_options means, with its default (one entry per name).
+  std::map<std::string, OptionDoc, std::less<>> option_docs;
   /// True when the bytes are this format (content sniffing); may be empty.
   std::function<bool(std::span<const std::byte>)> sniff;
   /// Reads a graph. Throws nnbridge::Error naming the place in the file.
   std::function<Graph(const Source&, const LoadOptions&)> read;
   /// Writes `g` to `path`. Use write_file_atomic; never leave a half-written file.
   std::function<void(const Graph& g, const std::filesystem::path& path, const SaveOptions&)> write;
+  /// The operator a node of a graph read from this format has in the format's own vocabulary
+  /// (an Arm NN layer type, a VkGraph operator name, an ONNX op_type), for `nnbridge info`; empty
+  /// for a node the file does not hold as an operator (one the reader added). Empty function: the
+  /// format has no vocabulary of its own beside the canonical ops.
+  std::function<std::string(const Node&)> native_op;
   /// The namespace of the format's native ops that `check` knows ("gl" for gl.Program); may be empty.
   std::string native_ops;
   /// Rules for graphs holding `native_ops` ops or metadata, or read from this format, beyond what

@@ -125,4 +125,97 @@ std::size_t shape_ops_as_reshape(Graph& g, std::string_view keep_prefix = {});
 /// number of nodes changed.
 std::size_t asymmetric_pads_as_pad(Graph& g);
 
+// ---- Patterns exporters write, as forms the formats have (rewrite_patterns.cc) ----------------
+
+/// Shape arithmetic folded to constants, as exporters emit it around Reshape and Slice
+/// (torch.onnx's `Shape -> Gather -> Div -> Unsqueeze -> Concat` chains): a Shape / Size of a value
+/// whose shape is fully known (ONNX Shape-15 with start / end), and Add / Sub / Mul / Div (integer
+/// Div truncates toward zero, ONNX Div-14; a division by 0 is left unfolded), Gather on axis 0 of a
+/// 1-D tensor, Concat of 1-D tensors, Slice of a 1-D tensor with step 1 (ONNX Slice-13 clamping),
+/// Cast to int32 / int64, Equal (bool), Where (bool condition), ConstantOfShape with an int32 /
+/// int64 output, and Unsqueeze / Squeeze / Flatten / Reshape / Identity (shape from the output's
+/// known type) whose inputs are all int32 / int64 / bool constants of at most 1024 elements (the
+/// broadcasting ones: same sizes or one element), and Expand of a constant of any dtype (ONNX
+/// Expand-13, numpy broadcasting; output at most 1 MiB, e.g. a class token),
+/// each in topological order, so a chain folds whole. Each folded node's output becomes a
+/// constant and the node is removed; constants nothing reads any more are removed (value ids
+/// shift). Graph outputs are never folded. Run infer_missing_types first. Returns the number of
+/// nodes folded.
+std::size_t fold_shape_arithmetic(Graph& g);
+
+/// HardSigmoid in forms formats have (ONNX HardSigmoid-6: max(0, min(1, alpha * X + beta))):
+/// `Mul(X, HardSigmoid(X))` with alpha 1/6 and beta 1/2 (PyTorch's export of Hardswish before
+/// opset 14) becomes HardSwish(X) (ONNX HardSwish-14: X * max(0, min(1, X / 6 + 1 / 2)), the same
+/// function), where the HardSigmoid has no other reader; every other float32 HardSigmoid becomes
+/// Affine (alpha * X + beta) followed by Clip with constant bounds 0 and 1. Returns the number
+/// of HardSigmoid nodes rewritten.
+std::size_t hard_sigmoid_as_activations(Graph& g);
+
+/// Conv / ConvTranspose whose constant weights are in an Arm NN layout (`kernel_layout`: OHWI,
+/// 1HWO or MIHW depthwise for Conv; OHWI or OIHW for ConvTranspose) get new constants in ONNX's
+/// layout (Conv OIHW with depthwise as [C*M, 1, H, W], ONNX Conv-11; ConvTranspose IOHW, ONNX
+/// ConvTranspose-11) and no kernel_layout; the old constants are removed when nothing else reads
+/// them. Returns the number of nodes changed.
+std::size_t weights_as_oihw(Graph& g);
+
+/// NCHW Conv with 1 < group < C (a grouped, not depthwise, convolution: ONNX Conv-11 splits the
+/// channels of X, W and B into `group` equal parts and concatenates the results) becomes that:
+/// Split of X on axis 1 (equal parts), one Conv with group 1 per part with its slice of the
+/// constant W (and B), and Concat on axis 1. For formats whose convolution has no groups (Arm NN
+/// Convolution2d). Float, fully known types and constant weights only. Returns the number of
+/// Conv nodes split.
+std::size_t grouped_conv_as_split(Graph& g);
+
+/// PyTorch's export of GELU (approximate 'none') before ONNX had the op, `Mul(Mul(X, Add(Erf(Div(X,
+/// sqrt 2)), 1)), 0.5)` with scalar constants (either operand order), becomes one Gelu node
+/// (ONNX Gelu-20: 0.5 * X * (1 + erf(X / sqrt 2))), where the intermediate values have no other
+/// reader. Returns the number of Gelu nodes made.
+std::size_t erf_gelu_as_gelu(Graph& g);
+
+/// Pow whose exponent is the constant scalar 2 becomes Mul(X, X) (the same value: IEEE 754
+/// x * x is the correctly rounded square, as pow(x, 2) is). Returns the number of nodes changed.
+std::size_t square_pow_as_mul(Graph& g);
+
+/// MatMul of A (rank >= 2, fully known shape) by a constant 2-D B (numpy.matmul, ONNX MatMul-13)
+/// becomes Gemm (transA 0, transB 0, alpha 1, beta 1, no C; ONNX Gemm-13) of A reshaped to
+/// [M, K] (M the product of A's leading dims), and a Reshape of the [M, N] product back to the
+/// output's shape: the form of a fully connected layer (Arm NN FullyConnected). Returns the
+/// number of MatMul nodes changed.
+std::size_t matmul_as_gemm(Graph& g);
+
+/// LayerNormalization (ONNX -17: (X - mean) / sqrt(var + epsilon) * Scale + B over dims
+/// [axis, rank), var the biased variance) of a float32 X of known rank, whose Mean / InvStdDev
+/// outputs nothing reads, becomes ReduceMean, Sub, Mul (the square), ReduceMean, Add epsilon,
+/// Sqrt, Div, Mul by Scale and Add B: the ops PyTorch's export before opset 17 writes, for formats
+/// without the layer (Arm NN). Returns the number of nodes decomposed.
+std::size_t layer_norm_decomposed(Graph& g);
+
+/// Affine (alpha * X + beta: the experimental ONNX Affine-1, Arm NN's Linear activation) of a
+/// float32 X becomes Mul by the constant scalar alpha then Add of beta, for formats without the op
+/// (ONNX opset 17). Returns the number of nodes changed.
+std::size_t affine_as_mul_add(Graph& g);
+
+/// The `axes` attribute of Reduce* nodes (ReduceMean, ReduceSum after operands_as_attributes, ...)
+/// with negative entries, where X's rank r is known, gets them as r + axis (ONNX Reduce*-13:
+/// range [-r, r - 1], negative counting from the back), for formats that store axes unsigned
+/// (Arm NN's Mean and Reduce descriptors). Returns the number of nodes changed.
+std::size_t nonnegative_axes(Graph& g);
+
+/// Whether node n is an elementwise op with numpy broadcasting (Add, Sub, Mul, Div, Max, Min,
+/// Pow, comparisons, logical ops, PRelu, Mod) whose two inputs have known, different ranks.
+bool has_rank_mismatch(const Graph& g, const Node& n);
+
+/// For those nodes, the input of lower rank gets the other's rank with leading 1s (numpy
+/// broadcasting aligns shapes from the last dim, so the result is the same): a constant becomes a
+/// new constant with the same bytes, a computed value of fully known shape goes through a Reshape.
+/// For formats whose elementwise layers broadcast only between equal ranks (Arm NN 20.08's
+/// ElementwiseBaseLayer). Returns the number of nodes changed.
+std::size_t same_rank_operands(Graph& g);
+
+/// Gather whose indices are a constant scalar (ONNX Gather-13: the axis is dropped from the
+/// output) becomes Gather by the same index as a [1] tensor (the axis kept, size 1) followed by a
+/// Reshape to the output's shape, where that shape is fully known: for formats without rank-0
+/// tensors (Arm NN). Returns the number of nodes changed.
+std::size_t scalar_gather_as_reshape(Graph& g);
+
 }  // namespace nnbridge

@@ -42,6 +42,7 @@ FormatHandler format_handler() {
   h.extensions = {"flow"};
   h.sniff = sniff;
   h.reader_options = verifier_limit_options("afcm");
+  h.option_docs = verifier_limit_option_docs("afcm");
   h.read = [](const Source& src, const LoadOptions& o) {
     const VerifierLimits limits = verifier_limits(o, "afcm");
     check_input_size(src.bytes.size(), limits, "afcm");

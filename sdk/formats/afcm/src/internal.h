@@ -4,6 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <functional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -23,6 +24,11 @@ inline constexpr const char* kProgramOp = "gl.Program";
 Model read_model(const Source& src, const VerifierLimits& limits);
 /// Serializes `m` with the AFCM identifier; deterministic.
 std::vector<uint8_t> write_model(const Model& m);
+/// True when read_model takes `bytes` (AFCM identifier, verified as a CompiledModel when `gl_ok`)
+/// for TFLite's OpenCL program cache, which shares the identifier: it verifies as a
+/// CompiledCache and, if it also verifies as a CompiledModel, lacks `programs` while holding a
+/// field the cache has too.
+bool reads_as_program_cache(std::span<const std::byte> bytes, const VerifierLimits& limits, bool gl_ok);
 
 /// The IR form of `m` (documented in nnbridge/formats/afcm.h).
 Graph to_graph(const Model& m);

@@ -232,6 +232,18 @@ Program read_program(const Source& src, const fb::Program& p, const std::string&
 
 }  // namespace
 
+bool reads_as_program_cache(std::span<const std::byte> bytes, const VerifierLimits& limits, bool gl_ok) {
+  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
+  flatbuffers::Verifier cl_verifier(p, bytes.size(), verifier_options(limits));
+  if (!cl_verifier.VerifyBuffer<ClCache>(fb::CompiledModelIdentifier())) return false;
+  if (!gl_ok) return true;
+  // Both verify (an empty root does, and a few small buffers by chance). TFLite's GL writer
+  // always stores `programs`, the field a CompiledCache lacks; without it, and with the cache's
+  // fields present, the buffer is taken for the cache it also is.
+  const auto* t = reinterpret_cast<const flatbuffers::Table*>(flatbuffers::GetRoot<fb::CompiledModel>(p));
+  return !t->CheckField(fb::CompiledModel::VT_PROGRAMS) && (t->CheckField(4) || t->CheckField(6));
+}
+
 Model read_model(const Source& src, const VerifierLimits& limits) {
   const auto bytes = src.bytes;
   if (bytes.size() < 8) malformed("", "too short for a FlatBuffer (" + std::to_string(bytes.size()) + " bytes)");
@@ -242,17 +254,7 @@ Model read_model(const Source& src, const VerifierLimits& limits) {
   const auto o = verifier_options(limits);
   flatbuffers::Verifier gl_verifier(p, bytes.size(), o);
   const bool gl_ok = fb::VerifyCompiledModelBuffer(gl_verifier);
-  flatbuffers::Verifier cl_verifier(p, bytes.size(), o);
-  const bool cl_ok = cl_verifier.VerifyBuffer<ClCache>(fb::CompiledModelIdentifier());
-  // Both can verify (an empty root does, and a few small buffers by chance). TFLite's GL writer
-  // always stores `programs`, the field a CompiledCache lacks; without it, and with the cache's
-  // fields present, the buffer is taken for the cache it also is.
-  auto cache_fields_only = [&] {
-    const auto* t = reinterpret_cast<const flatbuffers::Table*>(flatbuffers::GetRoot<fb::CompiledModel>(p));
-    return !t->CheckField(fb::CompiledModel::VT_PROGRAMS) && (t->CheckField(4) || t->CheckField(6));
-  };
-  const bool cl_shaped = cl_ok && (!gl_ok || cache_fields_only());
-  if (cl_shaped)
+  if (reads_as_program_cache(bytes, limits, gl_ok))
     throw Error(ErrorCode::Unsupported,
                 "this is a TFLite GPU OpenCL program cache (root CompiledCache of cl/compiled_program_cache.fbs, which "
                 "shares the AFCM identifier), not an OpenGL compiled model; nnbridge does not read program caches",

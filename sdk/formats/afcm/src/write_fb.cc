@@ -15,7 +15,7 @@ using flatbuffers::Offset;
 
 class Writer {
  public:
-  std::vector<uint8_t> run(const Model& m) {
+  std::vector<uint8_t> run(const Model& m, bool force_programs) {
     Offset<flatbuffers::Vector<Offset<flatbuffers::String>>> shaders;
     if (m.shaders) {
       std::vector<Offset<flatbuffers::String>> s;
@@ -24,10 +24,10 @@ class Writer {
       shaders = b_.CreateVector(s);
     }
     Offset<flatbuffers::Vector<Offset<fb::Program>>> programs;
-    if (m.programs) {
+    if (m.programs || force_programs) {
       std::vector<Offset<fb::Program>> ps;
-      ps.reserve(m.programs->size());
-      for (const auto& p : *m.programs) ps.push_back(program(p));
+      if (m.programs)
+        for (const auto& p : *m.programs) ps.push_back(program(p));
       programs = b_.CreateVector(ps);
     }
     Offset<fb::Parameters> params;
@@ -171,6 +171,15 @@ class Writer {
 
 }  // namespace
 
-std::vector<uint8_t> write_model(const Model& m) { return Writer().run(m); }
+std::vector<uint8_t> write_model(const Model& m) {
+  std::vector<uint8_t> out = Writer().run(m, false);
+  // A model without `programs` (absent in the file it was read from) can happen to verify as
+  // TFLite's OpenCL program cache, which the reader then refuses (found by fuzz_afcm). TFLite's
+  // own GL writer always stores `programs`: write it, empty, rather than a file nnbridge cannot
+  // read back. Only the absent-versus-empty distinction of that one field is lost.
+  if (!m.programs && reads_as_program_cache(std::as_bytes(std::span<const uint8_t>(out)), VerifierLimits{}, true))
+    out = Writer().run(m, true);
+  return out;
+}
 
 }  // namespace nnbridge::formats::afcm

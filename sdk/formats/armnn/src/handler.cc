@@ -2,6 +2,7 @@
 #include "internal.h"
 #include "nnbridge/error.h"
 #include "nnbridge/formats/armnn.h"
+#include "ops.h"
 
 namespace nnbridge::formats::armnn {
 
@@ -36,7 +37,32 @@ bool sniff(std::span<const std::byte> bytes) {
   return true;
 }
 
+// The layer type a node was read from (and is written as): `armnn.layer` where the reader set it
+// (a layer whose row is not the op's first, an Output layer), else the op's first row, as the
+// writer picks it. Nodes of no layer (armnn.InputSlotOverride) have none.
+std::string layer_of(const Node& n) {
+  if (auto it = n.attrs.find("armnn.layer"); it != n.attrs.end() && it->second.is<std::string>())
+    return it->second.get<std::string>();
+  const OpRow* r = row_for_op(n.op, "");
+  return r ? r->layer : std::string();
+}
+
 }  // namespace
+
+/// Meanings and defaults of the armnn writer options, shared with armnn-json (json_form.cc).
+std::map<std::string, OptionDoc, std::less<>> writer_option_docs(const std::string& prefix) {
+  return {
+      {prefix + ".bindingIdsScheme",
+       {"featureVersions.bindingIdsScheme: 0 binds inputs/outputs by layer index, 1 by layerBindingId",
+        "the read graph's, else 1"}},
+      {prefix + ".weightsLayoutScheme",
+       {"featureVersions.weightsLayoutScheme: depthwise weights as [M, I, H, W] (0) or [1, H, W, I*M] (1)",
+        "the read graph's, else 0"}},
+      {prefix + ".constantTensorsAsInputs",
+       {"featureVersions.constantTensorsAsInputs: weights inside the layer (0) or as Constant layers (1)",
+        "the read graph's, else 0"}},
+  };
+}
 
 FormatHandler format_handler() {
   FormatHandler h;
@@ -47,6 +73,15 @@ FormatHandler format_handler() {
   h.reader_options.push_back("armnn.layout");
   h.writer_options = {"armnn.bindingIdsScheme", "armnn.weightsLayoutScheme", "armnn.constantTensorsAsInputs",
                       "armnn.fileIdentifier", "armnn.layout"};
+  h.option_docs = verifier_limit_option_docs("armnn");
+  h.option_docs.merge(writer_option_docs("armnn"));
+  h.option_docs["armnn.layout"] = {
+      "reader: released | seed (the pre-release seed schema's union order, read only when asked for); "
+      "writer: the layout to write",
+      "released (writer: the read graph's)"};
+  h.option_docs["armnn.fileIdentifier"] = {"1 writes the \"ARMN\" file identifier, 0 leaves it out",
+                                           "the read graph's, else 1"};
+  h.native_op = layer_of;
   h.sniff = sniff;
   h.read = [](const Source& src, const LoadOptions& o) {
     LoadOptions with_limits = o;

@@ -2,6 +2,7 @@
 #pragma once
 
 #include <cstddef>
+#include <map>
 #include <optional>
 #include <string>
 #include <span>
@@ -46,6 +47,10 @@ inline std::optional<int64_t> attr_int(const AttrMap& a, const std::string& k) {
 /// The graph rewritten into the forms an Arm NN file needs (lower.cc), or nullopt when `g`
 /// already has them (no copy is made).
 std::optional<Graph> lower_for_armnn(const Graph& g);
+
+/// The featureVersions writer options under `prefix` ("armnn", "armnn-json") with their meanings
+/// and defaults (handler.cc; FormatHandler::option_docs).
+std::map<std::string, OptionDoc, std::less<>> writer_option_docs(const std::string& prefix);
 
 /// Arm NN's rules for check() (check.cc): identity fields in range, inputIds/outputIds resolvable.
 void check_graph(const Graph& g, std::vector<Issue>& issues);

@@ -146,6 +146,10 @@ FormatHandler json_format_handler() {
   h.extensions = {"armnn.json"};
   h.reader_options = verifier_limit_options(kName);
   for (const auto& k : forwarded_writer_options()) h.writer_options.push_back(std::string(kName) + "." + k);
+  h.option_docs = verifier_limit_option_docs(kName);
+  h.option_docs[std::string(kName) + ".max_size"].meaning = "bytes of JSON text read at most; a larger file is refused naming this option";
+  h.option_docs.merge(writer_option_docs(kName));
+  h.native_op = format_handler().native_op;
   h.sniff = sniff;
   h.read = read;
   h.write = write;

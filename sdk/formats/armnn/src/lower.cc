@@ -7,8 +7,15 @@
 // must be constants; operands_as_attributes gives the descriptor form the table's rows read,
 // run last); and ops Arm NN has no layer
 // for but can compute: Identity (dropped), GlobalAveragePool / GlobalMaxPool (a Pooling2d over
-// the plane), Flatten / Squeeze / Unsqueeze (a Reshape). A graph that needs none of them is not
-// copied, so a graph read from an Arm NN file is written from itself.
+// the plane), Flatten / Squeeze / Unsqueeze (a Reshape). A graph from another format (no node with
+// an `armnn.` field) also gets the pattern rewrites of rewrite.h for what exporters write: shape
+// arithmetic folded to constants, HardSigmoid as HardSwish or Linear + BoundedReLu, the Erf form of
+// GELU as Gelu, Pow(x, 2) as x * x, LayerNormalization decomposed (Arm NN has no layer), grouped
+// convolutions as Splitter + convolutions + Concat (Convolution2d has no groups), MatMul by a
+// constant as FullyConnected (Arm NN 20.08 has no BatchMatMul), operands of lower rank given
+// leading 1s (20.08 broadcasts between equal ranks), Sqrt and Abs as Activation layers (what
+// 20.08's CpuRef runs), Gather by a scalar as Gather by [1] + Reshape. A graph that needs none of
+// them is not copied, so a graph read from an Arm NN file is written from itself.
 #include <optional>
 #include <string>
 
@@ -19,8 +26,31 @@ namespace nnbridge::formats::armnn {
 
 namespace {
 
-bool needs_lowering(const Graph& g) {
+bool from_armnn(const Graph& g) {
+  for (const Node& n : g.nodes)
+    for (const auto& kv : n.attrs)
+      if (kv.first.rfind("armnn.", 0) == 0) return true;
+  return false;
+}
+
+// Nodes the pattern rewrites (rewrite.h) may change.
+bool has_pattern(const Graph& g, const Node& n) {
+  if (n.op == "HardSigmoid" || n.op == "Erf" || n.op == "Sqrt" || n.op == "Abs" || n.op == "Gather" || n.op == "Pow" || n.op == "Shape" || n.op == "Size" ||
+      n.op == "LayerNormalization" || n.op == "ConstantOfShape" || n.op == "Expand")
+    return true;
+  if ((n.op.rfind("Reduce", 0) == 0 && n.attrs.count("axes")) || has_rank_mismatch(g, n)) return true;
+  if (n.op == "MatMul" && n.inputs.size() == 2 && n.inputs[1] < g.values.size() && g.values[n.inputs[1]].constant)
+    return true;
+  if (n.op == "Conv") {
+    auto it = n.attrs.find("group");
+    return it != n.attrs.end() && it->second.is<int64_t>() && it->second.get<int64_t>() > 1;
+  }
+  return false;
+}
+
+bool needs_lowering(const Graph& g, bool patterns) {
   for (const Node& n : g.nodes) {
+    if (patterns && has_pattern(g, n)) return true;
     // A dtype or rank left unknown (an Arm NN file has neither); single unknown dims are kept.
     for (ValueId v : n.outputs)
       if (v < g.values.size() && (g.values[v].type.dtype == DataType::Undefined || g.values[v].type.unknown_rank))
@@ -39,12 +69,39 @@ bool needs_lowering(const Graph& g) {
   return false;
 }
 
+// Sqrt and Abs of a graph from another format are written as Activation layers (functions Sqrt,
+// Abs), not ElementwiseUnary: the same function, and the form Arm NN 20.08's CpuRef runs (it
+// refuses to run the ElementwiseUnary Sqrt it serializes itself: tests/golden/armnn/unary_sqrt).
+std::size_t unary_as_activation(Graph& g) {
+  std::size_t changed = 0;
+  for (Node& n : g.nodes)
+    if ((n.op == "Sqrt" || n.op == "Abs") && !n.attrs.count("armnn.layer") && n.inputs.size() == 1 &&
+        n.inputs[0] < g.values.size() && g.values[n.inputs[0]].type.dtype == DataType::Float32) {
+      n.attrs["armnn.layer"] = Attr(std::string("Activation"));
+      ++changed;
+    }
+  return changed;
+}
+
 }  // namespace
 
 std::optional<Graph> lower_for_armnn(const Graph& g) {
-  if (!needs_lowering(g)) return std::nullopt;
+  const bool patterns = !from_armnn(g);
+  if (!needs_lowering(g, patterns)) return std::nullopt;
   Graph out = g;
   infer_missing_types(out);
+  if (patterns) {
+    // A folded chain can make the next one's types known: fold and infer until nothing changes.
+    for (int round = 0; round < 8 && fold_shape_arithmetic(out) > 0; ++round) infer_missing_types(out);
+    hard_sigmoid_as_activations(out);
+    erf_gelu_as_gelu(out);
+    square_pow_as_mul(out);
+    layer_norm_decomposed(out);
+    grouped_conv_as_split(out);
+    matmul_as_gemm(out);
+    same_rank_operands(out);  // Arm NN 20.08 broadcasts between equal ranks only
+    scalar_gather_as_reshape(out);
+  }
   drop_identity(out, "armnn.");
   global_pools_as_windows(out);
   shape_ops_as_reshape(out, "armnn.");
@@ -52,6 +109,8 @@ std::optional<Graph> lower_for_armnn(const Graph& g) {
   explicit_pads(out);
   reshape_shape_as_attribute(out);
   operands_as_attributes(out);
+  nonnegative_axes(out);  // Arm NN's reduce descriptors hold unsigned axes
+  if (patterns) unary_as_activation(out);
   require_constant_operands(out, "Arm NN");
   return out;
 }

@@ -427,6 +427,9 @@ class Reader {
       Value out;
       out.name = unique(name.empty() ? "output" : name, true);
       out.type = g_.values[n.inputs[0]].type;
+      // The writer names the Output layer after this value (so renaming the graph output renames
+      // the binding); a name made unique here keeps the layer's own name for it.
+      if (out.name != name) out.attrs["armnn.layerName"] = Attr(name);
       n.outputs = {g_.add_value(std::move(out))};
       identity_attrs(i, native, n.attrs);
       n.attrs["armnn.layer"] = Attr("Output");

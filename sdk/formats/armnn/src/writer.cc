@@ -400,7 +400,8 @@ class Writer {
       case Entity::Output: {
         const auto& row = row_named("Output");
         const Node& n = g_.nodes[e.id];
-        return any(row, bindable(e, row, base(e, row, n.name, n.inputs, {}, n.attrs)));
+        // Named after the graph output Value, which is what users bind and rename (armnn.h).
+        return any(row, bindable(e, row, base(e, row, value_layer_name(g_.values[n.outputs[0]]), n.inputs, {}, n.attrs)));
       }
       case Entity::Constant: {
         const auto& row = row_named("Constant");

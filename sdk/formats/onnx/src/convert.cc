@@ -8,6 +8,7 @@
 #include "attrs.h"
 #include "nnbridge/error.h"
 #include "onnx/checker.h"
+#include "onnx/defs/schema.h"
 #include "onnx/shape_inference/implementation.h"
 #include "onnx/version_converter/convert.h"
 #include "types.h"
@@ -73,6 +74,30 @@ std::string custom_domain_node(const ModelProto& m) {
   return "";
 }
 
+// A node of the default domain whose operator ONNX 1.12 does not define at the model's opset.
+// One ONNX defines from a later opset on: the model contradicts itself, Error(Invalid). One ONNX
+// defines at no opset (a custom operator left in ai.onnx): onnx::checker calls that invalid too,
+// but for nnbridge it is an operator it cannot convert or run, as the same operator is in an
+// opset-17 model (it reads as the native onnx.<op_type>, which every backend refuses):
+// Error(Unsupported). Both name the node.
+void refuse_unknown_operators(const ::onnx::GraphProto& gr, int64_t version) {
+  for (int i = 0; i < gr.node_size(); ++i) {
+    const NodeProto& n = gr.node(i);
+    if (!default_domain(n.domain()) || ::onnx::OpSchemaRegistry::Schema(n.op_type(), int(version), ""))
+      continue;
+    // An operator of a later opset than the model declares: the model contradicts itself.
+    if (const auto* later = ::onnx::OpSchemaRegistry::Schema(n.op_type(), ""))
+      fail(ErrorCode::Invalid, N(i),
+           "op_type " + n.op_type() + " is an ai.onnx operator from opset " + std::to_string(later->SinceVersion()) +
+               " on, and the model imports opset " + std::to_string(version));
+    fail(ErrorCode::Unsupported, N(i),
+         "op_type " + n.op_type() + (n.name().empty() ? "" : " (node '" + n.name() + "')") +
+             " is no ai.onnx operator of opset " + std::to_string(version) +
+             " that ONNX 1.12 knows, so the model cannot be converted to opset 17 (a custom operator belongs in its "
+             "own domain)");
+  }
+}
+
 // What read_graph would refuse, checked on the model before ONNX's converter rewrites it.
 void refuse_unsupported(const ::onnx::GraphProto& gr) {
   auto infos = [](const auto& list, const char* field) {
@@ -123,6 +148,7 @@ std::shared_ptr<ModelProto> to_opset17(std::shared_ptr<ModelProto> m, const std:
     if (default_domain(o.domain())) version = o.version();
   if (!version || *version == kOpset) return m;
   refuse_unsupported(m->graph());  // the converter drops what it does not know (optional types)
+  refuse_unknown_operators(m->graph(), *version);
   bool external = false;
   for (const auto& t : m->graph().initializer()) external = external || t.data_location() == ::onnx::TensorProto::EXTERNAL;
   try {

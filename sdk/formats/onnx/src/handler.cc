@@ -62,6 +62,29 @@ FormatHandler format_handler() {
   h.reader_options = {"onnx.max_size", "onnx.max_nodes", "onnx.max_tensors"};
   h.writer_options = {"onnx.external_data", "onnx.external_data_threshold", "onnx.external_data_location",
                       "onnx.overwrite_external_data"};
+  h.option_docs = {
+      {"onnx.max_size", {"bytes of the .onnx file read at most; a larger file is refused naming this option (1 to 2^31 - 1)",
+                         "2147483647"}},
+      {"onnx.max_nodes", {"nodes read at most", "10000000"}},
+      {"onnx.max_tensors", {"initializers plus Constant nodes read at most", "10000000"}},
+      {"onnx.external_data",
+       {"auto: initializers read from external data stay there, the rest inline unless they pass 2 GiB; "
+        "true: every initializer of at least the threshold goes to a data file; false: all inline",
+        "auto"}},
+      {"onnx.external_data_threshold", {"bytes from which onnx.external_data=true moves an initializer out", "1024"}},
+      {"onnx.external_data_location", {"the data file's name, beside the model", "<model file name>.data"}},
+      {"onnx.overwrite_external_data",
+       {"true: replace a data file the replaced model does not name", "false"}},
+  };
+  // ONNX's op_type (domain-qualified outside ai.onnx); a native node is onnx.<op_type>.
+  h.native_op = [](const Node& n) -> std::string {
+    std::string op = n.op.rfind("onnx.", 0) == 0 ? n.op.substr(5) : n.op;
+    if (auto it = n.attrs.find("onnx.domain"); it != n.attrs.end() && it->second.is<std::string>()) {
+      const std::string& d = it->second.get<std::string>();
+      if (!d.empty() && d != "ai.onnx") op = d + "." + op;
+    }
+    return op;
+  };
   h.sniff = sniff;
   h.read = read_model;
   h.write = write_model;

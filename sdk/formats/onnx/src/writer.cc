@@ -10,6 +10,7 @@
 #include "adapt.h"
 #include "external.h"
 #include "nnbridge/error.h"
+#include "nnbridge/rewrite.h"
 #include "nnbridge/order.h"
 #include "onnx/checker.h"
 #include "onnx/shape_inference/implementation.h"
@@ -402,6 +403,17 @@ class Writer {
 }  // namespace
 
 void write_model(const Graph& g, const std::filesystem::path& path, const SaveOptions& options) {
+  // Arm NN's forms (a graph read from an .armnn file) in ONNX's (nnbridge/rewrite.h): weights in
+  // an Arm NN layout permuted to OIHW, the Linear activation (Affine) as Mul and Add. The graph is
+  // copied only when one applies.
+  for (const Node& n : g.nodes)
+    if (((n.op == "Conv" || n.op == "ConvTranspose") && n.attrs.count("kernel_layout")) || n.op == "Affine") {
+      Graph lowered = g;
+      weights_as_oihw(lowered);
+      affine_as_mul_add(lowered);
+      Writer(lowered, path, options).run();
+      return;
+    }
   Writer(g, path, options).run();
 }
 

@@ -72,6 +72,23 @@ FormatHandler format_handler() {
   h.sniff = [](std::span<const std::byte> b) { return identifier_like(b, "ET"); };
   h.read = read_pte;
   h.writer_options = {"pte.overwrite_ptd"};
+  h.option_docs = verifier_limit_option_docs("pte");
+  for (auto& [name, doc] : h.option_docs) doc.meaning += ": the Program and the delegate payload each";
+  h.option_docs["pte.method"] = {"the method to read", "forward, else the only method"};
+  h.option_docs["pte.named_data"] = {"the .ptd holding named data the program does not (relative: to the current folder, "
+                                     "else to the .pte's)",
+                                     "<stem>.ptd beside the .pte, when there is one"};
+  h.option_docs["pte.overwrite_ptd"] = {"true: replace a <stem>.ptd beside the output that holds other keys "
+                                        "(nnbridge convert --force)",
+                                        "false"};
+  h.native_op = [](const Node& n) -> std::string {
+    // Delegate nodes carry their VkGraph operator name; a portable method's nodes are et.<kernel>.
+    if (auto it = n.attrs.find("vk.name"); it != n.attrs.end() && it->second.is<std::string>())
+      return it->second.get<std::string>();
+    if (n.op == "et.delegate") return "DelegateCall";
+    if (n.op.rfind("et.", 0) == 0) return n.op.substr(3);
+    return {};
+  };
   h.write = write_files;
   return h;
 }

@@ -216,6 +216,7 @@ FormatHandler ptd_handler() {
   h.description = "ExecuTorch named data (.ptd, FlatTensor FT01): one constant per key";
   h.extensions = {"ptd"};
   h.reader_options = verifier_limit_options("ptd");
+  h.option_docs = verifier_limit_option_docs("ptd");
   h.sniff = [](std::span<const std::byte> b) { return identifier_like(b, "FT"); };
   h.read = read_ptd_graph;
   h.write = write_ptd_graph;

@@ -60,6 +60,38 @@ std::vector<uint8_t> pack(const et::ProgramT& p) {
   return std::vector<uint8_t>(b.GetBufferPointer(), b.GetBufferPointer() + b.GetSize());
 }
 
+// flatbuffers' verifier checks a vector's length prefix for 4-byte alignment only, but the
+// object API (UnPackTo) then loads each 8-byte element in place: in a file that no FlatBuffers
+// builder wrote, such an element can lie off its alignment (undefined behaviour; found by
+// fuzz_pte). Refuse to rewrite such a Program; `base` is 8-byte aligned.
+template <class T>
+void require_aligned(const flatbuffers::Vector<T>* v, const uint8_t* base, const std::string& where) {
+  static_assert(sizeof(T) == 8);
+  if (v && v->size() && (reinterpret_cast<const uint8_t*>(v->Data()) - base) % 8 != 0)
+    throw Error(ErrorCode::Unsupported,
+                "8-byte elements off their alignment (no FlatBuffers builder writes that); the Program cannot be rewritten",
+                {}, "metadata." + keys::kProgram + ": " + where);
+}
+
+void require_aligned_lists(const et::Program& p, const uint8_t* base) {
+  if (const auto* c = p.constant_segment()) require_aligned(c->offsets(), base, "constant_segment.offsets");
+  if (const auto* m = p.mutable_data_segments())
+    for (flatbuffers::uoffset_t i = 0; i < m->size(); ++i)
+      require_aligned(m->Get(i)->offsets(), base, "mutable_data_segments[" + std::to_string(i) + "].offsets");
+  if (const auto* plans = p.execution_plan())
+    for (flatbuffers::uoffset_t k = 0; k < plans->size(); ++k) {
+      const et::ExecutionPlan* plan = plans->Get(k);
+      const std::string at = "execution_plan[" + std::to_string(k) + "]";
+      require_aligned(plan->non_const_buffer_sizes(), base, at + ".non_const_buffer_sizes");
+      if (const auto* values = plan->values())
+        for (flatbuffers::uoffset_t i = 0; i < values->size(); ++i) {
+          const et::EValue* v = values->Get(i);
+          if (const auto* l = v->val_as_IntList()) require_aligned(l->items(), base, at + ".values[" + std::to_string(i) + "]");
+          if (const auto* l = v->val_as_DoubleList()) require_aligned(l->items(), base, at + ".values[" + std::to_string(i) + "]");
+        }
+    }
+}
+
 // The graph back into the Program it was read from.
 std::vector<uint8_t> rewrite(const Graph& g, const Bytes& program, const std::vector<uint8_t>& payload) {
   const auto file = std::as_bytes(std::span<const uint8_t>(program.data));
@@ -67,6 +99,7 @@ std::vector<uint8_t> rewrite(const Graph& g, const Bytes& program, const std::ve
   flatbuffers::Verifier verifier(base, file.size());
   if (!et::VerifyProgramBuffer(verifier)) throw Error(ErrorCode::Invalid, "metadata pte.program is not a verified Program", {}, "metadata." + keys::kProgram);
   const et::Program& p = *et::GetProgram(base);
+  require_aligned_lists(p, base);
   const auto* method = find_as<std::string>(g.metadata, keys::kMethod);
   const std::size_t plan_index = choose_method(p, method ? *method : std::string());
   const VulkanCall call = vulkan_call(p, plan_index);

@@ -53,6 +53,21 @@ std::string folder_hint(const std::string& format) {
          ".named_data=DIR (info, convert, dump), or read the .pte that holds them";
 }
 
+// The operator name of the OperatorCall a node was read from (`vk.name`); none for a node the
+// reader made without one.
+std::string operator_of(const Node& n) {
+  const auto* name = find_as<std::string>(n.attrs, keys::kName);
+  return name ? *name : std::string();
+}
+
+std::map<std::string, OptionDoc, std::less<>> reader_docs(const std::string& format) {
+  auto docs = verifier_limit_option_docs(format);
+  docs[format + ".named_data"] = {"a folder holding one file per named-data key, named as the key: the data of "
+                                  "constants the payload refers to by key",
+                                  "none: such constants are left without data"};
+  return docs;
+}
+
 }  // namespace
 
 Graph read_vkgraph(const Source& src, const LoadOptions& o) {
@@ -148,6 +163,11 @@ FormatHandler format_handler() {
   h.reader_options = verifier_limit_options("vkgraph");
   h.reader_options.push_back("vkgraph.named_data");
   h.writer_options = {"vkgraph.constants"};
+  h.option_docs = reader_docs("vkgraph");
+  h.option_docs["vkgraph.constants"] = {"external: write the constants table of a graph whose constants have data, "
+                                        "dropping the data (a bare VkGraph holds none)",
+                                        "none: such a graph is refused"};
+  h.native_op = operator_of;
   h.sniff = [](std::span<const std::byte> b) { return magic_at_4(b, "VK00"); };
   h.read = read_vkgraph;
   h.write = [](const Graph& g, const std::filesystem::path& path, const SaveOptions& o) {
@@ -165,6 +185,12 @@ FormatHandler delegate_handler() {
   h.reader_options = verifier_limit_options("vkdelegate");
   h.reader_options.push_back("vkdelegate.named_data");
   h.writer_options = {"vkdelegate.embed_named_data"};
+  h.option_docs = reader_docs("vkdelegate");
+  h.option_docs["vkdelegate.max_size"].meaning = "bytes of the whole payload read at most (1 to 2^31 - 1)";
+  h.option_docs["vkdelegate.embed_named_data"] = {"true: put the data of named-data constants the graph holds into "
+                                                  "the constant segment, so the payload runs alone",
+                                                  "false"};
+  h.native_op = operator_of;
   h.sniff = [](std::span<const std::byte> b) { return magic_at_4(b, "VH00"); };
   h.read = read_delegate;
   h.write = [](const Graph& g, const std::filesystem::path& path, const SaveOptions& o) {

@@ -22,6 +22,10 @@
 //   the operand inputs ATen takes as arguments (Slice starts / ends / axes / steps, Pad pads and
 //   constant_value, Split split, Clip min / max, ReduceSum axes, Resize sizes, ...) as the
 //   attributes the mapping rows read: they must be constants.
+// - forms ExecuTorch's Vulkan runtime registers (writer.cc's list): MatMul as aten.linear /
+//   mm / bmm (Reshapes around), LayerNormalization with its Mean / InvStdDev outputs, Erf and
+//   exact Gelu as arithmetic, HardSigmoid of other alpha / beta as Mul, Add, Clip, Gather of one
+//   constant index as select, Max and Elu through aten.where; quantized tensors refused.
 // Nodes that need none of this, and nodes read from a VkGraph (`vk.name`), are copied unchanged.
 #include <algorithm>
 #include <cmath>
@@ -196,8 +200,17 @@ class Lowering {
   void lower(Node n) {
     // Native operators, and nodes read from a VkGraph (their operator expresses them), pass.
     if (n.op.rfind("vk.", 0) == 0 || n.attrs.count("vk.name")) return out_.add_node(std::move(n)), void();
+    refuse_quantized(n);
     weights(n);
     if (n.op == "Gemm") gemm(n);
+    if (n.op == "MatMul" && matmul(n)) return;
+    if (n.op == "Gather") gather_scalar(n);
+    if (n.op == "Max" || n.op == "Elu") return select_form(n);
+    if (n.op == "LayerNormalization") layer_norm_outputs(n);
+    if (n.op == "Erf") return erf(n.inputs.at(0), n.outputs.at(0), n.name, n), void();
+    if (n.op == "Gelu" && (!str_attr(n, "approximate") || *str_attr(n, "approximate") != "tanh")) return gelu(n);
+    if (n.op == "HardSigmoid" && (std::fabs(float_attr(n, "alpha", 0.2) - 1.0 / 6.0) > 1e-7 || float_attr(n, "beta", 0.5) != 0.5))
+      return hard_sigmoid(n);
     if ((n.op == "Softmax" || n.op == "LogSoftmax") && float_attr(n, "beta", 1.0) != 1.0) {
       float beta = static_cast<float>(float_attr(n, "beta", 1.0));
       ValueId c = scalar_constant(beta, n.name + ".beta");
@@ -229,6 +242,230 @@ class Lowering {
     std::string name = n.name;
     out_.add_node(std::move(n));
     out_.add_node(Node{"Transpose", name + ".to_nhwc", {y_nchw}, {y}, {{"perm", Attr(Ints{0, 2, 3, 1})}}});
+  }
+
+  // Quantized tensors (Arm NN QAsymmU8 / QAsymmS8 / QSymmS8 / QSymmS16, ONNX's quantized types)
+  // have no VkGraph form nnbridge writes: a VkTensor holds no scale or zero point, and ExecuTorch's
+  // Vulkan runtime computes on quantized values only inside its int8 operators
+  // (quantized_decomposed.quantize_per_tensor / dequantize_per_tensor and et_vk.q8ta_*, which take
+  // int8 tensors in packed-int8 memory layouts, PACKED_INT8_*; no uint8 operator at all).
+  void refuse_quantized(const Node& n) const {
+    auto check = [&](ValueId v, const char* role, std::size_t k) {
+      if (v == kNoValue || v >= out_.values.size()) return;
+      const Value& val = out_.values[v];
+      if (!is_quantized(val.type.dtype) && !val.type.quantization) return;
+      std::string q = std::string(to_string(val.type.dtype));
+      if (const auto& p = val.type.quantization; p && p->scales.size() == 1)
+        q += " (scale " + std::to_string(p->scales[0]) +
+             (p->zero_points.empty() ? std::string() : ", zero point " + std::to_string(p->zero_points[0])) + ")";
+      else if (p && p->scales.size() > 1)
+        q += " (per-axis, " + std::to_string(p->scales.size()) + " scales)";
+      const bool u8 = val.type.dtype == DataType::QAsymmU8 || val.type.dtype == DataType::UInt8;
+      unsupported(n, std::string(role) + " " + std::to_string(k) + " '" + val.name + "' is " + q +
+                         ": a VkTensor holds no scale or zero point, and ExecuTorch's Vulkan runtime computes on "
+                         "quantized values only in its int8 operators (quantize_per_tensor / dequantize_per_tensor, "
+                         "et_vk.q8ta_*: int8 tensors in packed-int8 layouts)" +
+                         (u8 ? "; it has none for uint8" : "; nnbridge does not write that form"));
+    };
+    for (std::size_t k = 0; k < n.inputs.size(); ++k) check(n.inputs[k], "input", k);
+    for (std::size_t k = 0; k < n.outputs.size(); ++k) check(n.outputs[k], "output", k);
+  }
+
+  // A float32 constant `x` of rank `rank` (all dims 1: it broadcasts against any tensor of that
+  // rank without changing its shape).
+  ValueId splat(float x, const std::string& name, std::size_t rank) { return scalar_constant(x, name, Ints(rank, 1)); }
+  ValueId binary(const char* op, ValueId a, ValueId b, const TensorType& t, const std::string& name) {
+    ValueId y = add_value(name, t);
+    out_.add_node(Node{op, name, {a, b}, {y}, {}});
+    return y;
+  }
+  ValueId unary(const char* op, ValueId a, const TensorType& t, const std::string& name) {
+    ValueId y = add_value(name, t);
+    out_.add_node(Node{op, name, {a}, {y}, {}});
+    return y;
+  }
+  const TensorType& float_input(const Node& n) const {
+    const TensorType& t = type(n.inputs.at(0));
+    if (t.dtype != DataType::Float32 || t.unknown_rank) unsupported(n, "only float32 of known rank is decomposed");
+    return t;
+  }
+
+  // Erf has no ExecuTorch Vulkan operator: erf(x) = sign(x) * (1 - poly(t) * exp(-x^2)) with
+  // t = 1 / (1 + p |x|) (Abramowitz & Stegun, Handbook of Mathematical Functions, 7.1.26; absolute
+  // error <= 1.5e-7), the sign through where(x < 0, -y, y). Writes `y`.
+  void erf(ValueId x, ValueId y, const std::string& name, const Node& n) {
+    const TensorType t = float_input(n);
+    const std::size_t r = t.shape.size();
+    const std::string b = name + ".erf";
+    ValueId ax = unary("Abs", x, t, b + ".abs");
+    ValueId d = binary("Add", binary("Mul", ax, splat(0.3275911f, b + ".p", r), t, b + ".px"), splat(1.0f, b + ".one", r), t,
+                       b + ".den");
+    ValueId tt = binary("Div", splat(1.0f, b + ".one_t", r), d, t, b + ".t");
+    const float a[5] = {0.254829592f, -0.284496736f, 1.421413741f, -1.453152027f, 1.061405429f};
+    ValueId h = binary("Mul", tt, splat(a[4], b + ".a5", r), t, b + ".h5");
+    for (int k = 3; k >= 0; --k) {
+      const std::string s = std::to_string(k + 1);
+      h = binary("Mul", binary("Add", h, splat(a[k], b + ".a" + s, r), t, b + ".s" + s), tt, t, b + ".h" + s);
+    }
+    ValueId e = unary("Exp", unary("Neg", binary("Mul", x, x, t, b + ".x2"), t, b + ".nx2"), t, b + ".exp");
+    ValueId pos = binary("Sub", splat(1.0f, b + ".one_y", r), binary("Mul", h, e, t, b + ".he"), t, b + ".pos");
+    TensorType bt = t;
+    bt.dtype = DataType::Bool;
+    ValueId neg = binary("Less", x, splat(0.0f, b + ".zero", r), bt, b + ".neg");
+    out_.add_node(Node{"Where", name, {neg, unary("Neg", pos, t, b + ".negated"), pos}, {y}, {}});
+  }
+
+  // Gelu (ONNX Gelu-20, approximate "none"): x * 0.5 * (1 + erf(x / sqrt(2))), Erf as above
+  // (ExecuTorch's Vulkan gelu computes the tanh form only).
+  void gelu(const Node& n) {
+    const TensorType t = float_input(n);
+    const std::size_t r = t.shape.size();
+    const ValueId x = n.inputs[0];
+    ValueId z = binary("Mul", x, splat(static_cast<float>(1.0 / std::sqrt(2.0)), n.name + ".rsqrt2", r), t, n.name + ".z");
+    ValueId ez = add_value(n.name + ".erf_z", t);
+    erf(z, ez, n.name + ".erf_z", n);
+    ValueId phi = binary("Mul", binary("Add", ez, splat(1.0f, n.name + ".one", r), t, n.name + ".erf1"),
+                         splat(0.5f, n.name + ".half", r), t, n.name + ".phi");
+    out_.add_node(Node{"Mul", n.name, {x, phi}, {n.outputs.at(0)}, {}});
+  }
+
+  // Operators ExecuTorch's Vulkan runtime does not register, as a choice between registered
+  // ones (aten.where.self): Max(a, b, ...) = where(a >= b, a, b) pairwise (ONNX Max-13, NumPy
+  // broadcasting); Elu(x) = where(x > 0, x, alpha * (exp(x) - 1)) (ONNX Elu-6).
+  void select_form(const Node& n) {
+    const TensorType y = type(n.outputs.at(0));
+    if (y.unknown_rank) unsupported(n, "needs an output of known rank");
+    TensorType bt = y;
+    bt.dtype = DataType::Bool;
+    bt.quantization.reset();
+    const std::size_t r = y.shape.size();
+    if (n.op == "Max") {
+      if (n.inputs.empty()) unsupported(n, "Max needs an input");
+      ValueId acc = n.inputs[0];
+      for (std::size_t k = 1; k < n.inputs.size(); ++k) {
+        const std::string b = n.name + ".max" + std::to_string(k);
+        ValueId ge = binary("GreaterOrEqual", acc, n.inputs[k], bt, b + ".ge");
+        ValueId out = k + 1 == n.inputs.size() ? n.outputs[0] : add_value(b, y);
+        out_.add_node(Node{"Where", k + 1 == n.inputs.size() ? n.name : b, {ge, acc, n.inputs[k]}, {out}, {}});
+        acc = out;
+      }
+      if (n.inputs.size() == 1) out_.add_node(Node{"Identity", n.name, {n.inputs[0]}, {n.outputs[0]}, {}});
+      return;
+    }
+    const TensorType t = float_input(n);
+    const ValueId x = n.inputs[0];
+    ValueId pos = binary("Greater", x, splat(0.0f, n.name + ".zero", r), bt, n.name + ".pos");
+    ValueId em1 = binary("Sub", unary("Exp", x, t, n.name + ".exp"), splat(1.0f, n.name + ".one", r), t, n.name + ".expm1");
+    ValueId neg = binary("Mul", em1, splat(static_cast<float>(float_attr(n, "alpha", 1.0)), n.name + ".alpha", r), t,
+                         n.name + ".neg");
+    out_.add_node(Node{"Where", n.name, {pos, x, neg}, {n.outputs[0]}, {}});
+  }
+
+  // HardSigmoid other than PyTorch's (alpha 1/6, beta 1/2): clip(alpha * x + beta, 0, 1).
+  void hard_sigmoid(const Node& n) {
+    const TensorType t = float_input(n);
+    const std::size_t r = t.shape.size();
+    ValueId ax = binary("Mul", n.inputs[0], splat(static_cast<float>(float_attr(n, "alpha", 0.2)), n.name + ".alpha", r), t,
+                        n.name + ".ax");
+    ValueId axb = binary("Add", ax, splat(static_cast<float>(float_attr(n, "beta", 0.5)), n.name + ".beta", r), t,
+                         n.name + ".axb");
+    out_.add_node(Node{"Clip", n.name, {axb}, {n.outputs.at(0)}, {{"min", Attr(0.0)}, {"max", Attr(1.0)}}});
+  }
+
+  // aten.native_layer_norm has three outputs: a LayerNormalization without Mean / InvStdDev gets
+  // new values for them (ONNX LayerNormalization-17 shapes: X's dims before `axis`, then 1s).
+  // The axis is made non-negative (normalized_shape says it so).
+  void layer_norm_outputs(Node& n) {
+    if (n.inputs.empty()) return;
+    const TensorType x = type(n.inputs[0]);
+    if (x.unknown_rank) unsupported(n, "LayerNormalization needs an input of known rank");
+    const int64_t rank = static_cast<int64_t>(x.shape.size());
+    int64_t axis = int_attr(n, "axis", -1);
+    if (axis < 0) axis += rank;
+    if (axis < 0 || axis >= rank) unsupported(n, "axis out of range");
+    n.attrs["axis"] = Attr(axis);
+    TensorType stat{DataType::Float32, x.shape, false, std::nullopt};
+    for (int64_t d = axis; d < rank; ++d) stat.shape[static_cast<std::size_t>(d)] = 1;
+    while (n.outputs.size() < 3)
+      n.outputs.push_back(add_value(n.name + (n.outputs.size() == 1 ? ".mean" : ".rstd"), stat));
+  }
+
+  // Gather of one constant index (a rank-0 indices tensor: the dim dropped) is aten.select_copy,
+  // the canonical StridedSlice with one shrink bit (begin = index, every other dim whole).
+  void gather_scalar(Node& n) {
+    if (n.inputs.size() != 2) return;
+    const Value& idx = out_.values[n.inputs[1]];
+    const TensorType x = type(n.inputs[0]);
+    if (!idx.constant || idx.type.unknown_rank || !idx.type.shape.empty() || x.unknown_rank) return;
+    if (idx.type.dtype != DataType::Int64 && idx.type.dtype != DataType::Int32) return;
+    int64_t index = 0;
+    if (idx.type.dtype == DataType::Int64) std::memcpy(&index, idx.constant->data(), 8);
+    else {
+      int32_t i32 = 0;
+      std::memcpy(&i32, idx.constant->data(), 4);
+      index = i32;
+    }
+    const int64_t r = static_cast<int64_t>(x.shape.size());
+    int64_t d = int_attr(n, "axis", 0);
+    if (d < 0) d += r;
+    if (r < 1 || r > 62 || d < 0 || d >= r) return;
+    Ints begin(static_cast<std::size_t>(r), 0), end(static_cast<std::size_t>(r), 0), strides(static_cast<std::size_t>(r), 1);
+    begin[static_cast<std::size_t>(d)] = index;
+    end[static_cast<std::size_t>(d)] = index + 1;
+    const int64_t others = ((int64_t{1} << r) - 1) & ~(int64_t{1} << d);
+    n.op = "StridedSlice";
+    n.inputs.resize(1);
+    n.attrs = {{"begin", Attr(begin)},         {"end", Attr(end)},         {"strides", Attr(strides)},
+               {"begin_mask", Attr(others)},   {"end_mask", Attr(others)}, {"shrink_axis_mask", Attr(int64_t{1} << d)}};
+  }
+
+  // MatMul forms ATen takes (aten.mm: 2-D x 2-D; aten.bmm: 3-D x 3-D of one batch; aten.linear:
+  // any input x a constant [N, K] weight). Returns true when it wrote the node itself.
+  bool matmul(Node& n) {
+    if (n.inputs.size() != 2 || int_attr(n, "transA", 0) != 0 || int_attr(n, "transB", 0) != 0) return false;
+    const TensorType a = type(n.inputs[0]), b = type(n.inputs[1]);
+    if (a.unknown_rank || b.unknown_rank) return false;
+    const std::size_t ra = a.shape.size(), rb = b.shape.size();
+    if ((ra == 2 && rb == 2) || (ra == 3 && rb == 3)) return false;  // aten.mm / aten.bmm as they are
+    if (rb == 2 && ra > 2 && out_.values[n.inputs[1]].constant) {
+      // A constant B [K, N] as linear's weight [N, K] (transB), once.
+      n.inputs[1] = permuted_constant(n, n.inputs[1], {1, 0});
+      n.attrs["transB"] = Attr(int64_t{1});
+      return false;
+    }
+    const TensorType y = type(n.outputs.at(0));
+    auto known = [](const Ints& s) { return std::all_of(s.begin(), s.end(), [](int64_t d) { return d >= 0; }); };
+    if (!known(a.shape) || !known(b.shape) || !known(y.shape) || ra < 2 || rb < 2) return false;
+    auto reshaped = [&](ValueId v, const TensorType& t, Ints shape, const std::string& name) {
+      TensorType u = t;
+      u.quantization.reset();
+      u.shape = std::move(shape);
+      ValueId r = add_value(name, u);
+      out_.add_node(Node{"Reshape", name, {v}, {r}, {{"shape", Attr(u.shape)}}});
+      return r;
+    };
+    const int64_t m = a.shape[ra - 2], k = a.shape[ra - 1], nn = b.shape[rb - 1];
+    int64_t batch = 1;
+    for (std::size_t d = 0; d + 2 < ra; ++d) batch *= a.shape[d];
+    TensorType mid = y;
+    mid.quantization.reset();
+    ValueId a2, b2;
+    if (rb == 2) {  // [..., M, K] x [K, N]: one [batch * M, K] x [K, N] product
+      a2 = reshaped(n.inputs[0], a, {batch * m, k}, n.name + ".a2d");
+      b2 = n.inputs[1];
+      mid.shape = {batch * m, nn};
+    } else if (ra == rb && std::equal(a.shape.begin(), a.shape.end() - 2, b.shape.begin())) {  // one batch: bmm
+      a2 = reshaped(n.inputs[0], a, {batch, m, k}, n.name + ".a3d");
+      b2 = reshaped(n.inputs[1], b, {batch, k, nn}, n.name + ".b3d");
+      mid.shape = {batch, m, nn};
+    } else {
+      unsupported(n, "aten.mm / aten.bmm do not broadcast batch dims (A " + std::to_string(ra) + "-D, B " +
+                         std::to_string(rb) + "-D with other batch dims)");
+    }
+    ValueId prod = add_value(n.name + ".product", mid);
+    out_.add_node(Node{"MatMul", n.name + ".mm", {a2, b2}, {prod}, {}});
+    out_.add_node(Node{"Reshape", n.name, {prod}, {n.outputs[0]}, {{"shape", Attr(y.shape)}}});
+    return true;
   }
 
   // Arm NN weight layouts -> PyTorch's (OIHW for Conv, IOHW for the transposed convolution).

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <limits>
 #include <map>
+#include <set>
 
 #include "nnbridge/error.h"
 #include "nnbridge/op_schema.h"
@@ -68,12 +69,15 @@ std::vector<OpRow> build() {
         {"aten.relu.default", "Relu"}, {"aten.sigmoid.default", "Sigmoid"}, {"aten.tanh.default", "Tanh"},
         {"aten.hardswish.default", "HardSwish"}, {"aten.logical_not.default", "Not"}})
     r.push_back(unary(aten, op));
+  // hardsigmoid(x) = clamp(x / 6 + 1 / 2, 0, 1): ONNX HardSigmoid with alpha 1/6, beta 1/2.
+  r.push_back(row("aten.hardsigmoid.default", "HardSigmoid", {in(), out()}, {}, {}, t::hardsigmoid_to, t::hardsigmoid_from));
+  r.back().loose = {"alpha"};  // hardsigmoid_from accepts the float32 nearest to 1/6
   r.push_back(row("aten.clone.default", "Identity", {in(), arg(K::Any, "memory_format"), out()}));
   // ExecuTorch's Vulkan pipeline (backends/vulkan/custom_ops_lib.py): prepack copies a constant into
   // the GPU's layout, the identity on values. Identity is written as aten.clone (the row above).
   r.push_back(row("et_vk.prepack.default", "Identity", {in(0, "x"), out()}));
   r.push_back(row("aten.gelu.default", "Gelu", {in(), arg(K::Str, "approximate", Attr("none")), out()},
-                  {{"approximate", "approximate"}}));
+                  {{"approximate", "approximate"}}, {}, nullptr, t::gelu_from));
   r.push_back(row("aten.leaky_relu.default", "LeakyRelu", {in(), arg(K::Number, "negative_slope", Attr(0.01)), out()},
                   {{"negative_slope", "alpha"}}));
   r.push_back(row("aten.elu.default", "Elu",
@@ -127,10 +131,10 @@ std::vector<OpRow> build() {
   for (auto [aten, op] : {std::pair{"aten.mean.dim", "ReduceMean"}, {"aten.sum.dim_IntList", "ReduceSum"}})
     r.push_back(row(aten, op,
                     {in(), arg(K::OptInts, "dim"), arg(K::Bool, "keepdim", Attr(false)), arg(K::Any, "dtype"), out()},
-                    {{"dim", "axes"}, {"keepdim", "keepdims", RenameKind::BoolAsInt}}));
+                    {{"dim", "axes"}, {"keepdim", "keepdims", RenameKind::BoolAsInt}}, {}, nullptr, t::reduce_from));
   for (auto [aten, op] : {std::pair{"aten.amax.default", "ReduceMax"}, {"aten.amin.default", "ReduceMin"}})
     r.push_back(row(aten, op, {in(), arg(K::Ints, "dim", ints({})), arg(K::Bool, "keepdim", Attr(false)), out()},
-                    {{"dim", "axes"}, {"keepdim", "keepdims", RenameKind::BoolAsInt}}));
+                    {{"dim", "axes"}, {"keepdim", "keepdims", RenameKind::BoolAsInt}}, {}, nullptr, t::reduce_from));
   for (auto [aten, op] : {std::pair{"aten.argmax.default", "ArgMax"}, {"aten.argmin.default", "ArgMin"}})
     r.push_back(row(aten, op, {in(), arg(K::OptInt, "dim"), arg(K::Bool, "keepdim", Attr(false)), out()},
                     {{"dim", "axis"}, {"keepdim", "keepdims", RenameKind::BoolAsInt}}, {}, t::argmax_to));
@@ -162,6 +166,12 @@ std::vector<OpRow> build() {
                     t::select_from));
     r.back().loose = {"begin", "end", "strides", "begin_mask", "end_mask", "shrink_axis_mask"};  // select_from checks them
   }
+  // pixel_shuffle(self, upscale_factor): channel c*r*r + i*r + j to (c, h*r + i, w*r + j), ONNX
+  // DepthToSpace mode CRD.
+  r.push_back(row("aten.pixel_shuffle.default", "DepthToSpace", {in(), arg(K::Int, "upscale_factor"), out()},
+                  {{"upscale_factor", "blocksize"}}, {}, t::pixel_shuffle_to, t::pixel_shuffle_from));
+  r.push_back(row("aten.repeat.default", "Tile", {in(), arg(K::Ints, "repeats"), out()}, {{"repeats", "repeats"}}, {},
+                  t::repeat_to));
   r.push_back(row("aten.constant_pad_nd.default", "Pad",
                   {in(), arg(K::Ints, "pad"), arg(K::Number, "value", Attr(int64_t{0})), out()}, {{"value", "value"}}, {},
                   t::pad_to, t::pad_from));
@@ -175,18 +185,20 @@ std::vector<OpRow> build() {
                   {in(0, "input"), arg(K::OptInts, "output_size"), arg(K::Any, "scale_factors"), out()}, {}, {},
                   t::upsample_to, t::upsample_from));
 
-  // Pooling (2-D, NCHW). ceil_mode = true stays native: PyTorch drops a last window that starts
-  // in the right padding, ONNX does not, so the output sizes can differ.
+  // Pooling (2-D, NCHW). ceil_mode maps where PyTorch and ONNX count the same windows: PyTorch
+  // drops a last window that starts in the right padding, ONNX does not (the transforms compare
+  // the output sizes; a call where they differ stays native, a node where they differ is refused).
   r.push_back(row("aten.max_pool2d.default", "MaxPool",
                   {in(), arg(K::Ints, "kernel_size"), arg(K::Ints, "stride", ints({})), arg(K::Ints, "padding", ints({0})),
                    arg(K::Ints, "dilation", ints({1})), arg(K::Bool, "ceil_mode", Attr(false)), out()},
-                  {}, {{"ceil_mode", Attr(false)}}, t::max_pool_to, t::max_pool_from));
+                  {{"ceil_mode", "ceil_mode", RenameKind::BoolAsInt}}, {}, t::max_pool_to, t::max_pool_from));
   r.push_back(row("aten.avg_pool2d.default", "AveragePool",
                   {in(), arg(K::Ints, "kernel_size"), arg(K::Ints, "stride", ints({})), arg(K::Ints, "padding", ints({0})),
                    arg(K::Bool, "ceil_mode", Attr(false)), arg(K::Bool, "count_include_pad", Attr(true)),
                    arg(K::OptInt, "divisor_override"), out()},
-                  {{"count_include_pad", "count_include_pad", RenameKind::BoolAsInt}}, {{"ceil_mode", Attr(false)}},
-                  t::avg_pool_to, t::avg_pool_from));
+                  {{"ceil_mode", "ceil_mode", RenameKind::BoolAsInt},
+                   {"count_include_pad", "count_include_pad", RenameKind::BoolAsInt}},
+                  {}, t::avg_pool_to, t::avg_pool_from));
 
   // Operators with no canonical form that backends still run: native rows (see native()).
   // max_pool2d_with_indices returns PyTorch's per-plane indices, not ONNX MaxPool's flat ones.
@@ -255,6 +267,31 @@ int OpRow::tensor_outputs() const {
 }
 
 const std::vector<OpRow>& op_rows() { return table().rows; }
+
+bool vulkan_registers(std::string_view aten) {
+  // VK_REGISTER_OP names of ExecuTorch backends/vulkan/runtime/graph/ops/impl/*.cpp at the commit
+  // writer.cc's header names, restricted to those this table has rows for.
+  static const std::set<std::string, std::less<>> names{
+      "aten._log_softmax.default", "aten._softmax.default", "aten.abs.default", "aten.add.Tensor",
+      "aten.addmm.default", "aten.amax.default", "aten.amin.default", "aten.argmax.default",
+      "aten.argmin.default", "aten.avg_pool2d.default", "aten.bmm.default", "aten.cat.default",
+      "aten.clamp.default", "aten.clone.default", "aten.constant_pad_nd.default", "aten.convolution.default",
+      "aten.div.Tensor", "aten.embedding.default", "aten.eq.Tensor", "aten.exp.default", "aten.ge.Tensor",
+      "aten.gelu.default", "aten.gt.Tensor", "aten.hardsigmoid.default", "aten.hardswish.default",
+      "aten.hardtanh.default", "aten.index_select.default", "aten.le.Tensor", "aten.leaky_relu.default",
+      "aten.linear.default", "aten.logical_and.default", "aten.logical_or.default", "aten.lt.Tensor",
+      "aten.max_pool2d.default", "aten.max_pool2d_with_indices.default", "aten.mean.dim",
+      "aten.minimum.default", "aten.mm.default", "aten.mul.Tensor", "aten.native_layer_norm.default",
+      "aten.neg.default", "aten.permute.default", "aten.permute_copy.default", "aten.pixel_shuffle.default",
+      "aten.pow.Tensor_Tensor", "aten.relu.default", "aten.repeat.default", "aten.round.default",
+      "aten.rsqrt.default", "aten.select.int", "aten.select_copy.int", "aten.sigmoid.default", "aten.sin.default",
+      "aten.slice_copy.Tensor", "aten.split_with_sizes_copy.default", "aten.sqrt.default",
+      "aten.squeeze_copy.dims", "aten.sub.Tensor", "aten.sum.dim_IntList", "aten.tanh.default",
+      "aten.unsqueeze_copy.default", "aten.upsample_nearest2d.vec", "aten.view_copy.default", "aten.where.self",
+      "et_vk.conv_with_clamp.default", "et_vk.prepack.default",
+      "quantized_decomposed.dequantize_per_tensor.default", "quantized_decomposed.quantize_per_tensor.default"};
+  return names.count(aten) != 0;
+}
 
 std::vector<const OpRow*> rows_for_name(std::string_view aten) {
   auto it = table().by_name.find(aten);

@@ -50,10 +50,13 @@ struct Rename {
   RenameKind kind = RenameKind::Same;
 };
 
-/// Input and output types of the node, in canonical order.
+/// Input and output types of the node, in canonical order; `constant` (when given) says which
+/// inputs are constants (ExecuTorch's Vulkan runtime prepacks some arguments and needs them so).
 struct MapContext {
   const std::vector<TensorType>& in;
   const std::vector<TensorType>& out;
+  const std::vector<bool>* constant = nullptr;
+  bool is_constant(std::size_t i) const { return constant && i < constant->size() && (*constant)[i]; }
 };
 
 /// Collected ATen arguments by name (Null / absent optional arguments have no entry; Number
@@ -83,6 +86,9 @@ struct OpRow {
 
 /// Every row, in writer preference order per canonical op.
 const std::vector<OpRow>& op_rows();
+/// True when ExecuTorch's Vulkan runtime registers an operator of this name (the list and its
+/// commit are in writer.cc's header). The writer makes new OperatorCalls of these only.
+bool vulkan_registers(std::string_view aten);
 /// Rows for an operator name (reader side), in table order.
 std::vector<const OpRow*> rows_for_name(std::string_view aten);
 /// Rows for a canonical op (writer side), in preference order.
@@ -129,6 +135,13 @@ void mm_from(const AttrMap&, const MapContext&, AtenArgs&);
 bool bmm_to(const AtenArgs&, const MapContext&, AttrMap&);
 void bmm_from(const AttrMap&, const MapContext&, AtenArgs&);
 void addmm_from(const AttrMap&, const MapContext&, AtenArgs&);
+void gelu_from(const AttrMap&, const MapContext&, AtenArgs&);
+bool hardsigmoid_to(const AtenArgs&, const MapContext&, AttrMap&);
+void hardsigmoid_from(const AttrMap&, const MapContext&, AtenArgs&);
+void reduce_from(const AttrMap&, const MapContext&, AtenArgs&);
+bool pixel_shuffle_to(const AtenArgs&, const MapContext&, AttrMap&);
+void pixel_shuffle_from(const AttrMap&, const MapContext&, AtenArgs&);
+bool repeat_to(const AtenArgs&, const MapContext&, AttrMap&);
 bool layer_norm_to(const AtenArgs&, const MapContext&, AttrMap&);
 void layer_norm_from(const AttrMap&, const MapContext&, AtenArgs&);
 bool permute_to(const AtenArgs&, const MapContext&, AttrMap&);

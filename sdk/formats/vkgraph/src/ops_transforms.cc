@@ -1,6 +1,7 @@
 // Row transforms: what renames cannot say (ATen's per-dim lists vs ONNX's begin/end pads,
 // negative dims, shapes that depend on the input's rank). `to` functions return false when the
 // operator call is not an instance of the canonical op; `from` functions throw Unsupported.
+#include <cmath>
 #include <limits>
 
 #include "nnbridge/error.h"
@@ -97,7 +98,15 @@ bool conv_to(const AtenArgs& a, const MapContext& c, AttrMap& out) {
   out["group"] = Attr(int_of(a, "groups", 1));
   return true;
 }
+// ExecuTorch's Vulkan conv (Convolution.cpp) runs 2-D convolutions on 4-D input and 1-D ones on
+// 3-D input, and prepacks the weights: a constant.
+void conv_runtime_form(const MapContext& c) {
+  const int64_t r = c.in.empty() ? -1 : rank_of(c.in[0]);
+  if (r != 3 && r != 4) unsupported("ExecuTorch's Vulkan aten.convolution takes 3-D or 4-D input, not rank " + std::to_string(r));
+  if (c.constant && !c.is_constant(1)) unsupported("ExecuTorch's Vulkan aten.convolution prepacks its weight: it must be a constant");
+}
 void conv_from(const AttrMap& a, const MapContext& c, AtenArgs& out) {
+  conv_runtime_form(c);
   if (str_of(a, "kernel_layout", "OIHW") != "OIHW")
     unsupported("aten.convolution takes OIHW weights, not " + str_of(a, "kernel_layout"));
   check_kernel_shape(a, c);
@@ -121,6 +130,7 @@ bool tconv_to(const AtenArgs& a, const MapContext& c, AttrMap& out) {
   return true;
 }
 void tconv_from(const AttrMap& a, const MapContext& c, AtenArgs& out) {
+  conv_runtime_form(c);
   if (str_of(a, "kernel_layout", "IOHW") != "IOHW")
     unsupported("transposed aten.convolution takes IOHW weights, not " + str_of(a, "kernel_layout"));
   if (find(a, "output_shape")) unsupported("aten.convolution has no output_shape");
@@ -134,6 +144,31 @@ void tconv_from(const AttrMap& a, const MapContext& c, AtenArgs& out) {
 }
 
 // ---- pooling ----
+// With ceil_mode, ONNX (and nnbridge's MaxPool / AveragePool) count ceil((in + 2p - eff) / s) + 1
+// windows; PyTorch (ATen pooling_output_shape) counts the same, less one when that last window
+// would start at or after in + p (inside the right padding). The forms agree where it does not.
+// Returns the first spatial dim where they differ, -1 when none does (or ceil_mode is off).
+int64_t ceil_mode_mismatch(const AttrMap& canonical, const MapContext& c) {
+  if (int_of(canonical, "ceil_mode", 0) == 0 || c.in.empty() || rank_of(c.in[0]) != 4) return -1;
+  Ints k = ints_of(canonical, "kernel_shape"), s = ints_of(canonical, "strides", Ints(2, 1));
+  Ints d = ints_of(canonical, "dilations", Ints(2, 1)), p = ints_of(canonical, "pads", Ints(4, 0));
+  if (k.size() != 2 || s.size() != 2 || d.size() != 2 || p.size() != 4) return -1;
+  for (std::size_t i = 0; i < 2; ++i) {
+    const int64_t in = c.in[0].shape[i + 2];
+    const int64_t eff = d[i] * (k[i] - 1) + 1;
+    const int64_t span = in + p[i] + p[i + 2] - eff;
+    if (in < 0 || span < 0 || s[i] < 1) continue;
+    const int64_t out = (span + s[i] - 1) / s[i] + 1;
+    if ((out - 1) * s[i] >= in + p[i]) return static_cast<int64_t>(i);
+  }
+  return -1;
+}
+void require_ceil_mode_agrees(const AttrMap& a, const MapContext& c, const char* what) {
+  if (int64_t dim = ceil_mode_mismatch(a, c); dim >= 0)
+    unsupported(std::string(what) + " with ceil_mode drops a last window that starts in the right padding (spatial dim " +
+                std::to_string(dim) + "), where ONNX keeps it: the output sizes differ");
+}
+
 bool max_pool_to(const AtenArgs& a, const MapContext& c, AttrMap& out) {
   int64_t r = c.in.empty() ? -1 : rank_of(c.in[0]);
   if (r != 4) return false;
@@ -143,11 +178,13 @@ bool max_pool_to(const AtenArgs& a, const MapContext& c, AttrMap& out) {
   if (ints_of(a, "stride").empty()) b["stride"] = Attr(k);  // ATen: an empty stride is the kernel
   if (!window_to(b, c, "stride", "padding", "dilation", out)) return false;
   out["kernel_shape"] = Attr(k);
-  return true;
+  if (int_of(out, "ceil_mode", 0) == 0) out.erase("ceil_mode");  // the schema default
+  return ceil_mode_mismatch(out, c) < 0;
 }
 void max_pool_from(const AttrMap& a, const MapContext& c, AtenArgs& out) {
   Window w = window_from(a, c, "aten.max_pool2d");
   if (w.kernel.size() != 2) unsupported("aten.max_pool2d needs a 2-D kernel_shape");
+  require_ceil_mode_agrees(a, c, "aten.max_pool2d");
   out["kernel_size"] = Attr(w.kernel);
   out["stride"] = Attr(w.strides);
   out["padding"] = Attr(w.pads);
@@ -164,13 +201,15 @@ bool avg_pool_to(const AtenArgs& a, const MapContext& c, AttrMap& out) {
   if (!window_to(b, c, "stride", "padding", nullptr, out)) return false;
   out.erase("dilations");
   out["kernel_shape"] = Attr(k);
-  return true;
+  if (int_of(out, "ceil_mode", 0) == 0) out.erase("ceil_mode");  // the schema default
+  return ceil_mode_mismatch(out, c) < 0;
 }
 void avg_pool_from(const AttrMap& a, const MapContext& c, AtenArgs& out) {
   Window w = window_from(a, c, "aten.avg_pool2d");
   if (w.kernel.size() != 2) unsupported("aten.avg_pool2d needs a 2-D kernel_shape");
   for (int64_t d : w.dilations)
     if (d != 1) unsupported("aten.avg_pool2d has no dilation");
+  require_ceil_mode_agrees(a, c, "aten.avg_pool2d");
   out["kernel_size"] = Attr(w.kernel);
   out["stride"] = Attr(w.strides);
   out["padding"] = Attr(w.pads);
@@ -199,6 +238,7 @@ bool linear_matmul_to(const AtenArgs&, const MapContext& c, AttrMap& out) {
 }
 void linear_matmul_from(const AttrMap& a, const MapContext& c, AtenArgs&) {
   if (c.in.size() != 2 || rank_of(c.in[1]) != 2 || rank_of(c.in[0]) < 1) unsupported("aten.linear needs a 2-D weight");
+  if (c.constant && !c.is_constant(1)) unsupported("ExecuTorch's Vulkan aten.linear prepacks its weight: it must be a constant");
 }
 bool linear_gemm_to(const AtenArgs&, const MapContext& c, AttrMap& out) {
   if (c.in.size() < 3 || rank_of(c.in[0]) != 2 || rank_of(c.in[1]) != 2 || rank_of(c.in[2]) != 1) return false;
@@ -208,10 +248,43 @@ bool linear_gemm_to(const AtenArgs&, const MapContext& c, AttrMap& out) {
 void linear_gemm_from(const AttrMap& a, const MapContext& c, AtenArgs&) {
   if (c.in.size() != 3 || rank_of(c.in[0]) != 2 || rank_of(c.in[1]) != 2 || rank_of(c.in[2]) != 1)
     unsupported("aten.linear takes a 2-D input, a 2-D weight and a 1-D bias");
+  if (c.constant && !c.is_constant(1)) unsupported("ExecuTorch's Vulkan aten.linear prepacks its weight: it must be a constant");
 }
 void addmm_from(const AttrMap&, const MapContext& c, AtenArgs&) {
   if (c.in.size() != 3 || rank_of(c.in[0]) != 2 || rank_of(c.in[1]) != 2)
     unsupported("aten.addmm takes 2-D matrices and a bias");
+}
+
+// ---- activations ----
+// ExecuTorch's Vulkan gelu computes the tanh approximation whatever `approximate` says
+// (UnaryOp.cpp), so only that form is written; the exact (erf) form is decomposed before.
+void gelu_from(const AttrMap& a, const MapContext&, AtenArgs&) {
+  if (str_of(a, "approximate", "none") != "tanh")
+    unsupported("ExecuTorch's Vulkan aten.gelu computes the tanh approximation only (approximate = \"none\" is not "
+                "implemented there)");
+}
+// PyTorch hardsigmoid(x) = relu6(x + 3) / 6 = clamp(x / 6 + 1/2, 0, 1): ONNX HardSigmoid with
+// alpha = 1/6 (an exporter writes the float32 nearest to it) and beta = 1/2.
+bool hardsigmoid_to(const AtenArgs&, const MapContext&, AttrMap& out) {
+  out["alpha"] = Attr(1.0 / 6.0);
+  out["beta"] = Attr(0.5);
+  return true;
+}
+void hardsigmoid_from(const AttrMap& a, const MapContext&, AtenArgs&) {
+  const Attr* al = find(a, "alpha");
+  const Attr* be = find(a, "beta");
+  const double alpha = al && al->is<double>() ? al->get<double>() : 0.2, beta = be && be->is<double>() ? be->get<double>() : 0.5;
+  if (std::fabs(alpha - 1.0 / 6.0) > 1e-7 || beta != 0.5)
+    unsupported("aten.hardsigmoid is HardSigmoid with alpha 1/6 and beta 1/2 only");
+}
+// ExecuTorch's Vulkan reductions (Reduce.cpp) take a dim list of one or two dims.
+void reduce_from(const AttrMap& a, const MapContext& c, AtenArgs&) {
+  const Attr* axes = find(a, "axes");
+  const std::size_t n = axes && axes->is<Ints>() ? axes->get<Ints>().size()
+                        : c.in.empty() || c.in[0].unknown_rank ? 0
+                                                               : c.in[0].shape.size();
+  if (n < 1 || n > 2)
+    unsupported("ExecuTorch's Vulkan reductions take one or two dims, not " + std::to_string(n));
 }
 
 // ---- normalization ----
@@ -393,6 +466,21 @@ void pad_from(const AttrMap& a, const MapContext& c, AtenArgs& out) {
     p.push_back(pads[2 * r - 1 - k]);
   }
   out["pad"] = Attr(p);
+}
+// pixel_shuffle is DepthToSpace in CRD order on NCHW input.
+bool pixel_shuffle_to(const AtenArgs& a, const MapContext& c, AttrMap& out) {
+  if (c.in.empty() || rank_of(c.in[0]) != 4 || int_of(a, "upscale_factor", 0) < 1) return false;
+  out["mode"] = Attr(std::string("CRD"));
+  return true;
+}
+void pixel_shuffle_from(const AttrMap& a, const MapContext& c, AtenArgs&) {
+  if (str_of(a, "data_layout", "NCHW") != "NCHW") unsupported("aten.pixel_shuffle is NCHW only");
+  if (str_of(a, "mode", "DCR") != "CRD") unsupported("aten.pixel_shuffle is DepthToSpace in CRD mode (DCR has no operator)");
+  if (c.in.empty() || rank_of(c.in[0]) != 4) unsupported("aten.pixel_shuffle takes a 4-D input");
+}
+// repeat(self, repeats): ATen allows more repeats than dims (new leading dims); Tile does not.
+bool repeat_to(const AtenArgs& a, const MapContext& c, AttrMap&) {
+  return !c.in.empty() && rank_of(c.in[0]) == static_cast<int64_t>(ints_of(a, "repeats").size());
 }
 bool argmax_to(const AtenArgs& a, const MapContext&, AttrMap&) { return find(a, "dim") != nullptr; }
 bool embedding_to(const AtenArgs&, const MapContext& c, AttrMap&) {

@@ -7,6 +7,45 @@
 // Everything else -- new graphs, edited nodes -- gets new entries appended the way ExecuTorch's
 // VkGraphBuilder makes them: inputs first, then per operator its arguments in order (scalars
 // deduplicated, Null and lists always new) and its output last.
+//
+// What a new OperatorCall may be: the operators ExecuTorch's Vulkan runtime registers
+// (VK_REGISTER_OP in backends/vulkan/runtime/graph/ops/impl/*.cpp, pytorch/executorch commit
+// cff6f4dd32e630945b7188512c1f2b4f102b05ad, 2026-08-22; partitioner features in
+// backends/vulkan/op_registry.py), in the argument forms their implementations read. `ops.cc`
+// vulkan_registers() holds the names; a canonical node whose rows all name other operators is
+// refused naming the node and them (aten.maximum, aten.ne.Tensor, aten.logical_not, aten.floor,
+// aten.ceil, aten.log, aten.reciprocal, aten.sign, aten.elu, aten.view: not registered). Written:
+//   aten.add.Tensor / sub.Tensor (self, other, alpha = 1), mul / div.Tensor, pow.Tensor_Tensor,
+//     minimum.default, eq / lt / le / gt / ge.Tensor, logical_and / logical_or, where.self
+//   aten.abs / neg / sqrt / rsqrt / exp / sin / round / relu / sigmoid / tanh / hardswish /
+//     hardsigmoid.default (self)           hardsigmoid: HardSigmoid with alpha 1/6, beta 1/2 only
+//   aten.gelu.default (self, approximate)  approximate "tanh" only: the runtime computes the tanh
+//     form whatever the argument says; exact GELU and Erf are written as arithmetic (lower.cc)
+//   aten.leaky_relu.default (self, negative_slope); aten.clamp.default (self, min?, max?);
+//     aten.hardtanh.default (self, min_val, max_val)
+//   aten._softmax / _log_softmax.default (self, dim, half_to_float = false): any dim
+//   aten.convolution.default (input, weight, bias?, stride, padding, dilation, transposed,
+//     output_padding, groups): 4-D input (conv2d) or 3-D (conv1d); weight a constant (prepacked)
+//   aten.linear.default (input, weight, bias?): weight a constant [N, K] (prepacked)
+//   aten.mm.default (self, mat2) 2-D; aten.bmm.default (self, mat2) 3-D, one batch;
+//     aten.addmm.default (self, mat1, mat2, beta, alpha)
+//   aten.native_layer_norm.default (input, normalized_shape, weight?, bias?, eps) -> (out, mean, rstd)
+//   aten.mean.dim / sum.dim_IntList (self, dim, keepdim, dtype?), aten.amax / amin.default (self,
+//     dim, keepdim): one or two dims (Reduce.cpp)
+//   aten.argmax / argmin.default (self, dim, keepdim)
+//   aten.permute_copy.default (self, dims); aten.view_copy.default (self, size): the output's
+//     sizes; aten.unsqueeze_copy.default (self, dim); aten.squeeze_copy.dims (self, dim)
+//   aten.cat.default (tensors, dim); aten.split_with_sizes_copy.default (self, split_sizes, dim);
+//     aten.slice_copy.Tensor (self, dim, start?, end?, step); aten.select_copy.int (self, dim, index)
+//   aten.constant_pad_nd.default (self, pad, value); aten.repeat.default (self, repeats): one per
+//     dim; aten.pixel_shuffle.default (self, upscale_factor): DepthToSpace CRD
+//   aten.index_select.default (self, dim, index); aten.embedding.default (weight, indices, ...)
+//   aten.upsample_nearest2d.vec (input, output_size, scale_factors = None)
+//   aten.max_pool2d.default (self, kernel_size, stride, padding, dilation, ceil_mode) and
+//     aten.avg_pool2d.default (self, kernel_size, stride, padding, ceil_mode, count_include_pad,
+//     divisor_override = None): ceil_mode where PyTorch counts the windows ONNX counts
+//   aten.clone.default (self, memory_format = None) for Identity
+// Native nodes read from a VkGraph (vk.<name>) are written back verbatim, registered or not.
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -298,6 +337,22 @@ class Writer {
       auto rows = rows_for_op(n.op);
       if (rows.empty()) throw Error(ErrorCode::Unsupported, "VkGraph has no operator for " + label, {}, "nodes[" + std::to_string(i) + "]");
       const auto* want = find_as<std::string>(n.attrs, keys::kName);
+      // New OperatorCalls use only what ExecuTorch's Vulkan runtime registers; a node read from a
+      // VkGraph keeps the operator it was read as (the file said it).
+      std::vector<std::string> unregistered;
+      std::erase_if(rows, [&](const OpRow* r) {
+        if (vulkan_registers(r->aten) || (want && *want == r->aten)) return false;
+        if (std::find(unregistered.begin(), unregistered.end(), r->aten) == unregistered.end()) unregistered.push_back(r->aten);
+        return true;
+      });
+      if (rows.empty()) {
+        std::string names;
+        for (const std::string& u : unregistered) names += (names.empty() ? "" : ", ") + u;
+        throw Error(ErrorCode::Unsupported,
+                    "VkGraph cannot express " + label + ": ExecuTorch's Vulkan runtime registers no operator for it (" + names +
+                        (unregistered.size() == 1 ? " is" : " are") + " not registered)",
+                    {}, "nodes[" + std::to_string(i) + "]");
+      }
       std::stable_partition(rows.begin(), rows.end(), [&](const OpRow* r) { return want && r->aten == *want; });
       std::string why;
       for (const OpRow* r : rows) {
@@ -307,7 +362,7 @@ class Writer {
           break;
         } catch (const Error& e) {
           if (e.code() != ErrorCode::Unsupported) throw;
-          if (why.empty()) why = e.message();
+          if (why.find(e.message()) == std::string::npos) why += (why.empty() ? "" : "; ") + e.message();
         }
       }
       if (op.name.empty())
@@ -363,9 +418,14 @@ class Writer {
     if (no >= 0 && n.outputs.size() != static_cast<std::size_t>(no))
       throw Error(ErrorCode::Unsupported, row.aten + " has " + std::to_string(no) + " outputs");
     std::vector<TensorType> in, out;
-    for (ValueId v : n.inputs) in.push_back(v == kNoValue ? TensorType{} : g_.values[v].type);
+    std::vector<bool> constant;
+    for (ValueId v : n.inputs) {
+      in.push_back(v == kNoValue ? TensorType{} : g_.values[v].type);
+      const int64_t* cid = v == kNoValue ? nullptr : find_as<int64_t>(g_.values[v].attrs, keys::kConstantId);
+      constant.push_back(v != kNoValue && (g_.values[v].constant || (cid && *cid >= 0)));
+    }
     for (ValueId v : n.outputs) out.push_back(g_.values[v].type);
-    const MapContext ctx{in, out};
+    const MapContext ctx{in, out, &constant};
     // Kept arguments, when they still say what the node says.
     const auto* kept = find_as<std::vector<int64_t>>(n.attrs, keys::kArgs);
     const auto* name = find_as<std::string>(n.attrs, keys::kName);

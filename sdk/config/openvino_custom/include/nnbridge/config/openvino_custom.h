@@ -8,10 +8,18 @@
 //   file's directory.
 // - SimpleGPU (custom_layer.cpp LoadSingleLayer): attributes name, type="SimpleGPU",
 //   version="1"; one Kernel (entry; Source 1+, concatenated in order; Define 0+), one Buffers
-//   (Tensor 1+ with arg-index, type input|output, port-index, format BFYX|BYXF|FYXB|YXFB|ANY
-//   in either case, default BFYX; Data 0+ with arg-index and name), CompilerOptions 0/1
-//   (options), WorkSizes 0/1 (global, local: comma-separated formulas; dim: output | input |
-//   input,N; default output).
+//   (Tensor 1+ with arg-index, type input|output|internal, port-index, format
+//   BFYX|BYXF|FYXB|YXFB|ANY in either case, default BFYX, and for internal a size formula;
+//   Data 0+ with arg-index and name), CompilerOptions 0/1 (options), WorkSizes 0/1 (global,
+//   local: comma-separated formulas; dim: output | input | input,N; default output).
+// - Formats (plugin/ops/custom.cpp, graph/include/custom_gpu_primitive_inst.h): an input
+//   Tensor with a format gets the input reordered to it (the first Tensor of a port decides);
+//   ANY leaves the producer's layout (BFYX here). An output Tensor's format is the layout the
+//   kernel writes, reordered back to BFYX; ANY means input 0's layout as the kernel sees it
+//   (calc_output_layouts), BFYX for a node without inputs.
+// - Internal buffers (graph/impls/ocl/custom_primitive.cpp, OpenVINO 2026): one device buffer
+//   per internal Tensor, of `size` elements of input 0's type (evaluate_internal_size()),
+//   allocated once per compiled node and kept across runs, bound at its arg-index.
 // - Define (intel_gpu/src/plugin/ops/custom.cpp CreateCustomOp): `#define <name> <value>`, value
 //   = the op attribute named by `param` when the op has it, else `default`; type int[]/float[]
 //   wraps it as `(int[]) {...}` / `(float[]) {...}`. A name may carry its value ("NUM 3").
@@ -81,11 +89,19 @@ struct Define {
 
 /// One `<Tensor>` of a SimpleGPU layer's Buffers.
 struct TensorBinding {
-  enum class Direction { Input, Output };
+  /// Input and Output bind a node port; Internal (type="internal") is a scratch buffer the
+  /// plugin allocates for the kernel alone (custom_primitive.cpp allocate_internal_buffers).
+  enum class Direction { Input, Output, Internal };
   int arg_index = 0;   ///< kernel argument (0-based)
   Direction type = Direction::Input;
-  int port_index = 0;  ///< the node's input (or output) number
+  /// Input: the node's input number. Output: the node's output number, or its IR port id
+  /// (outputs numbered after the inputs); resolve_ports() says which. Internal: required by
+  /// OpenVINO's parser on every Tensor, without a meaning here.
+  int port_index = 0;
   TensorFormat format = TensorFormat::BFYX;
+  /// Internal only: the element count, a product of non-negative integers and INPUT0_DIMS[i]
+  /// (evaluate_internal_size()). Empty for Input and Output.
+  std::string size;
   Location where;
 };
 
@@ -211,6 +227,40 @@ int64_t evaluate_work_size(std::string_view formula, const Dims& dims);
 /// True when `formula` parses (variables set to 1, as OpenVINO's IsLegalSizeRule); `why` gets the reason.
 bool is_legal_work_size(std::string_view formula, std::string* why = nullptr);
 
+/// B, F, Y, X as the work-size formulas of a node see them (custom_gpu_primitive.hpp
+/// update_work_group_size). `from_input` false (dim="output", the default): output 0's shape
+/// fills B, F, Y, X from the front and missing dims are 1 ([3, 4]: B=3, F=4, Y=X=1, as the
+/// kernel's OUTPUT0_DIMS). `from_input` true (dim="input,N"): input N's shape fills X, Y, F, B
+/// from the back and missing dims are 0 ([3, 4]: X=4, Y=3, F=B=0), so a formula over a dim the
+/// input lacks gives a work size the backend refuses. (The plugin gates the back-filled dims by
+/// the output's rank instead of the input's: nnbridge uses the input's own rank.) nullopt for
+/// a rank above 4.
+std::optional<Dims> work_size_dims(std::span<const int64_t> shape, bool from_input);
+
+/// Checks the syntax of an internal buffer's size formula: factors joined by '*', each a
+/// non-negative decimal integer or INPUT0_DIMS[i] (i a decimal index), blanks allowed around
+/// them. That is all the GPU plugin's evaluate_size_expr reads (it substitutes INPUT0_DIMS[i]
+/// and multiplies the '*'-separated numbers); anything else is an error here where OpenVINO
+/// would parse a prefix or throw. False with `why` on error.
+bool is_legal_internal_size(std::string_view formula, std::string* why = nullptr);
+/// Evaluates an internal buffer's size formula over input 0's shape (INPUT0_DIMS[i] is
+/// `input0_shape[i]`, the shape as the graph has it, not the 4-d B, F, Y, X view). Throws
+/// Error(Invalid) naming the formula for a syntax error, an index at or past the rank, or a
+/// product above 2^53.
+int64_t evaluate_internal_size(std::string_view formula, std::span<const int64_t> input0_shape);
+
+/// The node port each <Tensor> of `layer` binds, in layer.tensors order, for a node with
+/// `inputs` inputs and `outputs` outputs (Internal entries get 0). Input: port-index is the
+/// input number. Output: OpenVINO's GPU plugin (plugin/ops/custom.cpp CreateCustomOp) keeps an
+/// output's port-index only when it is below the node's input count (else none), and through
+/// its single-output releases bound the node's one output whatever the number, which is how
+/// files written with IR port ids ran there (an IR layer numbers its output ports after its
+/// inputs: Cosh's output is port 1). nnbridge reads the output port-indices of a layer in one
+/// numbering: output numbers when every one is below `outputs`, else IR port ids when every one
+/// lies in [inputs, inputs + outputs) (output = port-index - inputs). Throws Error(Invalid)
+/// naming the layer and line when neither fits or an input port is past `inputs`.
+std::vector<std::size_t> resolve_ports(const SimpleGpuLayer& layer, std::size_t inputs, std::size_t outputs);
+
 /// A tensor as a custom kernel sees it.
 struct TensorLayout {
   Dims dims{1, 1, 1, 1};                    ///< B, F, Y, X, without padding
@@ -244,7 +294,11 @@ std::string attr_define_value(const Attr& a);
 std::string user_defines(const SimpleGpuLayer& layer, const AttrMap& attrs);
 
 /// Custom layers handed to the opencl backend through BackendOptions::custom_kernels
-/// (nnbridge/exec.h). Immutable.
+/// (nnbridge/exec.h). Immutable. A layer runs every node whose op is its name (an Arm NN
+/// StandIn layer named so, a VkGraph operator vk.<name>) and replaces the backend's built-in
+/// kernel for that op: the one precedence rule of both backends (cpu custom kernels too), as
+/// OpenVINO's GPU plugin looks an op's type up in the custom layers before its own primitives
+/// (ProgramBuilder::CreateSingleLayerPrimitive).
 class CustomLayerSet : public CustomKernelSet {
  public:
   explicit CustomLayerSet(CustomLayerConfig config);

@@ -54,6 +54,7 @@
 
 #include <cstddef>
 #include <filesystem>
+#include <map>
 #include <memory>
 #include <optional>
 #include <span>
@@ -62,6 +63,7 @@
 #include <vector>
 
 #include "nnbridge/check.h"
+#include "nnbridge/format.h"
 
 namespace nnbridge::config::tflite_accel {
 
@@ -88,7 +90,26 @@ std::optional<std::string> resolve_message_name(std::string_view name);
 struct LoadOptions {
   std::optional<Form> form;               ///< unset: from the file's extension (form_from_path)
   std::string message = "TFLiteSettings";  ///< the root message, any spelling resolve_message_name takes
+  /// Bounds for untrusted input (the CLI's reader options settings.max_size, settings.max_depth,
+  /// settings.max_tables; see reader_limits()). max_size: the file's bytes, every form.
+  /// max_depth: nested messages for proto-binary and proto-text (protobuf's recursion limit,
+  /// default 100 there) and nested tables and vectors for fb and fb-json (FlatBuffers'
+  /// verifier). max_tables: tables the FlatBuffers verifier visits (fb, fb-json). proto-json
+  /// keeps protobuf's own fixed nesting bound (100) and fb-json's text parser FlatBuffers'
+  /// (64) before these apply. An exceeded bound is Error(Unsupported) naming the option for the
+  /// size, Error(Malformed) naming the bound for depth and tables.
+  VerifierLimits limits;
 };
+
+/// The reader option names of LoadOptions::limits: "settings.max_depth", "settings.max_tables",
+/// "settings.max_size".
+std::vector<std::string> reader_limit_options();
+/// `defaults` with the reader options among `options` applied (keys reader_limit_options(),
+/// decimal integers from 1; depth and tables up to 2^32 - 1, size up to 2^31 - 1). Throws
+/// Error(Invalid) naming the option for any other value, or a key that is not one of them
+/// (listing the valid keys).
+VerifierLimits reader_limits(const std::map<std::string, std::string, std::less<>>& options,
+                             const VerifierLimits& defaults = LoadOptions{}.limits);
 
 /// How Settings::save writes a file.
 struct SaveOptions {
@@ -112,12 +133,14 @@ class Settings {
   /// content does not parse (the message names the file and the place: a line and column for
   /// the text forms, a field path for fb).
   static Settings load(const std::filesystem::path& path, const LoadOptions& options = {});
-  /// Reads bytes in `form`; `file` names them in messages (empty for in-memory input).
+  /// Reads bytes in `form`; `file` names them in messages (empty for in-memory input);
+  /// `limits` as LoadOptions::limits (max_size included).
   static Settings parse(std::span<const std::byte> bytes, Form form,
-                        std::string_view message = "TFLiteSettings", const std::string& file = {});
+                        std::string_view message = "TFLiteSettings", const std::string& file = {},
+                        const VerifierLimits& limits = LoadOptions{}.limits);
   /// As above, for bytes held in a string (the text forms).
   static Settings parse(std::string_view bytes, Form form, std::string_view message = "TFLiteSettings",
-                        const std::string& file = {});
+                        const std::string& file = {}, const VerifierLimits& limits = LoadOptions{}.limits);
 
   /// Writes the settings to `path` atomically (temporary file, then rename; nothing is left
   /// behind on failure). Throws Error(Unsupported) naming the field when the form cannot
@@ -141,7 +164,10 @@ class Settings {
   /// warnings: values TFLite ignores or reads differently than a user may expect.
   std::vector<Issue> check() const;
 
-  /// Same message type, same fields, same presence, same unknown fields.
+  /// Same message type, same fields, same presence, same unknown fields. Unknown fields compare
+  /// as a list sorted by field number (stable, so values of one number keep their order): fields
+  /// of different numbers carry no order on the wire, and the fb form reads them back in schema
+  /// order.
   bool operator==(const Settings& other) const;
 
  private:

@@ -15,8 +15,11 @@ namespace nnbridge::formats::armnn {
 /// - Input layer: a graph input Value named as the layer.
 /// - Output layer: an `Identity` node named as the layer (attr `armnn.layer` = "Output"),
 ///   whose output Value, also named as the layer, is the graph output. Outputs are thus found
-///   by the Output layer's name, as Arm NN users bind them. A graph output that no such node
-///   produces is written as a new Output layer named as the value.
+///   by the Output layer's name, as Arm NN users bind them. The writer names the Output layer
+///   after that Value (its `armnn.layerName` when set: the reader sets it when it had to make
+///   the Value's name unique), not after the node, so renaming a graph output renames the
+///   binding. A graph output that no such node produces is written as a new Output layer
+///   named as the value.
 /// - Constant layer: a constant Value named as the layer (attr `armnn.layer` = "Constant").
 ///   One whose output feeds nothing is kept (a constant no node uses), and the writer writes
 ///   every such constant back as a Constant layer.

@@ -74,7 +74,11 @@ namespace nnbridge::formats::onnx {
 /// checked against the file size and the tensor's size (Error(Malformed)); a model loaded from
 /// memory cannot resolve it (Error(Unsupported)). Bytes protobuf cannot parse, or a ModelProto
 /// without a graph, are Error(Malformed); a name no input, initializer or node defines, a value
-/// defined twice, and (before conversion) a model onnx::checker refuses are Error(Invalid).
+/// defined twice, and (before conversion) a model onnx::checker refuses are Error(Invalid), except
+/// a node of the default domain whose op_type ONNX 1.12 defines at no opset (a custom operator
+/// left in ai.onnx): Error(Unsupported) naming the node, as such an operator is in an opset-17
+/// model (it reads as the native onnx.<op_type>, which no backend runs). An op_type defined only
+/// from a later opset than the model imports is Error(Invalid) naming the node.
 ///
 /// Reader options: onnx.max_size (bytes of the .onnx file, default and at most 2^31 - 1),
 /// onnx.max_nodes (default 10000000), onnx.max_tensors (initializers plus Constant nodes, default

@@ -53,7 +53,8 @@ namespace nnbridge::formats::vkgraph {
 ///   inputs are the tensors of all arguments but the last, outputs the tensors of the last, and
 ///   it is written back verbatim from `vk.args`. An operator the table knows whose arguments it
 ///   cannot map (aten.add.Tensor / aten.sub.Tensor with alpha != 1: ONNX Add has no alpha;
-///   aten.max_pool2d.default with ceil_mode: PyTorch and ONNX size the last window differently)
+///   aten.max_pool2d / avg_pool2d with ceil_mode where PyTorch drops a last window that starts in
+///   the right padding and ONNX keeps it; aten.repeat with more repeats than dims)
 ///   is native too and carries its non-tensor arguments as attributes under their ATen names
 ///   (`alpha`, `kernel_size`, ...), which the `cpu` backend reads (self + alpha * other, ...);
 ///   so do the operators of ExecuTorch's Vulkan pipeline with no canonical form,
@@ -74,7 +75,19 @@ namespace nnbridge::formats::vkgraph {
 ///   `vk.constant_bytes.<k>` (a segment entry no tensor uses, or whose length is not its tensor's
 ///   byte size: its own bytes, so the segment is laid out again unchanged).
 ///
-/// Writer: entries kept from a VkGraph stay at their indices; a node whose kept `vk.args` still
+/// - Also mapped: aten.hardsigmoid <-> HardSigmoid (alpha 1/6, beta 1/2), aten.pixel_shuffle <->
+///   DepthToSpace (mode CRD), aten.repeat <-> Tile, pools with ceil_mode (where both count the
+///   same windows), aten.native_layer_norm <-> LayerNormalization with a non-negative axis.
+///
+/// Writer: new OperatorCalls are only operators ExecuTorch's Vulkan runtime registers
+/// (VK_REGISTER_OP at the pytorch/executorch commit named in src/writer.cc, with the argument
+/// forms listed there): aten.gelu with approximate "tanh" only (the runtime computes that form
+/// whatever the argument says), reductions over one or two dims, aten.linear and
+/// aten.convolution with constant weights (the runtime prepacks them), convolution on 3-D or 4-D
+/// input. A canonical node whose operators are not registered (Max: aten.maximum, NotEqual, Not,
+/// Floor, Ceil, Log, Reciprocal, Sign, Elu) is Error(Unsupported) naming the node and the
+/// operators; a node read from a VkGraph is written back under the name it was read with.
+/// Entries kept from a VkGraph stay at their indices; a node whose kept `vk.args` still
 /// read back (through its mapping row) as the node's inputs, outputs and canonical attributes is
 /// written with them, any other node gets new entries appended as ExecuTorch's VkGraphBuilder
 /// makes them (scalars shared, Null and lists new, the output last). Non-constant tensors store
@@ -82,10 +95,24 @@ namespace nnbridge::formats::vkgraph {
 /// with explicit nodes where ATen takes another form (src/lower.cc): NHWC Conv / pools / Resize
 /// between Transposes, Arm NN weight layouts permuted to OIHW / IOHW constants, Gemm on rank > 2
 /// after a Reshape, Softmax beta as a Mul, BatchNormalization as Mul + Add, Square / ScaledTanh /
-/// Affine as their arithmetic, and the Identity of an Arm NN Output layer dropped. A canonical
-/// node no row can express (LRN, InstanceNormalization, MaxPool with Indices, ...), a native op
-/// of another format and a quantized tensor are Error(Unsupported) naming the node or value;
-/// nothing is dropped silently.
+/// Affine as their arithmetic, and the Identity of an Arm NN Output layer dropped; further
+/// (src/lower.cc, one function each): MatMul of rank > 2 by a constant 2-D B as aten.linear (B
+/// transposed once), of equal batch dims as aten.bmm between Reshapes, of a computed 2-D B as
+/// aten.mm between Reshapes; LayerNormalization without Mean / InvStdDev given those outputs;
+/// Erf as erf(x) = sign(x) (1 - poly(t) exp(-x^2)), t = 1 / (1 + 0.3275911 |x|) (Abramowitz &
+/// Stegun 7.1.26, |error| <= 1.5e-7; ExecuTorch's Vulkan runtime has no erf) and Gelu
+/// (approximate "none") as x * 0.5 * (1 + erf(x / sqrt 2)) with it; HardSigmoid of other alpha /
+/// beta as Mul, Add, Clip(0, 1); Gather of one constant index as aten.select_copy. Before these,
+/// nnbridge/rewrite.h's: global pools as one window, Flatten / Squeeze / Unsqueeze as Reshape,
+/// asymmetric pads as an explicit Pad. A canonical node no row can express (LRN,
+/// InstanceNormalization, MaxPool with Indices, broadcast batched MatMul, AveragePool with
+/// count_include_pad 0 and asymmetric pads, DepthToSpace DCR, ...) and a native op of another
+/// format are Error(Unsupported) naming the node; a quantized tensor (Arm NN QAsymmU8 / S8,
+/// QSymmS8 / S16) is Error(Unsupported) naming the node, the value, its scale and zero point: a
+/// VkTensor holds neither, and ExecuTorch's Vulkan runtime computes on quantized values only in
+/// its int8 operators (quantized_decomposed.quantize_per_tensor / dequantize_per_tensor,
+/// et_vk.q8ta_*: int8 tensors in packed-int8 layouts; none for uint8), which nnbridge does not
+/// write. Nothing is dropped silently.
 ///
 /// Reader: rejects input_ids naming a value that is neither a VkTensor nor a SymInt, and
 /// output_ids naming one that is not a VkTensor (ExecuTorch's Vulkan runtime fails on such

@@ -1,0 +1,62 @@
+// sgemm's run-time choice (sgemm.h) and its baseline build (this file's flags: the project's).
+#include "sgemm.h"
+
+#include <cstdlib>
+#include <cstring>
+
+#include "sgemm_impl.h"
+
+namespace nnbridge::cpu_ref {
+
+#if defined(NNBRIDGE_SGEMM_X86)
+namespace sgemm_avx2 {
+void run(const SgemmArgs& args);
+}
+namespace sgemm_avx512f {
+void run(const SgemmArgs& args);
+}
+#endif
+
+namespace {
+
+// GCC's __builtin_cpu_supports also asks the OS (XGETBV) whether it saves the AVX / AVX-512
+// registers.
+std::vector<SgemmBuild> runnable() {
+  std::vector<SgemmBuild> v;
+#if defined(NNBRIDGE_SGEMM_X86)
+  __builtin_cpu_init();
+  const bool fma = __builtin_cpu_supports("fma");
+  if (fma && __builtin_cpu_supports("avx512f")) v.push_back({"avx512f", sgemm_avx512f::run});
+  if (fma && __builtin_cpu_supports("avx2")) v.push_back({"avx2", sgemm_avx2::run});
+#endif
+  v.push_back({"baseline", sgemm_detail::run});
+  return v;
+}
+
+// The best build, capped by NNBRIDGE_CPU_SIMD as the vector kernels are (simd.h).
+SgemmBuild choose() {
+  const char* cap = std::getenv("NNBRIDGE_CPU_SIMD");
+  const bool below_avx2 = cap && (std::strcmp(cap, "sse2") == 0 || std::strcmp(cap, "sse4.2") == 0);
+  const bool below_avx512 = below_avx2 || (cap && std::strcmp(cap, "avx2") == 0);
+  for (const SgemmBuild& b : runnable()) {
+    if (below_avx512 && std::strcmp(b.name, "avx512f") == 0) continue;
+    if (below_avx2 && std::strcmp(b.name, "avx2") == 0) continue;
+    return b;
+  }
+  return {"baseline", sgemm_detail::run};
+}
+
+const SgemmBuild& chosen() {
+  static const SgemmBuild b = choose();
+  return b;
+}
+
+}  // namespace
+
+std::vector<SgemmBuild> runnable_sgemms() { return runnable(); }
+
+void sgemm(const SgemmArgs& args) { chosen().run(args); }
+
+const char* sgemm_arch() { return chosen().name; }
+
+}  // namespace nnbridge::cpu_ref

@@ -1,0 +1,50 @@
+// Single-precision matrix product of the cpu backend's contractions (Conv, Gemm, MatMul), with
+// its bias epilogue: Eigen's GEMM compiled once per x86 instruction set (baseline x86-64,
+// AVX2 + FMA, AVX-512F + FMA; cpu_ref/CMakeLists.txt) and chosen at run time for this CPU.
+//
+// Rounding: the AVX2 and AVX-512 builds multiply-add with fused FMA instructions (one rounding
+// per step instead of two) and the builds block the K sum alike, so results agree with the
+// baseline build within the documented float32 tolerance but not bit for bit (docs/api.md,
+// "Numerics of the cpu backend").
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace nnbridge::cpu_ref {
+
+/// C = op(A) * op(B) (+ bias), all row-major with row strides lda, ldb, ldc (in floats):
+/// op(A) is [m][k] (A stored [m][k], or [k][m] when trans_a), op(B) is [k][n] (B stored [k][n],
+/// or [n][k] when trans_b). C is overwritten; it must not overlap A or B. Then, when given,
+/// bias_n[j] is added to every row's column j, bias_m[i] to every column of row i (after the
+/// whole sum, as a separate rounding). m, n >= 1; k >= 0 (k = 0 gives C = bias).
+struct SgemmArgs {
+  int64_t m = 0, n = 0, k = 0;
+  const float* a = nullptr;
+  int64_t lda = 0;
+  bool trans_a = false;
+  const float* b = nullptr;
+  int64_t ldb = 0;
+  bool trans_b = false;
+  float* c = nullptr;
+  int64_t ldc = 0;
+  const float* bias_n = nullptr;
+  const float* bias_m = nullptr;
+};
+
+/// Runs on the calling thread (callers split large products into blocks across threads).
+void sgemm(const SgemmArgs& args);
+
+/// The instruction set sgemm runs on: "avx512f", "avx2" (both with FMA) or "baseline". The
+/// environment variable NNBRIDGE_CPU_SIMD, read by the vector kernels too, caps it: "sse2" or
+/// "sse4.2" give the baseline build, "avx2" the AVX2 one (when this CPU runs it).
+const char* sgemm_arch();
+
+/// One build of sgemm (tests run each one this CPU runs, best first; the baseline is last).
+struct SgemmBuild {
+  const char* name;
+  void (*run)(const SgemmArgs& args);
+};
+std::vector<SgemmBuild> runnable_sgemms();
+
+}  // namespace nnbridge::cpu_ref

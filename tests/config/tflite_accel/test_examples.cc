@@ -256,4 +256,5 @@ TEST_CASE("tflite_accel examples/settings: config check is clean and run --setti
   const nnbridge::Error err = error_of([&] { ta::load_execution_settings(mb); });
   CHECK(err.code() != nnbridge::ErrorCode::Io);
   CHECK(std::string(err.what()).find("minibenchmark.json") != std::string::npos);
+  CHECK(std::string(err.what()).find("a TFLiteSettings or a ComputeSettings") != std::string::npos);
 }

@@ -165,6 +165,7 @@ TEST_CASE("load_execution_settings: the same document in all five forms, as TFLi
   } catch (const Error& e) {
     CHECK(e.file() == (dir / "bad.txtpb").string());
     CHECK(std::string(e.what()).find("no_such_field") != std::string::npos);
+    CHECK(std::string(e.what()).find("a TFLiteSettings or a ComputeSettings") != std::string::npos);
   }
 }
 

@@ -206,7 +206,7 @@ std::optional<std::string> flatc_to_json(const std::string& name, const std::str
   RunResult r = run_program({NNBRIDGE_FLATC, "--json", "--strict-json", "--raw-binary", "--root-type", fb_root(name),
                              "-o", dir.string(), NNBRIDGE_TFLITE_ACCEL_FBS, "--", (dir / "doc.bin").string()});
   if (r.code != 0 || !std::filesystem::exists(dir / "doc.json")) {
-    MESSAGE("flatc --json failed: " << r.err);
+    MESSAGE("flatc --json failed: " << r.out << r.err);  // flatc reports errors on stdout
     return std::nullopt;
   }
   return read_file(dir / "doc.json");
@@ -218,7 +218,7 @@ std::optional<std::string> flatc_from_json(const std::string& name, const std::s
   RunResult r = run_program({NNBRIDGE_FLATC, "--binary", "--force-defaults", "--root-type", fb_root(name), "-o",
                              dir.string(), NNBRIDGE_TFLITE_ACCEL_FBS, (dir / "doc.json").string()});
   if (r.code != 0 || !std::filesystem::exists(dir / "doc.bin")) {
-    MESSAGE("flatc --binary failed: " << r.err);
+    MESSAGE("flatc --binary failed: " << r.out << r.err);  // flatc reports errors on stdout
     return std::nullopt;
   }
   return read_file(dir / "doc.bin");

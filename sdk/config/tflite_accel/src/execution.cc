@@ -66,7 +66,12 @@ Settings load_execution_settings(const std::filesystem::path& path, std::optiona
     // Report what reading it as TFLiteSettings (the usual root) found.
   }
   if (tflite) return std::move(*tflite);
-  throw *tflite_error;
+  // Neither root reads it (a MinibenchmarkSettings, say): say what a run takes, then what
+  // reading it as TFLiteSettings found.
+  throw Error(tflite_error->code(),
+              "settings for a run are a TFLiteSettings or a ComputeSettings (read as TFLiteSettings: " +
+                  tflite_error->message() + ")",
+              tflite_error->file().empty() ? path.string() : tflite_error->file(), tflite_error->where());
 }
 
 Settings tflite_settings_of(const Settings& settings) {

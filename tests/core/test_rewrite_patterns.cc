@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdint>
 #include <cstring>
 #include <vector>
 
@@ -332,6 +333,109 @@ TEST_CASE("fold_shape_arithmetic folds ConstantOfShape Equal Where and the Expan
   const Value& token = g.values[g.nodes[0].inputs[0]];
   CHECK(token.type.shape == Ints{3, 1, 2});
   CHECK(f32s(token) == std::vector<float>{5, 6, 5, 6, 5, 6});
+}
+
+TEST_CASE("fold_shape_arithmetic folds a Transpose of an int constant (swin_t's pads: Reshape, Transpose, Reshape)") {
+  // PyTorch's F.pad export: pads [[0, 1], [2, 3], [4, 5]] (begin, end per dim) transposed by
+  // perm [1, 0] to [[0, 2, 4], [1, 3, 5]], then flattened: ONNX's begins-then-ends order.
+  Graph g;
+  const ValueId x = tensor(g, "x", f32({1, 2, 3}));
+  g.inputs = {x};
+  const ValueId t = tensor(g, "t"), flat = tensor(g, "flat"), y = tensor(g, "y");
+  g.add_node(Node{"Transpose", "tr", {i64(g, "pairs", {0, 1, 2, 3, 4, 5}, {3, 2})}, {t}, {{"perm", Attr(Ints{1, 0})}}});
+  g.add_node(Node{"Reshape", "rs", {t, i64(g, "m1", {-1}, {1})}, {flat}, {}});
+  g.add_node(Node{"Pad", "pad", {x, flat}, {y}, {}});
+  g.outputs = {y};
+  infer_missing_types(g);
+  CHECK(fold_shape_arithmetic(g) == 2);
+  REQUIRE(g.nodes.size() == 1);
+  CHECK(i64s(g.values[g.nodes[0].inputs[1]]) == Ints{0, 2, 4, 1, 3, 5});
+
+  // Rank 3 without perm: the dims reversed, out[k][j][i] = in[i][j][k].
+  Graph h;
+  const ValueId u = tensor(h, "u");
+  h.add_node(Node{"Transpose", "tr", {i64(h, "c", {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11}, {2, 3, 2})}, {u}, {}});
+  const ValueId z = tensor(h, "z");
+  h.add_node(Node{"Identity", "keep", {u}, {z}, {}});
+  h.outputs = {z};
+  infer_missing_types(h);
+  CHECK(fold_shape_arithmetic(h) == 1);
+  const Value& folded = h.values[h.nodes.at(0).inputs[0]];
+  CHECK(folded.type.shape == Ints{2, 3, 2});
+  // in[i][j][k] = 6i + 2j + k; out[k][j][i] listed in row-major order of (k, j, i).
+  CHECK(i64s(folded) == Ints{0, 6, 2, 8, 4, 10, 1, 7, 3, 9, 5, 11});
+}
+
+TEST_CASE("fold_shape_arithmetic folds torch's F.pad pads chain: Reshape, Slice with step -1, Transpose, Reshape") {
+  // F.pad(x, [0, 1, 2, 3, 4, 5]) lists (begin, end) pairs from the last dim; the export reverses
+  // the pairs (Slice starts -1, ends INT64_MIN + 1, step -1: ONNX Slice-13 clamps end to -1, so
+  // all 3 rows) and transposes them into ONNX's begins-then-ends order for dims 0, 1, 2:
+  // [[0, 1], [2, 3], [4, 5]] -> [[4, 5], [2, 3], [0, 1]] -> [[4, 2, 0], [5, 3, 1]].
+  Graph g;
+  const ValueId x = tensor(g, "x", f32({1, 2, 3}));
+  g.inputs = {x};
+  const ValueId pairs = tensor(g, "pairs"), rev = tensor(g, "rev"), t = tensor(g, "t"), flat = tensor(g, "flat"),
+                y = tensor(g, "y");
+  g.add_node(Node{"Reshape", "rs0", {i64(g, "list", {0, 1, 2, 3, 4, 5}, {6}), i64(g, "s0", {-1, 2}, {2})}, {pairs}, {}});
+  g.add_node(Node{"Slice", "rev", {pairs, i64(g, "b", {-1}, {1}), i64(g, "e", {INT64_MIN + 1}, {1}), i64(g, "ax", {0}, {1}),
+                                   i64(g, "st", {-1}, {1})},
+                  {rev}, {}});
+  g.add_node(Node{"Transpose", "tr", {rev}, {t}, {{"perm", Attr(Ints{1, 0})}}});
+  g.add_node(Node{"Reshape", "rs1", {t, i64(g, "m1", {-1}, {1})}, {flat}, {}});
+  g.add_node(Node{"Pad", "pad", {x, flat}, {y}, {}});
+  g.outputs = {y};
+  infer_missing_types(g);
+  CHECK(fold_shape_arithmetic(g) == 4);
+  REQUIRE(g.nodes.size() == 1);
+  CHECK(i64s(g.values[g.nodes[0].inputs[1]]) == Ints{4, 2, 0, 5, 3, 1});
+}
+
+TEST_CASE("fold_shape_arithmetic: Slice on a second axis with step 2, and an empty slice") {
+  // [[0, 1, 2, 3], [4, 5, 6, 7]] sliced on axis -1 from 1 with step 2: [[1, 3], [5, 7]];
+  // starts 3, ends 1 with step 1 on axis 0 of a 1-D tensor: nothing.
+  Graph g;
+  const ValueId a = tensor(g, "a"), b = tensor(g, "b"), ya = tensor(g, "ya"), yb = tensor(g, "yb");
+  g.add_node(Node{"Slice", "s", {i64(g, "m", {0, 1, 2, 3, 4, 5, 6, 7}, {2, 4}), i64(g, "b1", {1}, {1}), i64(g, "e1", {100}, {1}),
+                                 i64(g, "a1", {-1}, {1}), i64(g, "st", {2}, {1})},
+                  {a}, {}});
+  g.add_node(Node{"Slice", "s2", {i64(g, "v", {9, 8, 7, 6}, {4}), i64(g, "b2", {3}, {1}), i64(g, "e2", {1}, {1})}, {b}, {}});
+  g.add_node(Node{"Identity", "ka", {a}, {ya}, {}});
+  g.add_node(Node{"Identity", "kb", {b}, {yb}, {}});
+  g.outputs = {ya, yb};
+  infer_missing_types(g);
+  CHECK(fold_shape_arithmetic(g) == 2);
+  REQUIRE(g.nodes.size() == 2);
+  const Value& fa = g.values[g.nodes[0].inputs[0]];
+  CHECK(fa.type.shape == Ints{2, 2});
+  CHECK(i64s(fa) == Ints{1, 3, 5, 7});
+  const Value& fb = g.values[g.nodes[1].inputs[0]];
+  CHECK(fb.type.shape == Ints{0});
+}
+
+TEST_CASE("fold_shape_arithmetic folds Mod with the divisor's sign (fmod 0) or the dividend's (fmod 1) and leaves overflow") {
+  // ONNX Mod-13: -7 mod 3 = 2 and 7 mod -3 = -2 (Python's %); with fmod 1: -7 fmod 3 = -1,
+  // 7 fmod -3 = 1 (C's fmod). INT64_MIN / -1 and INT64_MAX + 1 do not fit int64: left as nodes.
+  Graph g;
+  const ValueId m = tensor(g, "m"), f = tensor(g, "f"), d = tensor(g, "d"), o = tensor(g, "o");
+  const ValueId a = i64(g, "a", {-7, 7}, {2}), b = i64(g, "b", {3, -3}, {2});
+  g.add_node(Node{"Mod", "mod", {a, b}, {m}, {}});
+  g.add_node(Node{"Mod", "fmod", {a, b}, {f}, {{"fmod", Attr(int64_t{1})}}});
+  g.add_node(Node{"Div", "div", {i64(g, "min", {INT64_MIN}, {1}), i64(g, "m1", {-1}, {1})}, {d}, {}});
+  g.add_node(Node{"Add", "add", {i64(g, "max", {INT64_MAX}, {1}), i64(g, "one", {1}, {1})}, {o}, {}});
+  std::vector<ValueId> outs;
+  for (ValueId v : {m, f, d, o}) {
+    outs.push_back(tensor(g, "out"));
+    g.add_node(Node{"Identity", "", {v}, {outs.back()}, {}});
+  }
+  g.outputs = outs;
+  infer_missing_types(g);
+  CHECK(fold_shape_arithmetic(g) == 2);
+  CHECK(count(g, "Div") == 1);
+  CHECK(count(g, "Add") == 1);
+  CHECK(count(g, "Mod") == 0);
+  REQUIRE(g.nodes.size() == 6);  // Div, Add and the four Identity nodes, in their order
+  CHECK(i64s(g.values[g.nodes[2].inputs[0]]) == Ints{2, -2});
+  CHECK(i64s(g.values[g.nodes[3].inputs[0]]) == Ints{-1, 1});
 }
 
 TEST_CASE("affine_as_mul_add writes alpha times x plus beta") {

@@ -1,8 +1,9 @@
 // fold_shape_arithmetic of nnbridge/rewrite.h: the Shape/Gather/arithmetic/Concat/Slice/Where/
-// Expand chains exporters emit, evaluated on int constants (the rule's source is stated there).
+// Transpose/Expand chains exporters emit, evaluated on int constants (the rule's source is stated there).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <string>
 #include <vector>
@@ -75,14 +76,24 @@ std::optional<Ints> ints_operand(const Graph& g, const Node& n, std::size_t k, c
 }
 
 int64_t binary(const std::string& op, int64_t a, int64_t b, bool& ok) {
-  if (op == "Add") return a + b;
-  if (op == "Sub") return a - b;
-  if (op == "Mul") return a * b;
-  if (b == 0) {
+  // A result int64 cannot hold (and INT64_MIN / -1) is left unfolded, as a division by 0 is.
+  int64_t r = 0;
+  if (op == "Add" || op == "Sub" || op == "Mul") {
+    const bool overflow = op == "Add"   ? __builtin_add_overflow(a, b, &r)
+                          : op == "Sub" ? __builtin_sub_overflow(a, b, &r)
+                                        : __builtin_mul_overflow(a, b, &r);
+    if (overflow) ok = false;
+    return overflow ? 0 : r;
+  }
+  if (b == 0 || (b == -1 && a == std::numeric_limits<int64_t>::min())) {
     ok = false;
     return 0;
   }
-  return a / b;  // Div: integer division truncates toward zero (ONNX Div-14)
+  if (op == "Div") return a / b;  // integer division truncates toward zero (ONNX Div-14)
+  // Mod (ONNX Mod-13): fmod 1 is C's fmod, the sign of the dividend (C++ %); fmod 0, for
+  // integers, takes the divisor's sign (Python's %).
+  const int64_t m = a % b;
+  return op == "Mod.fmod" || m == 0 || (m < 0) == (b < 0) ? m : m + b;
 }
 
 // The outputs of node n when every input it reads is an int constant (or, for Shape / Size,
@@ -149,7 +160,7 @@ std::optional<IntTensor> fold_node(const Graph& g, const Node& n) {
     for (std::size_t i = 0; i < r.data.size(); ++i) r.data[i] = a->data[na == 1 ? 0 : i] == b->data[nb == 1 ? 0 : i];
     return r;
   }
-  if (n.op == "Add" || n.op == "Sub" || n.op == "Mul" || n.op == "Div") {
+  if (n.op == "Add" || n.op == "Sub" || n.op == "Mul" || n.op == "Div" || n.op == "Mod") {
     auto b = n.inputs.size() == 2 ? int_constant(g, n.inputs[1]) : std::nullopt;
     if (!b || a->dtype != b->dtype) return std::nullopt;
     const std::size_t na = a->data.size(), nb = b->data.size();
@@ -161,7 +172,8 @@ std::optional<IntTensor> fold_node(const Graph& g, const Node& n) {
     }
     bool ok = true;
     for (std::size_t i = 0; i < r.data.size(); ++i)
-      r.data[i] = binary(n.op, a->data[na == 1 ? 0 : i], b->data[nb == 1 ? 0 : i], ok);
+      r.data[i] = binary(n.op == "Mod" && int_or(n, "fmod", 0) == 1 ? "Mod.fmod" : n.op, a->data[na == 1 ? 0 : i],
+                         b->data[nb == 1 ? 0 : i], ok);
     if (!ok) return std::nullopt;
     return r;
   }
@@ -182,6 +194,34 @@ std::optional<IntTensor> fold_node(const Graph& g, const Node& n) {
     a->shape = out_type.shape;
     return a;
   }
+  if (n.op == "Transpose") {
+    // ONNX Transpose-13: output dim i is input dim perm[i]; no perm reverses the dims.
+    const std::size_t r = a->shape.size();
+    Ints perm(r);
+    for (std::size_t i = 0; i < r; ++i) perm[i] = int64_t(r - 1 - i);
+    if (const Attr* p = find(n, "perm"); p && p->is<Ints>()) perm = p->get<Ints>();
+    if (perm.size() != r) return std::nullopt;
+    std::vector<bool> seen(r, false);
+    for (int64_t d : perm) {
+      if (d < 0 || d >= int64_t(r) || seen[std::size_t(d)]) return std::nullopt;
+      seen[std::size_t(d)] = true;
+    }
+    Ints in_stride(r, 1), out_shape(r);
+    for (std::size_t d = r; d-- > 1;) in_stride[d - 1] = in_stride[d] * a->shape[d];
+    for (std::size_t i = 0; i < r; ++i) out_shape[i] = a->shape[std::size_t(perm[i])];
+    IntTensor t{a->dtype, out_shape, Ints(a->data.size())};
+    Ints idx(r, 0);
+    for (std::size_t k = 0; k < t.data.size(); ++k) {
+      int64_t src = 0;
+      for (std::size_t i = 0; i < r; ++i) src += idx[i] * in_stride[std::size_t(perm[i])];
+      t.data[k] = a->data[std::size_t(src)];
+      for (std::size_t i = r; i-- > 0;) {
+        if (++idx[i] < out_shape[i]) break;
+        idx[i] = 0;
+      }
+    }
+    return t;
+  }
   if (n.op == "Cast") {
     const std::string to = str_or(n, "to", "");
     if (to != "int64" && to != "int32") return std::nullopt;
@@ -201,19 +241,57 @@ std::optional<IntTensor> fold_node(const Graph& g, const Node& n) {
     return r;
   }
   if (n.op == "Slice") {
-    if (a->shape.size() != 1) return std::nullopt;
     auto starts = ints_operand(g, n, 1, "starts"), ends = ints_operand(g, n, 2, "ends");
     auto axes = ints_operand(g, n, 3, "axes"), steps = ints_operand(g, n, 4, "steps");
-    if (!starts || !ends || !axes || !steps || starts->size() != 1 || ends->size() != 1) return std::nullopt;
-    if ((!axes->empty() && (axes->size() != 1 || ((*axes)[0] != 0 && (*axes)[0] != -1))) ||
-        (!steps->empty() && (steps->size() != 1 || (*steps)[0] != 1)))
+    const std::size_t r = a->shape.size(), k = starts ? starts->size() : 0;
+    if (!starts || !ends || !axes || !steps || ends->size() != k || (!axes->empty() && axes->size() != k) ||
+        (!steps->empty() && steps->size() != k))
       return std::nullopt;
-    const int64_t len = a->shape[0];
-    // ONNX Slice-13 with step 1: negative indices count from the back, then clamp to [0, len].
-    auto clampi = [&](int64_t i) { return std::clamp<int64_t>(i < 0 ? i + len : i, 0, len); };
-    const int64_t s = clampi((*starts)[0]), e = std::max(s, clampi((*ends)[0]));
-    Ints data(a->data.begin() + s, a->data.begin() + e);
-    return IntTensor{a->dtype, {int64_t(data.size())}, data};
+    // ONNX Slice-13 per sliced axis: negative starts / ends count from the back; then with a
+    // positive step start and end clamp to [0, len], with a negative one start to [0, len - 1]
+    // and end to [-1, len - 1]; the elements are start, start + step, ... short of end.
+    Ints first(r, 0), step(r, 1), out_shape = a->shape;
+    std::vector<bool> sliced(r, false);
+    for (std::size_t j = 0; j < k; ++j) {
+      int64_t ax = axes->empty() ? int64_t(j) : (*axes)[j];
+      if (ax < 0) ax += int64_t(r);
+      const int64_t st = steps->empty() ? 1 : (*steps)[j];
+      if (ax < 0 || ax >= int64_t(r) || sliced[std::size_t(ax)] || st == 0) return std::nullopt;
+      sliced[std::size_t(ax)] = true;
+      const int64_t len = a->shape[std::size_t(ax)];
+      int64_t b = (*starts)[j], e = (*ends)[j];
+      if (b < 0) b += len;
+      if (e < 0) e += len;
+      int64_t count;
+      if (st > 0) {
+        b = std::clamp<int64_t>(b, 0, len);
+        e = std::clamp<int64_t>(e, 0, len);
+        count = e > b ? (e - b + st - 1) / st : 0;
+      } else {
+        b = std::clamp<int64_t>(b, 0, len - 1);
+        e = std::clamp<int64_t>(e, -1, len - 1);
+        count = b > e ? (b - e - st - 1) / -st : 0;
+      }
+      first[std::size_t(ax)] = b;
+      step[std::size_t(ax)] = st;
+      out_shape[std::size_t(ax)] = count;
+    }
+    Ints stride(r, 1);
+    for (std::size_t d = r; d-- > 1;) stride[d - 1] = stride[d] * a->shape[d];
+    std::size_t total = 1;
+    for (int64_t d : out_shape) total *= std::size_t(d);
+    IntTensor t{a->dtype, out_shape, Ints(total)};
+    Ints idx(r, 0);
+    for (std::size_t q = 0; q < total; ++q) {
+      int64_t src = 0;
+      for (std::size_t d = 0; d < r; ++d) src += (first[d] + idx[d] * step[d]) * stride[d];
+      t.data[q] = a->data[std::size_t(src)];
+      for (std::size_t d = r; d-- > 0;) {
+        if (++idx[d] < out_shape[d]) break;
+        idx[d] = 0;
+      }
+    }
+    return t;
   }
   return std::nullopt;
 }

@@ -129,10 +129,12 @@ std::size_t asymmetric_pads_as_pad(Graph& g);
 
 /// Shape arithmetic folded to constants, as exporters emit it around Reshape and Slice
 /// (torch.onnx's `Shape -> Gather -> Div -> Unsqueeze -> Concat` chains): a Shape / Size of a value
-/// whose shape is fully known (ONNX Shape-15 with start / end), and Add / Sub / Mul / Div (integer
-/// Div truncates toward zero, ONNX Div-14; a division by 0 is left unfolded), Gather on axis 0 of a
-/// 1-D tensor, Concat of 1-D tensors, Slice of a 1-D tensor with step 1 (ONNX Slice-13 clamping),
-/// Cast to int32 / int64, Equal (bool), Where (bool condition), ConstantOfShape with an int32 /
+/// whose shape is fully known (ONNX Shape-15 with start / end), and Add / Sub / Mul / Div / Mod (integer
+/// Div truncates toward zero, ONNX Div-14; Mod takes the divisor's sign, or with fmod 1 the
+/// dividend's, ONNX Mod-13; a division by 0 is left unfolded), Gather on axis 0 of a
+/// 1-D tensor, Concat of 1-D tensors, Slice with any axes and steps (ONNX Slice-13 clamping),
+/// Cast to int32 / int64, Equal (bool), Where (bool condition), Transpose (ONNX Transpose-13, any
+/// rank; no perm reverses the dims), ConstantOfShape with an int32 /
 /// int64 output, and Unsqueeze / Squeeze / Flatten / Reshape / Identity (shape from the output's
 /// known type) whose inputs are all int32 / int64 / bool constants of at most 1024 elements (the
 /// broadcasting ones: same sizes or one element), and Expand of a constant of any dtype (ONNX

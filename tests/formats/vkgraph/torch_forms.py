@@ -66,6 +66,14 @@ def modules():
     c["shuffle_cat_split"] = (Seq(lambda x: torch.cat([F.pixel_shuffle(x, 2)[..., :3, :3],
                                                       torch.split(x, [4, 4], 1)[1]], 1)),
                              (1, 8, 3, 3))
+    # Slices whose bounds the exporter computes from the input's shape (shufflenet's channel split:
+    # Shape -> Gather -> Div -> Unsqueeze feeding Slice's starts / ends).
+    c["shape_computed_slice"] = (Seq(lambda x, cv: (lambda a, b: a * 2 + b)(*cv(x).chunk(2, dim=1)), conv(3, 6, 1)),
+                                 (1, 3, 3, 3))
+    # Two BatchNorms with equal parameters: the exporter writes one initializer and an Identity for
+    # the other (densenet's shared ones and zeros).
+    c["shared_bn_params"] = (Seq(lambda x, b1, b2: b2(F.relu(b1(x))), torch.nn.BatchNorm2d(4), torch.nn.BatchNorm2d(4)),
+                             (1, 4, 3, 3))
     return c
 
 

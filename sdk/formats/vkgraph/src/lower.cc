@@ -15,7 +15,8 @@
 // - an Identity in front of a graph output (Arm NN's Output layer): dropped, its producer
 //   writing the output value.
 // - first, where any applies, the format-neutral rewrites of nnbridge/rewrite.h: value types a
-//   file left unknown (an ONNX model without value_info) inferred, GlobalAveragePool /
+//   file left unknown (an ONNX model without value_info) inferred, shape arithmetic of a graph
+//   from another format folded to constants, GlobalAveragePool /
 //   GlobalMaxPool as one window, Flatten / Squeeze / Unsqueeze as Reshape, Transpose's default
 //   perm, Reshape's constant shape input as its attribute, auto_pad as pads and pads that differ
 //   at the two ends of a dim as an explicit Pad in front (ATen's padding is symmetric), and last
@@ -602,20 +603,42 @@ bool needs_neutral_rewrites(const Graph& g) {
   return false;
 }
 
+// A graph from another format (no node carries a `vk.` field) holding what exporters compute from
+// constants and shapes: Shape / Size / ConstantOfShape chains, or an Identity, Cast or Unsqueeze
+// of a constant (PyTorch passes shared BatchNorm parameters through Identity nodes). Such values
+// must be constants before the operand inputs can become ATen arguments.
+bool needs_folding(const Graph& g) {
+  bool foldable = false;
+  for (const Node& n : g.nodes) {
+    for (const auto& kv : n.attrs)
+      if (kv.first.rfind("vk.", 0) == 0) return false;
+    if (n.op == "Shape" || n.op == "Size" || n.op == "ConstantOfShape") foldable = true;
+    if ((n.op == "Identity" || n.op == "Cast" || n.op == "Unsqueeze") && !n.inputs.empty() &&
+        n.inputs[0] < g.values.size() && g.values[n.inputs[0]].constant)
+      foldable = true;
+  }
+  return foldable;
+}
+
 }  // namespace
 
 Lowered lower_for_aten(const Graph& g) {
-  const bool neutral = needs_neutral_rewrites(g);
+  const bool fold = needs_folding(g);
+  const bool neutral = fold || needs_neutral_rewrites(g);
   const bool operands = std::any_of(g.nodes.begin(), g.nodes.end(), [](const Node& n) { return has_operand_inputs(n); });
   if (!neutral && !operands) return Lowering(g).run();
   // nnbridge/rewrite.h first: value types a file left to shape inference (ONNX models without
-  // value_info; every VkGraph value is written with its dtype and sizes), global pools as one
+  // value_info; every VkGraph value is written with its dtype and sizes), shape arithmetic of a
+  // graph from another format folded to constants (fold_shape_arithmetic), global pools as one
   // aten.avg_pool2d / max_pool2d window, Flatten / Squeeze / Unsqueeze of known shapes as a view, Transpose's default perm, Reshape's
   // constant shape input as view_copy's size, asymmetric padding as a constant_pad_nd; then the
   // operand inputs as the arguments' attributes (they alone do not call for the others).
   Graph pre = g;
   if (neutral) {
     infer_missing_types(pre);
+    // A folded chain can make the next one's types known: fold and infer until nothing changes.
+    for (int round = 0; fold && round < 8 && fold_shape_arithmetic(pre) > 0; ++round) infer_missing_types(pre);
+    if (fold) drop_identity(pre, "vk.");  // readers of an Identity (of a float parameter, say) read its input
     global_pools_as_windows(pre);
     shape_ops_as_reshape(pre, "vk.");
     explicit_transpose_perm(pre);

@@ -7,7 +7,7 @@
 #   -n N    shards (default: the number of cores); each shard checks its cases with --jobs 1,
 #           so N shards keep N cores busy
 #   -o OUT  folder for shard-<K>.json and shards.log (default: a temporary folder, removed)
-#   NNBRIDGE=path  the nnbridge binary (default: `nnbridge` on PATH)
+#   NNBRIDGE=path  the nnbridge binary (default: `nnbridge` on PATH, else build/bin/nnbridge)
 #   PARALLEL_OPTS  more options for parallel, e.g. "--sshloginfile nodes.txt --workdir ." to spread
 #                  the shards over machines that see DIR and OUT at the same paths
 # The conformance options go to every shard (--backends, -B, --filter, --timeout, --flatc,
@@ -28,7 +28,18 @@ shift $((OPTIND - 1))
 [ $# -ge 1 ] || { echo "usage: $0 [-n N] [-o OUT] DIR [conformance options...]" >&2; exit 2; }
 dir=$1
 shift
-nnbridge=${NNBRIDGE:-nnbridge}
+# The binary: $NNBRIDGE, else `nnbridge` on PATH, else the one `make` built beside this script.
+here=$(cd "$(dirname "$0")" && pwd)
+if [ -n "${NNBRIDGE:-}" ]; then
+  nnbridge=$NNBRIDGE
+elif command -v nnbridge >/dev/null 2>&1; then
+  nnbridge=nnbridge
+elif [ -x "$here/../../build/bin/nnbridge" ]; then
+  nnbridge=$here/../../build/bin/nnbridge
+else
+  echo "$0: no nnbridge binary: set NNBRIDGE=path, put nnbridge on PATH, or run make first" >&2
+  exit 2
+fi
 
 known=()
 args=("$@")
@@ -40,7 +51,7 @@ done
 
 if [ -z "$out" ]; then
   out=$(mktemp -d "${TMPDIR:-/tmp}/nnbridge-shards.XXXXXX")
-  trap 'rm -rf "$out"' EXIT
+  trap 'rm -rf "$out"' EXIT  # kept (the trap cleared) when a shard left no results, for its log
 fi
 mkdir -p "$out"
 rm -f "$out"/shard-*.json
@@ -58,7 +69,11 @@ shards=()
 for ((k = 0; k < n; k++)); do
   [ -f "$out/shard-$k.json" ] && shards+=("$out/shard-$k.json")
 done
-[ ${#shards[@]} -gt 0 ] || { echo "$0: no shard wrote its results; see $out/shards.log" >&2; exit 3; }
+if [ ${#shards[@]} -eq 0 ]; then
+  trap - EXIT
+  echo "$0: no shard wrote its results; see $out/shards.log" >&2
+  exit 3
+fi
 rc=0
 "$nnbridge" conformance merge "${shards[@]}" "${known[@]}" || rc=$?
 exit $rc

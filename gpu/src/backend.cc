@@ -154,8 +154,8 @@ class GpuBuilder final : public exec::NodeBuilder {
     // The name a SimpleGPU layer must carry to run this node (custom_layers.h has_custom_layer).
     const std::string layer = n.op == "armnn.StandIn" ? n.name : n.op.rfind("vk.", 0) == 0 ? n.op.substr(3) : n.op;
     return " (an OpenVINO custom layer named \"" + layer +
-           "\" runs it: --custom-layers FILE.xml, BackendOptions::custom_kernels; or opencl.fallback=cpu, or "
-           "BackendOptions::fallback, runs such nodes on cpu)";
+           "\" runs it: --custom-layers FILE.xml; or --fallback cpu (C++: the backend option "
+           "opencl.fallback=cpu or BackendOptions::fallback; Python: fallback=\"cpu\") runs such nodes on cpu)";
   }
 
  private:

@@ -230,6 +230,13 @@ TEST_CASE("conformance merge: refuses files that are not every shard of one run 
   CHECK(r.rc == 3);
   CHECK(r.out.find("other.json: not a conformance results file") != std::string::npos);
   CHECK(cli("conformance merge").rc == 2);
+  // A missing input is bad input (exit 3, named), as for every other command.
+  r = cli("conformance merge " + q(out / "missing.json"));
+  CHECK(r.rc == 3);
+  CHECK(r.out.find("missing.json: no such file") != std::string::npos);
+  r = cli("conformance " + q(out / "no_such_corpus"));
+  CHECK(r.rc == 3);
+  CHECK(r.out.find("no_such_corpus: no such folder") != std::string::npos);
   CHECK(cli("conformance " + q(root) + " --shard 2/2").rc == 2);
   r = cli("conformance " + q(root) + " --results " + q(out / "absent" / "r.json"));
   CHECK(r.rc == 2);

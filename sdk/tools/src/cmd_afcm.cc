@@ -31,7 +31,7 @@ int run_shaders(const ShadersArgs& a) {
   }
   if (sources.empty()) throw Error(ErrorCode::Invalid, "holds no gl.Program (not a compiled model?)", a.file);
   const fs::path dir = a.dir;
-  const bool created = make_output_folder(dir, "DIR");
+  const bool created = make_output_folder(dir, "shaders");
   // One file per program, named by its place in the file; all written, or none.
   std::vector<FileContents> files;
   files.reserve(sources.size());

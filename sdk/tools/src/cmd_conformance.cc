@@ -45,6 +45,15 @@ struct ChildArgs {
   std::string options, dir, name;
 };
 
+// A missing input is bad input (exit 3, naming it) as for every other command, not a usage error.
+void require_existing(const std::vector<std::string>& paths, bool folders) {
+  for (const std::string& p : paths) {
+    std::error_code ec;
+    if (folders ? !fs::is_directory(p, ec) : !fs::is_regular_file(p, ec))
+      throw Error(ErrorCode::Io, folders ? "no such folder" : "no such file", p);
+  }
+}
+
 void register_backends() {
   cpu_ref::register_backend();
 #ifdef NNBRIDGE_HAVE_OPENCL
@@ -177,8 +186,7 @@ void add_conformance(CLI::App& app, Action& action) {
                                  "Check golden case folders: decode, IR, round-trip, conversions, outputs, expected errors");
   // DIR is required unless `merge` follows (checked in the callback: a required positional would
   // be demanded of `conformance merge` too).
-  auto* dirs = sub->add_option("DIR", args->dirs, "Folders searched for cases (a folder with case.json, or ONNX-style test_data_set_*)")
-                   ->check(CLI::ExistingDirectory);
+  auto* dirs = sub->add_option("DIR", args->dirs, "Folders searched for cases (a folder with case.json, or ONNX-style test_data_set_*)");
   sub->add_option("--backends", args->backends, "Comma-separated backends to execute on (default: cpu)");
   sub->add_option("-B,--backend-option", args->backend_options, "A backend option key=value (opencl.fallback=cpu); repeatable")
       ->check(check_key_value)
@@ -191,11 +199,9 @@ void add_conformance(CLI::App& app, Action& action) {
   sub->add_option("--timeout", args->timeout, "Seconds a case may take before it is killed and fails (default 120)")
       ->check(CLI::Range(0.01, 86400.0));
   sub->add_option("--flatc", args->flatc, "flatc: the round-trip also compares flatc's JSON of both files");
-  sub->add_option("--schemas", args->schemas, "With --flatc: the folder holding armnn/, afcm/, vkgraph/ .fbs schemas")
-      ->check(CLI::ExistingDirectory);
+  sub->add_option("--schemas", args->schemas, "With --flatc: the folder holding armnn/, afcm/, vkgraph/ .fbs schemas");
   sub->add_option("--known-failures", args->known_failures,
-                  "A JSON object {\"<case name>\": \"<reason>\"}: those cases count as skipped while they fail")
-      ->check(CLI::ExistingFile);
+                  "A JSON object {\"<case name>\": \"<reason>\"}: those cases count as skipped while they fail");
   sub->add_option("--shard", args->shard,
                   "K/N: check only shard K of N (K counted from 0, as SLURM_ARRAY_TASK_ID and JOB_COMPLETION_INDEX): the "
                   "cases whose path below DIR hashes to K (FNV-1a 64, docs/conformance.md)");
@@ -208,16 +214,20 @@ void add_conformance(CLI::App& app, Action& action) {
   auto* merge = sub->add_subcommand("merge",
                                     "Combine the --results files of a run's shards: the summary and exit code of the whole run");
   merge->add_option("FILES", merge_args->files, "Results files, one per shard (every shard K/N of one run, each once)")
-      ->required()
-      ->check(CLI::ExistingFile);
+      ->required();
   merge->add_option("--known-failures", merge_args->known_failures,
-                    "A JSON object {\"<case name>\": \"<reason>\"}: those cases count as skipped while they fail")
-      ->check(CLI::ExistingFile);
+                    "A JSON object {\"<case name>\": \"<reason>\"}: those cases count as skipped while they fail");
   merge->add_flag("--json", merge_args->json, "Print the JSON report of the whole run instead of one line per case");
   merge->footer("Prints one line per case in name order and the summary, as the unsharded run would. Exit codes: 0 every "
                 "case passed or was skipped, 1 a case failed, 2 usage, 3 unreadable results files, or files that are "
                 "not every shard of one run exactly once.");
-  merge->callback([&action, merge_args] { action = [merge_args] { return run_merge(*merge_args); }; });
+  merge->callback([&action, merge_args] {
+    action = [merge_args] {
+      require_existing(merge_args->files, false);
+      if (!merge_args->known_failures.empty()) require_existing({merge_args->known_failures}, false);
+      return run_merge(*merge_args);
+    };
+  });
 
   // Runs after merge's callback (CLI11 runs a parent's last).
   sub->callback([&action, args, merge, dirs] {
@@ -226,7 +236,12 @@ void add_conformance(CLI::App& app, Action& action) {
       return;
     }
     if (args->dirs.empty()) throw CLI::RequiredError("DIR");
-    action = [args] { return run_conformance(*args); };
+    action = [args] {
+      require_existing(args->dirs, true);
+      if (!args->schemas.empty()) require_existing({args->schemas}, true);
+      if (!args->known_failures.empty()) require_existing({args->known_failures}, false);
+      return run_conformance(*args);
+    };
   });
 
   // The child side of one case; not for users (no help entry).

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <optional>
+#include <set>
 #include <string>
 #include <unordered_set>
 #include <vector>
@@ -500,5 +501,77 @@ std::size_t scalar_gather_as_reshape(Graph& g) {
   return changed;
 }
 
-}  // namespace nnbridge
+std::size_t nhwc_as_nchw(Graph& g) {
+  static const std::set<std::string> ops{"Conv",           "ConvTranspose", "MaxPool",     "AveragePool",
+                                         "LpPool",         "GlobalAveragePool", "GlobalMaxPool", "BatchNormalization",
+                                         "InstanceNormalization", "LRN",   "DepthToSpace", "SpaceToDepth"};
+  auto rank4 = [&](ValueId v) {
+    return valid(g, v) && !g.values[v].type.unknown_rank && g.values[v].type.shape.size() == 4;
+  };
+  auto nchw = [](TensorType t) {
+    t.shape = {t.shape[0], t.shape[3], t.shape[1], t.shape[2]};
+    return t;
+  };
+  std::size_t changed = 0;
+  Names names(g);
+  std::vector<Node> out;
+  out.reserve(g.nodes.size());
+  for (Node& n : g.nodes) {
+    const Attr* layout = find(n, "data_layout");
+    if (!ops.count(n.op) || !layout || !layout->is<std::string>() || layout->get<std::string>() != "NHWC" ||
+        n.inputs.empty() || n.outputs.size() != 1 || !rank4(n.inputs[0]) || !rank4(n.outputs[0])) {
+      out.push_back(std::move(n));
+      continue;
+    }
+    const TensorType x = nchw(g.values[n.inputs[0]].type), y = nchw(g.values[n.outputs[0]].type);
+    const ValueId x_nchw = add_tensor(g, names, n.name + "_nchw_in", x);
+    const ValueId y_nchw = add_tensor(g, names, n.name + "_nchw_out", y);
+    const ValueId y_nhwc = n.outputs[0];
+    const std::string name = n.name;
+    out.push_back(Node{"Transpose", name + "_to_nchw", {n.inputs[0]}, {x_nchw}, {{"perm", Attr(Ints{0, 3, 1, 2})}}});
+    n.inputs[0] = x_nchw;
+    n.outputs[0] = y_nchw;
+    n.attrs["data_layout"] = Attr(std::string("NCHW"));
+    out.push_back(std::move(n));
+    out.push_back(Node{"Transpose", name + "_to_nhwc", {y_nchw}, {y_nhwc}, {{"perm", Attr(Ints{0, 2, 3, 1})}}});
+    ++changed;
+  }
+  g.nodes = std::move(out);
+  return changed;
+}
 
+std::size_t gemm_input_as_matrix(Graph& g) {
+  std::size_t changed = 0;
+  Names names(g);
+  std::vector<Node> out;
+  out.reserve(g.nodes.size());
+  for (Node& n : g.nodes) {
+    const TensorType* a = type_at(g, n, 0);
+    const TensorType* b = type_at(g, n, 1);
+    if (n.op != "Gemm" || int_or(n, "transA", 0) != 0 || !a || !b || a->unknown_rank || a->shape.size() <= 2 ||
+        b->unknown_rank || b->shape.size() != 2) {
+      out.push_back(std::move(n));
+      continue;
+    }
+    const int64_t k = int_or(n, "transB", 0) ? b->shape[1] : b->shape[0];
+    const auto count = a->element_count();
+    if (!count || k <= 0 || *count % k) {
+      out.push_back(std::move(n));
+      continue;
+    }
+    TensorType flat_type = *a;
+    flat_type.shape = {*count / k, k};
+    const ValueId shape = g.add_value(Value{names.unique(n.name + "_matrix_shape"),
+                                            TensorType{DataType::Int64, {2}, false, std::nullopt},
+                                            bytes_of(Ints{*count / k, k}), {}});
+    const ValueId flat = add_tensor(g, names, n.name + "_matrix", flat_type);
+    out.push_back(Node{"Reshape", n.name + "_to_matrix", {n.inputs[0], shape}, {flat}, {}});
+    n.inputs[0] = flat;
+    out.push_back(std::move(n));
+    ++changed;
+  }
+  g.nodes = std::move(out);
+  return changed;
+}
+
+}  // namespace nnbridge

@@ -1,5 +1,5 @@
 // Arm NN -> ONNX: golden Arm NN 20.08 networks (tests/golden/armnn, outputs computed by Arm NN
-// 20.08 CpuRef) and a few ExecuTorch VkGraphs (tests/golden/vkgraph, outputs by PyTorch 1.13)
+// 20.08 CpuRef; NHWC ones among them) and a few ExecuTorch VkGraphs (tests/golden/vkgraph, outputs by PyTorch 1.13)
 // are written as ONNX, python3-onnx's onnx.checker.check_model(full_check=True) accepts each
 // written model, and the model read back computes the case's expected outputs on cpu.
 #include <doctest/doctest.h>
@@ -31,7 +31,12 @@ TEST_CASE("onnx from armnn: golden networks convert, pass the full check and com
       "pad",                 "slice",                  "reshape",             "batch_normalization_nchw",
       "maxpool_nchw_ceil",   "avgpool_nchw_pad_exclude", "permute_0231",      "splitter_two_outputs",
       "mean_keepdims",       "gather_axis0",           "depth_to_space_nchw", "resize_bilinear_half_pixel_nchw",
-      "../vkgraph/slice",    "../vkgraph/layer_norm",  "../vkgraph/conv_transposed", "../vkgraph/embedding"};
+      "../vkgraph/slice",    "../vkgraph/layer_norm",  "../vkgraph/conv_transposed", "../vkgraph/embedding",
+      // NHWC (Arm NN's default layout): the op between Transposes to and from NCHW (nhwc_as_nchw)
+      "conv2d_nhwc_same", "conv2d_nhwc_stride2_dilated_pad2", "conv2d_nhwc_dilated_nobias", "depthwise_nhwc_m1",
+      "depthwise_nhwc_dilated_pad_asym", "maxpool_nhwc", "avgpool_nhwc_pad_ignore_value",
+      "avgpool_nhwc_ceil_pad_exclude_asym", "batch_normalization_nhwc",
+      "lrn_across_nhwc", "depth_to_space_nhwc", "space_to_depth_nhwc", "transpose_conv2d_nhwc"};
   cpu_ref::register_backend();
   auto cpu = find_backend("cpu");
   REQUIRE(cpu);
@@ -81,6 +86,24 @@ void expect_numpy_output(const Graph& back, const fs::path& dir) {
 // Identity, global pools, Flatten / Squeeze / Unsqueeze).
 // Each is written, its Arm NN file passes `check` (nothing the reader would refuse), and it
 // computes NumPy's output of the operator's definition on cpu.
+TEST_CASE("onnx from armnn: the bundled NHWC conv, relu, fully-connected network (FullyConnected of a rank-4 input)") {
+  // examples/models/conv_relu_fc: an Arm NN network whose expected output Arm NN 20.08 CpuRef
+  // computed; its FullyConnected reads the NHWC convolution's rank-4 output (gemm_input_as_matrix).
+  NNBRIDGE_REQUIRE_ONNX();
+  cpu_ref::register_backend();
+  const fs::path dir = test::source_dir() / "examples/models";
+  const fs::path written = test::temp_dir() / "conv_relu_fc.onnx";
+  save(load(dir / "conv_relu_fc.armnn"), written);
+  CHECK(ox::full_check(written) == "");
+  Graph back = load(written);
+  REQUIRE(back.inputs.size() == 1);
+  REQUIRE(back.outputs.size() == 1);
+  TensorMap inputs{{back.values[back.inputs[0]].name, read_npy(dir / "conv_relu_fc/inputs/image.npy")}};
+  TensorMap expected{{back.values[back.outputs[0]].name, read_npy(dir / "conv_relu_fc/outputs/probs.npy")}};
+  TensorMap actual = find_backend("cpu")->prepare(back, {})->run(inputs);
+  for (const auto& r : compare_outputs(actual, expected, Tolerance{}, "cpu")) CHECK_MESSAGE(r.passed, (r.output + ": " + r.message));
+}
+
 TEST_CASE("onnx to armnn: implicit forms are written explicitly and compute the ONNX definition") {
   NNBRIDGE_REQUIRE_ONNX();
   const fs::path out = test::temp_dir();

@@ -192,6 +192,22 @@ std::size_t matmul_as_gemm(Graph& g);
 /// without the layer (Arm NN). Returns the number of nodes decomposed.
 std::size_t layer_norm_decomposed(Graph& g);
 
+/// A node with `data_layout` NHWC (Arm NN's default layout; a TfLite-parser network holds nothing
+/// else) of a op whose NCHW form is the ONNX operator: Conv, ConvTranspose, MaxPool, AveragePool,
+/// LpPool, GlobalAveragePool, GlobalMaxPool, BatchNormalization, InstanceNormalization, LRN,
+/// DepthToSpace, SpaceToDepth, with a rank-4 input and one rank-4 output of known shapes, becomes
+/// Transpose(perm 0,3,1,2) -> the op with `data_layout` NCHW -> Transpose(perm 0,2,3,1), for
+/// formats whose tensors are NCHW (ONNX). The op's other inputs (weights, per-channel parameters)
+/// are unchanged: their layout is given by `kernel_layout` (weights_as_oihw) or is per channel.
+/// Returns the number of nodes changed.
+std::size_t nhwc_as_nchw(Graph& g);
+
+/// Gemm whose A has rank > 2 (Arm NN FullyConnected, which flattens its input to [M, K] with K
+/// the weights' input size; ONNX Gemm-13 takes a matrix) gets a Reshape of A to [M, K] in front
+/// (shape as an int64 constant input). A whose element count K does not divide is left. Returns
+/// the number of nodes changed.
+std::size_t gemm_input_as_matrix(Graph& g);
+
 /// Affine (alpha * X + beta: the experimental ONNX Affine-1, Arm NN's Linear activation) of a
 /// float32 X becomes Mul by the constant scalar alpha then Add of beta, for formats without the op
 /// (ONNX opset 17). Returns the number of nodes changed.

@@ -182,9 +182,9 @@ TEST_CASE("conformance: conversions and execution through them") {
                                            "run:cpu:json", "run:cpu:vkdelegate"});
 }
 
-TEST_CASE("conformance: usage errors exit 2") {
+TEST_CASE("conformance: usage errors exit 2, a missing corpus folder 3") {
   CHECK(cli("conformance").rc == 2);
-  CHECK(cli("conformance " + q(temp_dir() / "absent")).rc == 2);
+  CHECK(cli("conformance " + q(temp_dir() / "absent")).rc == 3);  // bad input, not usage: no such folder
   CHECK(cli("conformance " + q(source_dir() / "tests" / "golden") + " --backends nosuch").rc == 2);
   CHECK(cli("conformance " + q(source_dir() / "tests" / "golden") + " --jobs 0").rc == 2);
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <numbers>
 #include <optional>
 #include <set>
 #include <string>
@@ -568,6 +569,45 @@ std::size_t gemm_input_as_matrix(Graph& g) {
     out.push_back(Node{"Reshape", n.name + "_to_matrix", {n.inputs[0], shape}, {flat}, {}});
     n.inputs[0] = flat;
     out.push_back(std::move(n));
+    ++changed;
+  }
+  g.nodes = std::move(out);
+  return changed;
+}
+
+std::size_t gelu_as_arithmetic(Graph& g) {
+  std::size_t changed = 0;
+  Names names(g);
+  std::vector<Node> out;
+  out.reserve(g.nodes.size());
+  for (Node& n : g.nodes) {
+    const TensorType* xt = type_at(g, n, 0);
+    const std::string approx = str_or(n, "approximate", "none");
+    if (n.op != "Gelu" || !xt || xt->dtype != DataType::Float32 || n.outputs.size() != 1 ||
+        (approx != "none" && approx != "tanh")) {
+      out.push_back(std::move(n));
+      continue;
+    }
+    const TensorType t = *xt;  // a copy: adding values moves the vector
+    const ValueId x = n.inputs[0], y = n.outputs[0];
+    const std::string& base = n.name;
+    auto scalar = [&](const char* what, float v) { return add_f32(g, names, base + "_" + what, {v}, {}); };
+    auto step = [&](const char* op, const char* what, std::vector<ValueId> in) {
+      const ValueId v = add_tensor(g, names, base + "_" + what, t);
+      out.push_back(Node{op, base + "_" + what, std::move(in), {v}, {}});
+      return v;
+    };
+    ValueId inner;
+    if (approx == "none") {
+      inner = step("Erf", "erf", {step("Mul", "scaled", {x, scalar("inv_sqrt2", float(1.0 / std::sqrt(2.0)))})});
+    } else {
+      const ValueId cube = step("Mul", "cube", {step("Mul", "square", {x, x}), x});
+      const ValueId sum = step("Add", "sum", {x, step("Mul", "cubic", {cube, scalar("k", 0.044715f)})});
+      inner = step("Tanh", "tanh", {step("Mul", "scaled", {sum, scalar("sqrt_2_pi", float(std::sqrt(2.0 / std::numbers::pi)))})});
+    }
+    const ValueId half_x = step("Mul", "half_x", {x, scalar("half", 0.5f)});
+    const ValueId one_plus = step("Add", "one_plus", {inner, scalar("one", 1.0f)});
+    out.push_back(Node{"Mul", base, {half_x, one_plus}, {y}, {}});
     ++changed;
   }
   g.nodes = std::move(out);

@@ -4,6 +4,7 @@
 // written model, and the model read back computes the case's expected outputs on cpu.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <fstream>
 #include <set>
 
@@ -102,6 +103,37 @@ TEST_CASE("onnx from armnn: the bundled NHWC conv, relu, fully-connected network
   TensorMap expected{{back.values[back.outputs[0]].name, read_npy(dir / "conv_relu_fc/outputs/probs.npy")}};
   TensorMap actual = find_backend("cpu")->prepare(back, {})->run(inputs);
   for (const auto& r : compare_outputs(actual, expected, Tolerance{}, "cpu")) CHECK_MESSAGE(r.passed, (r.output + ": " + r.message));
+}
+
+TEST_CASE("onnx from a graph with Gelu: written as Gelu-20's arithmetic (erf and tanh forms)") {
+  // ONNX opset 17 has no Gelu. Expected values from the formulas of ONNX Gelu-20:
+  // none: 0.5 x (1 + erf(x / sqrt 2)); tanh: 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3))).
+  NNBRIDGE_REQUIRE_ONNX();
+  cpu_ref::register_backend();
+  Graph g;
+  const TensorType t{DataType::Float32, {1, 5}, false, std::nullopt};
+  const ValueId x = g.add_value(Value{"x", t, std::nullopt, {}});
+  const ValueId y1 = g.add_value(Value{"y_erf", t, std::nullopt, {}});
+  const ValueId y2 = g.add_value(Value{"y_tanh", t, std::nullopt, {}});
+  g.inputs = {x};
+  g.outputs = {y1, y2};
+  g.add_node(Node{"Gelu", "gelu", {x}, {y1}, {}});
+  g.add_node(Node{"Gelu", "gelu_tanh", {x}, {y2}, {{"approximate", Attr(std::string("tanh"))}}});
+  const fs::path written = test::temp_dir() / "gelu.onnx";
+  save(g, written);
+  CHECK(ox::full_check(written) == "");
+  Graph back = load(written);
+  for (const Node& n : back.nodes) CHECK(n.op != "Gelu");
+  const std::vector<float> xs{-2.0f, -0.5f, 0.0f, 0.5f, 3.0f};
+  TensorMap in{{"x", HostTensor::from_values<float>(t, xs)}};
+  TensorMap got = find_backend("cpu")->prepare(back, {})->run(in);
+  const auto e = got.at("y_erf").to_double(), h = got.at("y_tanh").to_double();
+  for (std::size_t i = 0; i < xs.size(); ++i) {
+    const double v = xs[i];
+    CHECK(e[i] == doctest::Approx(0.5 * v * (1 + std::erf(v / std::sqrt(2.0)))).epsilon(1e-6));
+    CHECK(h[i] == doctest::Approx(0.5 * v * (1 + std::tanh(std::sqrt(2 / 3.14159265358979323846) * (v + 0.044715 * v * v * v))))
+                      .epsilon(1e-6));
+  }
 }
 
 TEST_CASE("onnx to armnn: implicit forms are written explicitly and compute the ONNX definition") {

@@ -208,6 +208,12 @@ std::size_t nhwc_as_nchw(Graph& g);
 /// the number of nodes changed.
 std::size_t gemm_input_as_matrix(Graph& g);
 
+/// Gelu of a float32 X, for formats without the op (ONNX opset 17; Gelu is ONNX Gelu-20), as the
+/// arithmetic Gelu-20 defines: approximate "none" as 0.5 * X * (1 + Erf(X / sqrt(2))), "tanh" as
+/// 0.5 * X * (1 + Tanh(sqrt(2 / pi) * (X + 0.044715 * X^3))), with scalar constants. Returns the
+/// number of nodes changed.
+std::size_t gelu_as_arithmetic(Graph& g);
+
 /// Affine (alpha * X + beta: the experimental ONNX Affine-1, Arm NN's Linear activation) of a
 /// float32 X becomes Mul by the constant scalar alpha then Add of beta, for formats without the op
 /// (ONNX opset 17). Returns the number of nodes changed.

@@ -2,6 +2,7 @@
 
 #include <limits>
 
+#include "nnbridge/attr_text.h"
 #include "nnbridge/graph.h"
 
 using namespace nnbridge;
@@ -51,3 +52,13 @@ TEST_CASE("Graph: add_value, add_node, find_value, producers") {
   CHECK(p[y] == 0);
   CHECK(p[z] == 1);
 }
+
+TEST_CASE("attr_text: compact JSON, bytes as a count, a string that is not UTF-8 printed with U+FFFD") {
+  CHECK(attr_text(Attr(std::vector<int64_t>{1, -2})) == "[1,-2]");
+  CHECK(attr_text(Attr(std::string("NHWC"))) == "\"NHWC\"");
+  CHECK(attr_text(Attr(0.5)) == "0.5");
+  CHECK(attr_text(Attr(Bytes{std::vector<uint8_t>(3)})) == "<3 bytes>");
+  // 0xFF is never UTF-8 (RFC 3629); the replacement character U+FFFD is EF BF BD.
+  CHECK(attr_text(Attr(std::string("a\xff"))) == "\"a\xef\xbf\xbd\"");
+}
+

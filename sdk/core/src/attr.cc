@@ -1,4 +1,9 @@
 #include "nnbridge/attr.h"
+#include "nnbridge/attr_text.h"
+
+#include <type_traits>
+
+#include <nlohmann/json.hpp>
 
 namespace nnbridge {
 
@@ -15,6 +20,17 @@ std::string_view to_string(AttrType t) {
     case AttrType::Bytes: return "bytes";
   }
   return "unknown";
+}
+
+std::string attr_text(const Attr& a) {
+  if (a.is<Bytes>()) return "<" + std::to_string(a.get<Bytes>().data.size()) + " bytes>";
+  nlohmann::json j;
+  std::visit(
+      [&](const auto& v) {
+        if constexpr (!std::is_same_v<std::decay_t<decltype(v)>, Bytes>) j = v;
+      },
+      a.value);
+  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
 }
 
 }  // namespace nnbridge

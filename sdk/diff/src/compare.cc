@@ -4,6 +4,7 @@
 #include <cstring>
 #include <set>
 
+#include "nnbridge/attr_text.h"
 #include "internal.h"
 #include "nnbridge/error.h"
 #include "nnbridge/exec.h"
@@ -12,7 +13,6 @@
 namespace nnbridge {
 
 namespace diff_detail {
-std::string attr_text(const Attr& a);  // report.cc
 std::string shape_text(const TensorType& t);
 std::string quantization_text(const TensorType& t);
 }  // namespace diff_detail

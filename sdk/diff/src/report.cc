@@ -4,23 +4,13 @@
 #include <nlohmann/json.hpp>
 #include <variant>
 
+#include "nnbridge/attr_text.h"
 #include "internal.h"
 #include "nnbridge/exec.h"
 
 namespace nnbridge {
 
 namespace diff_detail {
-
-std::string attr_text(const Attr& a) {
-  if (a.is<Bytes>()) return "<" + std::to_string(a.get<Bytes>().data.size()) + " bytes>";
-  nlohmann::json j;
-  std::visit(
-      [&](const auto& v) {
-        if constexpr (!std::is_same_v<std::decay_t<decltype(v)>, Bytes>) j = v;
-      },
-      a.value);
-  return j.dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
-}
 
 std::string shape_text(const TensorType& t) {
   if (t.unknown_rank) return "[*]";

@@ -6,6 +6,7 @@
 #include <memory>
 #include <nlohmann/json.hpp>
 
+#include "nnbridge/attr_text.h"
 #include "commands.h"
 #include "nnbridge/dtype.h"
 #include "nnbridge/io.h"

@@ -69,8 +69,6 @@ std::vector<std::string> npy_file_names(const std::vector<std::pair<std::string,
 
 /// "[1, 3, 224, 224]", "?" for unknown dims, "[*]" for unknown rank.
 std::string shape_text(const TensorType& t);
-/// An attribute as JSON text (bytes as "<N bytes>").
-std::string attr_text(const Attr& a);
 /// attr_text shortened for a terminal: a list of more than `max_items` shows its first and last
 /// max_items / 2 and its length; any text longer than `max_chars` is cut, saying how long it was.
 std::string attr_summary(const Attr& a, std::size_t max_items = 8, std::size_t max_chars = 160);

@@ -5,6 +5,7 @@
 #include <set>
 #include <sstream>
 
+#include "nnbridge/attr_text.h"
 #include "commands.h"
 #include "nnbridge/error.h"
 #include "nnbridge/io.h"
@@ -101,17 +102,6 @@ std::string shape_text(const TensorType& t) {
     s += t.shape[i] < 0 ? std::string("?") : std::to_string(t.shape[i]);
   }
   return s + "]";
-}
-
-std::string attr_text(const Attr& a) {
-  if (a.is<Bytes>()) return "<" + std::to_string(a.get<Bytes>().data.size()) + " bytes>";
-  nlohmann::json j;
-  std::visit(
-      [&](const auto& v) {
-        if constexpr (!std::is_same_v<std::decay_t<decltype(v)>, Bytes>) j = v;
-      },
-      a.value);
-  return j.dump();
 }
 
 std::string attr_summary(const Attr& a, std::size_t max_items, std::size_t max_chars) {

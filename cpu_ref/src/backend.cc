@@ -70,12 +70,12 @@ class CpuPlan final : public Plan {
     for (std::size_t k = 0; k < graph_inputs.size(); ++k) {
       const auto& [name, type] = in_types[k];
       auto it = inputs.find(name);
-      if (it == inputs.end()) throw Error(ErrorCode::Invalid, "no tensor given for graph input \"" + name + "\"");
+      if (it == inputs.end()) throw Error(ErrorId::MissingInput, "no tensor given for graph input \"" + name + "\"");
       const HostTensor& t = it->second;
       if (t.shape() != type.shape)
-        throw Error(ErrorCode::Invalid, "graph input \"" + name + "\" has the wrong shape");
+        throw Error(ErrorId::Shape, "graph input \"" + name + "\" has the wrong shape");
       if (t.dtype() != type.dtype && t.dtype() != storage_type(type.dtype))
-        throw Error(ErrorCode::Invalid, "graph input \"" + name + "\" is " + std::string(to_string(t.dtype())) +
+        throw Error(ErrorId::TypeMismatch, "graph input \"" + name + "\" is " + std::string(to_string(t.dtype())) +
                                             ", the graph needs " + std::string(to_string(type.dtype)));
       ValueId id = graph_inputs[k];
       const std::byte* bytes = t.bytes().data();
@@ -89,7 +89,7 @@ class CpuPlan final : public Plan {
     for (const auto& input : inputs) {
       const std::string& name = input.first;  // not a structured binding: clang 14 cannot capture those
       bool known = std::any_of(in_types.begin(), in_types.end(), [&](const auto& p) { return p.first == name; });
-      if (!known) throw Error(ErrorCode::Invalid, "\"" + name + "\" is not a graph input");
+      if (!known) throw Error(ErrorId::MissingInput, "\"" + name + "\" is not a graph input");
     }
     struct Lease {  // gives the arena back however the run ends
       const ArenaPool& pool;

@@ -22,16 +22,16 @@ std::string kernel_text(const CustomKernel& k) { return k.op + " (" + dtype_text
 
 // The message of the exception being handled, and whether it says the node is inconsistent.
 struct Caught {
-  ErrorCode code;
+  ErrorId id;
   std::string what;
 };
-Caught caught(ErrorCode fallback) {
+Caught caught(ErrorId fallback) {
   try {
     throw;
   } catch (const Error& e) {
-    return {e.code(), e.message()};
+    return {e.id(), e.message()};
   } catch (const std::invalid_argument& e) {
-    return {ErrorCode::Invalid, e.what()};
+    return {ErrorId::InvalidOther, e.what()};
   } catch (const std::exception& e) {
     return {fallback, e.what()};
   } catch (...) {
@@ -53,11 +53,11 @@ std::shared_ptr<const KernelRegistry::Entry> RegistryAccess::find(const KernelRe
 
 void RegistryAccess::add(KernelRegistry& r, std::shared_ptr<const KernelRegistry::Entry> e) {
   const CustomKernel& k = e->kernel;
-  if (k.op.empty()) throw Error(ErrorCode::Invalid, "a custom kernel has no op");
-  if (!k.compute) throw Error(ErrorCode::Invalid, "custom kernel " + kernel_text(k) + " has no compute function");
+  if (k.op.empty()) throw Error(ErrorId::OptionValue, "a custom kernel has no op");
+  if (!k.compute) throw Error(ErrorId::OptionValue, "custom kernel " + kernel_text(k) + " has no compute function");
   for (const auto& old : r.entries_)
     if (old->kernel.op == k.op && old->kernel.dtype == k.dtype)
-      throw Error(ErrorCode::Invalid, "custom kernel " + kernel_text(k) + " is registered twice: " +
+      throw Error(ErrorId::DuplicateName, "custom kernel " + kernel_text(k) + " is registered twice: " +
                                           (old->source == e->source ? "both times by " + old->source
                                                                     : "by " + old->source + " and by " + e->source));
   r.entries_.push_back(std::move(e));
@@ -97,7 +97,7 @@ KernelRegistry effective_kernels(const BackendOptions& options) {
   for (const auto& set : options.custom_kernels) {
     if (!set || set->backend() != "cpu") continue;
     const auto* reg = dynamic_cast<const KernelRegistry*>(set.get());
-    if (!reg) throw Error(ErrorCode::Invalid, "a custom kernel set for \"cpu\" is not an nnbridge::cpu_ref::KernelRegistry");
+    if (!reg) throw Error(ErrorId::OptionValue, "a custom kernel set for \"cpu\" is not an nnbridge::cpu_ref::KernelRegistry");
     r.add_all(*reg);
   }
   for (const std::string& path : options.extensions) r.load_extension(path);
@@ -130,11 +130,11 @@ std::optional<std::vector<TensorType>> custom_infer(const KernelRegistry::Entry&
   try {
     out = e.kernel.infer(CustomNode{n, in, declared});
   } catch (...) {
-    Caught c = caught(ErrorCode::Unsupported);
-    throw Error(c.code, who + ": " + c.what);
+    Caught c = caught(ErrorId::UnsupportedOther);
+    throw Error(c.id, who + ": " + c.what);
   }
   if (out.size() != n.outputs.size())
-    throw Error(ErrorCode::Invalid, who + " gave " + std::to_string(out.size()) + " types for " +
+    throw Error(ErrorId::Arity, who + " gave " + std::to_string(out.size()) + " types for " +
                                         std::to_string(n.outputs.size()) + " outputs");
   return out;
 }
@@ -181,7 +181,7 @@ struct CustomStep {
     try {
       entry->kernel.compute(KernelCall{cn, ti, to, threads});
     } catch (...) {
-      throw Error(ErrorCode::Backend, label + ": custom kernel " + kernel_text(entry->kernel) + " from " + entry->source + " failed: " + caught(ErrorCode::Backend).what);
+      throw Error(ErrorId::Execution, label + ": custom kernel " + kernel_text(entry->kernel) + " from " + entry->source + " failed: " + caught(ErrorId::Execution).what);
     }
     for (std::size_t o = 0; o < out.size(); ++o) {
       if (out[o].dtype == DataType::Float32) continue;

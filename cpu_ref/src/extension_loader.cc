@@ -26,6 +26,11 @@ class Registrar final : public KernelRegistrar {
       e->source = source_;
       RegistryAccess::add(staged, std::move(e));
       return true;
+    } catch (const Error& e) {  // RegistryAccess::add's refusal: keep its identifier
+      if (refusal.empty()) {
+        refusal = e.message();
+        refusal_id = e.id();
+      }
     } catch (const std::exception& e) {
       if (refusal.empty()) refusal = e.what();
     } catch (...) {
@@ -42,6 +47,7 @@ class Registrar final : public KernelRegistrar {
 
   KernelRegistry staged;
   std::string refusal, failure;
+  ErrorId refusal_id = ErrorId::InvalidOther;  ///< the identifier of the first refusal
 
  private:
   std::shared_ptr<void> library_;
@@ -60,17 +66,17 @@ void KernelRegistry::load_extension(const std::filesystem::path& path) {
   const std::string file = path.string();
   std::error_code ec;
   const fs::file_status st = fs::status(path, ec);
-  if (!fs::exists(st)) throw Error(ErrorCode::Io, "no such extension library", file);
-  if (fs::is_directory(st)) throw Error(ErrorCode::Io, "is a folder, not an extension library", file);
+  if (!fs::exists(st)) throw Error(ErrorId::IoOpen, "no such extension library", file);
+  if (fs::is_directory(st)) throw Error(ErrorId::IoNotRegular, "is a folder, not an extension library", file);
   // dlopen searches the library path for a name without a slash; a path means a path.
   const fs::path where = fs::absolute(path, ec);
   ::dlerror();
   void* handle = ::dlopen((ec ? path : where).c_str(), RTLD_NOW | RTLD_LOCAL);
-  if (!handle) throw Error(ErrorCode::Unsupported, "cannot load the extension library: " + last_dl_error(), file);
+  if (!handle) throw Error(ErrorId::UnsupportedOther, "cannot load the extension library: " + last_dl_error(), file);
   std::shared_ptr<void> library(handle, [](void* h) { ::dlclose(h); });
   void* symbol = ::dlsym(handle, kCpuExtensionEntryPoint);
   if (!symbol)
-    throw Error(ErrorCode::Unsupported,
+    throw Error(ErrorId::UnsupportedOther,
                 std::string("not an nnbridge cpu extension: it exports no ") + kCpuExtensionEntryPoint + " entry point", file);
   const auto entry = reinterpret_cast<CpuExtensionEntry>(symbol);
   Registrar registrar(*this, library, file);
@@ -83,13 +89,13 @@ void KernelRegistry::load_extension(const std::filesystem::path& path) {
     registrar.fail("an exception of unknown type escaped the entry point");
   }
   if (rc > 0)
-    throw Error(ErrorCode::Unsupported,
+    throw Error(ErrorId::Version,
                 "the extension was built for nnbridge cpu kernel ABI version " + std::to_string(rc) + ", this nnbridge has version " +
                     std::to_string(kCpuKernelAbiVersion) + ": rebuild it against this nnbridge's nnbridge/cpu_kernel_api.h",
                 file);
-  if (!registrar.refusal.empty()) throw Error(ErrorCode::Invalid, "a registration was refused: " + registrar.refusal, file);
+  if (!registrar.refusal.empty()) throw Error(registrar.refusal_id, "a registration was refused: " + registrar.refusal, file);
   if (rc != kCpuExtensionOk)
-    throw Error(ErrorCode::Invalid,
+    throw Error(ErrorId::InvalidOther,
                 "the extension failed to register its kernels: " +
                     (registrar.failure.empty() ? std::string("it gave no reason") : registrar.failure),
                 file);

@@ -28,6 +28,9 @@ inference of the `.armnn` file (`--runs` runs after one warm-up), per backend.
 few float32 ulps per layer, ~1e-6 of the output's scale over these depths; 1e-4 leaves two orders
 of margin and still catches a wrong layout, padding or constant, which give errors of order 1).
 Without `--check` the exit status is 0 once the table is printed.
+
+On a terminal, a progress line on stderr says which model runs, how many are done, how many failed
+so far, the time elapsed and the time left at the mean pace so far; a log or a pipe gets nothing.
 """
 
 import argparse
@@ -35,6 +38,7 @@ import os
 import subprocess
 import sys
 import tempfile
+import threading
 import time
 from pathlib import Path
 
@@ -181,6 +185,81 @@ def peer_run(peer, armnn_path, graph, x, ref, tolerance, row, notes):
             row.ok = False
 
 
+class Progress:
+    """On a terminal, "[3/21] 1 failed, 2m10s elapsed, ETA 5m03s: resnet50" on `stream` (stderr),
+    rewritten in place ("\\r" and erase-line) when a model starts and, by a background thread,
+    every `period` seconds while it runs; nothing when `stream` is not a terminal. The ETA is the
+    models left at the mean time per model so far, shown once one model is done."""
+
+    def __init__(self, total, stream=None, clock=time.monotonic, period=0.5):
+        self.total, self.done, self.failed = total, 0, 0
+        self.stream = sys.stderr if stream is None else stream
+        self.enabled = bool(getattr(self.stream, "isatty", lambda: False)())
+        self.clock = clock
+        self.start = clock()
+        self.label, self.drawn = "", False
+        self.lock = threading.Lock()
+        self.stopped = threading.Event()
+        if self.enabled:
+            threading.Thread(target=self._redraw, args=(period,), daemon=True).start()
+
+    @staticmethod
+    def duration(seconds):
+        s = max(0, int(seconds))
+        if s < 60:
+            return f"{s}s"
+        if s < 3600:
+            return f"{s // 60}m{s % 60:02d}s"
+        return f"{s // 3600}h{s // 60 % 60:02d}m"
+
+    def text(self, label):
+        elapsed = self.clock() - self.start
+        s = f"[{self.done}/{self.total}] "
+        if self.failed:
+            s += f"{self.failed} failed, "
+        s += f"{self.duration(elapsed)} elapsed"
+        if 0 < self.done < self.total:
+            s += f", ETA {self.duration(elapsed / self.done * (self.total - self.done))}"
+        return s + (f": {label}" if label else "")
+
+    def _draw(self):
+        self.stream.write("\r\033[K" + self.text(self.label))
+        self.stream.flush()
+        self.drawn = True
+
+    def _redraw(self, period):
+        while not self.stopped.wait(period):
+            with self.lock:
+                if self.drawn:
+                    self._draw()
+
+    def show(self, label):
+        """Draws the line with `label` (the model that runs now)."""
+        if self.enabled:
+            with self.lock:
+                self.label = label
+                self._draw()
+
+    def step(self, failed):
+        """One model is done (`failed`: not converted everywhere or above the tolerance)."""
+        with self.lock:
+            self.done += 1
+            self.failed += bool(failed)
+
+    def clear(self):
+        """Erases the line until the next show()."""
+        if self.enabled:
+            with self.lock:
+                if self.drawn:
+                    self.stream.write("\r\033[K")
+                    self.stream.flush()
+                    self.drawn = False
+
+    def close(self):
+        self.clear()
+        self.stopped.set()
+
+
 class Notes:
     def __init__(self):
         self.items = []
@@ -296,12 +375,17 @@ def main():
                                 + [f"ms {b}" for b in args.backends]) + " |"
     print(header)
     print("|" + "|".join("-" * len(c) for c in header[1:-1].split("|")) + "|", flush=True)
+    progress = Progress(len(names))
     for name in names:
+        progress.show(name)
         row = zoo_model(nnbridge, name, sides.get(name, 224), args, out, notes, peer)
         rows.append(row)
+        progress.step(not row.ok)
+        progress.clear()  # the table row starts on a clean line when stdout is the same terminal
         cells = [f"{name:<{widths['model']}}"] + [f"{row.cells.get(c, '-'):<{widths[c]}}" for c in columns]
         cells += [f"{row.times[b]:.0f}" if b in row.times else "-" for b in args.backends]
         print("| " + " | ".join(cells) + " |", flush=True)
+    progress.close()
     for k, text in enumerate(notes.items, 1):
         print(f"[{k}] {short(text, 400)}")
     if tmp:

@@ -61,18 +61,18 @@ class GpuPlan final : public Plan {
     for (const auto& input : inputs) {
       const std::string& name = input.first;  // not a structured binding: clang 14 cannot capture those
       if (std::none_of(in_types.begin(), in_types.end(), [&](const auto& p) { return p.first == name; }))
-        throw Error(ErrorCode::Invalid, "\"" + name + "\" is not a graph input");
+        throw Error(ErrorId::MissingInput, "\"" + name + "\" is not a graph input");
     }
     std::lock_guard lock(mutex);
     try {
       for (std::size_t k = 0; k < graph_inputs.size(); ++k) {
         const auto& [name, type] = in_types[k];
         auto it = inputs.find(name);
-        if (it == inputs.end()) throw Error(ErrorCode::Invalid, "no tensor given for graph input \"" + name + "\"");
+        if (it == inputs.end()) throw Error(ErrorId::MissingInput, "no tensor given for graph input \"" + name + "\"");
         const HostTensor& t = it->second;
-        if (t.shape() != type.shape) throw Error(ErrorCode::Invalid, "graph input \"" + name + "\" has the wrong shape");
+        if (t.shape() != type.shape) throw Error(ErrorId::Shape, "graph input \"" + name + "\" has the wrong shape");
         if (t.dtype() != type.dtype && t.dtype() != storage_type(type.dtype))
-          throw Error(ErrorCode::Invalid, "graph input \"" + name + "\" is " + std::string(to_string(t.dtype())) +
+          throw Error(ErrorId::TypeMismatch, "graph input \"" + name + "\" is " + std::string(to_string(t.dtype())) +
                                               ", the graph needs " + std::string(to_string(type.dtype)));
         write(graph_inputs[k], exec::to_float(type, t.bytes().data(), t.element_count()).data());
       }
@@ -102,7 +102,7 @@ class GpuPlan final : public Plan {
       }
       return result;
     } catch (const cl::Error& e) {
-      throw Error(ErrorCode::Backend, std::string("opencl: ") + e.what() + " failed with " + std::to_string(e.err()) +
+      throw Error(ErrorId::Execution, std::string("opencl: ") + e.what() + " failed with " + std::to_string(e.err()) +
                                           " on " + dev->label);
     }
   }
@@ -175,11 +175,11 @@ class GpuBackend final : public Backend {
       if (key == "opencl.device") device_spec = value;
       else if (key == "opencl.fallback") fallback = value;
       else if (key == "opencl.cache_dir") cache_dir = value;
-      else throw Error(ErrorCode::Invalid, "unknown option \"" + key +
+      else throw Error(ErrorId::UnknownOption, "unknown option \"" + key +
                                                "\" (the opencl backend knows opencl.device, opencl.fallback, opencl.cache_dir)");
     }
     if (fallback != "none" && fallback != "cpu")
-      throw Error(ErrorCode::Invalid, "opencl.fallback must be none or cpu, not \"" + fallback + "\"");
+      throw Error(ErrorId::OptionValue, "opencl.fallback must be none or cpu, not \"" + fallback + "\"");
     auto plan = std::make_unique<GpuPlan>();
     // One choice (opencl.device's rule), then that device opened by its index.
     plan->device_info = select_device(device_spec);
@@ -201,7 +201,7 @@ class GpuBackend final : public Backend {
       if (g.inputs.empty()) throw;
       return exec::input_bound_plan(backend(), g, options);
     } catch (const cl::Error& e) {
-      throw Error(ErrorCode::Backend, std::string("opencl: ") + e.what() + " failed with " + std::to_string(e.err()) + " on " +
+      throw Error(ErrorId::Device, std::string("opencl: ") + e.what() + " failed with " + std::to_string(e.err()) + " on " +
                                           plan->dev->label);
     }
     return plan;

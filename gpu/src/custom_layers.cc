@@ -39,7 +39,7 @@ std::string read_sources(const ovc::SimpleGpuLayer& l) {
       all += "\n// Custom Layer Kernel " + p.string() + "\n\n" +
              ovc::read_custom_layer_file(p, ovc::LoadCustomLayersOptions{}.max_file_bytes, "kernel source");
     } catch (const Error& e) {
-      throw Error(e.code(), "custom layer \"" + l.name + "\" (" + l.where.text() + "): " + e.message(), p.string());
+      throw Error(e.id(), "custom layer \"" + l.name + "\" (" + l.where.text() + "): " + e.message(), p.string());
     }
   }
   return all;
@@ -61,9 +61,9 @@ Launch custom_layer_launch(const BackendOptions& options, const Graph& work, std
                            const std::string& label) {
   const Node& n = work.nodes[i];
   const ovc::SimpleGpuLayer* layer = match(options, n);
-  if (!layer) throw Error(ErrorCode::Unsupported, label + ": no custom layer matches");
+  if (!layer) throw Error(ErrorId::UnsupportedOther, label + ": no custom layer matches");
   const std::string who = label + ": custom layer \"" + layer->name + "\" (" + layer->where.text() + ")";
-  auto invalid = [&](const std::string& why) { return Error(ErrorCode::Invalid, who + ": " + why); };
+  auto invalid = [&](ErrorId id, const std::string& why) { return Error(id, who + ": " + why); };
 
   // Which node port each <Tensor> binds: output port-indices are output numbers or IR port ids
   // (openvino_custom.h resolve_ports).
@@ -71,7 +71,7 @@ Launch custom_layer_launch(const BackendOptions& options, const Graph& work, std
   try {
     ports = ovc::resolve_ports(*layer, n.inputs.size(), n.outputs.size());
   } catch (const Error& e) {
-    throw Error(e.code(), label + ": " + e.message());
+    throw Error(e.id(), label + ": " + e.message());
   }
 
   // Layouts: a port's format is that of the first <Tensor> bound to it (the plugin reorders each
@@ -94,9 +94,9 @@ Launch custom_layer_launch(const BackendOptions& options, const Graph& work, std
       out.bound[port] = true;
     }
     for (std::size_t k = 0; k < ids.size(); ++k) {
-      if (ids[k] == kNoValue) throw invalid(std::string(what) + " " + std::to_string(k) + " is absent");
+      if (ids[k] == kNoValue) throw invalid(ErrorId::Arity, std::string(what) + " " + std::to_string(k) + " is absent");
       auto d = ovc::dims_of(work.values[ids[k]].type.shape);
-      if (!d) throw Error(ErrorCode::Unsupported, who + ": " + what + " " + std::to_string(k) + " has rank " +
+      if (!d) throw Error(ErrorId::Feature, who + ": " + what + " " + std::to_string(k) + " has rank " +
                                                        std::to_string(work.values[ids[k]].type.shape.size()) +
                                                        "; custom layers see tensors as B, F, Y, X (rank 4 at most)");
       out.layouts[k].dims = *d;
@@ -107,9 +107,9 @@ Launch custom_layer_launch(const BackendOptions& options, const Graph& work, std
   Ports out_ports = layouts(n.outputs, ovc::TensorBinding::Direction::Output, "output");
   const std::vector<ovc::TensorLayout>& ins = in_ports.layouts;
   const std::vector<ovc::TensorLayout>& outs = out_ports.layouts;
-  if (outs.empty()) throw invalid("the node has no output");
+  if (outs.empty()) throw invalid(ErrorId::Arity, "the node has no output");
   for (std::size_t k = 0; k < outs.size(); ++k) {
-    if (!out_ports.bound[k]) throw invalid("output " + std::to_string(k) + " of the node is bound by no <Tensor type=\"output\">");
+    if (!out_ports.bound[k]) throw invalid(ErrorId::Arity, "output " + std::to_string(k) + " of the node is bound by no <Tensor type=\"output\">");
     if (out_ports.any[k]) out_ports.layouts[k].format = ins.empty() ? ovc::TensorFormat::BFYX : ins[0].format;
   }
 
@@ -118,7 +118,7 @@ Launch custom_layer_launch(const BackendOptions& options, const Graph& work, std
   std::size_t dim_value = n.outputs[0];
   if (layer->dim.input) {
     if (static_cast<std::size_t>(layer->dim.index) >= ins.size())
-      throw invalid("<WorkSizes> dim=input," + std::to_string(layer->dim.index) + " but the node has " + std::to_string(ins.size()) + " inputs");
+      throw invalid(ErrorId::DanglingReference, "<WorkSizes> dim=input," + std::to_string(layer->dim.index) + " but the node has " + std::to_string(ins.size()) + " inputs");
     dim_value = n.inputs[layer->dim.index];
   }
   const ovc::Dims dims = *ovc::work_size_dims(work.values[dim_value].type.shape, layer->dim.input);
@@ -129,9 +129,9 @@ Launch custom_layer_launch(const BackendOptions& options, const Graph& work, std
       try {
         v = ovc::evaluate_work_size(r, dims);
       } catch (const Error& e) {
-        throw invalid(std::string(what) + ": " + e.message());
+        throw invalid(e.id(), std::string(what) + ": " + e.message());
       }
-      if (v <= 0) throw invalid(std::string(what) + " \"" + r + "\" gives " + std::to_string(v) + " for this node; work sizes must be positive");
+      if (v <= 0) throw invalid(ErrorId::AttributeValue, std::string(what) + " \"" + r + "\" gives " + std::to_string(v) + " for this node; work sizes must be positive");
       out.push_back(static_cast<std::size_t>(v));
     }
     return out;
@@ -141,13 +141,13 @@ Launch custom_layer_launch(const BackendOptions& options, const Graph& work, std
   if (global.empty()) {
     const auto& d = outs[0].dims;
     global.push_back(static_cast<std::size_t>(d[0] * d[1] * d[2] * d[3]));  // the plugin's default: output 0's element count
-    if (global[0] == 0) throw invalid("output 0 is empty: the default global work size would be 0");
+    if (global[0] == 0) throw invalid(ErrorId::Shape, "output 0 is empty: the default global work size would be 0");
   }
   if (!local.empty()) {
-    if (local.size() != global.size()) throw invalid("local work size has " + std::to_string(local.size()) + " items, global " + std::to_string(global.size()));
+    if (local.size() != global.size()) throw invalid(ErrorId::Arity, "local work size has " + std::to_string(local.size()) + " items, global " + std::to_string(global.size()));
     for (std::size_t k = 0; k < local.size(); ++k)
       if (global[k] % local[k])
-        throw invalid("global work size " + std::to_string(global[k]) + " is not a multiple of local " + std::to_string(local[k]) +
+        throw invalid(ErrorId::AttributeValue, "global work size " + std::to_string(global[k]) + " is not a multiple of local " + std::to_string(local[k]) +
                       " (OpenCL 1.2 requires it)");
   }
 
@@ -162,24 +162,24 @@ Launch custom_layer_launch(const BackendOptions& options, const Graph& work, std
   for (const ovc::TensorBinding& t : layer->tensors) {
     if (t.type != ovc::TensorBinding::Direction::Internal) continue;
     const std::string at = "<Tensor type=\"internal\"> at line " + std::to_string(t.where.line);
-    if (n.inputs.empty()) throw invalid(at + ": its size reads input 0 and the node has no input");
+    if (n.inputs.empty()) throw invalid(ErrorId::DanglingReference, at + ": its size reads input 0 and the node has no input");
     int64_t count = 0;
     try {
       count = ovc::evaluate_internal_size(t.size, work.values[n.inputs[0]].type.shape);
     } catch (const Error& e) {
-      throw invalid(at + ": " + e.message());
+      throw invalid(e.id(), at + ": " + e.message());
     }
     const uint64_t bytes = static_cast<uint64_t>(std::max<int64_t>(count, 1)) * sizeof(float);
     const auto max_alloc = dev.device.getInfo<CL_DEVICE_MAX_MEM_ALLOC_SIZE>();
     if (bytes > max_alloc)
-      throw Error(ErrorCode::Unsupported, who + ": " + at + " needs " + std::to_string(bytes) + " bytes, more than the device allocates at once (" +
+      throw Error(ErrorId::UnsupportedOther, who + ": " + at + " needs " + std::to_string(bytes) + " bytes, more than the device allocates at once (" +
                                               std::to_string(max_alloc) + ")");
     try {
       Internal b{t.arg_index, cl::Buffer(dev.context, CL_MEM_READ_WRITE, bytes)};
       dev.queue.enqueueFillBuffer(b.buffer, 0.0f, 0, bytes);
       internals.push_back(std::move(b));
     } catch (const cl::Error& e) {
-      throw Error(ErrorCode::Backend, who + ": " + at + ": allocating " + std::to_string(bytes) + " bytes failed (" + e.what() + " " +
+      throw Error(ErrorId::Device, who + ": " + at + ": allocating " + std::to_string(bytes) + " bytes failed (" + e.what() + " " +
                                           std::to_string(e.err()) + ")");
     }
   }
@@ -190,7 +190,7 @@ Launch custom_layer_launch(const BackendOptions& options, const Graph& work, std
     std::size_t k = 0;
     while (k < n.inputs.size() && (n.inputs[k] == kNoValue || work.values[n.inputs[k]].name != d.name)) ++k;
     if (k == n.inputs.size())
-      throw invalid("<Data name=\"" + d.name + "\"> at line " + std::to_string(d.where.line) + ": the node has no input of that name");
+      throw invalid(ErrorId::DanglingReference, "<Data name=\"" + d.name + "\"> at line " + std::to_string(d.where.line) + ": the node has no input of that name");
     data_args.emplace_back(d.arg_index, k);
   }
 
@@ -201,12 +201,12 @@ Launch custom_layer_launch(const BackendOptions& options, const Graph& work, std
   try {
     kernel = cl::Kernel(program, layer->entry.c_str());
   } catch (const cl::Error& e) {
-    throw Error(ErrorCode::Backend, who + ": the sources have no kernel \"" + layer->entry + "\" (" + e.what() + " " + std::to_string(e.err()) + ")");
+    throw Error(ErrorId::Build, who + ": the sources have no kernel \"" + layer->entry + "\" (" + e.what() + " " + std::to_string(e.err()) + ")");
   }
   const std::size_t bound_args = layer->tensors.size() + layer->data.size();
   const auto num_args = kernel.getInfo<CL_KERNEL_NUM_ARGS>();
   if (num_args != bound_args)
-    throw invalid("kernel \"" + layer->entry + "\" takes " + std::to_string(num_args) + " arguments, <Buffers> binds " + std::to_string(bound_args));
+    throw invalid(ErrorId::Arity, "kernel \"" + layer->entry + "\" takes " + std::to_string(num_args) + " arguments, <Buffers> binds " + std::to_string(bound_args));
 
   auto reorders = [&](const std::vector<ovc::TensorLayout>& ls, const char* kname) {
     std::vector<Reorder> out;
@@ -225,7 +225,7 @@ Launch custom_layer_launch(const BackendOptions& options, const Graph& work, std
   for (const auto* ls : {&ins, &outs})
     for (const auto& t : *ls)
       if (t.dims[0] * t.dims[1] * t.dims[2] * t.dims[3] > INT_MAX)
-        throw Error(ErrorCode::Unsupported, who + ": a tensor has more elements than the reorder kernels' int indexing holds");
+        throw Error(ErrorId::Feature, who + ": a tensor has more elements than the reorder kernels' int indexing holds");
   std::vector<Reorder> in_reorders = reorders(ins, "custom_layer_to_layout");
   std::vector<Reorder> out_reorders = reorders(outs, "custom_layer_from_layout");
   auto scratch_of = [](const std::vector<Reorder>& rs, std::size_t port) -> const cl::Buffer* {

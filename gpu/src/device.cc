@@ -73,7 +73,7 @@ namespace {
 // The opencl.device rule (gpu.h): empty = the first GPU, else the first device; digits = that
 // index; other text = the first device whose "platform: device" label contains it.
 const Found& choose(const std::vector<Found>& all, std::string_view spec) {
-  if (all.empty()) throw Error(ErrorCode::Unsupported, "the opencl backend found no OpenCL platform or device (is an ICD such as pocl-opencl-icd installed?)");
+  if (all.empty()) throw Error(ErrorId::UnsupportedOther, "the opencl backend found no OpenCL platform or device (is an ICD such as pocl-opencl-icd installed?)");
   const Found* pick = nullptr;
   if (spec.empty()) {
     auto gpu = std::find_if(all.begin(), all.end(), [](const Found& f) { return f.info.gpu; });
@@ -91,7 +91,7 @@ const Found& choose(const std::vector<Found>& all, std::string_view spec) {
   if (!pick) {
     std::string list;
     for (const auto& f : all) list += "\n  " + std::to_string(f.info.index) + ": " + label_of(f.info);
-    throw Error(ErrorCode::Invalid, "no OpenCL device matches opencl.device=\"" + std::string(spec) + "\"; devices:" + list);
+    throw Error(ErrorId::OptionValue, "no OpenCL device matches opencl.device=\"" + std::string(spec) + "\"; devices:" + list);
   }
   return *pick;
 }
@@ -103,7 +103,7 @@ DeviceInfo select_device(std::string_view spec) {
   try {
     all = enumerate();
   } catch (const cl::Error& e) {
-    throw Error(ErrorCode::Backend, std::string("opencl: listing the devices: ") + e.what() + " failed with " + std::to_string(e.err()));
+    throw Error(ErrorId::Device, std::string("opencl: listing the devices: ") + e.what() + " failed with " + std::to_string(e.err()));
   }
   return choose(all, spec).info;
 }
@@ -152,7 +152,7 @@ cl::Program get_program(const Device& dev, std::string_view file, const std::str
     } catch (const cl::Error&) {
       log = "(no build log)";
     }
-    throw Error(ErrorCode::Backend, what + ": building " + std::string(file) + " for " + dev.label + " failed (" +
+    throw Error(ErrorId::Build, what + ": building " + std::string(file) + " for " + dev.label + " failed (" +
                                         e.what() + " " + std::to_string(e.err()) + "); build log:\n" + log);
   }
   ++g_built;
@@ -164,7 +164,7 @@ cl::Program get_program(const Device& dev, std::string_view file, const std::str
 cl::Program get_embedded_program(const Device& dev, std::string_view file, const std::string& what) {
   for (const auto& s : embedded_sources())
     if (file == s.name) return get_program(dev, file, s.text, what);
-  throw Error(ErrorCode::Backend, what + ": no embedded kernel file " + std::string(file));
+  throw Error(ErrorId::Build, what + ": no embedded kernel file " + std::string(file));
 }
 
 int programs_built() {

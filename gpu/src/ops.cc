@@ -63,7 +63,7 @@ cl::Buffer broadcast_meta(const OpContext& c, const std::vector<Shape>& inputs) 
 // unary_op over input 0 with the parameters a and b.
 Launch unary_launch(const OpContext& c, Unary op, float a, float b) {
   const int64_t n = numel(c.k.out[0].shape);
-  if (numel(c.k.in[0].shape) != n) c.k.invalid("output size differs from the input's");
+  if (numel(c.k.in[0].shape) != n) c.k.invalid(ErrorId::Shape, "output size differs from the input's");
   c.to_int(n);
   cl::Kernel k = c.kernel("elementwise.cl", "unary_op");
   return [k, op, a, b, n](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
@@ -79,7 +79,7 @@ Launch unary_launch(const OpContext& c, Unary op, float a, float b) {
 OpFactory unary(Unary op, const char* a_name = nullptr, double a_default = 0, const char* b_name = nullptr,
                 double b_default = 0) {
   return [=](const OpContext& c) -> Launch {
-    if (c.k.in.size() != 1) c.k.invalid("takes one input");
+    if (c.k.in.size() != 1) c.k.invalid(ErrorId::Arity, "takes one input");
     const float a = a_name ? static_cast<float>(c.k.attr_float(a_name, a_default)) : 0.0f;
     const float b = b_name ? static_cast<float>(c.k.attr_float(b_name, b_default)) : 0.0f;
     return unary_launch(c, op, a, b);
@@ -92,7 +92,7 @@ Launch clip(const OpContext& c) {
   auto bound = [&c](std::size_t i, const char* what, float none) {
     if (!c.k.has_input(i)) return none;
     const std::vector<float>& v = c.k.value(i, what);
-    if (v.size() != 1) c.k.invalid(std::string(what) + " must hold one value");
+    if (v.size() != 1) c.k.invalid(ErrorId::Shape, std::string(what) + " must hold one value");
     return v[0];
   };
   return unary_launch(c, Unary::Clip, bound(1, "min", -INFINITY), bound(2, "max", INFINITY));
@@ -101,7 +101,7 @@ Launch clip(const OpContext& c) {
 // binary_op over inputs 0 and 1 broadcast to the output; `alpha` is AddScaled's / SubScaled's factor.
 OpFactory binary(Binary op, const char* alpha_name = nullptr) {
   return [=](const OpContext& c) -> Launch {
-    if (c.k.in.size() != 2) c.k.invalid("takes two inputs");
+    if (c.k.in.size() != 2) c.k.invalid(ErrorId::Arity, "takes two inputs");
     const Shape& os = c.k.out[0].shape;
     cl::Buffer mb = broadcast_meta(c, {c.k.in[0].shape, c.k.in[1].shape});
     const int64_t n = numel(os);
@@ -147,10 +147,10 @@ OpFactory div() {
       dev.queue.enqueueReadBuffer(out[0], CL_TRUE, 0, n * sizeof(float), q.data());
       for (std::size_t i = 0; i < n; ++i) {
         if (!std::isfinite(q[i]))
-          throw Error(ErrorCode::Invalid, label + ": integer division by zero at output element " + std::to_string(i) +
+          throw Error(ErrorId::InvalidOther, label + ": integer division by zero at output element " + std::to_string(i) +
                                               " (undefined in ONNX; nnbridge refuses rather than saturate)");
         if (q[i] < lo || q[i] > hi)
-          throw Error(ErrorCode::Invalid, label + ": the quotient at output element " + std::to_string(i) +
+          throw Error(ErrorId::Narrowing, label + ": the quotient at output element " + std::to_string(i) +
                                               " does not fit the output type (e.g. INT_MIN / -1)");
       }
     };
@@ -164,7 +164,7 @@ OpFactory div() {
 Launch mod(const OpContext& c) {
   const bool fmod = c.k.attr_int("fmod", 0) != 0;
   const bool integer = is_integer(c.k.in[0].dtype);
-  if (!fmod && !integer) c.k.invalid("fmod 0 on floating-point inputs (ONNX Mod-13 requires fmod 1 for floats)");
+  if (!fmod && !integer) c.k.invalid(ErrorId::AttributeValue, "fmod 0 on floating-point inputs (ONNX Mod-13 requires fmod 1 for floats)");
   Launch l = binary(!integer ? Binary::FMod : fmod ? Binary::IntFMod : Binary::IntMod)(c);
   if (!integer) return l;
   const std::size_t n = static_cast<std::size_t>(numel(c.k.out[0].shape));
@@ -175,7 +175,7 @@ Launch mod(const OpContext& c) {
     std::vector<float> r(n);
     dev.queue.enqueueReadBuffer(out[0], CL_TRUE, 0, n * sizeof(float), r.data());
     if (std::any_of(r.begin(), r.end(), [](float v) { return std::isnan(v); }))
-      throw Error(ErrorCode::Invalid, label + ": integer remainder by zero (undefined in ONNX)");
+      throw Error(ErrorId::InvalidOther, label + ": integer remainder by zero (undefined in ONNX)");
   };
 }
 
@@ -186,14 +186,14 @@ Launch mod(const OpContext& c) {
 OpFactory variadic(Binary op, bool mean) {
   return [op, mean](const OpContext& c) -> Launch {
     const std::size_t k = c.k.in.size();
-    if (k == 0) c.k.invalid("needs at least one input");
+    if (k == 0) c.k.invalid(ErrorId::Arity, "needs at least one input");
     const Shape& os = c.k.out[0].shape;
     for (std::size_t i = 0; i < k; ++i) {
       const Shape& s = c.k.in[i].shape;
-      if (s.size() > os.size()) c.k.invalid("input " + std::to_string(i) + " has a higher rank than the output");
+      if (s.size() > os.size()) c.k.invalid(ErrorId::Shape, "input " + std::to_string(i) + " has a higher rank than the output");
       for (std::size_t d = 0; d < s.size(); ++d)
         if (s[d] != 1 && s[d] != os[os.size() - s.size() + d])
-          c.k.invalid("input " + std::to_string(i) + " does not broadcast to the output");
+          c.k.invalid(ErrorId::Shape, "input " + std::to_string(i) + " does not broadcast to the output");
     }
     std::vector<cl::Buffer> metas;  // step j combines (j == 0: input 0, else the output) with input j + 1
     metas.push_back(broadcast_meta(c, {c.k.in[0].shape, c.k.in[k > 1 ? 1 : 0].shape}));
@@ -236,10 +236,10 @@ OpFactory variadic(Binary op, bool mean) {
 // LEFT or RIGHT by Y bits, the two broadcast; bits shifted out of the type are lost.
 Launch bit_shift(const OpContext& c) {
   const std::string dir = c.k.attr_string("direction");
-  if (dir != "LEFT" && dir != "RIGHT") c.k.invalid("direction must be \"LEFT\" or \"RIGHT\", not \"" + dir + "\"");
+  if (dir != "LEFT" && dir != "RIGHT") c.k.invalid(ErrorId::AttributeValue, "direction must be \"LEFT\" or \"RIGHT\", not \"" + dir + "\"");
   const DataType dt = c.k.in[0].dtype;
   if (std::string_view(to_string(dt)).substr(0, 4) != "uint" || c.k.in[1].dtype != dt)
-    c.k.unsupported("BitShift of " + std::string(to_string(dt)) + " and " + std::string(to_string(c.k.in[1].dtype)) +
+    c.k.unsupported(ErrorId::DataType, "BitShift of " + std::string(to_string(dt)) + " and " + std::string(to_string(c.k.in[1].dtype)) +
                     " (one unsigned integer dtype only)");
   const int width = static_cast<int>(element_size(dt) * 8);
   const int left = dir == "LEFT" ? 1 : 0;
@@ -262,7 +262,7 @@ Launch bit_shift(const OpContext& c) {
 
 // ONNX Where-16: condition ? X : Y, the three inputs broadcast to the output.
 Launch where(const OpContext& c) {
-  if (c.k.in.size() != 3) c.k.invalid("needs condition, X and Y");
+  if (c.k.in.size() != 3) c.k.invalid(ErrorId::Arity, "needs condition, X and Y");
   cl::Buffer mb = broadcast_meta(c, {c.k.in[0].shape, c.k.in[1].shape, c.k.in[2].shape});
   const int64_t n = numel(c.k.out[0].shape);
   const int rank = static_cast<int>(c.k.out[0].shape.size());
@@ -279,7 +279,7 @@ Launch where(const OpContext& c) {
 // Ops that keep the bytes and change only the shape: a device copy of input 0.
 Launch copy_launch(const OpContext& c) {
   const int64_t n = numel(c.k.out[0].shape);
-  if (numel(c.k.in[0].shape) != n) c.k.invalid("output size differs from the input's");
+  if (numel(c.k.in[0].shape) != n) c.k.invalid(ErrorId::Shape, "output size differs from the input's");
   return [n](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) {
     if (n > 0) dev.queue.enqueueCopyBuffer(in[0], out[0], 0, 0, static_cast<std::size_t>(n) * sizeof(float));
   };
@@ -291,13 +291,13 @@ Launch transpose(const OpContext& c) {
   Shape perm = c.k.attr_ints("perm");
   if (perm.empty())
     for (int64_t d = r - 1; d >= 0; --d) perm.push_back(d);
-  if (static_cast<int64_t>(perm.size()) != r) c.k.invalid("perm has " + std::to_string(perm.size()) + " entries for rank " + std::to_string(r));
+  if (static_cast<int64_t>(perm.size()) != r) c.k.invalid(ErrorId::Shape, "perm has " + std::to_string(perm.size()) + " entries for rank " + std::to_string(r));
   const Shape xs = strides_of(is);
   std::vector<int> meta;
   for (int64_t d = 0; d < r; ++d) meta.push_back(c.to_int(is[normalize_axis(perm[d], r)]));
   for (int64_t d = 0; d < r; ++d) meta.push_back(c.to_int(xs[normalize_axis(perm[d], r)]));
   const int64_t n = c.to_int(numel(is));
-  if (numel(c.k.out[0].shape) != n) c.k.invalid("output size differs from the input's");
+  if (numel(c.k.out[0].shape) != n) c.k.invalid(ErrorId::Shape, "output size differs from the input's");
   cl::Buffer mb = c.ints(meta);
   cl::Kernel k = c.kernel("elementwise.cl", "strided_copy");
   const int rank = static_cast<int>(r);
@@ -324,12 +324,12 @@ Launch concat(const OpContext& c) {
   std::vector<Part> parts;
   int64_t offset = 0;
   for (const TensorType& t : c.k.in) {
-    if (static_cast<int64_t>(t.shape.size()) != r) c.k.invalid("inputs differ in rank");
+    if (static_cast<int64_t>(t.shape.size()) != r) c.k.invalid(ErrorId::Shape, "inputs differ in rank");
     const int64_t block = t.shape[axis] * inner;
     parts.push_back({c.to_int(block), c.to_int(offset), c.to_int(outer * block)});
     offset += block;
   }
-  if (offset != os[axis] * inner) c.k.invalid("the inputs' sizes along the axis do not add up to the output's");
+  if (offset != os[axis] * inner) c.k.invalid(ErrorId::Shape, "the inputs' sizes along the axis do not add up to the output's");
   const int out_block = c.to_int(os[axis] * inner);
   cl::Kernel k = c.kernel("elementwise.cl", "block_copy");
   return [k, parts, out_block](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
@@ -386,13 +386,13 @@ void add_elementwise_ops(OpTable& t) {
   t["IsInf"] = [](const OpContext& c) {  // a: detect_negative, b: detect_positive
     const float neg = c.k.attr_int("detect_negative", 1) != 0 ? 1.0f : 0.0f;
     const float pos = c.k.attr_int("detect_positive", 1) != 0 ? 1.0f : 0.0f;
-    if (c.k.in.size() != 1) c.k.invalid("takes one input");
+    if (c.k.in.size() != 1) c.k.invalid(ErrorId::Arity, "takes one input");
     return unary_launch(c, Unary::IsInf, neg, pos);
   };
   // The ONNX-only activations with the defaults and formulas of cpu_ref/src/kernels/activation.cc.
   t["Selu"] = unary(Unary::Selu, "alpha", 1.67326319217681884765625, "gamma", 1.05070102214813232421875);
   t["Celu"] = [](const OpContext& c) {
-    if (c.k.attr_float("alpha", 1.0) == 0) c.k.invalid("alpha 0 (Celu divides by alpha)");
+    if (c.k.attr_float("alpha", 1.0) == 0) c.k.invalid(ErrorId::AttributeValue, "alpha 0 (Celu divides by alpha)");
     return unary(Unary::Celu, "alpha", 1.0)(c);
   };
   t["HardSigmoid"] = unary(Unary::HardSigmoid, "alpha", 0.2, "beta", 0.5);

@@ -17,7 +17,7 @@ namespace {
 // A device copy of input 0 into output 0 (the sizes must agree).
 Launch copy(const OpContext& c) {
   const int64_t n = numel(c.k.out[0].shape);
-  if (numel(c.k.in[0].shape) != n) c.k.invalid("output size differs from the input's");
+  if (numel(c.k.in[0].shape) != n) c.k.invalid(ErrorId::Shape, "output size differs from the input's");
   return [n](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) {
     if (n > 0) dev.queue.enqueueCopyBuffer(in[0], out[0], 0, 0, static_cast<std::size_t>(n) * sizeof(float));
   };
@@ -25,7 +25,7 @@ Launch copy(const OpContext& c) {
 
 // Output 0 set to values known at prepare (a shape query reads the input's type only).
 Launch constant(const OpContext& c, const std::vector<float>& values) {
-  if (numel(c.k.out[0].shape) != static_cast<int64_t>(values.size())) c.k.invalid("output size differs from the values'");
+  if (numel(c.k.out[0].shape) != static_cast<int64_t>(values.size())) c.k.invalid(ErrorId::Shape, "output size differs from the values'");
   cl::Buffer src = c.floats(values);
   const std::size_t bytes = values.size() * sizeof(float);
   return [src, bytes](const Device& dev, std::span<const cl::Buffer>, std::span<const cl::Buffer> out) {
@@ -43,23 +43,23 @@ Launch quantize_linear(const OpContext& c, bool dequantize) {
   const KernelContext& k = c.k;
   if (!k.has_input(1)) return copy(c);
   if (dequantize ? is_quantized(k.in[0].dtype) : is_quantized(k.out[0].dtype))
-    k.unsupported(dequantize ? "scale inputs with a quantized input type (a plain integer type is expected)"
+    k.unsupported(ErrorId::TypeMismatch, dequantize ? "scale inputs with a quantized input type (a plain integer type is expected)"
                              : "scale inputs with a quantized output type (a plain integer type is expected)");
   const int64_t n = numel(k.out[0].shape);
-  if (numel(k.in[0].shape) != n) k.invalid("output size differs from the input's");
+  if (numel(k.in[0].shape) != n) k.invalid(ErrorId::Shape, "output size differs from the input's");
   const Shape& xs = k.in[0].shape;
   const int64_t count = numel(k.in[1].shape);
   int64_t inner = 1;
-  if (k.in[1].shape.size() > 1) k.invalid("the scale must be a scalar or 1-D");
+  if (k.in[1].shape.size() > 1) k.invalid(ErrorId::Shape, "the scale must be a scalar or 1-D");
   if (count != 1) {
     const int64_t axis = k.attr_axis("axis", 1, static_cast<int64_t>(xs.size()));
     if (xs[static_cast<std::size_t>(axis)] != count)
-      k.invalid("a 1-D scale needs X.shape[axis] = " + std::to_string(count) + " elements");
+      k.invalid(ErrorId::Shape, "a 1-D scale needs X.shape[axis] = " + std::to_string(count) + " elements");
     for (std::size_t d = static_cast<std::size_t>(axis) + 1; d < xs.size(); ++d) inner *= xs[d];
   }
   const bool zp = k.has_input(2);
-  if (zp && numel(k.in[2].shape) != count) k.invalid("the zero point must have the scale's shape");
-  if (zp && is_quantized(k.in[2].dtype)) k.unsupported("a quantized zero point type");
+  if (zp && numel(k.in[2].shape) != count) k.invalid(ErrorId::Shape, "the zero point must have the scale's shape");
+  if (zp && is_quantized(k.in[2].dtype)) k.unsupported(ErrorId::DataType, "a quantized zero point type");
   float lo = 0, hi = 0;
   if (!dequantize) {
     switch (k.out[0].dtype) {
@@ -68,7 +68,7 @@ Launch quantize_linear(const OpContext& c, bool dequantize) {
       case DataType::Int16: lo = -32768, hi = 32767; break;
       case DataType::UInt16: lo = 0, hi = 65535; break;
       default:
-        k.unsupported("quantizing to " + std::string(to_string(k.out[0].dtype)) +
+        k.unsupported(ErrorId::DataType, "quantizing to " + std::string(to_string(k.out[0].dtype)) +
                       " (uint8, int8, int16 or uint16 are implemented)");
     }
   }
@@ -96,11 +96,11 @@ Launch quantize_linear(const OpContext& c, bool dequantize) {
 // x gives scale 0, zero point 0 and y 0. The range is one work item's fold over x, in cpu's order.
 Launch dynamic_quantize(const OpContext& c) {
   const KernelContext& k = c.k;
-  if (k.out.size() != 3) k.invalid("needs the outputs y, y_scale and y_zero_point");
-  if (k.out[0].dtype != DataType::UInt8) k.unsupported("DynamicQuantizeLinear to " + std::string(to_string(k.out[0].dtype)));
+  if (k.out.size() != 3) k.invalid(ErrorId::Arity, "needs the outputs y, y_scale and y_zero_point");
+  if (k.out[0].dtype != DataType::UInt8) k.unsupported(ErrorId::DataType, "DynamicQuantizeLinear to " + std::string(to_string(k.out[0].dtype)));
   const int64_t n = numel(k.in[0].shape);
   if (numel(k.out[0].shape) != n || numel(k.out[1].shape) != 1 || numel(k.out[2].shape) != 1)
-    k.invalid("y must have X's size, y_scale and y_zero_point one element");
+    k.invalid(ErrorId::Shape, "y must have X's size, y_scale and y_zero_point one element");
   const int count = c.to_int(n);
   cl::Kernel kp = c.kernel("elementwise.cl", "dynamic_quantize_params");
   cl::Kernel ka = c.kernel("elementwise.cl", "dynamic_quantize_apply");
@@ -122,11 +122,11 @@ Launch dynamic_quantize(const OpContext& c) {
 // integers, a quantized output stores the converted value itself; one scale and zero point only.
 Launch cast(const OpContext& c) {
   const int64_t n = numel(c.k.out[0].shape);
-  if (numel(c.k.in[0].shape) != n) c.k.invalid("output size differs from the input's");
+  if (numel(c.k.in[0].shape) != n) c.k.invalid(ErrorId::Shape, "output size differs from the input's");
   auto single = [&c](const TensorType& t, float& scale, float& zero) {
     scale = 1, zero = 0;
     if (!is_quantized(t.dtype) || !t.quantization || t.quantization->scales.empty()) return false;
-    if (t.quantization->scales.size() > 1) c.k.unsupported("Cast of a per-axis quantized tensor");
+    if (t.quantization->scales.size() > 1) c.k.unsupported(ErrorId::DataType, "Cast of a per-axis quantized tensor");
     scale = static_cast<float>(t.quantization->scales[0]);
     zero = t.quantization->zero_points.empty() ? 0.0f : static_cast<float>(t.quantization->zero_points[0]);
     return true;
@@ -152,7 +152,7 @@ Launch cast(const OpContext& c) {
 
 // ONNX CastLike-15: Cast to input 1's dtype, a copy in the float32 domain; quantized types refused.
 Launch cast_like(const OpContext& c) {
-  if (is_quantized(c.k.in[0].dtype) || is_quantized(c.k.out[0].dtype)) c.k.unsupported("quantized CastLike");
+  if (is_quantized(c.k.in[0].dtype) || is_quantized(c.k.out[0].dtype)) c.k.unsupported(ErrorId::DataType, "quantized CastLike");
   return copy(c);
 }
 
@@ -165,12 +165,12 @@ Launch shape(const OpContext& c) {
   const int64_t s = clamp(c.k.attr_int("start", 0)), e = clamp(c.k.attr_int("end", r));
   std::vector<float> dims;
   for (int64_t d = s; d < e; ++d) dims.push_back(static_cast<float>(full[d]));
-  if (numel(c.k.out[0].shape) != static_cast<int64_t>(dims.size())) c.k.invalid("output size differs from dims [start, end)");
+  if (numel(c.k.out[0].shape) != static_cast<int64_t>(dims.size())) c.k.invalid(ErrorId::Shape, "output size differs from dims [start, end)");
   return constant(c, dims);
 }
 
 Launch size(const OpContext& c) {
-  if (numel(c.k.out[0].shape) != 1) c.k.invalid("output must hold one element");
+  if (numel(c.k.out[0].shape) != 1) c.k.invalid(ErrorId::Shape, "output must hold one element");
   return constant(c, {static_cast<float>(numel(c.k.in[0].shape))});
 }
 
@@ -192,7 +192,7 @@ Launch dropout(const OpContext& c) {
   if (training && ratio != 0) c.k.unsupported("training_mode true with ratio " + std::to_string(ratio) + " (random)");
   Launch data = copy(c);
   const bool mask = c.k.out.size() > 1 && c.k.out[1].dtype != DataType::Undefined;
-  if (mask && numel(c.k.out[1].shape) != numel(c.k.out[0].shape)) c.k.invalid("mask size differs from the output's");
+  if (mask && numel(c.k.out[1].shape) != numel(c.k.out[0].shape)) c.k.invalid(ErrorId::Shape, "mask size differs from the output's");
   const std::size_t n = static_cast<std::size_t>(numel(c.k.out[0].shape));
   return [data, mask, n](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) {
     data(dev, in, out);

@@ -59,11 +59,11 @@ Launch pad(const OpContext& c) {
   const Shape& os = k.out[0].shape;
   const int64_t r = static_cast<int64_t>(is.size());
   const Shape pads = exec::to_ints(k.value(1, "pads"));
-  if (static_cast<int64_t>(pads.size()) != 2 * r) k.invalid("pads must have 2 * rank values");
+  if (static_cast<int64_t>(pads.size()) != 2 * r) k.invalid(ErrorId::Shape, "pads must have 2 * rank values");
   constexpr int64_t kFar = int64_t{1} << 48;  // beyond any tensor: keeps the sum below from overflowing
   for (int64_t d = 0; d < r; ++d)
     if (pads[d] < -kFar || pads[d] > kFar || pads[d + r] < -kFar || pads[d + r] > kFar || is[d] + pads[d] + pads[d + r] != os[d])
-      k.invalid("output shape disagrees with pads");
+      k.invalid(ErrorId::Shape, "output shape disagrees with pads");
   const std::string mode = k.attr_string("mode", "constant");
   int code = 0;
   if (mode == "constant") code = 1;
@@ -74,7 +74,7 @@ Launch pad(const OpContext& c) {
   float value = 0.0f;
   if (k.has_input(2)) {
     const std::vector<float>& v = k.value(2, "constant_value");
-    if (v.size() != 1) k.invalid("constant_value must hold one value");
+    if (v.size() != 1) k.invalid(ErrorId::Shape, "constant_value must hold one value");
     value = v[0];
   }
   // Arm NN 20.08 CpuRef writes the pad value into quantized storage as is (cpu's rule, same file).
@@ -95,16 +95,16 @@ Launch split(const OpContext& c) {
   const int64_t axis = k.attr_axis("axis", 0, r);
   int64_t total = 0;
   for (const TensorType& t : k.out) {
-    if (static_cast<int64_t>(t.shape.size()) != r) k.invalid("outputs differ in rank");
+    if (static_cast<int64_t>(t.shape.size()) != r) k.invalid(ErrorId::Shape, "outputs differ in rank");
     total += t.shape[axis];
   }
-  if (total != is[axis]) k.invalid("outputs do not add up along axis");
+  if (total != is[axis]) k.invalid(ErrorId::Shape, "outputs do not add up along axis");
   if (k.has_input(1)) {
     const Shape sizes = exec::to_ints(k.value(1, "split"));
     if (sizes.size() != k.out.size())
-      k.invalid("split has " + std::to_string(sizes.size()) + " sizes for " + std::to_string(k.out.size()) + " outputs");
+      k.invalid(ErrorId::Shape, "split has " + std::to_string(sizes.size()) + " sizes for " + std::to_string(k.out.size()) + " outputs");
     for (std::size_t o = 0; o < sizes.size(); ++o)
-      if (sizes[o] != k.out[o].shape[static_cast<std::size_t>(axis)]) k.invalid("split disagrees with output " + std::to_string(o));
+      if (sizes[o] != k.out[o].shape[static_cast<std::size_t>(axis)]) k.invalid(ErrorId::Shape, "split disagrees with output " + std::to_string(o));
   }
   const Shape ist = strides_of(is);
   std::vector<StridedGather> parts;
@@ -113,7 +113,7 @@ Launch split(const OpContext& c) {
     const Shape& os = k.out[o].shape;
     std::vector<GatherDim> dims;
     for (int64_t d = 0; d < r; ++d) {
-      if (d != axis && os[d] != is[d]) k.invalid("output " + std::to_string(o) + " differs from the input off the axis");
+      if (d != axis && os[d] != is[d]) k.invalid(ErrorId::Shape, "output " + std::to_string(o) + " differs from the input off the axis");
       dims.push_back(plain(os[d], ist[d]));
     }
     parts.push_back(strided_gather(c, dims, offset * ist[axis], 0, 0, o));
@@ -129,10 +129,10 @@ Launch tile(const OpContext& c) {
   const Shape& is = c.k.in[0].shape;
   const Shape& os = c.k.out[0].shape;
   const int64_t r = static_cast<int64_t>(is.size());
-  if (static_cast<int64_t>(os.size()) != r) c.k.invalid("output rank differs from the input's");
+  if (static_cast<int64_t>(os.size()) != r) c.k.invalid(ErrorId::Shape, "output rank differs from the input's");
   for (int64_t d = 0; d < r; ++d)
     if ((is[d] == 0 && os[d] != 0) || (is[d] != 0 && os[d] % is[d] != 0))
-      c.k.invalid("output dim " + std::to_string(d) + " is not a multiple of the input's");
+      c.k.invalid(ErrorId::Shape, "output dim " + std::to_string(d) + " is not a multiple of the input's");
   const Shape ist = strides_of(is);
   std::vector<GatherDim> dims;
   for (int64_t d = 0; d < r; ++d) dims.push_back(GatherDim{os[d], 0, 1, is[d], ist[d], 5});
@@ -148,11 +148,11 @@ Launch expand(const OpContext& c) {
   const Shape st = exec::broadcast_strides(is, os);
   const int64_t r = static_cast<int64_t>(os.size()), n_shape = numel(k.in[1].shape);
   if (k.in[1].shape.size() != 1 || r != std::max<int64_t>(n_shape, static_cast<int64_t>(is.size())))
-    k.invalid("shape must be 1-D and the output's rank the larger of its length and the input's rank");
+    k.invalid(ErrorId::Shape, "shape must be 1-D and the output's rank the larger of its length and the input's rank");
   Shape in_dims(static_cast<std::size_t>(r), 1);  // the input's dims aligned at the right
   std::copy(is.begin(), is.end(), in_dims.end() - static_cast<int64_t>(is.size()));
   for (int64_t d = 0; d < r - n_shape; ++d)
-    if (in_dims[d] != os[d]) k.invalid("output dim " + std::to_string(d) + " differs from the input's");
+    if (in_dims[d] != os[d]) k.invalid(ErrorId::Shape, "output dim " + std::to_string(d) + " differs from the input's");
   std::vector<GatherDim> dims;
   for (int64_t d = 0; d < r; ++d) dims.push_back(GatherDim{os[d], 0, 1, os[d], st[d], 0});
   StridedGather g = strided_gather(c, dims, 0);
@@ -164,7 +164,7 @@ Launch expand(const OpContext& c) {
       const int64_t d = r - n_shape + i, id = in_dims[d];
       const bool ok = v[i] == static_cast<float>(os[d]) ? (id == 1 || id == os[d]) : (v[i] == 1 && id == os[d]);
       if (!ok)
-        throw Error(ErrorCode::Invalid, name + ": shape[" + std::to_string(i) + "] = " + std::to_string(static_cast<int64_t>(v[i])) +
+        throw Error(ErrorId::Shape, name + ": shape[" + std::to_string(i) + "] = " + std::to_string(static_cast<int64_t>(v[i])) +
                                             " with input dim " + std::to_string(id) + " does not give the planned output dim " +
                                             std::to_string(os[d]));
     }
@@ -189,14 +189,14 @@ Launch space_depth(const OpContext& c, bool to_depth) {
   std::vector<GatherDim> v;
   if (to_depth) {
     if (bs < 1 || o[0] != i[0] || o[2] * bs != i[2] || o[3] * bs != i[3] || o[1] != i[1] * bs * bs)
-      k.invalid("shapes do not match blocksize");
+      k.invalid(ErrorId::Shape, "shapes do not match blocksize");
     const GatherDim n = plain(o[0], sn), by = plain(bs, sh), bx = plain(bs, sw), ch = plain(i[1], sc);
     const GatherDim y = plain(o[2], bs * sh), x = plain(o[3], bs * sw);
     v = nhwc ? std::vector<GatherDim>{n, y, x, by, bx, ch} : std::vector<GatherDim>{n, by, bx, ch, y, x};
   } else {
     const bool crd = k.attr_string("mode", "DCR") == "CRD";
     if (bs < 1 || o[0] != i[0] || i[2] * bs != o[2] || i[3] * bs != o[3] || i[1] != o[1] * bs * bs)
-      k.invalid("shapes do not match blocksize");
+      k.invalid(ErrorId::Shape, "shapes do not match blocksize");
     const GatherDim n = plain(o[0], sn), y = plain(i[2], sh), x = plain(i[3], sw);
     const GatherDim ch = plain(o[1], crd ? bs * bs * sc : sc);
     const GatherDim by = plain(bs, crd ? bs * sc : bs * o[1] * sc), bx = plain(bs, crd ? sc : o[1] * sc);
@@ -220,8 +220,8 @@ struct AxisView {
 Launch cum_sum(const OpContext& c) {
   const KernelContext& k = c.k;
   const Shape xs = k.in[0].shape;
-  if (k.out[0].shape != xs) k.invalid("output shape differs from the input's");
-  if (numel(k.in[1].shape) != 1) k.invalid("axis must be a scalar");
+  if (k.out[0].shape != xs) k.invalid(ErrorId::Shape, "output shape differs from the input's");
+  if (numel(k.in[1].shape) != 1) k.invalid(ErrorId::Shape, "axis must be a scalar");
   const int exclusive = k.attr_int("exclusive", 0) != 0, reverse = k.attr_int("reverse", 0) != 0;
   const int64_t r = static_cast<int64_t>(xs.size());
   c.to_int(numel(xs));
@@ -231,7 +231,7 @@ Launch cum_sum(const OpContext& c) {
   return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
     const float av = axis_value.get(dev, in[1])[0];
     if (!(av >= -static_cast<float>(r) && av < static_cast<float>(r)) || av != std::trunc(av))
-      throw Error(ErrorCode::Invalid, name + ": axis " + std::to_string(av) + " is outside [-" + std::to_string(r) + ", " +
+      throw Error(ErrorId::AttributeValue, name + ": axis " + std::to_string(av) + " is outside [-" + std::to_string(r) + ", " +
                                           std::to_string(r) + ")");
     const int64_t a = static_cast<int64_t>(av);
     const AxisView v(xs, a < 0 ? a + r : a);
@@ -247,7 +247,7 @@ OpFactory arg_extreme(bool is_max) {
     const int64_t r = static_cast<int64_t>(is.size());
     const AxisView v(is, c.k.attr_axis("axis", 0, r));
     const int last = c.k.attr_int("select_last_index", 0) != 0;
-    if (numel(c.k.out[0].shape) != v.outer * v.inner) c.k.invalid("output size does not match the reduction");
+    if (numel(c.k.out[0].shape) != v.outer * v.inner) c.k.invalid(ErrorId::Shape, "output size does not match the reduction");
     c.to_int(numel(is));
     const int dim = c.to_int(v.dim), inner = c.to_int(v.inner);
     const int64_t cols = v.outer * v.inner;
@@ -262,7 +262,7 @@ OpFactory arg_extreme(bool is_max) {
 // cpu_ref/src/kernels/axis_ops.cc make_hardmax (ONNX Hardmax-13).
 Launch hardmax(const OpContext& c) {
   const Shape& xs = c.k.in[0].shape;
-  if (c.k.out[0].shape != xs) c.k.invalid("output shape differs from the input's");
+  if (c.k.out[0].shape != xs) c.k.invalid(ErrorId::Shape, "output shape differs from the input's");
   const AxisView v(xs, c.k.attr_axis("axis", -1, static_cast<int64_t>(xs.size())));
   c.to_int(numel(xs));
   const int dim = c.to_int(v.dim), inner = c.to_int(v.inner);
@@ -279,8 +279,8 @@ Launch hardmax(const OpContext& c) {
 Launch range(const OpContext& c) {
   const KernelContext& k = c.k;
   for (std::size_t i = 0; i < 3; ++i)
-    if (numel(k.in[i].shape) != 1) k.invalid("start, limit and delta must be scalars");
-  if (k.out[0].shape.size() != 1) k.invalid("output must be 1-D");
+    if (numel(k.in[i].shape) != 1) k.invalid(ErrorId::Shape, "start, limit and delta must be scalars");
+  if (k.out[0].shape.size() != 1) k.invalid(ErrorId::Shape, "output must be 1-D");
   const int64_t planned = c.to_int(k.out[0].shape[0]);
   const RunValue vs[3] = {RunValue(k, 0), RunValue(k, 1), RunValue(k, 2)};
   const std::string name = who(k);
@@ -288,11 +288,11 @@ Launch range(const OpContext& c) {
   return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
     const float s = vs[0].get(dev, in[0])[0], l = vs[1].get(dev, in[1])[0], d = vs[2].get(dev, in[2])[0];
     const double start = s, limit = l, delta = d;
-    if (delta == 0) throw Error(ErrorCode::Invalid, name + ": delta is 0");
+    if (delta == 0) throw Error(ErrorId::InvalidOther, name + ": delta is 0");
     const double q = std::ceil((limit - start) / delta);
     const int64_t n = q > 0 ? (q < 9.0e15 ? static_cast<int64_t>(q) : INT64_MAX) : 0;
     if (n != planned)
-      throw Error(ErrorCode::Invalid, name + ": the input values give a length of " + std::to_string(n) + ", the plan has " +
+      throw Error(ErrorId::Shape, name + ": the input values give a length of " + std::to_string(n) + ", the plan has " +
                                           std::to_string(planned));
     set_args(kern, out[0], s, d);
     enqueue(dev, kern, n);

@@ -39,7 +39,7 @@ Launch gather(const OpContext& c) {
   for (int64_t d = axis + 1; d < r; ++d) inner *= ds[d];
   const int64_t ni = numel(k.in[1].shape), dim = ds[axis];
   const int64_t n = c.to_int(numel(k.out[0].shape));
-  if (n != outer * ni * inner) k.invalid("output size does not match");
+  if (n != outer * ni * inner) k.invalid(ErrorId::Shape, "output size does not match");
   c.to_int(numel(ds));
   const int ni_ = c.to_int(ni), inner_ = c.to_int(inner), dim_ = c.to_int(dim);
   const IndexFlags flags(c.dev, 1);
@@ -54,7 +54,7 @@ Launch gather(const OpContext& c) {
     if (at == INT_MAX) return;
     int64_t j = as_int64(IndexFlags::element(dev, in[1], at));
     if (j < 0) j += dim;
-    throw Error(ErrorCode::Backend, name + ": Gather index " + std::to_string(j) + " is out of range");
+    throw Error(ErrorId::Execution, name + ": Gather index " + std::to_string(j) + " is out of range");
   };
 }
 
@@ -64,12 +64,12 @@ Launch gather_elements(const OpContext& c) {
   const Shape& ds = k.in[0].shape;
   const Shape& is = k.in[1].shape;
   const int64_t r = static_cast<int64_t>(ds.size());
-  if (r == 0) k.invalid("data must have rank >= 1");
-  if (static_cast<int64_t>(is.size()) != r) k.invalid("indices must have data's rank");
+  if (r == 0) k.invalid(ErrorId::Shape, "data must have rank >= 1");
+  if (static_cast<int64_t>(is.size()) != r) k.invalid(ErrorId::Shape, "indices must have data's rank");
   const int64_t axis = k.attr_axis("axis", 0, r);
   for (int64_t d = 0; d < r; ++d)
-    if (d != axis && is[d] > ds[d]) k.invalid("indices dim " + std::to_string(d) + " exceeds data's");
-  if (k.out[0].shape != is) k.invalid("output shape differs from the indices'");
+    if (d != axis && is[d] > ds[d]) k.invalid(ErrorId::Shape, "indices dim " + std::to_string(d) + " exceeds data's");
+  if (k.out[0].shape != is) k.invalid(ErrorId::Shape, "output shape differs from the indices'");
   c.to_int(numel(ds));
   const int64_t n = c.to_int(numel(is));
   const int64_t dim = ds[axis];
@@ -85,7 +85,7 @@ Launch gather_elements(const OpContext& c) {
     enqueue(dev, kern, n);
     const int at = flags.read(dev)[0];
     if (at == INT_MAX) return;
-    throw Error(ErrorCode::Invalid, name + ": index " + std::to_string(IndexFlags::element(dev, in[1], at)) + " is outside [-" +
+    throw Error(ErrorId::DanglingReference, name + ": index " + std::to_string(IndexFlags::element(dev, in[1], at)) + " is outside [-" +
                                         std::to_string(dim) + ", " + std::to_string(dim) + ")");
   };
 }
@@ -96,10 +96,10 @@ Launch gather_elements(const OpContext& c) {
   for (int64_t j = 0; j < kk; ++j) {
     const int64_t i = as_int64(IndexFlags::element(dev, idx, static_cast<int>(t * kk + j))), dim = dims[j];
     if (i < -dim || i >= dim)
-      throw Error(ErrorCode::Backend, name + ": " + op + " index " + std::to_string(i) + " is out of range for dim " +
+      throw Error(ErrorId::Execution, name + ": " + op + " index " + std::to_string(i) + " is out of range for dim " +
                                           std::to_string(j) + " of size " + std::to_string(dim));
   }
-  throw Error(ErrorCode::Backend, name + ": " + op + " index tuple " + std::to_string(t) + " is out of range");
+  throw Error(ErrorId::Execution, name + ": " + op + " index tuple " + std::to_string(t) + " is out of range");
 }
 
 // cpu_ref/src/kernels/gather_scatter.cc make_gather_nd (ONNX GatherND-13).
@@ -107,18 +107,18 @@ Launch gather_nd(const OpContext& c) {
   const KernelContext& k = c.k;
   const Shape ds = k.in[0].shape, is = k.in[1].shape;
   const int64_t b = k.attr_int("batch_dims", 0);
-  if (is.empty()) k.invalid("indices must have rank >= 1");
+  if (is.empty()) k.invalid(ErrorId::Shape, "indices must have rank >= 1");
   const int64_t kk = is.back(), r = static_cast<int64_t>(ds.size());
-  if (b < 0 || b + kk > r || b >= static_cast<int64_t>(is.size())) k.invalid("indices' last dim exceeds data's rank");
+  if (b < 0 || b + kk > r || b >= static_cast<int64_t>(is.size())) k.invalid(ErrorId::Shape, "indices' last dim exceeds data's rank");
   for (int64_t d = 0; d < b; ++d)
-    if (ds[d] != is[d]) k.invalid("batch dims of data and indices differ");
+    if (ds[d] != is[d]) k.invalid(ErrorId::Shape, "batch dims of data and indices differ");
   const Shape inner(ds.begin() + b, ds.end());
   const Shape st = strides_of(inner);
   const int64_t batches = numel(Shape(ds.begin(), ds.begin() + b));
   const int64_t per_batch = numel(Shape(is.begin() + b, is.end() - 1));
   const int64_t slice = numel(Shape(ds.begin() + b + kk, ds.end()));
   const int64_t n = c.to_int(numel(k.out[0].shape));
-  if (n != batches * per_batch * slice) k.invalid("output size does not match");
+  if (n != batches * per_batch * slice) k.invalid(ErrorId::Shape, "output size does not match");
   c.to_int(numel(ds));
   c.to_int(numel(is));
   const Shape dims(inner.begin(), inner.begin() + kk);
@@ -143,13 +143,13 @@ Launch scatter_nd(const OpContext& c) {
   const KernelContext& k = c.k;
   const bool from_shape = k.attr_int("data_is_shape", 0) != 0;
   const Shape os = k.out[0].shape, is = k.in[1].shape, us = k.in[2].shape;
-  if (!from_shape && k.in[0].shape != os) k.invalid("output shape differs from data's");
-  if (is.empty()) k.invalid("indices must have rank >= 1");
+  if (!from_shape && k.in[0].shape != os) k.invalid(ErrorId::Shape, "output shape differs from data's");
+  if (is.empty()) k.invalid(ErrorId::Shape, "indices must have rank >= 1");
   const int64_t kk = is.back(), r = static_cast<int64_t>(os.size());
-  if (kk < 1 || kk > r) k.invalid("indices' last dim must be in [1, data rank]");
+  if (kk < 1 || kk > r) k.invalid(ErrorId::Shape, "indices' last dim must be in [1, data rank]");
   const int64_t tuples = numel(Shape(is.begin(), is.end() - 1));
   const int64_t slice = numel(Shape(os.begin() + kk, os.end()));
-  if (numel(us) != tuples * slice) k.invalid("updates' size is not indices.shape[:-1] + data.shape[k:]");
+  if (numel(us) != tuples * slice) k.invalid(ErrorId::Shape, "updates' size is not indices.shape[:-1] + data.shape[k:]");
   const std::string rs = k.attr_string("reduction", "none");
   int red = 0;
   if (rs == "none") red = 0;
@@ -195,7 +195,7 @@ Launch scatter_nd(const OpContext& c) {
     const std::vector<int> f = flags.read(dev);
     if (f[0] != INT_MAX && f[0] <= f[1]) bad_tuple(dev, in[1], f[0], kk, lead, name, "ScatterND");
     if (f[1] != INT_MAX)
-      throw Error(ErrorCode::Backend, name + ": ScatterND: index tuple " + std::to_string(f[1]) +
+      throw Error(ErrorId::Execution, name + ": ScatterND: index tuple " + std::to_string(f[1]) +
                                           " repeats an earlier one (reduction none needs unique indices)");
   };
 }
@@ -205,13 +205,13 @@ Launch scatter_elements(const OpContext& c) {
   const KernelContext& k = c.k;
   const Shape ds = k.in[0].shape, is = k.in[1].shape;
   const int64_t r = static_cast<int64_t>(ds.size());
-  if (r == 0) k.invalid("data must have rank >= 1");
-  if (static_cast<int64_t>(is.size()) != r) k.invalid("indices must have data's rank");
+  if (r == 0) k.invalid(ErrorId::Shape, "data must have rank >= 1");
+  if (static_cast<int64_t>(is.size()) != r) k.invalid(ErrorId::Shape, "indices must have data's rank");
   const int64_t axis = k.attr_axis("axis", 0, r);
   for (int64_t d = 0; d < r; ++d)
-    if (d != axis && is[d] > ds[d]) k.invalid("indices dim " + std::to_string(d) + " exceeds data's");
-  if (k.in[2].shape != is) k.invalid("updates' shape differs from the indices'");
-  if (k.out[0].shape != ds) k.invalid("output shape differs from data's");
+    if (d != axis && is[d] > ds[d]) k.invalid(ErrorId::Shape, "indices dim " + std::to_string(d) + " exceeds data's");
+  if (k.in[2].shape != is) k.invalid(ErrorId::Shape, "updates' shape differs from the indices'");
+  if (k.out[0].shape != ds) k.invalid(ErrorId::Shape, "output shape differs from data's");
   const std::string rs = k.attr_string("reduction", "none");
   int red = 0;
   if (rs == "none") red = 0;
@@ -236,7 +236,7 @@ Launch scatter_elements(const OpContext& c) {
     enqueue(dev, kern, lines);
     const int at = flags.read(dev)[0];
     if (at == INT_MAX) return;
-    throw Error(ErrorCode::Invalid, name + ": index " + std::to_string(IndexFlags::element(dev, in[1], at)) + " is outside [-" +
+    throw Error(ErrorId::DanglingReference, name + ": index " + std::to_string(IndexFlags::element(dev, in[1], at)) + " is outside [-" +
                                         std::to_string(dim) + ", " + std::to_string(dim) + ")");
   };
 }
@@ -248,11 +248,11 @@ Launch one_hot(const OpContext& c) {
   const Shape is = k.in[0].shape, os = k.out[0].shape;
   const int64_t r = static_cast<int64_t>(is.size());
   const int64_t axis = k.attr_axis("axis", -1, r + 1);
-  if (static_cast<int64_t>(os.size()) != r + 1) k.invalid("output rank must be the indices' + 1");
-  if (numel(k.in[1].shape) != 1) k.invalid("depth must hold one element");
-  if (numel(k.in[2].shape) != 2) k.invalid("values must hold [off_value, on_value]");
+  if (static_cast<int64_t>(os.size()) != r + 1) k.invalid(ErrorId::Shape, "output rank must be the indices' + 1");
+  if (numel(k.in[1].shape) != 1) k.invalid(ErrorId::Shape, "depth must hold one element");
+  if (numel(k.in[2].shape) != 2) k.invalid(ErrorId::Shape, "values must hold [off_value, on_value]");
   for (int64_t d = 0; d < r; ++d)
-    if (is[d] != os[d < axis ? d : d + 1]) k.invalid("output dims differ from the indices'");
+    if (is[d] != os[d < axis ? d : d + 1]) k.invalid(ErrorId::Shape, "output dims differ from the indices'");
   const int64_t depth = os[axis];
   int64_t inner = 1;
   for (int64_t d = axis; d < r; ++d) inner *= is[d];
@@ -264,7 +264,7 @@ Launch one_hot(const OpContext& c) {
   return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
     const float dv = depth_value.get(dev, in[1])[0];
     if (!(std::trunc(dv) == static_cast<float>(depth)))
-      throw Error(ErrorCode::Invalid, name + ": depth " + std::to_string(dv) + " differs from the planned output dim " +
+      throw Error(ErrorId::Shape, name + ": depth " + std::to_string(dv) + " differs from the planned output dim " +
                                           std::to_string(depth));
     set_args(kern, in[0], in[2], out[0], depth_, inner_);
     enqueue(dev, kern, n);
@@ -277,16 +277,16 @@ Launch top_k(const OpContext& c) {
   const KernelContext& k = c.k;
   const Shape xs = k.in[0].shape;
   const int64_t r = static_cast<int64_t>(xs.size());
-  if (r == 0) k.invalid("X must have rank >= 1");
+  if (r == 0) k.invalid(ErrorId::Shape, "X must have rank >= 1");
   const int64_t axis = k.attr_axis("axis", -1, r);
-  if (k.out.size() != 2) k.invalid("needs the outputs Values and Indices");
-  if (numel(k.in[1].shape) != 1) k.invalid("K must hold one element");
+  if (k.out.size() != 2) k.invalid(ErrorId::Arity, "needs the outputs Values and Indices");
+  if (numel(k.in[1].shape) != 1) k.invalid(ErrorId::Shape, "K must hold one element");
   const Shape os = k.out[0].shape;
-  if (k.out[1].shape != os || static_cast<int64_t>(os.size()) != r) k.invalid("outputs must have X's rank");
+  if (k.out[1].shape != os || static_cast<int64_t>(os.size()) != r) k.invalid(ErrorId::Shape, "outputs must have X's rank");
   for (int64_t d = 0; d < r; ++d)
-    if (d != axis && os[d] != xs[d]) k.invalid("output dims differ from X's");
+    if (d != axis && os[d] != xs[d]) k.invalid(ErrorId::Shape, "output dims differ from X's");
   const int64_t kk = os[axis], dim = xs[axis];
-  if (kk > dim) k.invalid("K exceeds the axis size");
+  if (kk > dim) k.invalid(ErrorId::Shape, "K exceeds the axis size");
   const int largest = k.attr_int("largest", 1) != 0;
   int64_t inner = 1;
   for (int64_t d = axis + 1; d < r; ++d) inner *= xs[d];
@@ -299,7 +299,7 @@ Launch top_k(const OpContext& c) {
   return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
     const float kv = k_value.get(dev, in[1])[0];
     if (kv != static_cast<float>(kk))
-      throw Error(ErrorCode::Invalid, name + ": K = " + std::to_string(kv) + " differs from the planned output dim " +
+      throw Error(ErrorId::Shape, name + ": K = " + std::to_string(kv) + " differs from the planned output dim " +
                                           std::to_string(kk));
     set_args(kern, in[0], out[0], out[1], dim_, inner_, k_, largest);
     if (k_ > 0) enqueue(dev, kern, n);
@@ -307,7 +307,7 @@ Launch top_k(const OpContext& c) {
 }
 
 [[noreturn]] void differs(const std::string& name, const char* what, int64_t got, int64_t planned) {
-  throw Error(ErrorCode::Invalid, name + ": the input values give " + what + " " + std::to_string(got) + ", the plan has " +
+  throw Error(ErrorId::Shape, name + ": the input values give " + what + " " + std::to_string(got) + ", the plan has " +
                                       std::to_string(planned));
 }
 
@@ -318,7 +318,7 @@ Launch non_zero(const OpContext& c) {
   const Shape xs = k.in[0].shape.empty() ? Shape{1} : k.in[0].shape;  // a 0-d X reads as [1]
   const Shape& os = k.out[0].shape;
   const int64_t r = static_cast<int64_t>(xs.size());
-  if (os.size() != 2 || os[0] != r) k.invalid("output must be [rank, n]");
+  if (os.size() != 2 || os[0] != r) k.invalid(ErrorId::Shape, "output must be [rank, n]");
   const int planned = c.to_int(os[1]), total = c.to_int(numel(xs));
   c.to_int(numel(os));
   cl::Buffer mb = c.ints(to_ints32(c, xs, strides_of(xs)));
@@ -338,7 +338,7 @@ Launch non_zero(const OpContext& c) {
 Launch compress(const OpContext& c) {
   const KernelContext& k = c.k;
   const Shape xs = k.in[0].shape, os = k.out[0].shape;
-  if (k.in[1].shape.size() != 1) k.invalid("condition must be 1-D");
+  if (k.in[1].shape.size() != 1) k.invalid(ErrorId::Shape, "condition must be 1-D");
   const int64_t cn = k.in[1].shape[0];
   const bool flat = !k.attr("axis");
   int64_t dim = numel(xs), inner = 1, axis = 0;
@@ -347,11 +347,11 @@ Launch compress(const OpContext& c) {
     axis = k.attr_axis("axis", 0, r);
     dim = xs[axis];
     for (int64_t d = axis + 1; d < r; ++d) inner *= xs[d];
-    if (os.size() != xs.size()) k.invalid("output rank differs from the input's");
+    if (os.size() != xs.size()) k.invalid(ErrorId::Shape, "output rank differs from the input's");
     for (int64_t d = 0; d < r; ++d)
-      if (d != axis && os[d] != xs[d]) k.invalid("output dims differ from the input's");
+      if (d != axis && os[d] != xs[d]) k.invalid(ErrorId::Shape, "output dims differ from the input's");
   } else if (os.size() != 1) {
-    k.invalid("output must be 1-D without axis");
+    k.invalid(ErrorId::Shape, "output must be 1-D without axis");
   }
   const int planned = c.to_int(os[flat ? 0 : axis]);
   const int64_t n = c.to_int(numel(os));
@@ -366,7 +366,7 @@ Launch compress(const OpContext& c) {
     enqueue(dev, select, 1);
     const std::vector<int> f = res.read(dev);
     if (f[1] != INT_MAX)
-      throw Error(ErrorCode::Invalid, name + ": condition[" + std::to_string(f[1]) + "] is true past the axis size " +
+      throw Error(ErrorId::Shape, name + ": condition[" + std::to_string(f[1]) + "] is true past the axis size " +
                                           std::to_string(dim));
     if (f[0] != planned) differs(name, "a selected count of", f[0], planned);
     set_args(take, in[0], keep, out[0], planned, dim_, inner_);
@@ -390,13 +390,13 @@ Launch unique(const OpContext& c) {
     for (int64_t d = axis + 1; d < r; ++d) inner *= xs[d];
   }
   const int64_t planned = k.out[0].shape.empty() ? -1 : k.out[0].shape[flat ? 0 : axis];
-  if (flat ? k.out[0].shape.size() != 1 : k.out[0].shape.size() != xs.size()) k.invalid("Y has the wrong rank");
+  if (flat ? k.out[0].shape.size() != 1 : k.out[0].shape.size() != xs.size()) k.invalid(ErrorId::Shape, "Y has the wrong rank");
   const std::size_t n_out = k.out.size();
   bool want[4] = {true, false, false, false};
   for (std::size_t o = 1; o < n_out && o < 4; ++o) {
     const int64_t need = o == 2 ? dim : planned;
     want[o] = k.out[o].dtype != DataType::Undefined;
-    if (want[o] && k.out[o].shape != Shape{need}) k.invalid("output " + std::to_string(o) + " must be [" + std::to_string(need) + "]");
+    if (want[o] && k.out[o].shape != Shape{need}) k.invalid(ErrorId::Shape, "output " + std::to_string(o) + " must be [" + std::to_string(need) + "]");
   }
   c.to_int(numel(xs));
   const int dim_ = c.to_int(dim), inner_ = c.to_int(inner), len = c.to_int(outer * inner), planned_ = c.to_int(std::max<int64_t>(planned, 0));
@@ -431,11 +431,11 @@ Launch unique(const OpContext& c) {
 Launch reverse_sequence(const OpContext& c) {
   const KernelContext& k = c.k;
   const Shape xs = k.in[0].shape;
-  if (xs.size() < 2 || k.out[0].shape != xs) k.invalid("input must have rank >= 2 and the output its shape");
+  if (xs.size() < 2 || k.out[0].shape != xs) k.invalid(ErrorId::Shape, "input must have rank >= 2 and the output its shape");
   const int64_t ba = k.attr_int("batch_axis", 1), ta = k.attr_int("time_axis", 0);
-  if ((ba != 0 && ba != 1) || (ta != 0 && ta != 1) || ba == ta) k.invalid("batch_axis and time_axis must be 0 and 1");
+  if ((ba != 0 && ba != 1) || (ta != 0 && ta != 1) || ba == ta) k.invalid(ErrorId::AttributeValue, "batch_axis and time_axis must be 0 and 1");
   const int64_t batch = xs[ba], steps = xs[ta], inner = numel(Shape(xs.begin() + 2, xs.end()));
-  if (k.in[1].shape != Shape{batch}) k.invalid("sequence_lens must be [batch]");
+  if (k.in[1].shape != Shape{batch}) k.invalid(ErrorId::Shape, "sequence_lens must be [batch]");
   const int64_t n = c.to_int(numel(xs));
   const int batch_ = c.to_int(batch), steps_ = c.to_int(steps), inner_ = c.to_int(inner), batch_first = ba == 0;
   const IndexFlags flags(c.dev, 1);
@@ -448,7 +448,7 @@ Launch reverse_sequence(const OpContext& c) {
     enqueue(dev, kern, n);
     const int b = flags.read(dev)[0];
     if (b == INT_MAX) return;
-    throw Error(ErrorCode::Invalid, name + ": sequence_lens[" + std::to_string(b) + "] = " +
+    throw Error(ErrorId::Shape, name + ": sequence_lens[" + std::to_string(b) + "] = " +
                                         std::to_string(IndexFlags::element(dev, in[1], b)) + " is outside [0, " + std::to_string(steps) + "]");
   };
 }

@@ -23,21 +23,21 @@ LossShape loss_shape(const OpContext& c) {
   const KernelContext& k = c.k;
   LossShape s;
   const Shape xs = k.in[0].shape, ts = k.in[1].shape;
-  if (xs.size() < 2) k.invalid("input must be [N, C, d1..dk]");
-  if (ts.size() + 1 != xs.size()) k.invalid("target must be [N, d1..dk]");
+  if (xs.size() < 2) k.invalid(ErrorId::Shape, "input must be [N, C, d1..dk]");
+  if (ts.size() + 1 != xs.size()) k.invalid(ErrorId::Shape, "target must be [N, d1..dk]");
   for (std::size_t i = 0; i < ts.size(); ++i)
-    if (ts[i] != xs[i == 0 ? 0 : i + 1]) k.invalid("target's dims differ from input's N, d1..dk");
+    if (ts[i] != xs[i == 0 ? 0 : i + 1]) k.invalid(ErrorId::Shape, "target's dims differ from input's N, d1..dk");
   s.n = xs[0];
   s.c = xs[1];
   for (std::size_t i = 2; i < xs.size(); ++i) s.d *= xs[i];
   s.weighted = k.has_input(2);
-  if (s.weighted && k.in[2].shape != Shape{s.c}) k.invalid("weight must be [C]");
+  if (s.weighted && k.in[2].shape != Shape{s.c}) k.invalid(ErrorId::Shape, "weight must be [C]");
   const std::string r = k.attr_string("reduction", "mean");
   if (r == "none") s.red = Reduction::None;
   else if (r == "sum") s.red = Reduction::Sum;
   else if (r == "mean") s.red = Reduction::Mean;
   else k.unsupported("reduction " + r);
-  if (numel(k.out[0].shape) != (s.red == Reduction::None ? s.n * s.d : 1)) k.invalid("loss has the wrong size");
+  if (numel(k.out[0].shape) != (s.red == Reduction::None ? s.n * s.d : 1)) k.invalid(ErrorId::Shape, "loss has the wrong size");
   if (k.attr("ignore_index")) {
     s.has_ignore = 1;
     s.ignore = static_cast<float>(k.attr_int("ignore_index"));
@@ -71,7 +71,7 @@ struct Nll {
     }
     const int at = flags.read(dev)[0];
     if (at == INT_MAX) return;
-    throw Error(ErrorCode::Invalid, name + ": target " + std::to_string(IndexFlags::element(dev, in[1], at)) + " is outside [0, " +
+    throw Error(ErrorId::DanglingReference, name + ": target " + std::to_string(IndexFlags::element(dev, in[1], at)) + " is outside [0, " +
                                         std::to_string(s.c) + ") and not ignore_index");
   }
 };
@@ -89,7 +89,7 @@ Launch nll(const OpContext& c) {
 Launch sce(const OpContext& c) {
   const LossShape s = loss_shape(c);
   const bool log_prob_out = c.k.out.size() > 1 && c.k.out[1].dtype != DataType::Undefined;
-  if (log_prob_out && c.k.out[1].shape != c.k.in[0].shape) c.k.invalid("log_prob must have the scores' shape");
+  if (log_prob_out && c.k.out[1].shape != c.k.in[0].shape) c.k.invalid(ErrorId::Shape, "log_prob must have the scores' shape");
   const std::size_t n = static_cast<std::size_t>(std::max<int64_t>(numel(c.k.in[0].shape), 1));
   const cl::Buffer own = log_prob_out ? cl::Buffer() : cl::Buffer(c.dev.context, CL_MEM_READ_WRITE, n * sizeof(float));
   Nll loss(c, s);

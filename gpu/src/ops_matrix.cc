@@ -14,10 +14,10 @@ namespace {
 // cpu_ref/src/kernels/matrix.cc make_trilu (ONNX Trilu-14): k (input 1) read by the device.
 Launch trilu(const OpContext& c) {
   const Shape xs = c.k.in[0].shape;
-  if (xs.size() < 2) c.k.invalid("input must have rank >= 2");
-  if (c.k.out[0].shape != xs) c.k.invalid("output shape differs from the input's");
+  if (xs.size() < 2) c.k.invalid(ErrorId::Shape, "input must have rank >= 2");
+  if (c.k.out[0].shape != xs) c.k.invalid(ErrorId::Shape, "output shape differs from the input's");
   const bool has_k = c.k.has_input(1);
-  if (has_k && numel(c.k.in[1].shape) != 1) c.k.invalid("k must be a scalar");
+  if (has_k && numel(c.k.in[1].shape) != 1) c.k.invalid(ErrorId::Shape, "k must be a scalar");
   const int upper = c.k.attr_int("upper", 1) != 0;
   const int rows = c.to_int(xs[xs.size() - 2]), cols = c.to_int(xs.back());
   const int64_t n = c.to_int(numel(xs));
@@ -31,7 +31,7 @@ Launch trilu(const OpContext& c) {
 // cpu_ref/src/kernels/matrix.cc make_eye_like (ONNX EyeLike-9).
 Launch eye_like(const OpContext& c) {
   const Shape os = c.k.out[0].shape;
-  if (os.size() != 2 || c.k.in[0].shape != os) c.k.invalid("input and output must be 2-D of one shape");
+  if (os.size() != 2 || c.k.in[0].shape != os) c.k.invalid(ErrorId::Shape, "input and output must be 2-D of one shape");
   const int64_t k = c.k.attr_int("k", 0), rows = os[0], cols = os[1];
   const int kk = signed_int(c, k >= cols || k <= -rows ? cols : k);  // no column matches: cols, which no j reaches
   const int cw = c.to_int(cols);
@@ -46,9 +46,9 @@ Launch eye_like(const OpContext& c) {
 // cpu_ref/src/kernels/matrix.cc make_det (ONNX Det-11).
 Launch det(const OpContext& c) {
   const Shape xs = c.k.in[0].shape;
-  if (xs.size() < 2 || xs[xs.size() - 1] != xs[xs.size() - 2]) c.k.invalid("input must be [*, M, M]");
+  if (xs.size() < 2 || xs[xs.size() - 1] != xs[xs.size() - 2]) c.k.invalid(ErrorId::Shape, "input must be [*, M, M]");
   const int64_t m = xs.back(), mats = numel(Shape(xs.begin(), xs.end() - 2));
-  if (numel(c.k.out[0].shape) != mats) c.k.invalid("output must hold one element per matrix");
+  if (numel(c.k.out[0].shape) != mats) c.k.invalid(ErrorId::Shape, "output must hold one element per matrix");
   c.to_int(numel(xs));
   const int m_ = c.to_int(m);
   // Room for the matrices in double, whether or not the device computes in it.
@@ -77,7 +77,7 @@ Launch einsum(const OpContext& c) {
       const int64_t v = k.in[i].shape[d];
       if (size[l] < 0 || (e.broadcast[l] && size[l] == 1)) size[l] = v;
       else if (v != size[l] && !(e.broadcast[l] && v == 1))
-        k.invalid("a label has sizes " + std::to_string(size[l]) + " and " + std::to_string(v));
+        k.invalid(ErrorId::Shape, "a label has sizes " + std::to_string(size[l]) + " and " + std::to_string(v));
     }
   for (int64_t& s : size)
     if (s < 0) s = 1;
@@ -96,7 +96,7 @@ Launch einsum(const OpContext& c) {
     os.push_back(size[static_cast<std::size_t>(l)]);
     in_out[static_cast<std::size_t>(l)] = true;
   }
-  if (k.out[0].shape != os) k.invalid("output shape differs from the equation's");
+  if (k.out[0].shape != os) k.invalid(ErrorId::Shape, "output shape differs from the equation's");
   std::vector<int> meta{static_cast<int>(n_in), static_cast<int>(e.output.size()), 0};
   auto label = [&](std::size_t l) {
     meta.push_back(c.to_int(size[l]));

@@ -62,13 +62,13 @@ Launch matmul(const OpContext& c) {
   const KernelContext& k = c.k;
   Shape a = k.in[0].shape, b = k.in[1].shape;
   const bool ta = k.attr_int("transA", 0) != 0, tb = k.attr_int("transB", 0) != 0;
-  if (a.empty() || b.empty()) k.invalid("MatMul inputs must have rank >= 1");
-  if ((a.size() == 1 && ta) || (b.size() == 1 && tb)) k.invalid("transA/transB need an operand of rank >= 2");
+  if (a.empty() || b.empty()) k.invalid(ErrorId::Shape, "MatMul inputs must have rank >= 1");
+  if ((a.size() == 1 && ta) || (b.size() == 1 && tb)) k.invalid(ErrorId::Shape, "transA/transB need an operand of rank >= 2");
   if (a.size() == 1) a.insert(a.begin(), 1);
   if (b.size() == 1) b.push_back(1);
   const int64_t M = ta ? a.back() : a[a.size() - 2], K = ta ? a[a.size() - 2] : a.back();
   const int64_t N = tb ? b[b.size() - 2] : b.back();
-  if ((tb ? b.back() : b[b.size() - 2]) != K) k.invalid("A and B disagree on K");
+  if ((tb ? b.back() : b[b.size() - 2]) != K) k.invalid(ErrorId::Shape, "A and B disagree on K");
   const std::size_t nd = std::max(a.size(), b.size()) - 2;
   // Output batch dims, and each operand's batch strides in matrices (0 where it broadcasts).
   Shape batch(nd, 1), sa(nd, 0), sb(nd, 0);
@@ -77,7 +77,7 @@ Launch matmul(const OpContext& c) {
     for (std::size_t i = 0; i + 2 < s.size(); ++i) {
       const std::size_t d = s.size() - 3 - i, od = nd - 1 - i;
       if (s[d] != 1) {
-        if (batch[od] != 1 && batch[od] != s[d]) k.invalid("batch dims of A and B do not broadcast");
+        if (batch[od] != 1 && batch[od] != s[d]) k.invalid(ErrorId::Shape, "batch dims of A and B do not broadcast");
         batch[od] = s[d];
         st[od] = acc;
       }
@@ -87,7 +87,7 @@ Launch matmul(const OpContext& c) {
   strides(a, sa);
   strides(b, sb);
   const int64_t total = numel(batch) * M * N;
-  if (numel(k.out[0].shape) != total) k.invalid("output size is not batch * M * N");
+  if (numel(k.out[0].shape) != total) k.invalid(ErrorId::Shape, "output size is not batch * M * N");
   std::vector<int> g;
   for (int64_t v : {M, N, K, int64_t{ta}, int64_t{tb}, static_cast<int64_t>(nd)}) g.push_back(c.to_int(v));
   for (const Shape* s : {&batch, &sa, &sb})
@@ -128,7 +128,7 @@ OpFactory reduce(int op) {
       if (red[d]) rd.push_back(c.to_int(is[d])), rs.push_back(c.to_int(st[d])), count *= is[d];
       else kd.push_back(c.to_int(is[d])), ks.push_back(c.to_int(st[d])), on *= is[d];
     }
-    if (numel(k.out[0].shape) != on) k.invalid("output size does not match the reduction");
+    if (numel(k.out[0].shape) != on) k.invalid(ErrorId::Shape, "output size does not match the reduction");
     std::vector<int> meta{static_cast<int>(kd.size())};
     meta.insert(meta.end(), kd.begin(), kd.end());
     meta.insert(meta.end(), ks.begin(), ks.end());
@@ -150,15 +150,15 @@ OpFactory reduce(int op) {
 // cpu_ref/src/kernels/normalization.cc: channel axis 1 (NCHW) or the last (NHWC).
 Launch batchnorm(const OpContext& c) {
   const KernelContext& k = c.k;
-  if (k.in.size() < 5) k.invalid("needs X, scale, B, mean, var");
+  if (k.in.size() < 5) k.invalid(ErrorId::Arity, "needs X, scale, B, mean, var");
   const Shape& s = k.in[0].shape;
   const int64_t r = static_cast<int64_t>(s.size());
-  if (r < 2) k.invalid("X must have rank >= 2");
+  if (r < 2) k.invalid(ErrorId::Shape, "X must have rank >= 2");
   const int64_t axis = k.attr_string("data_layout", "NCHW") == "NHWC" ? r - 1 : 1;
   int64_t inner = 1;
   for (int64_t d = axis + 1; d < r; ++d) inner *= s[d];
   for (int i = 1; i < 5; ++i)
-    if (numel(k.in[i].shape) != s[axis]) k.invalid("parameters must have one value per channel");
+    if (numel(k.in[i].shape) != s[axis]) k.invalid(ErrorId::Shape, "parameters must have one value per channel");
   const int channels = c.to_int(s[axis]), in_ = c.to_int(inner);
   const float eps = static_cast<float>(k.attr_float("epsilon", 1e-5));
   const int64_t total = c.to_int(numel(s));

@@ -27,13 +27,13 @@ Launch layer_norm(const OpContext& c) {
     return cnt;
   };
   const int ns = c.to_int(per_row_size(1)), nb = c.to_int(per_row_size(2));
-  if (ns == 0) k.invalid("needs the scale input");
+  if (ns == 0) k.invalid(ErrorId::Arity, "needs the scale input");
   const float eps = static_cast<float>(k.attr_float("epsilon", 1e-5));
   c.to_int(numel(x));
   const int n_ = c.to_int(n);
   const int outs = static_cast<int>(k.out.size());
   for (int o = 1; o < outs; ++o)
-    if (numel(k.out[o].shape) != rows) k.invalid("Mean and InvStdDev must hold one value per row");
+    if (numel(k.out[o].shape) != rows) k.invalid(ErrorId::Shape, "Mean and InvStdDev must hold one value per row");
   const int64_t rows_ = n > 0 ? rows : 0;
   cl::Kernel kern = c.kernel("normalization.cl", "layer_norm");
   return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
@@ -50,7 +50,7 @@ Launch instance_norm(const OpContext& c) {
   const Shape& s = k.in[0].shape;
   const int64_t r = static_cast<int64_t>(s.size());
   const bool nhwc = k.attr_string("data_layout", "NCHW") == "NHWC";
-  if (r < 3) k.invalid("X must have rank >= 3");
+  if (r < 3) k.invalid(ErrorId::Shape, "X must have rank >= 3");
   const int64_t N = s[0], C = nhwc ? s[r - 1] : s[1], S = N * C == 0 ? 0 : numel(s) / (N * C);
   const int has_scale = k.has_input(1), has_b = k.has_input(2);
   const float gamma = static_cast<float>(k.attr_float("gamma", 1.0)), beta = static_cast<float>(k.attr_float("beta", 0.0));
@@ -69,7 +69,7 @@ Launch instance_norm(const OpContext& c) {
 // The channel axis of normalization.cc: 1 (NCHW) or the last (NHWC); X of rank >= 2.
 int64_t channel_axis(const KernelContext& k) {
   const int64_t r = static_cast<int64_t>(k.in[0].shape.size());
-  if (r < 2) k.invalid("X must have rank >= 2");
+  if (r < 2) k.invalid(ErrorId::Shape, "X must have rank >= 2");
   return k.attr_string("data_layout", "NCHW") == "NHWC" ? r - 1 : 1;
 }
 
@@ -87,7 +87,7 @@ Launch lrn(const OpContext& c) {
   const KernelContext& k = c.k;
   const ChannelView v(k.in[0].shape, channel_axis(k));
   const int64_t size = k.attr_int("size", 1);
-  if (size < 1) k.invalid("size must be >= 1");
+  if (size < 1) k.invalid(ErrorId::AttributeValue, "size must be >= 1");
   const float alpha = static_cast<float>(k.attr_float("alpha", 1e-4)), beta = static_cast<float>(k.attr_float("beta", 0.75));
   const float bias = static_cast<float>(k.attr_float("bias", 1.0));
   const int lo = c.to_int((size - 1) / 2), hi = c.to_int(size - 1 - (size - 1) / 2);
@@ -105,7 +105,7 @@ Launch lrn(const OpContext& c) {
 Launch mvn(const OpContext& c) {
   const KernelContext& k = c.k;
   const Shape xs = k.in[0].shape;
-  if (k.out[0].shape != xs) k.invalid("output shape differs from the input's");
+  if (k.out[0].shape != xs) k.invalid(ErrorId::Shape, "output shape differs from the input's");
   const int64_t r = static_cast<int64_t>(xs.size());
   std::vector<bool> red(static_cast<std::size_t>(r), false);
   for (int64_t a : k.attr_ints("axes", {0, 2, 3})) red[normalize_axis(a, r, "axes value")] = true;

@@ -39,19 +39,19 @@ OpFactory integer_conv(bool qlinear) {
     const std::size_t r = xs.size();
     if (r < 3 || r > 5) k.unsupported("only 1-D, 2-D and 3-D convolutions (X of rank 3, 4 or 5) are implemented");
     require_plain_integers(k, {0, wi, xzp, wzp});
-    if (ws.size() != r || ys.size() != r) k.invalid("3-D Conv needs rank-5 X, W and Y");
+    if (ws.size() != r || ys.size() != r) k.invalid(ErrorId::Shape, "3-D Conv needs rank-5 X, W and Y");
     const std::size_t ns = r - 2;
     const int64_t group = k.attr_int("group", 1), N = xs[0], C = xs[1], M = ys[1];
     const Shape in(xs.begin() + 2, xs.end()), on(ys.begin() + 2, ys.end()), kernel(ws.begin() + 2, ws.end());
     if (group < 1 || C % group != 0 || M % group != 0 || ws[1] * group != C || ws[0] != M || ys[0] != N)
-      k.invalid("W's channels do not match X, Y and group");
+      k.invalid(ErrorId::Shape, "W's channels do not match X, Y and group");
     // spatial.cc window_attrs.
     Shape strides = k.attr_ints("strides", Shape(ns, 1)), dil = k.attr_ints("dilations", Shape(ns, 1));
     Shape pads = k.attr_ints("pads", Shape(2 * ns, 0));
     if (strides.size() != ns || dil.size() != ns || pads.size() != 2 * ns)
-      k.invalid("kernel_shape/strides/dilations/pads sizes do not match " + std::to_string(ns) + " spatial dims");
+      k.invalid(ErrorId::Shape, "kernel_shape/strides/dilations/pads sizes do not match " + std::to_string(ns) + " spatial dims");
     for (std::size_t i = 0; i < ns; ++i)
-      if (strides[i] < 1 || dil[i] < 1 || kernel[i] < 1) k.invalid("kernel, strides and dilations must be >= 1");
+      if (strides[i] < 1 || dil[i] < 1 || kernel[i] < 1) k.invalid(ErrorId::AttributeValue, "kernel, strides and dilations must be >= 1");
     const std::string auto_pad = k.attr_string("auto_pad", "NOTSET");
     if (auto_pad == "VALID") {
       pads.assign(2 * ns, 0);
@@ -64,8 +64,8 @@ OpFactory integer_conv(bool qlinear) {
       k.unsupported("auto_pad " + auto_pad);
     }
     for (int64_t p : pads)
-      if (p < 0) k.invalid("pads must be >= 0");
-    if (per_channel_count(k, xzp, 1, "x_zero_point") > 1) k.invalid("x_zero_point must be a scalar");
+      if (p < 0) k.invalid(ErrorId::AttributeValue, "pads must be >= 0");
+    if (per_channel_count(k, xzp, 1, "x_zero_point") > 1) k.invalid(ErrorId::Shape, "x_zero_point must be a scalar");
     const int64_t xz_count = k.has_input(xzp) ? 1 : 0;
     const int64_t wz_count = per_channel_count(k, wzp, M, "w_zero_point");
     int64_t ws_count = 0, b_count = 0;
@@ -73,11 +73,11 @@ OpFactory integer_conv(bool qlinear) {
     if (qlinear) {
       if (per_channel_count(k, 1, 1, "x_scale") != 1 || per_channel_count(k, 6, 1, "y_scale") != 1 ||
           per_channel_count(k, 7, 1, "y_zero_point") != 1)
-        k.invalid("x_scale, y_scale and y_zero_point must be scalars");
+        k.invalid(ErrorId::Shape, "x_scale, y_scale and y_zero_point must be scalars");
       ws_count = per_channel_count(k, 4, M, "w_scale");
-      if (ws_count == 0) k.invalid("w_scale is required");
+      if (ws_count == 0) k.invalid(ErrorId::Arity, "w_scale is required");
       b_count = k.has_input(8) ? numel(k.in[8].shape) : 0;
-      if (b_count && b_count != M) k.invalid("B must have one value per output channel");
+      if (b_count && b_count != M) k.invalid(ErrorId::Shape, "B must have one value per output channel");
       require_plain_integers(k, {7, 8});
       requantized_range(k, lo, hi);
     }
@@ -110,8 +110,8 @@ OpFactory integer_matmul(bool qlinear) {
     const Shape a = k.in[0].shape, b = k.in[b_in].shape, o = k.out[0].shape;
     if (a.size() < 2 || b.size() < 2 || o.size() < 2) k.unsupported("operands of rank < 2 are not implemented");
     const int64_t M = a[a.size() - 2], K = a.back(), N = b.back();
-    if (b[b.size() - 2] != K) k.invalid("A and B disagree on K");
-    if (o[o.size() - 2] != M || o.back() != N) k.invalid("output shape does not match [..., M, N]");
+    if (b[b.size() - 2] != K) k.invalid(ErrorId::Shape, "A and B disagree on K");
+    if (o[o.size() - 2] != M || o.back() != N) k.invalid(ErrorId::Shape, "output shape does not match [..., M, N]");
     const Shape batch(o.begin(), o.end() - 2);
     const Shape sa = exec::broadcast_strides(Shape(a.begin(), a.end() - 2), batch);
     const Shape sb = exec::broadcast_strides(Shape(b.begin(), b.end() - 2), batch);
@@ -119,7 +119,7 @@ OpFactory integer_matmul(bool qlinear) {
     auto per = [&](std::size_t i, int64_t one, int64_t all, const char* what) -> int64_t {
       if (!k.has_input(i)) return 0;
       const int64_t n = numel(k.in[i].shape);
-      if (n != 1 && n != one && n != all) k.invalid(std::string(what) + " must be a scalar or one value per row / column");
+      if (n != 1 && n != one && n != all) k.invalid(ErrorId::Shape, std::string(what) + " must be a scalar or one value per row / column");
       return n;
     };
     const int64_t az = per(azp, M, rows_a, "A's zero point"), bz = per(bzp, N, cols_b, "B's zero point");
@@ -129,7 +129,7 @@ OpFactory integer_matmul(bool qlinear) {
       as = per(1, M, rows_a, "a_scale");
       bs = per(4, N, cols_b, "b_scale");
       if (!as || !bs || per_channel_count(k, 6, 1, "y_scale") != 1 || per_channel_count(k, 7, 1, "y_zero_point") != 1)
-        k.invalid("needs a_scale, b_scale and scalar y_scale, y_zero_point");
+        k.invalid(ErrorId::Arity, "needs a_scale, b_scale and scalar y_scale, y_zero_point");
       require_plain_integers(k, {7});
       requantized_range(k, lo, hi);
     }

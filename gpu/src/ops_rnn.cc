@@ -16,11 +16,11 @@ std::vector<float> read_acts(const KernelContext& k, std::size_t per_dir, const 
                              int64_t dirs) {
   std::vector<std::string> names = defaults;
   if (const Attr* a = k.attr("activations")) {
-    if (!a->is<std::vector<std::string>>()) k.invalid("activations must be a list of strings");
+    if (!a->is<std::vector<std::string>>()) k.invalid(ErrorId::AttributeValue, "activations must be a list of strings");
     names = a->get<std::vector<std::string>>();
   }
   if (names.size() != per_dir && names.size() != per_dir * static_cast<std::size_t>(dirs))
-    k.invalid("activations has " + std::to_string(names.size()) + " entries, expected " + std::to_string(per_dir) +
+    k.invalid(ErrorId::Shape, "activations has " + std::to_string(names.size()) + " entries, expected " + std::to_string(per_dir) +
               " per direction");
   std::vector<double> alphas, betas;
   if (const Attr* a = k.attr("activation_alpha"); a && a->is<std::vector<double>>()) alphas = a->get<std::vector<double>>();
@@ -56,27 +56,27 @@ OpFactory rnn(int G) {
     const char* op = G == 1 ? "RNN" : G == 3 ? "GRU" : "LSTM";
     const std::string label = std::string(op) + " node '" + k.node.name + "'";
     const std::string dir = k.attr_string("direction", "forward");
-    if (dir != "forward" && dir != "reverse" && dir != "bidirectional") k.invalid("direction " + dir);
+    if (dir != "forward" && dir != "reverse" && dir != "bidirectional") k.invalid(ErrorId::AttributeValue, "direction " + dir);
     const int64_t D = dir == "bidirectional" ? 2 : 1;
     const int64_t layout = k.attr_int("layout", 0);
-    if (layout != 0 && layout != 1) k.invalid("layout must be 0 or 1");
+    if (layout != 0 && layout != 1) k.invalid(ErrorId::AttributeValue, "layout must be 0 or 1");
     const bool layout1 = layout == 1;
     const Shape& xs = k.in[0].shape;
-    if (xs.size() != 3) k.invalid("X must have rank 3");
+    if (xs.size() != 3) k.invalid(ErrorId::Shape, "X must have rank 3");
     const int64_t S = layout1 ? xs[1] : xs[0], B = layout1 ? xs[0] : xs[1], I = xs[2];
     const Shape& rs = k.in[2].shape;
-    if (rs.size() != 3) k.invalid("R must have rank 3");
+    if (rs.size() != 3) k.invalid(ErrorId::Shape, "R must have rank 3");
     const int64_t H = rs[2], GH = G * H;
-    if (k.has_attr("hidden_size") && k.attr_int("hidden_size") != H) k.invalid("hidden_size differs from R's last dim");
+    if (k.has_attr("hidden_size") && k.attr_int("hidden_size") != H) k.invalid(ErrorId::Shape, "hidden_size differs from R's last dim");
     auto expect = [&](std::size_t i, int64_t count, const char* what) {
       if (!k.has_input(i)) return false;
-      if (numel(k.in[i].shape) != count) k.invalid(std::string(what) + " must have " + std::to_string(count) + " elements");
-      if (is_quantized(k.in[i].dtype)) k.unsupported(std::string(what) + " of a quantized type");
+      if (numel(k.in[i].shape) != count) k.invalid(ErrorId::Shape, std::string(what) + " must have " + std::to_string(count) + " elements");
+      if (is_quantized(k.in[i].dtype)) k.unsupported(ErrorId::DataType, std::string(what) + " of a quantized type");
       return true;
     };
     expect(0, S * B * I, "X");
-    if (k.in[1].shape != Shape{D, GH, I}) k.invalid("W must be [num_directions, gates * hidden_size, input_size]");
-    if (rs != Shape{D, GH, H}) k.invalid("R must be [num_directions, gates * hidden_size, hidden_size]");
+    if (k.in[1].shape != Shape{D, GH, I}) k.invalid(ErrorId::Shape, "W must be [num_directions, gates * hidden_size, input_size]");
+    if (rs != Shape{D, GH, H}) k.invalid(ErrorId::Shape, "R must be [num_directions, gates * hidden_size, hidden_size]");
     const bool has_b = expect(3, D * 2 * GH, "B"), has_len = expect(4, B, "sequence_lens");
     const bool has_h0 = expect(5, D * B * H, "initial_h");
     bool has_c0 = false, has_p = false;
@@ -89,7 +89,7 @@ OpFactory rnn(int G) {
     float clip = 0;
     if (k.has_attr("clip")) {
       clip = static_cast<float>(k.attr_float("clip"));
-      if (!(clip > 0)) k.invalid("clip must be > 0");
+      if (!(clip > 0)) k.invalid(ErrorId::AttributeValue, "clip must be > 0");
     }
     const std::size_t per_dir = G == 1 ? 1 : G == 3 ? 2 : 3;
     const std::vector<std::string> defaults = G == 1   ? std::vector<std::string>{"Tanh"}
@@ -99,9 +99,9 @@ OpFactory rnn(int G) {
     const Shape ys = layout1 ? Shape{B, S, D, H} : Shape{S, D, B, H};
     const Shape hs = layout1 ? Shape{B, D, H} : Shape{D, B, H};
     const std::size_t n_out = k.out.size();
-    if (n_out > (G == 4 ? 3u : 2u)) k.invalid("too many outputs");
+    if (n_out > (G == 4 ? 3u : 2u)) k.invalid(ErrorId::Arity, "too many outputs");
     for (std::size_t o = 0; o < n_out; ++o)
-      if (k.out[o].shape != (o == 0 ? ys : hs)) k.invalid("output " + std::to_string(o) + " has the wrong shape");
+      if (k.out[o].shape != (o == 0 ? ys : hs)) k.invalid(ErrorId::Shape, "output " + std::to_string(o) + " has the wrong shape");
     std::vector<int> g;
     for (int64_t v : {S, B, I, H, D, int64_t{G}, int64_t{layout1}, int64_t{dir == "reverse"}, int64_t{lbr}, int64_t{has_b},
                       int64_t{has_len}, int64_t{has_h0}, int64_t{has_c0}, int64_t{has_p}, static_cast<int64_t>(n_out),
@@ -120,7 +120,7 @@ OpFactory rnn(int G) {
         const std::vector<float> l = lens.get(dev, in[4]);
         for (std::size_t b = 0; b < l.size(); ++b)
           if (!(l[b] >= 0 && l[b] <= static_cast<float>(S)))
-            throw Error(ErrorCode::Invalid, label + ": sequence_lens[" + std::to_string(b) + "] = " + std::to_string(l[b]) +
+            throw Error(ErrorId::Shape, label + ": sequence_lens[" + std::to_string(b) + "] = " + std::to_string(l[b]) +
                                                 " is outside [0, " + std::to_string(S) + "]");
       }
       auto input = [&](std::size_t i) { return i < in.size() ? in[i] : in[0]; };

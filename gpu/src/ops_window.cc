@@ -44,9 +44,9 @@ Window window(const KernelContext& k, const Shape& kernel, const Shape& in, cons
   Shape strides = k.attr_ints("strides", Shape(ns, 1)), dil = k.attr_ints("dilations", Shape(ns, 1));
   Shape pads = k.attr_ints("pads", Shape(2 * ns, 0));
   if (kernel.size() != ns || strides.size() != ns || dil.size() != ns || pads.size() != 2 * ns || out.size() != ns)
-    k.invalid("kernel_shape/strides/dilations/pads sizes do not match " + std::to_string(ns) + " spatial dims");
+    k.invalid(ErrorId::Shape, "kernel_shape/strides/dilations/pads sizes do not match " + std::to_string(ns) + " spatial dims");
   for (std::size_t i = 0; i < ns; ++i)
-    if (strides[i] < 1 || dil[i] < 1 || kernel[i] < 1) k.invalid("kernel, strides and dilations must be >= 1");
+    if (strides[i] < 1 || dil[i] < 1 || kernel[i] < 1) k.invalid(ErrorId::AttributeValue, "kernel, strides and dilations must be >= 1");
   const std::string auto_pad = k.attr_string("auto_pad", "NOTSET");
   if (auto_pad == "VALID") {
     pads.assign(2 * ns, 0);
@@ -61,7 +61,7 @@ Window window(const KernelContext& k, const Shape& kernel, const Shape& in, cons
     k.unsupported("auto_pad " + auto_pad);
   }
   for (int64_t p : pads)
-    if (p < 0) k.invalid("pads must be >= 0");
+    if (p < 0) k.invalid(ErrorId::AttributeValue, "pads must be >= 0");
   return Window{lift3(kernel, 1), lift3(strides, 1), lift3(dil, 1), lift3(Shape(pads.begin(), pads.begin() + ns), 0),
                 lift3(Shape(pads.begin() + ns, pads.end()), 0)};
 }
@@ -87,7 +87,7 @@ Bias bias_of(const KernelContext& k, int64_t m) {
   Bias b;
   b.host.assign(static_cast<std::size_t>(m), 0.0f);
   if (!k.has_input(2)) return b;
-  if (numel(k.in[2].shape) != m) k.invalid("B must have one value per output channel");
+  if (numel(k.in[2].shape) != m) k.invalid(ErrorId::Shape, "B must have one value per output channel");
   const std::vector<float> scale = exec::implied_bias_scale(k, m);
   if (!k.constants[2]) {
     if (!scale.empty()) k.unsupported("a quantized bias that is not a constant");
@@ -177,21 +177,21 @@ Launch conv(const OpContext& c) {
   const std::size_t r = xs.size();
   if (r < 3 || r > 5) k.unsupported("only 1-D, 2-D and 3-D convolutions (X of rank 3, 4 or 5) are implemented");
   const std::size_t ns = r - 2;
-  if (ws.size() != r || ys.size() != r) k.invalid(ns == 3 ? "3-D Conv needs rank-5 X, W and Y" : "W must have rank " + std::to_string(r));
+  if (ws.size() != r || ys.size() != r) k.invalid(ErrorId::Shape, ns == 3 ? "3-D Conv needs rank-5 X, W and Y" : "W must have rank " + std::to_string(r));
   const bool nhwc = k.attr_string("data_layout", "NCHW") == "NHWC";
   const std::string layout = k.attr_string("kernel_layout", "OIHW");
   const Layout x = layout_of(xs, nhwc), y = layout_of(ys, nhwc);
-  if (y.n != x.n) k.invalid("output batch differs from the input's");
+  if (y.n != x.n) k.invalid(ErrorId::Shape, "output batch differs from the input's");
   const int64_t group = k.attr_int("group", 1), C = x.c, M = y.c;
   Shape kernel;
   if (layout == "OIHW" || (ns < 3 && layout == "MIHW")) kernel.assign(ws.begin() + 2, ws.end());
   else if (layout == "OHWI" || (ns < 3 && layout == "1HWO")) kernel.assign(ws.begin() + 1, ws.end() - 1);
   else if (ns == 3 && layout == "HWIO") kernel.assign(ws.begin(), ws.end() - 2);
   else k.unsupported(ns == 3 ? "kernel_layout " + layout + " for a 3-D Conv" : "kernel_layout \"" + layout + "\"");
-  if ((layout == "1HWO" || layout == "MIHW") && group != C) k.invalid("depthwise kernel_layout " + layout + " needs group = input channels");
-  if (group < 1 || C % group != 0 || M % group != 0) k.invalid("channels do not divide into groups");
+  if ((layout == "1HWO" || layout == "MIHW") && group != C) k.invalid(ErrorId::AttributeValue, "depthwise kernel_layout " + layout + " needs group = input channels");
+  if (group < 1 || C % group != 0 || M % group != 0) k.invalid(ErrorId::Shape, "channels do not divide into groups");
   const int64_t cg = C / group, taps = numel(kernel);
-  if (numel(ws) != M * cg * taps) k.invalid("W size does not match the channels and kernel");
+  if (numel(ws) != M * cg * taps) k.invalid(ErrorId::Shape, "W size does not match the channels and kernel");
   const Window win = window(k, kernel, x.sp, y.sp);
   const Weights w = weights_of(c, weight_view(layout, ws, M, cg, M / group, kernel), layout == "OIHW");
   c.to_int(numel(xs));
@@ -213,20 +213,20 @@ Launch conv_transpose(const OpContext& c) {
   const std::string layout = k.attr_string("kernel_layout", "IOHW");
   const Layout x = layout_of(xs, nhwc), y = layout_of(ys, nhwc);
   const int64_t group = k.attr_int("group", 1), C = x.c, M = y.c;
-  if (y.n != x.n) k.invalid("output batch differs from the input's");
-  if (group < 1 || C % group || M % group) k.invalid("channels do not divide into groups");
+  if (y.n != x.n) k.invalid(ErrorId::Shape, "output batch differs from the input's");
+  if (group < 1 || C % group || M % group) k.invalid(ErrorId::Shape, "channels do not divide into groups");
   const int64_t cg = C / group, mg = M / group;
   Shape kernel;
   if (layout == "IOHW" || layout == "OIHW") kernel.assign(ws.begin() + 2, ws.end());
   else if (layout == "OHWI") kernel.assign(ws.begin() + 1, ws.end() - 1);
   else k.unsupported("kernel_layout " + layout);
   const int64_t taps = numel(kernel);
-  if (numel(ws) != M * cg * taps) k.invalid("W size does not match the channels and kernel");
+  if (numel(ws) != M * cg * taps) k.invalid(ErrorId::Shape, "W size does not match the channels and kernel");
   const Shape st = k.attr_ints("strides", Shape(ns, 1)), dil = k.attr_ints("dilations", Shape(ns, 1));
   const Shape opad = k.attr_ints("output_padding", Shape(ns, 0));
   Shape pads = k.attr_ints("pads", Shape(2 * ns, 0));
   if (st.size() != ns || dil.size() != ns || pads.size() != 2 * ns || opad.size() != ns)
-    k.invalid("strides/dilations/pads/output_padding sizes");
+    k.invalid(ErrorId::Shape, "strides/dilations/pads/output_padding sizes");
   const std::string auto_pad = k.attr_string("auto_pad", "NOTSET");
   if (auto_pad == "VALID") {
     pads.assign(2 * ns, 0);
@@ -239,7 +239,7 @@ Launch conv_transpose(const OpContext& c) {
     k.unsupported("auto_pad " + auto_pad);
   }
   for (std::size_t i = 0; i < ns; ++i)
-    if (st[i] < 1 || dil[i] < 1) k.invalid("strides and dilations must be >= 1");
+    if (st[i] < 1 || dil[i] < 1) k.invalid(ErrorId::AttributeValue, "strides and dilations must be >= 1");
   const Window win{lift3(kernel, 1), lift3(st, 1), lift3(dil, 1), lift3(Shape(pads.begin(), pads.begin() + ns), 0), {}};
   const Weights w = weights_of(c, weight_view(layout, ws, M, cg, mg, kernel), layout == "OIHW");
   c.to_int(numel(xs));
@@ -258,14 +258,14 @@ OpFactory pool(int kind, bool global) {
       k.unsupported("only 1-D, 2-D and 3-D pooling (X of rank 3, 4 or 5) is implemented");
     const bool nhwc = k.attr_string("data_layout", "NCHW") == "NHWC";
     const Layout x = layout_of(xs, nhwc), y = layout_of(ys, nhwc);
-    if (y.n != x.n || y.c != x.c) k.invalid("output shape does not match the input's N and C");
+    if (y.n != x.n || y.c != x.c) k.invalid(ErrorId::Shape, "output shape does not match the input's N and C");
     const Window win = global ? Window{lift3(x.sp, 1), Shape(3, 1), Shape(3, 1), Shape(3, 0), Shape(3, 0)}
                               : window(k, k.attr_ints("kernel_shape"), x.sp, y.sp);
     const bool indices = kind == 0 && k.out.size() > 1;
     if (indices && nhwc) k.unsupported("MaxPool's Indices output with data_layout NHWC");
     if (indices && k.out[1].shape != ys) {
       if (r == 5) k.unsupported("MaxPool's Indices output needs NCHW and Y's shape");
-      k.invalid("Indices must have the shape of Y");
+      k.invalid(ErrorId::Shape, "Indices must have the shape of Y");
     }
     const int include_pad = kind != 0 && k.attr_int("count_include_pad", 0) != 0;
     const int lp_mean = kind == 2 && k.attr_int("mean", 0) != 0;

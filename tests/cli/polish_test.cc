@@ -239,7 +239,8 @@ TEST_CASE("cli run: an error from prepare names the model file and the node") {
   write_x_npy(dir / "in");
   RunResult r = run_cli({"run", (dir / "m.json").string(), "--inputs", (dir / "in").string(), "--outputs", (dir / "out").string()});
   CHECK(r.code == 3);
-  CHECK(has(r.err, "nnbridge: error: " + (dir / "m.json").string() + ": nodes[0]: "));
+  // No kernel for the op on cpu: nnbridge.unsupported.306, then the file and the node.
+  CHECK(has(r.err, "nnbridge: error: [nnbridge.unsupported.306] " + (dir / "m.json").string() + ": nodes[0]: "));
   CHECK(has(r.err, "NoSuchOp"));
   CHECK_FALSE(fs::exists(dir / "out"));  // nothing written, not even the folder
 }

@@ -157,6 +157,18 @@ TEST_CASE("conformance: expected errors must match code and message, and a bad c
   write(root / "bad_key" / "case.json", R"({"conversions": "json"})");
   copy_case("add_float", root, "skipped");
   write(root / "skipped" / "case.json", R"({"skip": "kept for a later release"})");
+  // Identifiers: one no error has (its code right, its number not), one whose code disagrees with
+  // the code beside it, one that is not an identifier.
+  write(root / "wrong_id" / "model.armnn", truncated);
+  write(root / "wrong_id" / "case.json", R"({"format": "armnn", "expect_error": {"id": "nnbridge.malformed.299"}})");
+  write(root / "id_code" / "model.armnn", truncated);
+  write(root / "id_code" / "case.json",
+        R"({"format": "armnn", "expect_error": {"id": "nnbridge.malformed.201", "code": "Invalid"}})");
+  write(root / "bad_id" / "model.armnn", truncated);
+  write(root / "bad_id" / "case.json", R"({"format": "armnn", "expect_error": {"id": "malformed.201"}})");
+  // docs/errors.md: the hundreds digit is the code, so io.201 names no identifier.
+  write(root / "digit_id" / "model.armnn", truncated);
+  write(root / "digit_id" / "case.json", R"({"format": "armnn", "expect_error": {"id": "nnbridge.io.201"}})");
   Result r = cli("conformance " + q(root) + " --jobs 1");
   CAPTURE(r.out);
   CHECK(r.rc == 1);
@@ -166,7 +178,15 @@ TEST_CASE("conformance: expected errors must match code and message, and a bad c
   CHECK(has_line(r.out, "FAIL errors/bad_key: Invalid: "));
   CHECK(r.out.find("case.json: conversions: must be an array of format names") != std::string::npos);
   CHECK(has_line(r.out, "SKIP errors/skipped: kept for a later release"));
-  CHECK(has_line(r.out, "0 passed, 4 failed, 1 skipped"));
+  CHECK(has_line(r.out, "FAIL errors/wrong_id: expected nnbridge.malformed.299, got nnbridge.malformed."));
+  // A case.json the runner refuses is a bad option value (nnbridge.invalid.409) at its key.
+  CHECK(has_line(r.out, "FAIL errors/id_code: Invalid: [nnbridge.invalid.409] "));
+  CHECK(r.out.find("case.json: expect_error.code: ") != std::string::npos);
+  CHECK(has_line(r.out, "FAIL errors/bad_id: Invalid: [nnbridge.invalid.409] "));
+  CHECK(r.out.find("case.json: expect_error.id: ") != std::string::npos);
+  CHECK(has_line(r.out, "FAIL errors/digit_id: Invalid: [nnbridge.invalid.409] "));
+  CHECK(r.out.find("\"nnbridge.io.201\": the hundreds digit of an identifier is its code") != std::string::npos);
+  CHECK(has_line(r.out, "0 passed, 8 failed, 1 skipped"));
 }
 
 TEST_CASE("conformance: conversions and execution through them") {

@@ -98,7 +98,7 @@ TEST_CASE("MappedFile: a missing file is Error(Io) naming the file") {
     MappedFile::open(p);
     FAIL("expected an error");
   } catch (const Error& e) {
-    CHECK(e.code() == ErrorCode::Io);
+    CHECK(e.id() == ErrorId::IoOpen);
     CHECK(e.file() == p.string());
   }
   CHECK_THROWS_AS(MappedFile::open(test::temp_dir()), Error);  // a folder

@@ -208,8 +208,18 @@ TEST_CASE("operands_as_attributes: constant operand inputs become the descriptor
   v.nodes[0].inputs.push_back(v.add_value(Value{"axes", TensorType{DataType::Int64, {1}, false, std::nullopt}, {}, {}}));
   CHECK(operands_as_attributes(v) == 0);
   CHECK(v.nodes[0].inputs.size() == 2);
-  CHECK_THROWS_WITH_AS(require_constant_operands(v, "Arm NN"), doctest::Contains("node 'p' (Unsqueeze): input 1 `axes`"),
-                       Error);
+  auto refusal = [](const Graph& graph) {
+    try {
+      require_constant_operands(graph, "Arm NN");
+    } catch (const Error& e) {
+      return e;
+    }
+    FAIL("accepted");
+    return Error(ErrorId::IoOther, "unreachable");
+  };
+  const Error ev = refusal(v);
+  CHECK(ev.id() == ErrorId::NoForm);
+  CHECK(ev.message().find("node 'p' (Unsqueeze): input 1 `axes`") == 0);  // names the node and the input
   // A Reshape whose shape is computed (here a graph input): reshape_shape_as_attribute leaves it,
   // and it is refused the same way, naming the node and the value.
   Graph rg;
@@ -220,8 +230,9 @@ TEST_CASE("operands_as_attributes: constant operand inputs become the descriptor
   rg.inputs = {rx, rs};
   rg.outputs = {ry};
   CHECK(reshape_shape_as_attribute(rg) == 0);
-  CHECK_THROWS_WITH_AS(require_constant_operands(rg, "Arm NN"),
-                       doctest::Contains("node 'flat' (Reshape): input 1 `shape` ('dims') must be an int64 constant"), Error);
+  const Error er = refusal(rg);
+  CHECK(er.id() == ErrorId::NoForm);
+  CHECK(er.message().find("node 'flat' (Reshape): input 1 `shape` ('dims')") == 0);
 }
 
 TEST_CASE("attributes_as_operands: descriptor attributes become constant inputs, and back") {

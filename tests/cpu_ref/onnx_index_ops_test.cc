@@ -11,6 +11,7 @@
 #include "nnbridge/cpu_ref.h"
 #include "nnbridge/error.h"
 #include "one_node.h"
+#include "support/error_id.h"
 
 using namespace nnbridge;
 
@@ -64,8 +65,7 @@ TEST_CASE("cpu onnx ops: Size, Shape with start/end, Expand") {
   Graph gi = OneNode("Expand").in(f32({3, 1})).in(i64({2})).done(f32({3, 4}));
   CHECK(y_of(run(gi, {{"x0", ft({3, 1}, {1, 2, 3})}, {"x1", lt({2}, {1, 4})}})) ==
         Floats{1, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3});
-  CHECK_THROWS_WITH_AS(run(gi, {{"x0", ft({3, 1}, {1, 2, 3})}, {"x1", lt({2}, {1, 5})}}),
-                       doctest::Contains("planned output dim"), Error);
+  CHECK(test::thrown_id([&] { run(gi, {{"x0", ft({3, 1}, {1, 2, 3})}, {"x1", lt({2}, {1, 5})}}); }) == ErrorId::Shape);
 }
 
 TEST_CASE("cpu onnx ops: GatherElements and ScatterElements") {
@@ -75,8 +75,7 @@ TEST_CASE("cpu onnx ops: GatherElements and ScatterElements") {
   // Example 2: data 1..9 as [3,3], axis 0, indices [[1,2,0],[2,0,0]] -> [[4,8,3],[7,2,3]]; -2 is 1.
   Graph g0 = OneNode("GatherElements").in(f32({3, 3})).in(i64({2, 3})).done(f32({-1, -1}));
   CHECK(y_of(run(g0, {{"x0", ft({3, 3}, iota(9, 1))}, {"x1", lt({2, 3}, {-2, 2, 0, 2, 0, 0})}})) == Floats{4, 8, 3, 7, 2, 3});
-  CHECK_THROWS_WITH_AS(run(g0, {{"x0", ft({3, 3}, iota(9, 1))}, {"x1", lt({2, 3}, {3, 2, 0, 2, 0, 0})}}),
-                       doctest::Contains("outside [-3, 3)"), Error);
+  CHECK(test::thrown_id([&] { run(g0, {{"x0", ft({3, 3}, iota(9, 1))}, {"x1", lt({2, 3}, {3, 2, 0, 2, 0, 0})}}); }) == ErrorId::DanglingReference);
   // ScatterElements example: data [[1,2,3,4,5]], axis 1, indices [[1,3]], updates [[1.1,2.1]]
   // -> [[1,1.1,3,2.1,5]].
   auto scatter = [](const char* red) {
@@ -140,8 +139,7 @@ TEST_CASE("cpu onnx ops: Trilu, EyeLike, Range") {
   // Inputs bound at run time, output declared [3]: 1, 1.5, 2 (limit 2.5, delta 0.5); other values fail.
   Graph rf = OneNode("Range").in(f32({})).in(f32({})).in(f32({})).done(f32({3}));
   CHECK(y_of(run(rf, {{"x0", ft({}, {1})}, {"x1", ft({}, {2.5f})}, {"x2", ft({}, {0.5f})}})) == Floats{1, 1.5f, 2});
-  CHECK_THROWS_WITH_AS(run(rf, {{"x0", ft({}, {1})}, {"x1", ft({}, {9})}, {"x2", ft({}, {0.5f})}}),
-                       doctest::Contains("the plan has 3"), Error);
+  CHECK(test::thrown_id([&] { run(rf, {{"x0", ft({}, {1})}, {"x1", ft({}, {9})}, {"x2", ft({}, {0.5f})}}); }) == ErrorId::Shape);
 }
 
 TEST_CASE("cpu onnx ops: CumSum and Hardmax") {
@@ -153,7 +151,7 @@ TEST_CASE("cpu onnx ops: CumSum and Hardmax") {
   CHECK(y_of(run(cum({{"exclusive", Attr(int64_t{1})}}), {{"x0", x}, {"x1", lt({}, {1})}})) == Floats{0, 1, 3, 0, 4, 9});
   CHECK(y_of(run(cum({{"reverse", Attr(int64_t{1})}}), {{"x0", x}, {"x1", lt({}, {1})}})) == Floats{6, 5, 3, 15, 11, 6});
   CHECK(y_of(run(cum({}), {{"x0", x}, {"x1", lt({}, {-2})}})) == Floats{1, 2, 3, 5, 7, 9});
-  CHECK_THROWS_WITH_AS(run(cum({}), {{"x0", x}, {"x1", lt({}, {2})}}), doctest::Contains("outside"), Error);
+  CHECK(test::thrown_id([&] { run(cum({}), {{"x0", x}, {"x1", lt({}, {2})}}); }) == ErrorId::AttributeValue);
   // Hardmax along the last axis of [[3,1,3],[0,2,1]]: the first largest -> [[1,0,0],[0,1,0]].
   Graph h = OneNode("Hardmax").in(f32({2, 3})).done(f32({2, 3}));
   CHECK(y_of(run(h, {{"x0", ft({2, 3}, {3, 1, 3, 0, 2, 1})}})) == Floats{1, 0, 0, 0, 1, 0});
@@ -203,7 +201,7 @@ TEST_CASE("cpu onnx ops: NonZero, Compress and Unique infer their shapes from co
   // NonZero of a graph input, output declared [2, 3]: other values fail the run.
   Graph nzi = OneNode("NonZero").in(f32({2, 2})).done(i64({2, 3}));
   CHECK(y_of<int64_t>(run(nzi, {{"x0", ft({2, 2}, {0, 5, 6, 7})}})) == Ints{0, 1, 1, 1, 0, 1});
-  CHECK_THROWS_WITH_AS(run(nzi, {{"x0", ft({2, 2}, {0, 0, 6, 7})}}), doctest::Contains("the plan has 3"), Error);
+  CHECK(test::thrown_id([&] { run(nzi, {{"x0", ft({2, 2}, {0, 0, 6, 7})}}); }) == ErrorId::Shape);
 }
 
 TEST_CASE("cpu onnx ops: NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss") {
@@ -228,7 +226,7 @@ TEST_CASE("cpu onnx ops: NegativeLogLikelihoodLoss and SoftmaxCrossEntropyLoss")
   Graph ii = OneNode("NegativeLogLikelihoodLoss", {{"ignore_index", Attr(int64_t{2})}}).in(f32({2, 3})).in(i64({2})).done(f32({}));
   CHECK(y_of(run(ii, {{"x0", x}, {"x1", t}})) == Floats{2});
   // A target outside [0, C) that is not ignore_index fails the run.
-  CHECK_THROWS_WITH_AS(run(ii, {{"x0", x}, {"x1", lt({2}, {3, 0})}}), doctest::Contains("outside [0, 3)"), Error);
+  CHECK(test::thrown_id([&] { run(ii, {{"x0", x}, {"x1", lt({2}, {3, 0})}}); }) == ErrorId::DanglingReference);
   // SCE of scores [[0, ln 3]] (C = 2) against label 1: softmax [1/4, 3/4], log_prob
   // [ln 1/4, ln 3/4], loss (mean of one) -ln(3/4).
   Graph sce = OneNode("SoftmaxCrossEntropyLoss").in(f32({1, 2})).in(i64({1})).done({f32({}), f32({1, 2})});
@@ -243,8 +241,7 @@ TEST_CASE("cpu onnx ops: ReverseSequence, MeanVarianceNormalization, BitShift") 
   // batch 0 (0,2,4,6) -> (4,2,0,6); batch 1 (1,3,5,7) unchanged.
   Graph rs = OneNode("ReverseSequence").in(f32({4, 2})).in(i64({2})).done(f32({4, 2}));
   CHECK(y_of(run(rs, {{"x0", ft({4, 2}, iota(8))}, {"x1", lt({2}, {3, 1})}})) == Floats{4, 1, 2, 3, 0, 5, 6, 7});
-  CHECK_THROWS_WITH_AS(run(rs, {{"x0", ft({4, 2}, iota(8))}, {"x1", lt({2}, {5, 1})}}), doctest::Contains("outside [0, 4]"),
-                       Error);
+  CHECK(test::thrown_id([&] { run(rs, {{"x0", ft({4, 2}, iota(8))}, {"x1", lt({2}, {5, 1})}}); }) == ErrorId::Shape);
   // MVN over axis 1 of [[1,3],[2,2]]: row 0 mean 2, deviation 1 -> [-1, 1] (up to the 1e-9);
   // row 1 deviation 0 -> [0, 0].
   Graph mvn = OneNode("MeanVarianceNormalization", {{"axes", Attr(Ints{1})}}).in(f32({2, 2})).done(f32({2, 2}));

@@ -11,6 +11,7 @@
 #include "nnbridge/cpu_ref.h"
 #include "nnbridge/error.h"
 #include "one_node.h"
+#include "support/error_id.h"
 
 using namespace nnbridge;
 
@@ -52,7 +53,7 @@ TEST_CASE("cpu post-20.08: ReverseV2 reverses the axes its second input names at
   // Axes [-2, 1]: -2 is dim 0 -> both dims -> [[5,4,3],[2,1,0]].
   CHECK(y_of(run(g, {{"x0", x}, {"x1", it({2}, {-2, 1})}})) == std::vector<float>{5, 4, 3, 2, 1, 0});
   // Axis 2 is outside rank 2: the run fails, naming it.
-  CHECK_THROWS_WITH_AS(run(g, {{"x0", x}, {"x1", it({2}, {2, 0})}}), doctest::Contains("axis 2"), Error);
+  CHECK(test::thrown_id([&] { run(g, {{"x0", x}, {"x1", it({2}, {2, 0})}}); }) == ErrorId::Execution);
   // No axes: a copy (ReverseV2Impl's empty-axis case).
   Graph g0 = OneNode("ReverseV2").in(f32({2, 3})).in(i32({0})).done(f32({2, 3}));
   CHECK(y_of(run(g0, {{"x0", x}, {"x1", it({0}, {})}})) == std::vector<float>{0, 1, 2, 3, 4, 5});
@@ -93,7 +94,7 @@ TEST_CASE("cpu post-20.08: GatherND selects elements or slices, after batch_dims
   Graph g3 = OneNode("GatherND", {{"batch_dims", Attr(int64_t{1})}}).in(f32({2, 2, 2})).in(i32({2, 1})).done(f32({2, 2}));
   CHECK(y_of(run(g3, {{"x0", ft({2, 2, 2}, iota(8, 0))}, {"x1", it({2, 1}, {1, 0})}})) == std::vector<float>{2, 3, 4, 5});
   // An index past the dim fails the run.
-  CHECK_THROWS_WITH_AS(run(g2, {{"x0", d}, {"x1", it({2, 1}, {2, 0})}}), doctest::Contains("out of range"), Error);
+  CHECK(test::thrown_id([&] { run(g2, {{"x0", d}, {"x1", it({2, 1}, {2, 0})}}); }) == ErrorId::Execution);
 }
 
 TEST_CASE("cpu post-20.08: ScatterND reductions, the original-data rule and the shape form") {
@@ -103,8 +104,7 @@ TEST_CASE("cpu post-20.08: ScatterND reductions, the original-data rule and the 
   CHECK(y_of(run(g, {{"x0", ft({8}, iota(8))}, {"x1", it({4, 1}, {4, 3, 1, 7})}, {"x2", ft({4}, {9, 10, 11, 12})}})) ==
         std::vector<float>{1, 11, 3, 10, 9, 6, 7, 12});
   // reduction none with a repeated index: refused (Arm NN's reference does; ONNX leaves it undefined).
-  CHECK_THROWS_WITH_AS(run(g, {{"x0", ft({8}, iota(8))}, {"x1", it({4, 1}, {4, 4, 1, 7})}, {"x2", ft({4}, {9, 10, 11, 12})}}),
-                       doctest::Contains("repeats"), Error);
+  CHECK(test::thrown_id([&] { run(g, {{"x0", ft({8}, iota(8))}, {"x1", it({4, 1}, {4, 4, 1, 7})}, {"x2", ft({4}, {9, 10, 11, 12})}}); }) == ErrorId::Execution);
   // add, index 1 twice, updates 10 and 20: ONNX accumulates 2 + 10 + 20 = 32; Arm NN combines
   // each update with the original 2, so the last wins: 2 + 20 = 22.
   auto twice = [](const char* combine) {

@@ -127,6 +127,48 @@ TEST_CASE("draw: to_dot is DOT text with rankdir and HTML labels") {
   CHECK_THROWS_WITH_AS(to_dot(g, o), doctest::Contains("rankdir \"XY\""), Error);
 }
 
+TEST_CASE("draw: nodes sharing a name scope are boxed in nested clusters") {
+  // TensorFlow-style names: enc holds 4 nodes, enc/block1 2 of them; enc/block2 and the unscoped
+  // "head" hold one each, which is no box. So: 2 clusters, 1 at one level, none at 0.
+  Graph g;
+  const auto f32 = [](std::vector<int64_t> s) { return TensorType{DataType::Float32, std::move(s)}; };
+  ValueId prev = g.add_value({"x", f32({1, 4})});
+  g.inputs = {prev};
+  for (const char* name : {"enc/block1/conv", "enc/block1/relu", "enc/block2/conv", "enc/out", "head"}) {
+    const ValueId out = g.add_value({std::string(name) + ":0", f32({1, 4})});
+    g.add_node({"Relu", name, {prev}, {out}, {}});
+    prev = out;
+  }
+  g.outputs = {prev};
+  const std::string dot = to_dot(g);
+  CHECK(count_of(dot, "subgraph cluster_") == 2);
+  CHECK(dot.find("label=<enc>") != std::string::npos);
+  CHECK(dot.find("label=<block1>") != std::string::npos);
+  CHECK(dot.find("label=<block2>") == std::string::npos);
+  // block1 nests inside enc, and holds nodes 0 and 1.
+  const std::size_t enc = dot.find("subgraph cluster_0"), block1 = dot.find("subgraph cluster_1");
+  REQUIRE(enc != std::string::npos);
+  REQUIRE(block1 != std::string::npos);
+  CHECK(enc < block1);
+  const std::string inner = dot.substr(block1, dot.find('}', block1) - block1);
+  CHECK(inner.find("node0") != std::string::npos);
+  CHECK(inner.find("node1") != std::string::npos);
+  CHECK(inner.find("node2") == std::string::npos);
+  const std::string svg = render_bytes(g, "svg");
+  CHECK(count_of(svg, "class=\"cluster\"") == 2);
+  CHECK(count_of(svg, "class=\"node\"") == 6);
+  const auto texts = svg_texts(svg);
+  CHECK(has_text(texts, "enc"));
+  CHECK(has_text(texts, "block1"));
+  DrawOptions o;
+  o.scopes = 1;
+  CHECK(count_of(to_dot(g, o), "subgraph cluster_") == 1);
+  o.scopes = 0;
+  CHECK(to_dot(g, o).find("subgraph") == std::string::npos);
+  o.scopes = -2;
+  CHECK_THROWS_WITH_AS(to_dot(g, o), doctest::Contains("scopes = -2"), Error);
+}
+
 TEST_CASE("draw: PNG and PDF come out as such files") {
   const Graph g = conv_relu();
   const std::string png = render_bytes(g, "png");

@@ -41,15 +41,16 @@ std::vector<uint8_t> f32_bytes(std::initializer_list<float> v) {
   return b;
 }
 
-ErrorCode code_of(const std::vector<std::byte>& bytes) {
+// The identifier of the error parse_npy throws, which must name the file.
+ErrorId id_of(const std::vector<std::byte>& bytes) {
   try {
     parse_npy(bytes, "t.npy");
   } catch (const Error& e) {
-    CHECK(std::string(e.what()).find("t.npy") != std::string::npos);
-    return e.code();
+    CHECK(e.file() == "t.npy");
+    return e.id();
   }
   FAIL("no error");
-  return ErrorCode::Io;
+  return ErrorId::IoOther;
 }
 
 }  // namespace
@@ -142,32 +143,33 @@ TEST_CASE("npy: malformed and unsupported files are errors naming the file") {
 
   auto bad_magic = good;
   bad_magic[1] = std::byte{'X'};
-  CHECK(code_of(bad_magic) == ErrorCode::Malformed);
-  CHECK(code_of(std::vector<std::byte>(good.begin(), good.begin() + 8)) == ErrorCode::Malformed);
+  CHECK(id_of(bad_magic) == ErrorId::BadIdentifier);
+  CHECK(id_of(std::vector<std::byte>(good.begin(), good.begin() + 8)) == ErrorId::BadIdentifier);  // under the 10-byte preamble
   // Header length past the end of the file.
   auto long_header = good;
   long_header[9] = std::byte{0x7f};
-  CHECK(code_of(long_header) == ErrorCode::Malformed);
+  CHECK(id_of(long_header) == ErrorId::Truncated);
   // Truncated data and trailing bytes.
-  CHECK(code_of(std::vector<std::byte>(good.begin(), good.end() - 1)) == ErrorCode::Malformed);
-  CHECK(code_of(make_npy(1, ok, f32_bytes({1, 2, 3}))) == ErrorCode::Malformed);
-  CHECK(code_of(make_npy(1, "{'descr': '<f4', 'fortran_order': True, 'shape': (2,), }\n", f32_bytes({1, 2}))) ==
-        ErrorCode::Unsupported);
-  CHECK(code_of(make_npy(1, "{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }\n", f32_bytes({1, 2}))) ==
-        ErrorCode::Unsupported);
-  CHECK(code_of(make_npy(1, "{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }\n", f32_bytes({1, 2}))) ==
-        ErrorCode::Unsupported);
-  CHECK(code_of(make_npy(1, "{'descr': '<f4', 'shape': (2,), }\n", f32_bytes({1, 2}))) == ErrorCode::Malformed);
-  CHECK(code_of(make_npy(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, x), }\n", f32_bytes({1, 2}))) ==
-        ErrorCode::Malformed);
-  CHECK(code_of(make_npy(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 4), }\n",
-                         f32_bytes({1, 2}))) == ErrorCode::Malformed);
-  CHECK(code_of(make_npy(9, ok, f32_bytes({1, 2}))) == ErrorCode::Unsupported);
+  CHECK(id_of(std::vector<std::byte>(good.begin(), good.end() - 1)) == ErrorId::Truncated);
+  CHECK(id_of(make_npy(1, ok, f32_bytes({1, 2, 3}))) == ErrorId::MalformedOther);
+  CHECK(id_of(make_npy(1, "{'descr': '<f4', 'fortran_order': True, 'shape': (2,), }\n", f32_bytes({1, 2}))) ==
+        ErrorId::Feature);
+  CHECK(id_of(make_npy(1, "{'descr': '>f4', 'fortran_order': False, 'shape': (2,), }\n", f32_bytes({1, 2}))) ==
+        ErrorId::DataType);
+  CHECK(id_of(make_npy(1, "{'descr': '<c8', 'fortran_order': False, 'shape': (1,), }\n", f32_bytes({1, 2}))) ==
+        ErrorId::DataType);
+  CHECK(id_of(make_npy(1, "{'descr': '<f4', 'shape': (2,), }\n", f32_bytes({1, 2}))) == ErrorId::Syntax);
+  CHECK(id_of(make_npy(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2, x), }\n", f32_bytes({1, 2}))) ==
+        ErrorId::Syntax);
+  // 2^62 * 4 elements overflow the element count.
+  CHECK(id_of(make_npy(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (4611686018427387904, 4), }\n",
+                       f32_bytes({1, 2}))) == ErrorId::BadEncoding);
+  CHECK(id_of(make_npy(9, ok, f32_bytes({1, 2}))) == ErrorId::Version);
   try {
     read_npy(test::temp_dir() / "missing.npy");
     FAIL("no error");
   } catch (const Error& e) {
-    CHECK(e.code() == ErrorCode::Io);
-    CHECK(std::string(e.what()).find("missing.npy") != std::string::npos);
+    CHECK(e.id() == ErrorId::IoOpen);
+    CHECK(e.file().find("missing.npy") != std::string::npos);
   }
 }

@@ -46,7 +46,7 @@ TEST_CASE("tensor_file_stems: positional fallback for '', '.', '..', shared file
     tensor_file_stems({"input_1", ""}, "input");
     FAIL("no error");
   } catch (const Error& e) {
-    CHECK(e.code() == ErrorCode::Invalid);
+    CHECK(e.id() == ErrorId::DuplicateName);  // two values would share one file name
     CHECK(e.message().find("\"input_1\"") != std::string::npos);
     CHECK(e.message().find("input_1.npy") != std::string::npos);
   }

@@ -113,7 +113,7 @@ TEST_CASE("extension library: the example refuses StandIn layers it does not imp
 TEST_CASE("extension library: each broken library is an Error naming its path") {
   const fs::path missing = test::temp_dir() / "absent.so";
   Error e = load_error(missing);
-  CHECK(e.code() == ErrorCode::Io);
+  CHECK(e.id() == ErrorId::IoOpen);
   CHECK(e.file() == missing.string());
 
   const fs::path not_elf = example_dir() / "scaled_tanh.armnn";
@@ -128,7 +128,7 @@ TEST_CASE("extension library: each broken library is an Error naming its path") 
   CHECK(e.message().find("exports no nnbridge_cpu_extension entry point") != std::string::npos);
 
   e = load_error(NNBRIDGE_TEST_EXT_WRONG_ABI);
-  CHECK(e.code() == ErrorCode::Unsupported);
+  CHECK(e.id() == ErrorId::Version);  // built for another kernel ABI version
   CHECK(e.file() == NNBRIDGE_TEST_EXT_WRONG_ABI);
   CHECK(e.message().find("ABI version " + std::to_string(kCpuKernelAbiVersion + 1000) + ", this nnbridge has version " +
                          std::to_string(kCpuKernelAbiVersion)) != std::string::npos);
@@ -146,7 +146,7 @@ TEST_CASE("extension library: each broken library is an Error naming its path") 
     reg.load_extension(NNBRIDGE_TEST_EXT_CONFLICT);
     FAIL("no error");
   } catch (const Error& c) {
-    CHECK(c.code() == ErrorCode::Invalid);
+    CHECK(c.id() == ErrorId::DuplicateName);  // the refused registration's own identifier
     CHECK(c.file() == NNBRIDGE_TEST_EXT_CONFLICT);
     CHECK(c.message().find(std::string("armnn.StandIn (float32) is registered twice: by ") + NNBRIDGE_EXAMPLE_EXT + " and by " +
                            NNBRIDGE_TEST_EXT_CONFLICT) != std::string::npos);

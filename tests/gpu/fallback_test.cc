@@ -76,12 +76,13 @@ std::shared_ptr<cpu_ref::KernelRegistry> blend_kernel(Seen& seen) {
   return reg;
 }
 
-std::string error_of(const std::function<void()>& f, ErrorCode* code = nullptr) {
+// The message (without identifier) of the Error `f` throws, "" when none; `id` gets its identifier.
+std::string error_of(const std::function<void()>& f, ErrorId* id = nullptr) {
   try {
     f();
   } catch (const Error& e) {
-    if (code) *code = e.code();
-    return e.what();
+    if (id) *id = e.id();
+    return e.message();
   }
   return "";
 }
@@ -142,24 +143,24 @@ TEST_CASE("opencl -> cpu fallback: without a fallback list the custom op is Unsu
   Seen seen;
   BackendOptions o;
   o.custom_kernels.push_back(blend_kernel(seen));  // cpu kernels do not make opencl run the op
-  ErrorCode code{};
-  const std::string msg = error_of([&] { gpu::backend()->prepare(blend_graph(), o); }, &code);
-  CHECK(code == ErrorCode::Unsupported);
+  ErrorId id{};
+  const std::string msg = error_of([&] { gpu::backend()->prepare(blend_graph(), o); }, &id);
+  CHECK(id == ErrorId::Feature);  // no kernel for the op: a feature the backend does not implement
   CHECK(msg.find("app.Blend") != std::string::npos);
   CHECK(msg.find("\"blend\"") != std::string::npos);
   // Without the application's kernel, cpu has none either: the fallback names both backends.
   BackendOptions bare;
   bare.fallback = {"cpu"};
   cpu_ref::register_backend();
-  const std::string both = error_of([&] { gpu::backend()->prepare(blend_graph(), bare); }, &code);
-  CHECK(code == ErrorCode::Unsupported);
+  const std::string both = error_of([&] { gpu::backend()->prepare(blend_graph(), bare); }, &id);
+  CHECK(id == ErrorId::Feature);
   CHECK(both.find("on cpu") != std::string::npos);
-  CHECK(both.find("the cpu backend has no kernel for op app.Blend") != std::string::npos);
+  CHECK(both.find("app.Blend") != std::string::npos);
   // A fallback backend that is not registered is Invalid, naming it.
   BackendOptions unknown;
   unknown.fallback = {"no_such_backend"};
-  const std::string none = error_of([&] { gpu::backend()->prepare(blend_graph(), unknown); }, &code);
-  CHECK(code == ErrorCode::Invalid);
+  const std::string none = error_of([&] { gpu::backend()->prepare(blend_graph(), unknown); }, &id);
+  CHECK(id == ErrorId::OptionValue);
   CHECK(none.find("no_such_backend") != std::string::npos);
 }
 

@@ -129,7 +129,9 @@ TEST_CASE("io json: a large constant goes to <stem>.bin next to the JSON") {
     load(dir / "moved" / "big.json");
     FAIL("loaded a JSON file whose sidecar is missing");
   } catch (const Error& e) {
-    CHECK(std::string(e.what()).find("big.json") != std::string::npos);
+    CHECK(e.id() == ErrorId::IoOpen);  // the sidecar's own identifier, kept
+    CHECK(e.file() == (dir / "moved" / "big.json").string());
+    CHECK(e.where() == "sidecar");
   }
 }
 
@@ -189,9 +191,10 @@ TEST_CASE("io json: a .bin beside the output that is not its sidecar is refused 
     save(add_graph(20000), dir / "model.json");  // 80000 bytes of w: above the 4096-byte inline limit
     FAIL("replaced a foreign model.bin");
   } catch (const Error& e) {
-    CHECK(e.code() == ErrorCode::Io);
+    CHECK(e.id() == ErrorId::IoWrite);
+    CHECK(e.where() == "sidecar");
     CHECK(std::string(e.what()).find((dir / "model.bin").string()) != std::string::npos);
-    CHECK(std::string(e.what()).find("json.overwrite_sidecar=true") != std::string::npos);
+    CHECK(std::string(e.what()).find("json.overwrite_sidecar=true") != std::string::npos);  // names the option
   }
   CHECK(read_text(dir / "model.bin") == "OpenVINO weights");
   CHECK_FALSE(fs::exists(dir / "model.json"));

@@ -22,9 +22,10 @@ def one_op_graph(op: str, dtype: str) -> nnbridge.Graph:
 
 def test_run_refuses_an_input_of_another_dtype_naming_it_and_both_dtypes():
     g = one_op_graph("Identity", "uint8")
-    with pytest.raises(nnbridge.InvalidError, match=r'graph input "x" is uint8 \(numpy uint8\), the array is float64') as e:
+    with pytest.raises(nnbridge.InvalidError, match=r'graph input "x"') as e:
         nnbridge.run(g, {"x": np.array([0.3, 2.7])})
     assert isinstance(e.value, ValueError) and "cast=True" in str(e.value)
+    assert e.value.id == "nnbridge.invalid.408"  # a dtype other than the one required
     with pytest.raises(nnbridge.InvalidError, match="the array is int64"):
         nnbridge.run(g, {"x": [300, 7]})  # a list has the dtype numpy.asarray gives it
     with pytest.raises(nnbridge.InvalidError, match="the array is float64"):
@@ -42,11 +43,13 @@ def test_run_with_cast_converts_as_numpy_astype():
 def test_validate_with_one_backend_and_nothing_expected_raises():
     g = one_op_graph("Relu", "float32")
     x = {"x": np.array([1.0, 2.0], np.float32)}
-    with pytest.raises(nnbridge.InvalidError, match="nothing to compare with") as e:
+    with pytest.raises(nnbridge.InvalidError) as e:
         nnbridge.validate(g, x)
     assert isinstance(e.value, ValueError)
-    with pytest.raises(nnbridge.InvalidError, match="named twice"):
+    assert e.value.id == "nnbridge.invalid.402"  # one side of the comparison missing
+    with pytest.raises(nnbridge.InvalidError) as e:
         nnbridge.validate(g, x, backends=["cpu", "cpu"])
+    assert e.value.id == "nnbridge.invalid.407"  # a backend named twice
     assert nnbridge.validate(g, x, expected={"y": np.array([1.0, 2.0], np.float32)}).passed
     # Expected arrays follow the same dtype rule as inputs.
     with pytest.raises(nnbridge.InvalidError, match=r'expected output "y" is float32 \(numpy float32\), the array is float64'):

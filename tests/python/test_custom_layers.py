@@ -60,8 +60,10 @@ def test_errors_name_the_file_and_line(tmp_path):
     with pytest.raises(nnbridge.Error) as e:
         custom_layers.load(bad)
     assert f"{bad}:" in str(e.value)
-    with pytest.raises(nnbridge.IoError):
+    assert e.value.code == "invalid"
+    with pytest.raises(nnbridge.IoError) as e:
         custom_layers.load(tmp_path / "missing.xml")
+    assert e.value.id == "nnbridge.io.101"
 
 
 def test_opencl_runs_the_layer(relu_file):
@@ -75,7 +77,8 @@ def test_opencl_runs_the_layer(relu_file):
     a = (np.arange(48, dtype=np.float32) - 20).reshape(2, 3, 2, 4)
     out = nnbridge.run(g, {"x": a}, backend="opencl", custom_layers=custom_layers.load(relu_file))
     np.testing.assert_array_equal(out["y"], np.where(a < 0, a * np.float32(0.125), a))  # the layer's formula
-    with pytest.raises(nnbridge.UnsupportedError):
+    with pytest.raises(nnbridge.UnsupportedError) as e:
         nnbridge.run(g, {"x": a}, backend="opencl")  # without the layer no kernel implements ReLU
+    assert e.value.id == "nnbridge.unsupported.306"
     with pytest.raises(TypeError):
         nnbridge.run(g, {"x": a}, backend="opencl", custom_layers="relu.xml")

@@ -1,5 +1,5 @@
 """Every C++ error code reaches Python as its own exception class, with the SDK's message
-(file and place) and the attributes code / path / where / detail."""
+(identifier, file and place) and the attributes code / id / path / where / detail."""
 
 import numpy as np
 import pytest
@@ -8,6 +8,8 @@ import nnbridge
 from nnbridge import exceptions
 from conftest import GOLDEN
 
+# docs/errors.md: the hundreds digit of an identifier is its code, x00 the code's "other".
+HUNDREDS = {"io": 1, "malformed": 2, "unsupported": 3, "invalid": 4, "backend": 5}
 CODES = {"io": nnbridge.IoError, "malformed": nnbridge.MalformedError, "unsupported": nnbridge.UnsupportedError,
          "invalid": nnbridge.InvalidError, "backend": nnbridge.BackendError}
 
@@ -27,11 +29,20 @@ def test_each_code_is_translated(code):
     with pytest.raises(CODES[code]) as e:
         nnbridge._nnbridge._raise_error(code, "it broke", "model.armnn", "layers[3].layer")
     err = e.value
-    assert str(err) == "model.armnn: layers[3].layer: it broke"
-    assert (err.code, err.path, err.where, err.detail) == (code, "model.armnn", "layers[3].layer", "it broke")
+    other = f"nnbridge.{code}.{HUNDREDS[code]}00"
+    assert str(err) == f"[{other}] model.armnn: layers[3].layer: it broke"
+    assert (err.code, err.id, err.path, err.where, err.detail) == (code, other, "model.armnn", "layers[3].layer",
+                                                                    "it broke")
     with pytest.raises(CODES[code]) as e2:
         nnbridge._nnbridge._raise_error(code, "in memory")
-    assert (str(e2.value), e2.value.path, e2.value.where) == ("in memory", None, None)
+    assert (str(e2.value), e2.value.path, e2.value.where) == (f"[{other}] in memory", None, None)
+    # A specific identifier travels unchanged: x01 exists for every code.
+    specific = HUNDREDS[code] * 100 + 1
+    with pytest.raises(CODES[code]) as e3:
+        nnbridge._nnbridge._raise_error(code, "x", id=specific)
+    assert e3.value.id == f"nnbridge.{code}.{specific}" and str(e3.value) == f"[nnbridge.{code}.{specific}] x"
+    with pytest.raises(ValueError):
+        nnbridge._nnbridge._raise_error(code, "x", id=(HUNDREDS[code] % 5 + 1) * 100 + 1)  # another code's
 
 
 def test_python_base_classes():
@@ -56,7 +67,8 @@ def test_malformed_error_names_the_place(tmp_path):
     bad.write_bytes(data[: len(data) // 2])
     with pytest.raises(nnbridge.MalformedError) as e:
         nnbridge.load(bad, format="armnn")
-    assert e.value.path == str(bad) and str(e.value).startswith(str(bad) + ": ")
+    assert e.value.path == str(bad) and str(e.value).startswith(f"[{e.value.id}] {bad}: ")
+    assert e.value.id == "nnbridge.malformed.201"  # truncated
     # A JSON form with a wrong type names the JSON path.
     text = nnbridge.load(GOLDEN / "add_float" / "model.armnn").to_json().replace('"shape": [', '"shape": ["x", ', 1)
     with pytest.raises(nnbridge.MalformedError) as e:

@@ -53,14 +53,17 @@ def test_empty_settings_and_errors(tmp_path):
     assert s.message_name == "ComputeSettings" and s.check() == [] and s.serialize("proto-binary") == b""
     with pytest.raises(nnbridge.UnsupportedError):
         settings.Settings("NoSuchMessage")
-    with pytest.raises(nnbridge.UnsupportedError):
+    with pytest.raises(nnbridge.UnsupportedError) as e:
         s.serialize("yaml")
-    with pytest.raises(nnbridge.IoError):
+    assert e.value.id == "nnbridge.unsupported.301"  # no settings form of that name
+    with pytest.raises(nnbridge.IoError) as e:
         settings.load(tmp_path / "missing.json")
+    assert e.value.id == "nnbridge.io.101"
     (tmp_path / "bad.txtpb").write_text("cpu_settings { num_threads: \n")
     with pytest.raises(nnbridge.MalformedError) as e:
         settings.load(tmp_path / "bad.txtpb")
     assert e.value.path == str(tmp_path / "bad.txtpb")
+    assert e.value.id == "nnbridge.malformed.204"  # protobuf text that does not parse
     settings.save(settings.parse("cpu_settings { num_threads: 4 }", "proto-text"), tmp_path / "t.fb")
     assert "num_threads: 4" in settings.load(tmp_path / "t.fb").debug_text()
 
@@ -69,11 +72,14 @@ def test_resource_limits_as_keywords(tmp_path):
     # "delegate: GPU" is 13 bytes; cpu_settings nests one message below the root.
     (tmp_path / "s.txtpb").write_text("delegate: GPU")
     assert settings.load(tmp_path / "s.txtpb", max_size=13).message_name == "TFLiteSettings"
-    with pytest.raises(nnbridge.UnsupportedError, match="settings.max_size"):
+    with pytest.raises(nnbridge.IoError, match="settings.max_size") as e:
         settings.load(tmp_path / "s.txtpb", max_size=12)
+    assert e.value.id == "nnbridge.io.106"  # larger than the reader's size limit
     assert settings.parse("cpu_settings { num_threads: 4 }", "proto-text", max_depth=1)
-    with pytest.raises(nnbridge.MalformedError):
+    with pytest.raises(nnbridge.MalformedError) as e:
         settings.parse("tflite_settings { cpu_settings { num_threads: 4 } }", "proto-text", "ComputeSettings",
                        max_depth=1)
-    with pytest.raises(nnbridge.InvalidError, match="settings.max_tables"):
+    assert e.value.id == "nnbridge.malformed.204"  # protobuf's text parser refuses the nesting
+    with pytest.raises(nnbridge.UnsupportedError, match="settings.max_tables") as e:
         settings.load(tmp_path / "s.txtpb", max_nodes=3)
+    assert e.value.id == "nnbridge.unsupported.305"  # settings.max_nodes is no reader option

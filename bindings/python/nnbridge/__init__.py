@@ -12,7 +12,8 @@ SDK's public API; nothing is implemented twice). In brief::
     report = nnbridge.validate(g, inputs, backends=("cpu", "opencl"))
     d = nnbridge.diff("model.armnn", "model.onnx")  # semantic diff: d.same, d.differences
 
-Errors are :class:`nnbridge.Error` subclasses, one per C++ error code (nnbridge.exceptions).
+Errors are :class:`nnbridge.Error` subclasses, one per C++ error code (nnbridge.exceptions), each
+with a stable identifier ``.id`` such as ``"nnbridge.malformed.201"`` (docs/errors.md).
 TFLite acceleration settings live in :mod:`nnbridge.settings`, OpenVINO custom-layer XML in
 :mod:`nnbridge.custom_layers`.
 """
@@ -27,6 +28,9 @@ from ._nnbridge import (Buffer, Format, Graph, Issue, Node, OutputReport, Plan, 
                         formats, load, opencl_devices, prepare, run, save, tensor_file_names, tensor_name,
                         topological_order, validate)
 from ._nnbridge import Diff, Difference, diff  # noqa: F401
+# The live views Node.attrs / Value.attrs / Graph.metadata and Graph.nodes / values / inputs / outputs
+# return: exported so that user code can name them in isinstance checks and annotations.
+from ._nnbridge import AttrsView, ListView  # noqa: F401
 from . import settings  # noqa: F401
 
 try:  # a build without sdk/config/openvino_custom has no custom_layers
@@ -44,5 +48,5 @@ __all__ = [
     "ValidationReport", "Value",
     "backends", "check", "convert", "detect_format", "formats", "load", "opencl_devices", "prepare", "run",
     "save", "tensor_file_names", "tensor_name", "topological_order", "validate", "settings", "custom_layers",
-    "Diff", "Difference", "diff",
+    "Diff", "Difference", "diff", "AttrsView", "ListView",
 ]

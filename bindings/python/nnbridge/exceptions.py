@@ -1,9 +1,10 @@
 """nnbridge's exceptions: one class per C++ error code (nnbridge::ErrorCode, sdk/core error.h).
 
 Every error the SDK raises is an :class:`Error`; its ``str()`` is the SDK's message,
-``"<file>: <where>: <message>"`` with empty parts left out, e.g.
-``"model.armnn: layers[12].layer.base.index: refers to layer 40 of 12"``: the same text the
-C++ API and the CLI print.
+``"[<id>] <file>: <where>: <message>"`` with empty parts left out, e.g.
+``"[nnbridge.invalid.401] model.armnn: layers[12].layer.base.index: refers to layer 40 of 12"``:
+the same text the C++ API and the CLI print. ``id`` is the stable identifier (nnbridge::ErrorId,
+listed in docs/errors.md); match on it, not on the prose.
 """
 
 from __future__ import annotations
@@ -26,6 +27,8 @@ class Error(Exception):
 
     Attributes:
         code: the C++ error code's name: "io", "malformed", "unsupported", "invalid", "backend".
+        id: the stable identifier, e.g. "nnbridge.malformed.201" (docs/errors.md), or None for
+            an error raised outside the C++ SDK.
         path: the file the error is about, or None (in-memory input).
         where: the place inside the document, in the format's own field names
             (``"values[12].tensor.dims"``), or None.
@@ -35,10 +38,12 @@ class Error(Exception):
     code: str = ""
 
     def __init__(self, message: str, *, code: Optional[str] = None, path: Optional[str] = None,
-                 where: Optional[str] = None, detail: Optional[str] = None) -> None:
+                 where: Optional[str] = None, detail: Optional[str] = None,
+                 id: Optional[str] = None) -> None:  # noqa: A002 (the field's own name)
         super().__init__(message)
         if code is not None:
             self.code = code
+        self.id = id
         self.path = path
         self.where = where
         self.detail = detail if detail is not None else message

@@ -39,7 +39,7 @@ py::dtype numpy_dtype(DataType t) {
     case DataType::Bool: return py::dtype("bool");
     default: break;
   }
-  throw Error(ErrorCode::Unsupported, "dtype " + std::string(to_string(t)) + " has no NumPy equivalent");
+  throw Error(ErrorId::DataType, "dtype " + std::string(to_string(t)) + " has no NumPy equivalent");
 }
 
 std::shared_ptr<const void> keep_alive(py::object obj) {
@@ -53,11 +53,11 @@ py::array array_view(const Buffer& data, DataType dtype, const std::vector<int64
   py::dtype dt = numpy_dtype(dtype);
   int64_t count = 1;
   for (int64_t d : shape) {
-    if (d < 0) throw Error(ErrorCode::Invalid, what + ": shape " + shape_str(shape) + " is not fully known");
+    if (d < 0) throw Error(ErrorId::Shape, what + ": shape " + shape_str(shape) + " is not fully known");
     count *= d;
   }
   if (static_cast<std::size_t>(count) * static_cast<std::size_t>(dt.itemsize()) != data.size())
-    throw Error(ErrorCode::Invalid, what + ": " + std::to_string(data.size()) + " bytes do not hold " + std::string(to_string(dtype)) +
+    throw Error(ErrorId::Shape, what + ": " + std::to_string(data.size()) + " bytes do not hold " + std::string(to_string(dtype)) +
                                         " " + shape_str(shape));
   std::vector<py::ssize_t> dims(shape.begin(), shape.end());
   py::object base = py::cast(data);  // an nnbridge.Buffer sharing the bytes' owner
@@ -80,11 +80,11 @@ py::array as_storage_array(py::handle obj_in, DataType dtype, const std::string&
     try {
       own = np.attr("asarray")(obj);
     } catch (py::error_already_set& e) {
-      throw Error(ErrorCode::Invalid, what + ": not an array: " + e.what());
+      throw Error(ErrorId::OptionValue, what + ": not an array: " + e.what());
     }
     py::dtype have = own.attr("dtype").cast<py::dtype>();
     if (!have.equal(dt))
-      throw Error(ErrorCode::Invalid, what + " is " + std::string(to_string(dtype)) + " (numpy " + py::str(dt).cast<std::string>() +
+      throw Error(ErrorId::TypeMismatch, what + " is " + std::string(to_string(dtype)) + " (numpy " + py::str(dt).cast<std::string>() +
                                           "), the array is " + py::str(have).cast<std::string>() +
                                           ": pass an array of that dtype, or cast=True to convert it (numpy astype, unsafe casting)");
     obj = own;
@@ -102,7 +102,7 @@ py::array as_storage_array(py::handle obj_in, DataType dtype, const std::string&
   try {
     arr = np.attr("asarray")(obj, py::arg("dtype") = dt, py::arg("order") = "C");
   } catch (py::error_already_set& e) {
-    throw Error(ErrorCode::Invalid, what + ": cannot be converted to " + std::string(to_string(storage_type(dtype))) + ": " +
+    throw Error(ErrorId::TypeMismatch, what + ": cannot be converted to " + std::string(to_string(storage_type(dtype))) + ": " +
                                         e.what());
   }
   py::array a = arr.cast<py::array>();
@@ -118,7 +118,7 @@ HostTensor tensor_view(const py::array& arr, const TensorType& type, const std::
   for (std::size_t i = 0; fits && !type.unknown_rank && i < shape.size(); ++i)
     fits = type.shape[i] < 0 || type.shape[i] == shape[i];
   if (!fits)
-    throw Error(ErrorCode::Invalid, what + " needs shape " + shape_str(type.shape) + " (-1: any size), got " + shape_str(shape));
+    throw Error(ErrorId::Shape, what + " needs shape " + shape_str(type.shape) + " (-1: any size), got " + shape_str(shape));
   t.shape = shape;
   t.unknown_rank = false;
   auto bytes = std::span<const std::byte>(static_cast<const std::byte*>(arr.data()), static_cast<std::size_t>(arr.nbytes()));
@@ -134,12 +134,12 @@ TensorMap tensors_from_dict(const py::dict& d, const std::vector<std::pair<std::
     std::string key = item.first.cast<std::string>();
     bool known = false;
     for (const auto& [n, t] : types) known = known || n == key;
-    if (!known) throw Error(ErrorCode::Invalid, "\"" + key + "\" is not a graph " + std::string(what) + " (" + what + ": " + names + ")");
+    if (!known) throw Error(ErrorId::MissingInput, "\"" + key + "\" is not a graph " + std::string(what) + " (" + what + ": " + names + ")");
   }
   TensorMap out;
   for (const auto& [name, type] : types) {
     const std::string label = "graph " + std::string(what) + " \"" + name + "\"";
-    if (!d.contains(name)) throw Error(ErrorCode::Invalid, "missing " + label + " (" + std::string(to_string(type.dtype)) + " " +
+    if (!d.contains(name)) throw Error(ErrorId::MissingInput, "missing " + label + " (" + std::string(to_string(type.dtype)) + " " +
                                                            shape_str(type.shape) + ")");
     py::array a = as_storage_array(d[py::str(name)], type.dtype, label, cast);
     out.emplace(name, tensor_view(a, type, label));

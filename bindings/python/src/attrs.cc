@@ -98,7 +98,7 @@ std::map<std::string, std::string, std::less<>> options_from_kwargs(const py::di
   for (auto item : kw) {
     std::string key = py::str(item.first);
     if (key.find('.') == std::string::npos) {
-      if (format.empty()) throw Error(ErrorCode::Unsupported, "option \"" + key + "\": no format to namespace it by (name the format)");
+      if (format.empty()) throw Error(ErrorId::UnknownOption, "option \"" + key + "\": no format to namespace it by (name the format)");
       key = format + "." + key;
     }
     py::handle v = item.second;

@@ -7,11 +7,12 @@ namespace nnbridge::py_bind {
 
 namespace {
 
-DrawOptions draw_options(bool native, std::size_t max_nodes, const std::string& rankdir) {
+DrawOptions draw_options(bool native, std::size_t max_nodes, const std::string& rankdir, int scopes) {
   DrawOptions o;
   o.native = native;
   o.max_nodes = max_nodes;
   o.rankdir = rankdir;
+  o.scopes = scopes;
   return o;
 }
 
@@ -20,9 +21,10 @@ DrawOptions draw_options(bool native, std::size_t max_nodes, const std::string& 
 void bind_draw(py::module_& m) {
   auto graph = py::reinterpret_borrow<py::class_<Graph, std::shared_ptr<Graph>>>(m.attr("Graph"));
   graph
-      .def("to_dot", [](const Graph& g, bool native, std::size_t max_nodes, const std::string& rankdir) {
-        return to_dot(g, draw_options(native, max_nodes, rankdir));
+      .def("to_dot", [](const Graph& g, bool native, std::size_t max_nodes, const std::string& rankdir, int scopes) {
+        return to_dot(g, draw_options(native, max_nodes, rankdir, scopes));
       }, py::kw_only(), py::arg("native") = false, py::arg("max_nodes") = DrawOptions{}.max_nodes, py::arg("rankdir") = "TB",
+      py::arg("scopes") = DrawOptions{}.scopes,
       R"doc(
 The graph as Graphviz DOT text (str), built with Graphviz's cgraph library (nnbridge::to_dot):
 graph inputs as ellipses (name, dtype, shape), nodes as boxes (op, name, canonical attributes,
@@ -33,14 +35,20 @@ native: name ops in the file's own vocabulary (Arm NN layer types such as "Convo
 VkGraph operator names such as "aten.convolution.default") instead of canonical ops.
 max_nodes: refuse a graph of more boxes (nodes plus graph inputs) than this; 0: no limit.
 rankdir: "TB", "LR", "BT" or "RL" (Graphviz's layout direction).
+scopes: how many levels of name scopes are boxed (-1: every level, 0: none). Nodes whose names
+share a '/'-separated prefix (PyTorch's "/layer1/layer1.0/conv1/Conv": every part but the last is
+a scope) are drawn inside a Graphviz cluster ``cluster_<k>`` labelled with the scope's own part
+("layer1.0"), nested as the names nest; a scope of a single node is no box.
 
-Raises nnbridge.UnsupportedError over max_nodes, nnbridge.InvalidError for another rankdir or a
-value id outside the graph.
+Raises nnbridge.UnsupportedError over max_nodes, nnbridge.InvalidError for another rankdir,
+scopes below -1 or a value id outside the graph.
 )doc")
       .def("draw", [](const Graph& g, const std::filesystem::path& path, bool native, std::size_t max_nodes,
-                      const std::string& rankdir) { render(g, path, draw_options(native, max_nodes, rankdir)); },
+                      const std::string& rankdir, int scopes) {
+             render(g, path, draw_options(native, max_nodes, rankdir, scopes));
+           },
            py::arg("path"), py::kw_only(), py::arg("native") = false, py::arg("max_nodes") = DrawOptions{}.max_nodes,
-           py::arg("rankdir") = "TB", R"doc(
+           py::arg("rankdir") = "TB", py::arg("scopes") = DrawOptions{}.scopes, R"doc(
 Draws the graph into ``path`` (str or os.PathLike), laid out and rendered by Graphviz; the format
 from its extension: .svg, .png, .pdf, or .dot (to_dot's text). Written to a temporary file and
 renamed: a failure leaves no partial file. Options as to_dot().

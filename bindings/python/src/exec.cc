@@ -49,7 +49,7 @@ std::shared_ptr<const Backend> backend_named(const std::string& name) {
   if (auto b = find_backend(name)) return b;
   std::string names;
   for (const auto& b : all_backends()) names += (names.empty() ? "" : ", ") + b->name();
-  throw Error(ErrorCode::Invalid, "no backend named \"" + name + "\" (available: " + names + ")");
+  throw Error(ErrorId::OptionValue, "no backend named \"" + name + "\" (available: " + names + ")");
 }
 
 PyPlan prepare_plan(const Graph& g, const std::string& backend, int threads, const std::vector<std::string>& extensions,
@@ -192,7 +192,7 @@ and ``passed`` (every output passed). Iterable; true when it passed.
       for (auto item : *expected) {
         std::string name = py::str(item.first);
         auto it = std::find_if(outs.begin(), outs.end(), [&](const auto& p) { return p.first == name; });
-        if (it == outs.end()) throw Error(ErrorCode::Invalid, "expected: \"" + name + "\" is not a graph output");
+        if (it == outs.end()) throw Error(ErrorId::DanglingReference, "expected: \"" + name + "\" is not a graph output");
         const std::string what = "expected output \"" + name + "\"";
         exp.emplace(name, tensor_view(as_storage_array(item.second, it->second.dtype, what, cast), it->second, what));
       }
@@ -231,7 +231,7 @@ arrays (naming them), an empty backend list, a backend named twice, and the lone
 
   m.def("tensor_file_names", [](const Graph& g, const std::string& role) {
     if (role != "input" && role != "output")
-      throw Error(ErrorCode::Invalid, "role must be \"input\" or \"output\", not \"" + role + "\"");
+      throw Error(ErrorId::OptionValue, "role must be \"input\" or \"output\", not \"" + role + "\"");
     std::vector<std::string> names;
     for (ValueId id : role == "input" ? g.inputs : g.outputs) names.push_back(id < g.values.size() ? g.values[id].name : "");
     std::vector<std::string> files = tensor_file_stems(names, role);

@@ -12,18 +12,18 @@ namespace nnbridge::py_bind {
 
 Value& ValueRef::get() const {
   if (id >= graph->values.size())
-    throw Error(ErrorCode::Invalid, "value " + std::to_string(id) + " no longer exists (the graph has " +
+    throw Error(ErrorId::DanglingReference, "value " + std::to_string(id) + " no longer exists (the graph has " +
                                         std::to_string(graph->values.size()) + " values)");
   return graph->values[id];
 }
 
 Node& NodeRef::get() const {
   if (layout != node_layout(*graph))
-    throw Error(ErrorCode::Invalid, "this view of nodes[" + std::to_string(index) +
+    throw Error(ErrorId::DanglingReference, "this view of nodes[" + std::to_string(index) +
                                         "] is out of date: Graph.insert_node / remove_node has shifted the node indices since it "
                                         "was taken; take the node again from Graph.nodes");
   if (index >= graph->nodes.size())
-    throw Error(ErrorCode::Invalid, "node " + std::to_string(index) + " no longer exists (the graph has " +
+    throw Error(ErrorId::DanglingReference, "node " + std::to_string(index) + " no longer exists (the graph has " +
                                         std::to_string(graph->nodes.size()) + " nodes)");
   return graph->nodes[index];
 }
@@ -48,7 +48,7 @@ DataType dtype_from_py(py::handle h) {
     name = py::str(py::module_::import("numpy").attr("dtype")(h).attr("name"));
   }
   if (auto t = parse_data_type(name)) return *t;
-  throw Error(ErrorCode::Invalid, "\"" + name + "\" is not a dtype (float32, float16, bfloat16, float64, int8, int16, int32, int64, "
+  throw Error(ErrorId::OptionValue, "\"" + name + "\" is not a dtype (float32, float16, bfloat16, float64, int8, int16, int32, int64, "
                                                 "uint8, bool, qasymmu8, qasymms8, qsymms8, qsymms16)");
 }
 
@@ -89,7 +89,7 @@ std::vector<ValueId> ids_from_py(const Graph& g, py::handle seq, const std::stri
 std::size_t node_index(const std::shared_ptr<Graph>& g, py::handle h, const std::string& what) {
   if (py::isinstance<NodeRef>(h)) {
     const NodeRef& r = h.cast<const NodeRef&>();
-    if (r.graph != g) throw Error(ErrorCode::Invalid, what + ": the node belongs to another graph");
+    if (r.graph != g) throw Error(ErrorId::DanglingReference, what + ": the node belongs to another graph");
     r.get();  // refuses an out-of-date view
     return r.index;
   }
@@ -119,22 +119,22 @@ Node node_from_py(const Graph& g, std::string op, py::handle inputs, py::handle 
 ValueId value_id(const Graph& g, py::handle h, const std::string& what, bool allow_none) {
   if (h.is_none()) {
     if (allow_none) return kNoValue;
-    throw Error(ErrorCode::Invalid, what + ": None is only allowed for an absent optional node input");
+    throw Error(ErrorId::OptionValue, what + ": None is only allowed for an absent optional node input");
   }
   if (py::isinstance<ValueRef>(h)) {
     const ValueRef& r = h.cast<const ValueRef&>();
-    if (r.graph.get() != &g) throw Error(ErrorCode::Invalid, what + ": the value belongs to another graph");
+    if (r.graph.get() != &g) throw Error(ErrorId::DanglingReference, what + ": the value belongs to another graph");
     return r.id;
   }
   if (py::isinstance<py::str>(h)) {
     std::string name = h.cast<std::string>();
     if (auto id = g.find_value(name)) return *id;
-    throw Error(ErrorCode::Invalid, what + ": no value named \"" + name + "\"");
+    throw Error(ErrorId::DanglingReference, what + ": no value named \"" + name + "\"");
   }
   if (py::isinstance<py::int_>(h)) {
     int64_t id = h.cast<int64_t>();
     if (id < 0 || static_cast<std::size_t>(id) >= g.values.size())
-      throw Error(ErrorCode::Invalid, what + ": value id " + std::to_string(id) + " out of range (" + std::to_string(g.values.size()) +
+      throw Error(ErrorId::DanglingReference, what + ": value id " + std::to_string(id) + " out of range (" + std::to_string(g.values.size()) +
                                           " values)");
     return static_cast<ValueId>(id);
   }
@@ -326,7 +326,7 @@ check it with nnbridge.check(); save it with nnbridge.save().
       }, py::arg("name"), "The value named ``name``, or None.")
       .def("add_value", [](const std::shared_ptr<Graph>& g, std::string name, py::handle dtype, py::handle shape, py::handle constant,
                            std::optional<Quantization> quantization, py::handle attrs) {
-        if (g->find_value(name)) throw Error(ErrorCode::Invalid, "values: a value named \"" + name + "\" exists already");
+        if (g->find_value(name)) throw Error(ErrorId::DuplicateName, "values: a value named \"" + name + "\" exists already");
         Value v;
         v.name = std::move(name);
         v.type.dtype = dtype_from_py(dtype);
@@ -407,14 +407,14 @@ for anything else.
         const std::string what = "set_constant: value \"" + v.name + "\"";
         for (ValueId in : g->inputs)
           if (in == id)
-            throw Error(ErrorCode::Invalid, what + " is a graph input (a constant is not fed by the caller): remove it from "
+            throw Error(ErrorId::OptionValue, what + " is a graph input (a constant is not fed by the caller): remove it from "
                                                    "Graph.inputs first");
         const std::size_t producer = g->producers()[id];
         if (producer != SIZE_MAX)
-          throw Error(ErrorCode::Invalid, what + " is produced by nodes[" + std::to_string(producer) + "] (" + g->nodes[producer].op +
+          throw Error(ErrorId::OptionValue, what + " is produced by nodes[" + std::to_string(producer) + "] (" + g->nodes[producer].op +
                                               "): a constant has no producer; remove or rewire that node first");
         if (v.type.dtype == DataType::Undefined)
-          throw Error(ErrorCode::Invalid, what + " has no dtype: assign value.type first");
+          throw Error(ErrorId::TypeMismatch, what + " has no dtype: assign value.type first");
         py::array a = as_storage_array(data, v.type.dtype, what, cast);  // may run Python code: `v` is looked up again below
         HostTensor t = tensor_view(a, g->values[id].type, what);  // checks the shape against the value's (-1: any size)
         Value& target = g->values[id];

@@ -13,7 +13,7 @@ std::string format_name(const std::string& name) {
   if (const FormatHandler* h = find_format_by_extension(name)) return h->name;
   std::string names;
   for (const FormatHandler* h : all_formats()) names += (names.empty() ? "" : ", ") + h->name;
-  throw Error(ErrorCode::Unsupported, "no format named \"" + name + "\" (formats: " + names + ")");
+  throw Error(ErrorId::UnknownFormat, "no format named \"" + name + "\" (formats: " + names + ")");
 }
 
 // The format the bytes would be read as, for namespacing options; empty when none sniffs them.
@@ -120,7 +120,7 @@ the node), IoError (cannot write).
     SaveOptions so;
     so.format = format_name(to.value_or(""));
     if (so.format.empty() && !find_format_by_path(out))
-      throw Error(ErrorCode::Unsupported, "cannot tell the output format from its extension: pass to=FORMAT", out.string());
+      throw Error(ErrorId::UnknownFormat, "cannot tell the output format from its extension: pass to=FORMAT", out.string());
     LoadOptions lo;
     lo.format = format_name(from_format.value_or(""));
     if (lo.format.empty()) lo.format = detect_format(in);

@@ -15,7 +15,7 @@ namespace ta = nnbridge::config::tflite_accel;
 std::optional<ta::Form> form_arg(const std::optional<std::string>& name) {
   if (!name) return std::nullopt;
   if (auto f = ta::form_from_name(*name)) return f;
-  throw Error(ErrorCode::Unsupported, "\"" + *name + "\" is not a settings form (proto-binary, proto-text, proto-json, fb, fb-json)");
+  throw Error(ErrorId::UnknownFormat, "\"" + *name + "\" is not a settings form (proto-binary, proto-text, proto-json, fb, fb-json)");
 }
 
 ta::Form required_form(const std::string& name) { return *form_arg(name); }
@@ -78,10 +78,10 @@ ComputeSettings. Conversion between forms keeps every field and its presence
   }, py::arg("path"), py::arg("form") = py::none(), py::arg("message") = "TFLiteSettings", R"doc(
 Reads a settings file in ``form``, else the form of its extension; ``message`` is the root
 message. Keywords ``max_size`` (bytes), ``max_depth`` (nesting) and ``max_tables`` (FlatBuffer
-tables) bound untrusted input (defaults: 2**31 - 1, 64, 100000000). Raises IoError,
-UnsupportedError (form not told, no such message, over max_size), MalformedError (naming the
-file and the line:column or field path; nested deeper than max_depth), InvalidError (an unknown
-keyword or a limit below 1).
+tables) bound untrusted input (defaults: 2**31 - 1, 64, 100000000). Raises IoError (over
+max_size: nnbridge.io.106), UnsupportedError (form not told, no such message; an unknown keyword:
+nnbridge.unsupported.305), MalformedError (naming the file and the line:column or field path;
+nested deeper than max_depth), InvalidError (a limit below 1).
 )doc");
   m.def("parse", [](py::handle data, const std::string& form, const std::string& message, const py::kwargs& kw) {
     std::string bytes = py::isinstance<py::str>(data) ? data.cast<std::string>() : std::string(py::bytes(py::reinterpret_borrow<py::object>(data)));

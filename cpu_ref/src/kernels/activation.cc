@@ -25,7 +25,7 @@ float attr_f(const KernelContext& c, const char* name, double fallback) {
 template <class F>
 Kernel scalar(const KernelContext& c, F f) {
   const int64_t n = numel(c.out[0].shape);
-  if (numel(c.in[0].shape) != n) c.invalid("output size differs from the input's");
+  if (numel(c.in[0].shape) != n) c.invalid(ErrorId::Shape, "output size differs from the input's");
   return [n, f](std::span<const float* const> in, std::span<float* const> out) {
     for (int64_t i = 0; i < n; ++i) out[0][i] = f(in[0][i]);
   };
@@ -49,7 +49,7 @@ void add_activation_kernels(KernelTable& t) {
     auto bound = [&c](std::size_t i, const char* what, float none) {
       if (!c.has_input(i)) return none;
       const std::vector<float>& v = c.value(i, what);
-      if (v.size() != 1) c.invalid(std::string(what) + " must hold one value");
+      if (v.size() != 1) c.invalid(ErrorId::Shape, std::string(what) + " must hold one value");
       return v[0];
     };
     return simd_unary(c, Unary::Clip, {bound(1, "min", -INFINITY), bound(2, "max", INFINITY)});
@@ -66,7 +66,7 @@ void add_activation_kernels(KernelTable& t) {
   };
   t["Celu"] = [](const KernelContext& c) {
     const float a = attr_f(c, "alpha", 1.0);
-    if (a == 0) c.invalid("alpha 0 (Celu divides by alpha)");
+    if (a == 0) c.invalid(ErrorId::AttributeValue, "alpha 0 (Celu divides by alpha)");
     return scalar(c, [a](float x) { return std::max(0.0f, x) + std::min(0.0f, a * (std::exp(x / a) - 1)); });
   };
   t["HardSigmoid"] = [](const KernelContext& c) {

@@ -20,7 +20,7 @@ class ArmnnConstInputs {
   ArmnnConstInputs(const KernelContext& ctx, std::size_t slots) : ctx_(ctx), slots_(slots) {
     if (const Attr* a = ctx.attr("armnn.constInputs"); a && a->is<std::vector<std::string>>()) names_ = a->get<std::vector<std::string>>();
     if (ctx.in.size() != slots + names_.size())
-      ctx.invalid("has " + std::to_string(ctx.in.size()) + " inputs; expected " + std::to_string(slots) +
+      ctx.invalid(ErrorId::Arity, "has " + std::to_string(ctx.in.size()) + " inputs; expected " + std::to_string(slots) +
                   " input slots and the " + std::to_string(names_.size()) + " parameters named in armnn.constInputs");
   }
   /// Node input index of `field`, or -1 when the layer does not carry it.
@@ -32,7 +32,7 @@ class ArmnnConstInputs {
   /// As find(); Error(Invalid) when absent or when its element count is not `count`.
   int require(std::string_view field, int64_t count) const {
     const int i = find(field);
-    if (i < 0) ctx_.invalid("lacks the parameter " + std::string(field) + " that its descriptor asks for");
+    if (i < 0) ctx_.invalid(ErrorId::Arity, "lacks the parameter " + std::string(field) + " that its descriptor asks for");
     check(i, field, count);
     return i;
   }
@@ -46,7 +46,7 @@ class ArmnnConstInputs {
  private:
   void check(int i, std::string_view field, int64_t count) const {
     if (numel(ctx_.in[static_cast<std::size_t>(i)].shape) != count)
-      ctx_.invalid("parameter " + std::string(field) + " has " + std::to_string(numel(ctx_.in[static_cast<std::size_t>(i)].shape)) +
+      ctx_.invalid(ErrorId::Shape, "parameter " + std::string(field) + " has " + std::to_string(numel(ctx_.in[static_cast<std::size_t>(i)].shape)) +
                    " elements, expected " + std::to_string(count));
   }
   const KernelContext& ctx_;

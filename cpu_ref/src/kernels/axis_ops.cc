@@ -21,15 +21,15 @@ namespace {
 
 Kernel make_cum_sum(const KernelContext& ctx) {
   const Shape xs = ctx.in[0].shape;
-  if (ctx.out[0].shape != xs) ctx.invalid("output shape differs from the input's");
-  if (numel(ctx.in[1].shape) != 1) ctx.invalid("axis must be a scalar");
+  if (ctx.out[0].shape != xs) ctx.invalid(ErrorId::Shape, "output shape differs from the input's");
+  if (numel(ctx.in[1].shape) != 1) ctx.invalid(ErrorId::Shape, "axis must be a scalar");
   const bool exclusive = ctx.attr_int("exclusive", 0) != 0, reverse = ctx.attr_int("reverse", 0) != 0;
   const int64_t r = static_cast<int64_t>(xs.size());
   const std::string who = ctx.node.name.empty() ? "CumSum" : "CumSum '" + ctx.node.name + "'";
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     const float av = in[1][0];
     if (!(av >= -static_cast<float>(r) && av < static_cast<float>(r)) || av != std::trunc(av))
-      throw Error(ErrorCode::Invalid, who + ": axis " + std::to_string(av) + " is outside [-" + std::to_string(r) + ", " +
+      throw Error(ErrorId::AttributeValue, who + ": axis " + std::to_string(av) + " is outside [-" + std::to_string(r) + ", " +
                                           std::to_string(r) + ")");
     const int64_t axis = static_cast<int64_t>(av) < 0 ? static_cast<int64_t>(av) + r : static_cast<int64_t>(av);
     int64_t outer = 1, inner = 1;
@@ -53,7 +53,7 @@ Kernel make_cum_sum(const KernelContext& ctx) {
 
 Kernel make_hardmax(const KernelContext& ctx) {
   const Shape xs = ctx.in[0].shape;
-  if (ctx.out[0].shape != xs) ctx.invalid("output shape differs from the input's");
+  if (ctx.out[0].shape != xs) ctx.invalid(ErrorId::Shape, "output shape differs from the input's");
   const int64_t r = static_cast<int64_t>(xs.size());
   const int64_t axis = ctx.attr_axis("axis", -1, r);
   int64_t outer = 1, inner = 1;
@@ -75,11 +75,11 @@ Kernel make_hardmax(const KernelContext& ctx) {
 
 Kernel make_reverse_sequence(const KernelContext& ctx) {
   const Shape xs = ctx.in[0].shape;
-  if (xs.size() < 2 || ctx.out[0].shape != xs) ctx.invalid("input must have rank >= 2 and the output its shape");
+  if (xs.size() < 2 || ctx.out[0].shape != xs) ctx.invalid(ErrorId::Shape, "input must have rank >= 2 and the output its shape");
   const int64_t ba = ctx.attr_int("batch_axis", 1), ta = ctx.attr_int("time_axis", 0);
-  if ((ba != 0 && ba != 1) || (ta != 0 && ta != 1) || ba == ta) ctx.invalid("batch_axis and time_axis must be 0 and 1");
+  if ((ba != 0 && ba != 1) || (ta != 0 && ta != 1) || ba == ta) ctx.invalid(ErrorId::AttributeValue, "batch_axis and time_axis must be 0 and 1");
   const int64_t batch = xs[ba], steps = xs[ta], inner = numel(Shape(xs.begin() + 2, xs.end()));
-  if (ctx.in[1].shape != Shape{batch}) ctx.invalid("sequence_lens must be [batch]");
+  if (ctx.in[1].shape != Shape{batch}) ctx.invalid(ErrorId::Shape, "sequence_lens must be [batch]");
   // Element (b, t) of the first two dims starts at offset (b * bs + t * ts) * inner.
   const int64_t bs = ba == 0 ? steps : 1, ts = ta == 0 ? batch : 1;
   const std::string who = ctx.node.name.empty() ? "ReverseSequence" : "ReverseSequence '" + ctx.node.name + "'";
@@ -87,7 +87,7 @@ Kernel make_reverse_sequence(const KernelContext& ctx) {
     for (int64_t b = 0; b < batch; ++b) {
       const float lv = in[1][b];
       if (!(lv >= 0 && lv <= static_cast<float>(steps)))
-        throw Error(ErrorCode::Invalid, who + ": sequence_lens[" + std::to_string(b) + "] = " + std::to_string(lv) +
+        throw Error(ErrorId::Shape, who + ": sequence_lens[" + std::to_string(b) + "] = " + std::to_string(lv) +
                                             " is outside [0, " + std::to_string(steps) + "]");
       const int64_t len = static_cast<int64_t>(lv);
       for (int64_t t = 0; t < steps; ++t) {
@@ -101,7 +101,7 @@ Kernel make_reverse_sequence(const KernelContext& ctx) {
 
 Kernel make_mvn(const KernelContext& ctx) {
   const Shape xs = ctx.in[0].shape;
-  if (ctx.out[0].shape != xs) ctx.invalid("output shape differs from the input's");
+  if (ctx.out[0].shape != xs) ctx.invalid(ErrorId::Shape, "output shape differs from the input's");
   const int64_t r = static_cast<int64_t>(xs.size());
   // The statistics' shape: X's with the reduced dims set to 1; each element's group is its
   // index there.

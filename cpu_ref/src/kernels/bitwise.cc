@@ -19,10 +19,10 @@ uint64_t to_u64(float f) {
 
 Kernel make_bit_shift(const KernelContext& ctx) {
   const std::string dir = ctx.attr_string("direction");
-  if (dir != "LEFT" && dir != "RIGHT") ctx.invalid("direction must be \"LEFT\" or \"RIGHT\", not \"" + dir + "\"");
+  if (dir != "LEFT" && dir != "RIGHT") ctx.invalid(ErrorId::AttributeValue, "direction must be \"LEFT\" or \"RIGHT\", not \"" + dir + "\"");
   const DataType dt = ctx.in[0].dtype;
   if (std::string_view(to_string(dt)).substr(0, 4) != "uint" || ctx.in[1].dtype != dt)
-    ctx.unsupported("BitShift of " + std::string(to_string(dt)) + " and " + std::string(to_string(ctx.in[1].dtype)) +
+    ctx.unsupported(ErrorId::DataType, "BitShift of " + std::string(to_string(dt)) + " and " + std::string(to_string(ctx.in[1].dtype)) +
                     " (one unsigned integer dtype only)");
   const uint64_t width = element_size(dt) * 8;
   const uint64_t mask = width >= 64 ? ~uint64_t{0} : (uint64_t{1} << width) - 1;

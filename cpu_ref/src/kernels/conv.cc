@@ -90,23 +90,23 @@ Kernel make_conv(const KernelContext& ctx) {
   g.oh = g.nhwc ? ys[1] : ys[2];
   g.ow = g.nhwc ? ys[2] : ys[3];
   g.group = ctx.attr_int("group", 1);
-  if (ys.size() != 4 || ys[0] != g.n) ctx.invalid("output batch differs from the input's");
+  if (ys.size() != 4 || ys[0] != g.n) ctx.invalid(ErrorId::Shape, "output batch differs from the input's");
   const Shape& ws = g.wshape;
-  if (ws.size() != 4) ctx.invalid("W must have rank 4");
+  if (ws.size() != 4) ctx.invalid(ErrorId::Shape, "W must have rank 4");
   if (g.layout == "OIHW" || g.layout == "MIHW") g.kh = ws[2], g.kw = ws[3];
   else if (g.layout == "OHWI" || g.layout == "1HWO") g.kh = ws[1], g.kw = ws[2];
   else ctx.unsupported("kernel_layout \"" + g.layout + "\"");
   g.wl = g.layout == "OIHW" ? WLayout::OIHW : g.layout == "OHWI" ? WLayout::OHWI : g.layout == "1HWO" ? WLayout::HWO1 : WLayout::MIHW;
   if (g.layout == "1HWO" || g.layout == "MIHW") {
-    if (g.group != g.c) ctx.invalid("depthwise kernel_layout " + g.layout + " needs group = input channels");
+    if (g.group != g.c) ctx.invalid(ErrorId::AttributeValue, "depthwise kernel_layout " + g.layout + " needs group = input channels");
   }
-  if (g.group < 1 || g.c % g.group != 0 || g.m % g.group != 0) ctx.invalid("channels do not divide into groups");
-  if (numel(ws) != g.m * (g.c / g.group) * g.kh * g.kw) ctx.invalid("W size does not match the channels and kernel");
+  if (g.group < 1 || g.c % g.group != 0 || g.m % g.group != 0) ctx.invalid(ErrorId::Shape, "channels do not divide into groups");
+  if (numel(ws) != g.m * (g.c / g.group) * g.kh * g.kw) ctx.invalid(ErrorId::Shape, "W size does not match the channels and kernel");
   const WindowAttrs wa = window_attrs(ctx, {g.kh, g.kw}, {g.h, g.w}, {g.oh, g.ow});
   g.sh = wa.strides[0], g.sw = wa.strides[1], g.dh = wa.dilations[0], g.dw = wa.dilations[1];
   g.pt = wa.pads[0], g.pl = wa.pads[1];
   const bool has_bias = ctx.has_input(2);
-  if (has_bias && numel(ctx.in[2].shape) != g.m) ctx.invalid("B must have one value per output channel");
+  if (has_bias && numel(ctx.in[2].shape) != g.m) ctx.invalid(ErrorId::Shape, "B must have one value per output channel");
   std::vector<float> bscale = implied_bias_scale(ctx, g.m);
   if (g.group == g.c && g.m == g.c && g.group > 1) return make_depthwise(ctx, g, has_bias, std::move(bscale));
 

@@ -12,7 +12,7 @@ namespace nnbridge::cpu_ref {
 
 Conv3dGeom conv3d_geom(const KernelContext& ctx, std::size_t w_input) {
   const Shape xs = ctx.in[0].shape, ws = ctx.in[w_input].shape, ys = ctx.out[0].shape;
-  if (xs.size() != 5 || ws.size() != 5 || ys.size() != 5) ctx.invalid("3-D Conv needs rank-5 X, W and Y");
+  if (xs.size() != 5 || ws.size() != 5 || ys.size() != 5) ctx.invalid(ErrorId::Shape, "3-D Conv needs rank-5 X, W and Y");
   Conv3dGeom g;
   g.nhwc = ctx.attr_string("data_layout", "NCHW") == "NHWC";
   const bool nhwc = g.nhwc;
@@ -27,7 +27,7 @@ Conv3dGeom conv3d_geom(const KernelContext& ctx, std::size_t w_input) {
   else if (layout == "OHWI") g.k = {ws[1], ws[2], ws[3]}, w_out = ws[0], w_in = ws[4];
   else g.k = {ws[0], ws[1], ws[2]}, w_in = ws[3], w_out = ws[4];
   if (g.group < 1 || g.C % g.group != 0 || g.M % g.group != 0 || w_in * g.group != g.C || w_out != g.M || ys[0] != g.N)
-    ctx.invalid("W's channels do not match X, Y and group");
+    ctx.invalid(ErrorId::Shape, "W's channels do not match X, Y and group");
   g.cg = g.C / g.group, g.mg = g.M / g.group;
   g.wl = layout == "OIHW" ? 0 : layout == "OHWI" ? 1 : 2;
   const WindowAttrs wa = window_attrs(ctx, {g.k[0], g.k[1], g.k[2]}, {g.in[0], g.in[1], g.in[2]}, {g.on[0], g.on[1], g.on[2]});
@@ -38,7 +38,7 @@ Conv3dGeom conv3d_geom(const KernelContext& ctx, std::size_t w_input) {
 Kernel make_conv3d(const KernelContext& ctx) {
   const Conv3dGeom g = conv3d_geom(ctx, 1);
   const bool has_bias = ctx.has_input(2);
-  if (has_bias && numel(ctx.in[2].shape) != g.M) ctx.invalid("B must have one value per output channel");
+  if (has_bias && numel(ctx.in[2].shape) != g.M) ctx.invalid(ErrorId::Shape, "B must have one value per output channel");
   const std::vector<float> bscale = has_bias ? implied_bias_scale(ctx, g.M) : std::vector<float>{};
   return [g, has_bias, bscale](std::span<const float* const> inp, std::span<float* const> out) {
     const std::vector<float> bias = conv_bias(has_bias ? inp[2] : nullptr, bscale, g.M);

@@ -30,19 +30,19 @@ Kernel make_conv_transpose3(const KernelContext& ctx) {
   const std::array<int64_t, 3> in{nhwc ? xs[1] : xs[2], nhwc ? xs[2] : xs[3], nhwc ? xs[3] : xs[4]};
   const std::array<int64_t, 3> on{nhwc ? ys[1] : ys[2], nhwc ? ys[2] : ys[3], nhwc ? ys[3] : ys[4]};
   const int64_t group = ctx.attr_int("group", 1);
-  if (ys[0] != N) ctx.invalid("output batch differs from the input's");
-  if (group < 1 || C % group || M % group) ctx.invalid("channels do not divide into groups");
+  if (ys[0] != N) ctx.invalid(ErrorId::Shape, "output batch differs from the input's");
+  if (group < 1 || C % group || M % group) ctx.invalid(ErrorId::Shape, "channels do not divide into groups");
   const int64_t cg = C / group, mg = M / group;
   std::array<int64_t, 3> k;
   if (layout == "IOHW" || layout == "OIHW") k = {ws[2], ws[3], ws[4]};
   else if (layout == "OHWI") k = {ws[1], ws[2], ws[3]};
   else ctx.unsupported("kernel_layout " + layout);
-  if (numel(ws) != M * cg * k[0] * k[1] * k[2]) ctx.invalid("W size does not match the channels and kernel");
+  if (numel(ws) != M * cg * k[0] * k[1] * k[2]) ctx.invalid(ErrorId::Shape, "W size does not match the channels and kernel");
   const Shape st = ctx.attr_ints("strides", {1, 1, 1}), dil = ctx.attr_ints("dilations", {1, 1, 1});
   const Shape opad = ctx.attr_ints("output_padding", {0, 0, 0});
   Shape pads = ctx.attr_ints("pads", {0, 0, 0, 0, 0, 0});
   if (st.size() != 3 || dil.size() != 3 || pads.size() != 6 || opad.size() != 3)
-    ctx.invalid("strides/dilations/pads/output_padding sizes");
+    ctx.invalid(ErrorId::Shape, "strides/dilations/pads/output_padding sizes");
   const std::string auto_pad = ctx.attr_string("auto_pad", "NOTSET");
   if (auto_pad == "VALID") {
     pads.assign(6, 0);
@@ -55,7 +55,7 @@ Kernel make_conv_transpose3(const KernelContext& ctx) {
     ctx.unsupported("auto_pad " + auto_pad);
   }
   const bool has_bias = ctx.has_input(2);
-  if (has_bias && numel(ctx.in[2].shape) != M) ctx.invalid("B must have one value per output channel");
+  if (has_bias && numel(ctx.in[2].shape) != M) ctx.invalid(ErrorId::Shape, "B must have one value per output channel");
   const std::vector<float> bscale = implied_bias_scale(ctx, M);
   // Index of W[o][ci][kz][ky][kx] (o in [0, M), ci in [0, C/group)) in the given layout.
   const int wl = layout == "OIHW" ? 0 : layout == "OHWI" ? 1 : 2;
@@ -119,7 +119,7 @@ Kernel make_armnn_normalization(const KernelContext& ctx) {
   if (s.size() != 4) ctx.unsupported("only rank-4 input is implemented");
   const bool nhwc = fi("dataLayout") == 0, within = fi("normChannelType") == 1;
   const int64_t N = s[0], C = nhwc ? s[3] : s[1], H = nhwc ? s[1] : s[2], W = nhwc ? s[2] : s[3];
-  if (ctx.out[0].shape != s) ctx.invalid("output shape differs from the input's");
+  if (ctx.out[0].shape != s) ctx.invalid(ErrorId::Shape, "output shape differs from the input's");
   const int64_t r = fi("normSize") / 2;
   const float alpha = ff("alpha"), beta = ff("beta"), k = ff("k");
   return [=](std::span<const float* const> in, std::span<float* const> out) {

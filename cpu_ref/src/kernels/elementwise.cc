@@ -70,16 +70,16 @@ void for_rows(const Loop& l, int64_t r0, int64_t r1, Run run) {
 }
 
 Loop check_binary(const KernelContext& ctx) {
-  if (ctx.in.size() != 2) ctx.invalid("needs 2 inputs");
+  if (ctx.in.size() != 2) ctx.invalid(ErrorId::Arity, "needs 2 inputs");
   const Shape &a = ctx.in[0].shape, &b = ctx.in[1].shape, &o = ctx.out[0].shape;
-  if (a.size() > o.size() || b.size() > o.size()) ctx.invalid("input rank exceeds the output rank");
+  if (a.size() > o.size() || b.size() > o.size()) ctx.invalid(ErrorId::Shape, "input rank exceeds the output rank");
   for (std::size_t i = 0; i < a.size(); ++i)
-    if (a[i] != 1 && a[i] != o[o.size() - a.size() + i]) ctx.invalid("input 0 does not broadcast to the output");
+    if (a[i] != 1 && a[i] != o[o.size() - a.size() + i]) ctx.invalid(ErrorId::Shape, "input 0 does not broadcast to the output");
   for (std::size_t i = 0; i < b.size(); ++i)
-    if (b[i] != 1 && b[i] != o[o.size() - b.size() + i]) ctx.invalid("input 1 does not broadcast to the output");
+    if (b[i] != 1 && b[i] != o[o.size() - b.size() + i]) ctx.invalid(ErrorId::Shape, "input 1 does not broadcast to the output");
   for (std::size_t d = 0; d < o.size(); ++d) {  // every output dim > 1 comes from an input
     auto dim = [&](const Shape& s) { return d + s.size() >= o.size() ? s[d + s.size() - o.size()] : int64_t{1}; };
-    if (o[d] != 1 && dim(a) == 1 && dim(b) == 1) ctx.invalid("output dim " + std::to_string(d) + " is 1 in both inputs");
+    if (o[d] != 1 && dim(a) == 1 && dim(b) == 1) ctx.invalid(ErrorId::Shape, "output dim " + std::to_string(d) + " is 1 in both inputs");
   }
   return coalesce(a, b, o);
 }
@@ -142,7 +142,7 @@ Kernel integer_div(const KernelContext& ctx) {
     case DataType::UInt16: lo = 0, hi = 65535; break;
     case DataType::UInt32: lo = 0, hi = 4294967295.0; break;
     case DataType::UInt64: lo = 0, hi = 18446744073709551615.0; break;
-    default: ctx.unsupported("integer Div of this dtype");
+    default: ctx.unsupported(ErrorId::DataType, "integer Div of this dtype");
   }
   const std::string label = "node \"" + ctx.node.name + "\" (Div)";
   return [l, lo, hi, label](std::span<const float* const> in, std::span<float* const> out) {
@@ -153,11 +153,11 @@ Kernel integer_div(const KernelContext& ctx) {
       for (int64_t k = 0; k < l.inner; ++k) {
         const double a = x[pa + k * ia], b = y[pb + k * ib];
         if (b == 0)
-          throw Error(ErrorCode::Invalid, label + ": integer division by zero at output element " + std::to_string(po + k) +
+          throw Error(ErrorId::InvalidOther, label + ": integer division by zero at output element " + std::to_string(po + k) +
                                               " (undefined in ONNX; nnbridge refuses rather than saturate)");
         const double q = std::trunc(a / b);
         if (q < lo || q > hi)
-          throw Error(ErrorCode::Invalid, label + ": the quotient at output element " + std::to_string(po + k) +
+          throw Error(ErrorId::Narrowing, label + ": the quotient at output element " + std::to_string(po + k) +
                                               " does not fit the output type (e.g. INT_MIN / -1)");
         z[po + k] = static_cast<float>(q);
       }
@@ -169,7 +169,7 @@ template <class F>
 KernelFactory unary(F f) {
   return [f](const KernelContext& ctx) -> Kernel {
     const int64_t n = numel(ctx.out[0].shape);
-    if (numel(ctx.in[0].shape) != n) ctx.invalid("output size differs from the input's");
+    if (numel(ctx.in[0].shape) != n) ctx.invalid(ErrorId::Shape, "output size differs from the input's");
     return [n, f](std::span<const float* const> in, std::span<float* const> out) {
       const float* x = in[0];
       float* y = out[0];
@@ -185,17 +185,17 @@ enum class Fold { Max, Min, Sum, Mean };
 
 Kernel variadic(const KernelContext& ctx, Fold f) {
   const std::size_t k = ctx.in.size();
-  if (k == 0) ctx.invalid("needs at least one input");
+  if (k == 0) ctx.invalid(ErrorId::Arity, "needs at least one input");
   if (k == 2 && f != Fold::Mean)
     return binary(ctx, f == Fold::Max ? simd::Binary::Max : f == Fold::Min ? simd::Binary::Min : simd::Binary::Add);
   const Shape out = ctx.out[0].shape;
   std::vector<Shape> st;
   for (std::size_t i = 0; i < k; ++i) {
     const Shape& s = ctx.in[i].shape;
-    if (s.size() > out.size()) ctx.invalid("input " + std::to_string(i) + " has a higher rank than the output");
+    if (s.size() > out.size()) ctx.invalid(ErrorId::Shape, "input " + std::to_string(i) + " has a higher rank than the output");
     for (std::size_t d = 0; d < s.size(); ++d)
       if (s[d] != 1 && s[d] != out[out.size() - s.size() + d])
-        ctx.invalid("input " + std::to_string(i) + " does not broadcast to the output");
+        ctx.invalid(ErrorId::Shape, "input " + std::to_string(i) + " does not broadcast to the output");
     st.push_back(exec::broadcast_strides(s, out));
   }
   const int64_t total = numel(out);
@@ -227,11 +227,11 @@ Kernel variadic(const KernelContext& ctx, Fold f) {
 Kernel make_mod(const KernelContext& ctx) {
   const bool fmod = ctx.attr_int("fmod", 0) != 0;
   const bool integer = is_integer(ctx.in[0].dtype);
-  if (!fmod && !integer) ctx.invalid("fmod 0 on floating-point inputs (ONNX Mod-13 requires fmod 1 for floats)");
+  if (!fmod && !integer) ctx.invalid(ErrorId::AttributeValue, "fmod 0 on floating-point inputs (ONNX Mod-13 requires fmod 1 for floats)");
   const std::string label = "node \"" + ctx.node.name + "\" (Mod)";
   if (fmod && !integer) return binary_scalar(ctx, [](float a, float b) { return std::fmod(a, b); });
   return binary_scalar(ctx, [fmod, label](float a, float b) {
-    if (b == 0) throw Error(ErrorCode::Invalid, label + ": integer remainder by zero (undefined in ONNX)");
+    if (b == 0) throw Error(ErrorId::InvalidOther, label + ": integer remainder by zero (undefined in ONNX)");
     const double x = a, y = b;
     const double r = std::fmod(x, y);
     return static_cast<float>(fmod || r == 0 || (r < 0) == (y < 0) ? r : r + y);
@@ -242,7 +242,7 @@ Kernel make_mod(const KernelContext& ctx) {
 
 Kernel simd_unary(const KernelContext& ctx, simd::Unary op, simd::UnaryParams p) {
   const int64_t n = numel(ctx.out[0].shape);
-  if (numel(ctx.in[0].shape) != n) ctx.invalid("output size differs from the input's");
+  if (numel(ctx.in[0].shape) != n) ctx.invalid(ErrorId::Shape, "output size differs from the input's");
   const int threads = ctx.threads;
   const auto* k = &simd::kernels();
   return [n, threads, k, op, p](std::span<const float* const> in, std::span<float* const> out) {
@@ -336,7 +336,7 @@ void add_elementwise_kernels(KernelTable& t) {
     const float ratio = ctx.has_input(1) ? ctx.value(1, "ratio").at(0) : 0.5f;
     if (training && ratio != 0) ctx.unsupported("training_mode true with ratio " + std::to_string(ratio) + " (random)");
     const int64_t n = numel(ctx.out[0].shape);
-    if (numel(ctx.in[0].shape) != n) ctx.invalid("output size differs from the input's");
+    if (numel(ctx.in[0].shape) != n) ctx.invalid(ErrorId::Shape, "output size differs from the input's");
     return [n](std::span<const float* const> in, std::span<float* const> out) {
       if (n) std::memcpy(out[0], in[0], static_cast<std::size_t>(n) * sizeof(float));
       if (out.size() > 1 && out[1]) std::fill_n(out[1], n, 1.0f);
@@ -345,16 +345,16 @@ void add_elementwise_kernels(KernelTable& t) {
   // ONNX CastLike-15: Cast to input 1's dtype; in the float32 domain a copy, which the plan rounds
   // to the output dtype as it does Cast's. Quantized types (ONNX has none here) are refused.
   t["CastLike"] = [](const KernelContext& ctx) -> Kernel {
-    if (is_quantized(ctx.in[0].dtype) || is_quantized(ctx.out[0].dtype)) ctx.unsupported("quantized CastLike");
+    if (is_quantized(ctx.in[0].dtype) || is_quantized(ctx.out[0].dtype)) ctx.unsupported(ErrorId::DataType, "quantized CastLike");
     const int64_t n = numel(ctx.out[0].shape);
-    if (numel(ctx.in[0].shape) != n) ctx.invalid("output size differs from the input's");
+    if (numel(ctx.in[0].shape) != n) ctx.invalid(ErrorId::Shape, "output size differs from the input's");
     return [n](std::span<const float* const> in, std::span<float* const> out) {
       if (n) std::memcpy(out[0], in[0], static_cast<std::size_t>(n) * sizeof(float));
     };
   };
   t["Identity"] = [](const KernelContext& ctx) -> Kernel {
     const int64_t n = numel(ctx.out[0].shape);
-    if (numel(ctx.in[0].shape) != n) ctx.invalid("output size differs from the input's");
+    if (numel(ctx.in[0].shape) != n) ctx.invalid(ErrorId::Shape, "output size differs from the input's");
     return [n](std::span<const float* const> in, std::span<float* const> out) {
       if (n) std::memcpy(out[0], in[0], static_cast<std::size_t>(n) * sizeof(float));
     };

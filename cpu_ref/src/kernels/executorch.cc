@@ -29,7 +29,7 @@ Shape pair_of(const KernelContext& c, std::string_view name, const Shape& empty)
   Shape v = c.attr_ints(name, empty);
   if (v.empty()) v = empty;
   if (v.size() == 1) v.push_back(v[0]);
-  if (v.size() != 2) c.invalid(std::string(name) + " has " + std::to_string(v.size()) + " elements, not 1 or 2");
+  if (v.size() != 2) c.invalid(ErrorId::Shape, std::string(name) + " has " + std::to_string(v.size()) + " elements, not 1 or 2");
   return v;
 }
 
@@ -45,24 +45,24 @@ Kernel make_torch_max_pool(const KernelContext& c) {
   const Shape& xs = c.in.at(0).shape;
   if (xs.size() != 3 && xs.size() != 4) c.unsupported("max_pool2d takes X of rank 3 or 4");
   const Shape k = pair_of(c, "kernel_size", {});
-  if (k.empty()) c.invalid("kernel_size is missing");
+  if (k.empty()) c.invalid(ErrorId::AttributeValue, "kernel_size is missing");
   const Shape s = pair_of(c, "stride", k), p = pair_of(c, "padding", {0, 0}), d = pair_of(c, "dilation", {1, 1});
   const bool ceil_mode = c.has_attr("ceil_mode") && c.attr(std::string_view("ceil_mode"))->is<bool>() &&
                          c.attr(std::string_view("ceil_mode"))->get<bool>();
   for (int i = 0; i < 2; ++i) {
-    if (k[i] <= 0 || s[i] <= 0 || d[i] <= 0) c.invalid("kernel_size, stride and dilation must be positive");
-    if (p[i] < 0 || p[i] > k[i] / 2) c.invalid("padding must be in [0, kernel_size / 2] (PyTorch's rule)");
+    if (k[i] <= 0 || s[i] <= 0 || d[i] <= 0) c.invalid(ErrorId::AttributeValue, "kernel_size, stride and dilation must be positive");
+    if (p[i] < 0 || p[i] > k[i] / 2) c.invalid(ErrorId::AttributeValue, "padding must be in [0, kernel_size / 2] (PyTorch's rule)");
   }
   const std::size_t r = xs.size();
   const int64_t planes = r == 4 ? xs[0] * xs[1] : xs[0], H = xs[r - 2], W = xs[r - 1];
   const int64_t OH = pooled_size(H, k[0], p[0], s[0], d[0], ceil_mode), OW = pooled_size(W, k[1], p[1], s[1], d[1], ceil_mode);
-  if (OH <= 0 || OW <= 0) c.invalid("the pooled output would be empty");
+  if (OH <= 0 || OW <= 0) c.invalid(ErrorId::Shape, "the pooled output would be empty");
   Shape want = xs;
   want[r - 2] = OH;
   want[r - 1] = OW;
   for (std::size_t o = 0; o < c.out.size(); ++o)
     if (c.out[o].shape != want)
-      c.invalid("output " + std::to_string(o) + " is declared with another shape than max_pool2d gives");
+      c.invalid(ErrorId::Shape, "output " + std::to_string(o) + " is declared with another shape than max_pool2d gives");
   const bool indices = c.out.size() > 1;
   const int threads = c.threads;
   return [=](std::span<const float* const> in, std::span<float* const> out) {
@@ -117,7 +117,7 @@ Kernel make_conv_with_clamp(const KernelContext& c) {
                                             : -std::numeric_limits<float>::infinity();
   const float hi = c.has_attr("output_max") ? static_cast<float>(c.attr_float("output_max"))
                                             : std::numeric_limits<float>::infinity();
-  if (lo > hi) c.invalid("output_min is above output_max");
+  if (lo > hi) c.invalid(ErrorId::AttributeValue, "output_min is above output_max");
   const int64_t n = numel(c.out.at(0).shape);
   return [k, lo, hi, n](std::span<const float* const> in, std::span<float* const> out) {
     k(in, out);

@@ -27,7 +27,7 @@ int64_t tuple_offset(const float* t, int64_t k, const Shape& dims, const Shape& 
     const int64_t dim = dims[j];
     int64_t i = static_cast<int64_t>(t[j]);
     if (i < -dim || i >= dim)
-      throw Error(ErrorCode::Backend, std::string(op) + " index " + std::to_string(i) + " is out of range for dim " +
+      throw Error(ErrorId::Execution, std::string(op) + " index " + std::to_string(i) + " is out of range for dim " +
                                           std::to_string(j) + " of size " + std::to_string(dim));
     off += (i < 0 ? i + dim : i) * strides[j];
   }
@@ -37,18 +37,18 @@ int64_t tuple_offset(const float* t, int64_t k, const Shape& dims, const Shape& 
 Kernel make_gather_nd(const KernelContext& ctx) {
   const Shape ds = ctx.in[0].shape, is = ctx.in[1].shape;
   const int64_t b = ctx.attr_int("batch_dims", 0);
-  if (is.empty()) ctx.invalid("indices must have rank >= 1");
+  if (is.empty()) ctx.invalid(ErrorId::Shape, "indices must have rank >= 1");
   const int64_t k = is.back(), r = static_cast<int64_t>(ds.size());
-  if (b < 0 || b + k > r || b >= static_cast<int64_t>(is.size())) ctx.invalid("indices' last dim exceeds data's rank");
+  if (b < 0 || b + k > r || b >= static_cast<int64_t>(is.size())) ctx.invalid(ErrorId::Shape, "indices' last dim exceeds data's rank");
   for (int64_t d = 0; d < b; ++d)
-    if (ds[d] != is[d]) ctx.invalid("batch dims of data and indices differ");
+    if (ds[d] != is[d]) ctx.invalid(ErrorId::Shape, "batch dims of data and indices differ");
   const Shape inner(ds.begin() + b, ds.end());
   const Shape st = strides_of(inner);
   const int64_t batches = numel(Shape(ds.begin(), ds.begin() + b));
   const int64_t per_batch = numel(Shape(is.begin() + b, is.end() - 1));
   const int64_t slice = numel(Shape(ds.begin() + b + k, ds.end()));
   const int64_t batch_stride = numel(inner);
-  if (numel(ctx.out[0].shape) != batches * per_batch * slice) ctx.invalid("output size does not match");
+  if (numel(ctx.out[0].shape) != batches * per_batch * slice) ctx.invalid(ErrorId::Shape, "output size does not match");
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     for (int64_t bi = 0; bi < batches; ++bi)
       for (int64_t n = 0; n < per_batch; ++n) {
@@ -64,13 +64,13 @@ enum class Reduce { None, Add, Sub, Mul, Max, Min };
 Kernel make_scatter_nd(const KernelContext& ctx) {
   const bool from_shape = ctx.attr_int("data_is_shape", 0) != 0;
   const Shape os = ctx.out[0].shape, is = ctx.in[1].shape, us = ctx.in[2].shape;
-  if (!from_shape && ctx.in[0].shape != os) ctx.invalid("output shape differs from data's");
-  if (is.empty()) ctx.invalid("indices must have rank >= 1");
+  if (!from_shape && ctx.in[0].shape != os) ctx.invalid(ErrorId::Shape, "output shape differs from data's");
+  if (is.empty()) ctx.invalid(ErrorId::Shape, "indices must have rank >= 1");
   const int64_t k = is.back(), r = static_cast<int64_t>(os.size());
-  if (k < 1 || k > r) ctx.invalid("indices' last dim must be in [1, data rank]");
+  if (k < 1 || k > r) ctx.invalid(ErrorId::Shape, "indices' last dim must be in [1, data rank]");
   const int64_t tuples = numel(Shape(is.begin(), is.end() - 1));
   const int64_t slice = numel(Shape(os.begin() + k, os.end()));
-  if (numel(us) != tuples * slice) ctx.invalid("updates' size is not indices.shape[:-1] + data.shape[k:]");
+  if (numel(us) != tuples * slice) ctx.invalid(ErrorId::Shape, "updates' size is not indices.shape[:-1] + data.shape[k:]");
   const std::string rs = ctx.attr_string("reduction", "none");
   Reduce red;
   if (rs == "none") red = Reduce::None;
@@ -93,7 +93,7 @@ Kernel make_scatter_nd(const KernelContext& ctx) {
     for (int64_t t = 0; t < tuples; ++t) {
       const int64_t off = tuple_offset(in[1] + t * k, k, os, st, "ScatterND");
       if (red == Reduce::None && !seen.insert(off).second)
-        throw Error(ErrorCode::Backend, "ScatterND: index tuple " + std::to_string(t) +
+        throw Error(ErrorId::Execution, "ScatterND: index tuple " + std::to_string(t) +
                                             " repeats an earlier one (reduction none needs unique indices)");
       const float* u = in[2] + t * slice;
       for (int64_t s = 0; s < slice; ++s) {

@@ -73,9 +73,9 @@ Kernel make_matmul(const KernelContext& ctx) {
   if (a.size() < 2 || b.size() < 2) ctx.unsupported("MatMul of 1-D operands is not implemented");
   const int64_t M = ta ? a[a.size() - 1] : a[a.size() - 2], K = ta ? a[a.size() - 2] : a[a.size() - 1];
   const int64_t N = tb ? b[b.size() - 2] : b[b.size() - 1];
-  if ((tb ? b[b.size() - 1] : b[b.size() - 2]) != K) ctx.invalid("A and B disagree on K");
+  if ((tb ? b[b.size() - 1] : b[b.size() - 2]) != K) ctx.invalid(ErrorId::Shape, "A and B disagree on K");
   const std::size_t r = o.size();
-  if (r < 2) ctx.invalid("output rank < 2");
+  if (r < 2) ctx.invalid(ErrorId::Shape, "output rank < 2");
   Shape batch(o.begin(), o.end() - 2);
   // Batch strides of A and B in units of matrices, 0 where broadcast.
   auto bstrides = [&](const Shape& s) {

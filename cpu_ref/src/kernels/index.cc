@@ -25,7 +25,7 @@ std::string label(const KernelContext& ctx) {
 // An index read from a float buffer, checked against [-dim, dim) and made non-negative.
 int64_t checked_index(float v, int64_t dim, const std::string& who) {
   if (!(v >= -static_cast<float>(dim) && v < static_cast<float>(dim)))
-    throw Error(ErrorCode::Invalid, who + ": index " + std::to_string(v) + " is outside [-" + std::to_string(dim) + ", " +
+    throw Error(ErrorId::DanglingReference, who + ": index " + std::to_string(v) + " is outside [-" + std::to_string(dim) + ", " +
                                         std::to_string(dim) + ")");
   const int64_t i = static_cast<int64_t>(v);
   return i < 0 ? i + dim : i;
@@ -39,11 +39,11 @@ struct ElementWalk {
 
   ElementWalk(const KernelContext& ctx, const Shape& ds, const Shape& idx_shape) : is(idx_shape) {
     const int64_t r = static_cast<int64_t>(ds.size());
-    if (r == 0) ctx.invalid("data must have rank >= 1");
-    if (static_cast<int64_t>(is.size()) != r) ctx.invalid("indices must have data's rank");
+    if (r == 0) ctx.invalid(ErrorId::Shape, "data must have rank >= 1");
+    if (static_cast<int64_t>(is.size()) != r) ctx.invalid(ErrorId::Shape, "indices must have data's rank");
     axis = ctx.attr_axis("axis", 0, r);
     for (int64_t d = 0; d < r; ++d)
-      if (d != axis && is[d] > ds[d]) ctx.invalid("indices dim " + std::to_string(d) + " exceeds data's");
+      if (d != axis && is[d] > ds[d]) ctx.invalid(ErrorId::Shape, "indices dim " + std::to_string(d) + " exceeds data's");
     data_strides = strides_of(ds);
     dim = ds[axis];
     axis_stride = data_strides[axis];
@@ -69,7 +69,7 @@ struct ElementWalk {
 
 Kernel make_gather_elements(const KernelContext& ctx) {
   const ElementWalk w(ctx, ctx.in[0].shape, ctx.in[1].shape);
-  if (ctx.out[0].shape != ctx.in[1].shape) ctx.invalid("output shape differs from the indices'");
+  if (ctx.out[0].shape != ctx.in[1].shape) ctx.invalid(ErrorId::Shape, "output shape differs from the indices'");
   const std::string who = label(ctx);
   return [w, who](std::span<const float* const> in, std::span<float* const> out) {
     w.run([&](int64_t k, int64_t base) { out[0][k] = in[0][base + checked_index(in[1][k], w.dim, who) * w.axis_stride]; });
@@ -81,8 +81,8 @@ enum class Reduce { None, Add, Mul, Max, Min };
 Kernel make_scatter_elements(const KernelContext& ctx) {
   const Shape ds = ctx.in[0].shape;
   const ElementWalk w(ctx, ds, ctx.in[1].shape);
-  if (ctx.in[2].shape != ctx.in[1].shape) ctx.invalid("updates' shape differs from the indices'");
-  if (ctx.out[0].shape != ds) ctx.invalid("output shape differs from data's");
+  if (ctx.in[2].shape != ctx.in[1].shape) ctx.invalid(ErrorId::Shape, "updates' shape differs from the indices'");
+  if (ctx.out[0].shape != ds) ctx.invalid(ErrorId::Shape, "output shape differs from data's");
   const std::string rs = ctx.attr_string("reduction", "none");
   Reduce red;
   if (rs == "none") red = Reduce::None;
@@ -114,11 +114,11 @@ Kernel make_one_hot(const KernelContext& ctx) {
   const Shape is = ctx.in[0].shape, os = ctx.out[0].shape;
   const int64_t r = static_cast<int64_t>(is.size());
   const int64_t axis = ctx.attr_axis("axis", -1, r + 1);
-  if (static_cast<int64_t>(os.size()) != r + 1) ctx.invalid("output rank must be the indices' + 1");
-  if (numel(ctx.in[1].shape) != 1) ctx.invalid("depth must hold one element");
-  if (numel(ctx.in[2].shape) != 2) ctx.invalid("values must hold [off_value, on_value]");
+  if (static_cast<int64_t>(os.size()) != r + 1) ctx.invalid(ErrorId::Shape, "output rank must be the indices' + 1");
+  if (numel(ctx.in[1].shape) != 1) ctx.invalid(ErrorId::Shape, "depth must hold one element");
+  if (numel(ctx.in[2].shape) != 2) ctx.invalid(ErrorId::Shape, "values must hold [off_value, on_value]");
   for (int64_t d = 0; d < r; ++d)
-    if (is[d] != os[d < axis ? d : d + 1]) ctx.invalid("output dims differ from the indices'");
+    if (is[d] != os[d < axis ? d : d + 1]) ctx.invalid(ErrorId::Shape, "output dims differ from the indices'");
   const int64_t depth = os[axis];
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < axis; ++d) outer *= is[d];
@@ -127,7 +127,7 @@ Kernel make_one_hot(const KernelContext& ctx) {
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     const float dv = in[1][0];
     if (!(std::trunc(dv) == static_cast<float>(depth)))
-      throw Error(ErrorCode::Invalid, who + ": depth " + std::to_string(dv) + " differs from the planned output dim " +
+      throw Error(ErrorId::Shape, who + ": depth " + std::to_string(dv) + " differs from the planned output dim " +
                                           std::to_string(depth));
     const float off = in[2][0], on = in[2][1];
     std::fill(out[0], out[0] + outer * depth * inner, off);
@@ -145,16 +145,16 @@ Kernel make_one_hot(const KernelContext& ctx) {
 Kernel make_top_k(const KernelContext& ctx) {
   const Shape xs = ctx.in[0].shape;
   const int64_t r = static_cast<int64_t>(xs.size());
-  if (r == 0) ctx.invalid("X must have rank >= 1");
+  if (r == 0) ctx.invalid(ErrorId::Shape, "X must have rank >= 1");
   const int64_t axis = ctx.attr_axis("axis", -1, r);
-  if (ctx.out.size() != 2) ctx.invalid("needs the outputs Values and Indices");
-  if (numel(ctx.in[1].shape) != 1) ctx.invalid("K must hold one element");
+  if (ctx.out.size() != 2) ctx.invalid(ErrorId::Arity, "needs the outputs Values and Indices");
+  if (numel(ctx.in[1].shape) != 1) ctx.invalid(ErrorId::Shape, "K must hold one element");
   const Shape os = ctx.out[0].shape;
-  if (ctx.out[1].shape != os || static_cast<int64_t>(os.size()) != r) ctx.invalid("outputs must have X's rank");
+  if (ctx.out[1].shape != os || static_cast<int64_t>(os.size()) != r) ctx.invalid(ErrorId::Shape, "outputs must have X's rank");
   for (int64_t d = 0; d < r; ++d)
-    if (d != axis && os[d] != xs[d]) ctx.invalid("output dims differ from X's");
+    if (d != axis && os[d] != xs[d]) ctx.invalid(ErrorId::Shape, "output dims differ from X's");
   const int64_t k = os[axis], dim = xs[axis];
-  if (k > dim) ctx.invalid("K exceeds the axis size");
+  if (k > dim) ctx.invalid(ErrorId::Shape, "K exceeds the axis size");
   const bool largest = ctx.attr_int("largest", 1) != 0;
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < axis; ++d) outer *= xs[d];
@@ -162,7 +162,7 @@ Kernel make_top_k(const KernelContext& ctx) {
   const std::string who = label(ctx);
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     if (in[1][0] != static_cast<float>(k))
-      throw Error(ErrorCode::Invalid, who + ": K = " + std::to_string(in[1][0]) + " differs from the planned output dim " +
+      throw Error(ErrorId::Shape, who + ": K = " + std::to_string(in[1][0]) + " differs from the planned output dim " +
                                           std::to_string(k));
     std::vector<int64_t> order(static_cast<std::size_t>(dim));
     for (int64_t o = 0; o < outer; ++o)

@@ -24,7 +24,7 @@ Kernel make_layer_norm(const KernelContext& ctx) {
     return c;
   };
   const int64_t ns = per_row_size(1), nb = per_row_size(2);
-  if (ns == 0) ctx.invalid("needs the scale input");
+  if (ns == 0) ctx.invalid(ErrorId::Arity, "needs the scale input");
   const double eps = ctx.attr_float("epsilon", 1e-5);
   const std::size_t outs = ctx.out.size();
   return [rows, n, ns, nb, eps, outs](std::span<const float* const> in, std::span<float* const> out) {

@@ -29,21 +29,21 @@ struct LossShape {
 LossShape loss_shape(const KernelContext& ctx) {
   LossShape s;
   const Shape xs = ctx.in[0].shape, ts = ctx.in[1].shape;
-  if (xs.size() < 2) ctx.invalid("input must be [N, C, d1..dk]");
-  if (ts.size() + 1 != xs.size()) ctx.invalid("target must be [N, d1..dk]");
+  if (xs.size() < 2) ctx.invalid(ErrorId::Shape, "input must be [N, C, d1..dk]");
+  if (ts.size() + 1 != xs.size()) ctx.invalid(ErrorId::Shape, "target must be [N, d1..dk]");
   for (std::size_t k = 0; k < ts.size(); ++k)
-    if (ts[k] != xs[k == 0 ? 0 : k + 1]) ctx.invalid("target's dims differ from input's N, d1..dk");
+    if (ts[k] != xs[k == 0 ? 0 : k + 1]) ctx.invalid(ErrorId::Shape, "target's dims differ from input's N, d1..dk");
   s.n = xs[0];
   s.c = xs[1];
   for (std::size_t k = 2; k < xs.size(); ++k) s.d *= xs[k];
   s.weighted = ctx.has_input(2);
-  if (s.weighted && ctx.in[2].shape != Shape{s.c}) ctx.invalid("weight must be [C]");
+  if (s.weighted && ctx.in[2].shape != Shape{s.c}) ctx.invalid(ErrorId::Shape, "weight must be [C]");
   const std::string r = ctx.attr_string("reduction", "mean");
   if (r == "none") s.red = Reduction::None;
   else if (r == "sum") s.red = Reduction::Sum;
   else if (r == "mean") s.red = Reduction::Mean;
   else ctx.unsupported("reduction " + r);
-  if (numel(ctx.out[0].shape) != (s.red == Reduction::None ? s.n * s.d : 1)) ctx.invalid("loss has the wrong size");
+  if (numel(ctx.out[0].shape) != (s.red == Reduction::None ? s.n * s.d : 1)) ctx.invalid(ErrorId::Shape, "loss has the wrong size");
   if (ctx.attr("ignore_index")) {
     s.has_ignore = true;
     s.ignore = static_cast<float>(ctx.attr_int("ignore_index"));
@@ -61,7 +61,7 @@ void nll(const LossShape& s, const float* logp, const float* target, const float
       double l = 0, w = 0;
       if (!(s.has_ignore && t == s.ignore)) {
         if (!(t >= 0 && t < static_cast<float>(s.c)))
-          throw Error(ErrorCode::Invalid, s.who + ": target " + std::to_string(t) + " is outside [0, " +
+          throw Error(ErrorId::DanglingReference, s.who + ": target " + std::to_string(t) + " is outside [0, " +
                                               std::to_string(s.c) + ") and not ignore_index");
         const int64_t c = static_cast<int64_t>(t);
         w = weight ? weight[c] : 1.0;
@@ -85,7 +85,7 @@ Kernel make_nll(const KernelContext& ctx) {
 Kernel make_sce(const KernelContext& ctx) {
   const LossShape s = loss_shape(ctx);
   const bool log_prob_out = ctx.out.size() > 1 && ctx.out[1].dtype != DataType::Undefined;
-  if (log_prob_out && ctx.out[1].shape != ctx.in[0].shape) ctx.invalid("log_prob must have the scores' shape");
+  if (log_prob_out && ctx.out[1].shape != ctx.in[0].shape) ctx.invalid(ErrorId::Shape, "log_prob must have the scores' shape");
   return [s, log_prob_out](std::span<const float* const> in, std::span<float* const> out) {
     std::vector<float> own;
     float* lp = log_prob_out ? out[1] : nullptr;

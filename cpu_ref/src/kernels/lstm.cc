@@ -106,11 +106,11 @@ void layer_norm(float* x, int64_t n, int64_t batch, const float* w, const float*
 }
 
 Kernel make_lstm(const KernelContext& ctx) {
-  if (ctx.in.size() < 3 || ctx.out.size() != 4) ctx.invalid("needs 3 input slots and 4 outputs (scratch, output_state_out, cell_state_out, output)");
+  if (ctx.in.size() < 3 || ctx.out.size() != 4) ctx.invalid(ErrorId::Arity, "needs 3 input slots and 4 outputs (scratch, output_state_out, cell_state_out, output)");
   for (std::size_t i = 0; i < 3; ++i)
-    if (ctx.in[i].dtype != DataType::Float32) ctx.unsupported("only float32 LSTM is implemented (input " + std::to_string(i) + " is " + std::string(to_string(ctx.in[i].dtype)) + ")");
+    if (ctx.in[i].dtype != DataType::Float32) ctx.unsupported(ErrorId::DataType, "only float32 LSTM is implemented (input " + std::to_string(i) + " is " + std::string(to_string(ctx.in[i].dtype)) + ")");
   for (const TensorType& t : ctx.out)
-    if (t.dtype != DataType::Float32) ctx.unsupported("only float32 LSTM is implemented");
+    if (t.dtype != DataType::Float32) ctx.unsupported(ErrorId::DataType, "only float32 LSTM is implemented");
   const ArmnnConstInputs named(ctx, 3);
   LstmConfig cfg;
   cfg.cifg = ctx.attr_int("armnn.descriptor.cifgEnabled", 1) != 0;
@@ -124,22 +124,22 @@ Kernel make_lstm(const KernelContext& ctx) {
     ctx.unsupported("activationFunc " + std::to_string(cfg.act) + " (Arm NN knows 0, 1, 3, 4, 6)");
 
   const Shape& xs = ctx.in[0].shape;
-  if (xs.size() != 2) ctx.invalid("input must be [batch, inputSize]");
+  if (xs.size() != 2) ctx.invalid(ErrorId::Shape, "input must be [batch, inputSize]");
   LstmShape s;
   s.batch = xs[0];
   s.n_in = xs[1];
   const int i_xo = named.find("inputParams.inputToOutputWeights");
   const int i_ho = named.find("inputParams.recurrentToOutputWeights");
   if (i_xo < 0 || i_ho < 0 || ctx.in[i_xo].shape.size() != 2 || ctx.in[i_ho].shape.size() != 2)
-    ctx.invalid("needs 2-D inputToOutputWeights and recurrentToOutputWeights");
+    ctx.invalid(ErrorId::Shape, "needs 2-D inputToOutputWeights and recurrentToOutputWeights");
   s.n_cell = ctx.in[i_xo].shape[0];  // as CpuRef: nCell from W_xo, nOutput from W_ho
   s.n_out = ctx.in[i_ho].shape[1];
   if (numel(ctx.in[1].shape) != s.batch * s.n_out || numel(ctx.in[2].shape) != s.batch * s.n_cell)
-    ctx.invalid("output_state_in must be [batch, outputSize] and cell_state_in [batch, numUnits]");
+    ctx.invalid(ErrorId::Shape, "output_state_in must be [batch, outputSize] and cell_state_in [batch, numUnits]");
   if (numel(ctx.out[0].shape) != s.batch * s.n_cell * (cfg.cifg ? 3 : 4) || numel(ctx.out[1].shape) != s.batch * s.n_out ||
       numel(ctx.out[2].shape) != s.batch * s.n_cell || numel(ctx.out[3].shape) != s.batch * s.n_out)
-    ctx.invalid("output shapes do not match the batch, numUnits and outputSize of the weights");
-  if (!cfg.projection && s.n_out != s.n_cell) ctx.invalid("without projection outputSize must equal numUnits");
+    ctx.invalid(ErrorId::Shape, "output shapes do not match the batch, numUnits and outputSize of the weights");
+  if (!cfg.projection && s.n_out != s.n_cell) ctx.invalid(ErrorId::Shape, "without projection outputSize must equal numUnits");
 
   const int64_t wx = s.n_cell * s.n_in, wh = s.n_cell * s.n_out, nc = s.n_cell;
   LstmParams p;

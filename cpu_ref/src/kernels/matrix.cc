@@ -20,10 +20,10 @@ namespace {
 
 Kernel make_trilu(const KernelContext& ctx) {
   const Shape xs = ctx.in[0].shape;
-  if (xs.size() < 2) ctx.invalid("input must have rank >= 2");
-  if (ctx.out[0].shape != xs) ctx.invalid("output shape differs from the input's");
+  if (xs.size() < 2) ctx.invalid(ErrorId::Shape, "input must have rank >= 2");
+  if (ctx.out[0].shape != xs) ctx.invalid(ErrorId::Shape, "output shape differs from the input's");
   const bool has_k = ctx.has_input(1);
-  if (has_k && numel(ctx.in[1].shape) != 1) ctx.invalid("k must be a scalar");
+  if (has_k && numel(ctx.in[1].shape) != 1) ctx.invalid(ErrorId::Shape, "k must be a scalar");
   const bool upper = ctx.attr_int("upper", 1) != 0;
   const int64_t rows = xs[xs.size() - 2], cols = xs.back();
   const int64_t mats = rows * cols == 0 ? 0 : numel(xs) / (rows * cols);
@@ -42,7 +42,7 @@ Kernel make_trilu(const KernelContext& ctx) {
 
 Kernel make_eye_like(const KernelContext& ctx) {
   const Shape os = ctx.out[0].shape;
-  if (os.size() != 2 || ctx.in[0].shape != os) ctx.invalid("input and output must be 2-D of one shape");
+  if (os.size() != 2 || ctx.in[0].shape != os) ctx.invalid(ErrorId::Shape, "input and output must be 2-D of one shape");
   const int64_t k = ctx.attr_int("k", 0), rows = os[0], cols = os[1];
   return [=](std::span<const float* const>, std::span<float* const> out) {
     std::fill(out[0], out[0] + rows * cols, 0.0f);
@@ -57,9 +57,9 @@ Kernel make_eye_like(const KernelContext& ctx) {
 
 Kernel make_det(const KernelContext& ctx) {
   const Shape xs = ctx.in[0].shape;
-  if (xs.size() < 2 || xs[xs.size() - 1] != xs[xs.size() - 2]) ctx.invalid("input must be [*, M, M]");
+  if (xs.size() < 2 || xs[xs.size() - 1] != xs[xs.size() - 2]) ctx.invalid(ErrorId::Shape, "input must be [*, M, M]");
   const int64_t m = xs.back(), mats = numel(Shape(xs.begin(), xs.end() - 2));
-  if (numel(ctx.out[0].shape) != mats) ctx.invalid("output must hold one element per matrix");
+  if (numel(ctx.out[0].shape) != mats) ctx.invalid(ErrorId::Shape, "output must hold one element per matrix");
   return [m, mats](std::span<const float* const> in, std::span<float* const> out) {
     std::vector<double> a(static_cast<std::size_t>(m * m));
     for (int64_t k = 0; k < mats; ++k) {
@@ -101,7 +101,7 @@ Kernel make_einsum(const KernelContext& ctx) {
       const int64_t v = ctx.in[k].shape[d];
       if (size[l] < 0 || (e.broadcast[l] && size[l] == 1)) size[l] = v;
       else if (v != size[l] && !(e.broadcast[l] && v == 1))
-        ctx.invalid("a label has sizes " + std::to_string(size[l]) + " and " + std::to_string(v));
+        ctx.invalid(ErrorId::Shape, "a label has sizes " + std::to_string(size[l]) + " and " + std::to_string(v));
     }
   for (int64_t& s : size)
     if (s < 0) s = 1;
@@ -121,7 +121,7 @@ Kernel make_einsum(const KernelContext& ctx) {
     os.push_back(size[static_cast<std::size_t>(l)]);
     in_out[static_cast<std::size_t>(l)] = true;
   }
-  if (ctx.out[0].shape != os) ctx.invalid("output shape differs from the equation's");
+  if (ctx.out[0].shape != os) ctx.invalid(ErrorId::Shape, "output shape differs from the equation's");
   std::vector<int> summed;
   for (std::size_t l = 0; l < labels; ++l)
     if (!in_out[l]) summed.push_back(static_cast<int>(l));

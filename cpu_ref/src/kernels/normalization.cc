@@ -23,17 +23,17 @@ struct ChannelView {
 
 int64_t channel_axis(const KernelContext& ctx) {
   const int64_t r = static_cast<int64_t>(ctx.in[0].shape.size());
-  if (r < 2) ctx.invalid("X must have rank >= 2");
+  if (r < 2) ctx.invalid(ErrorId::Shape, "X must have rank >= 2");
   return ctx.attr_string("data_layout", "NCHW") == "NHWC" ? r - 1 : 1;
 }
 
 // Per channel: mul = scale / sqrt(var + epsilon), then y = (x - mean) * mul + B, one vector run
 // per channel (NCHW) or per pixel (NHWC, channels innermost).
 Kernel make_batchnorm(const KernelContext& ctx) {
-  if (ctx.in.size() < 5) ctx.invalid("needs X, scale, B, mean, var");
+  if (ctx.in.size() < 5) ctx.invalid(ErrorId::Arity, "needs X, scale, B, mean, var");
   ChannelView v(ctx.in[0].shape, channel_axis(ctx));
   for (int i = 1; i < 5; ++i)
-    if (numel(ctx.in[i].shape) != v.c) ctx.invalid("parameters must have one value per channel");
+    if (numel(ctx.in[i].shape) != v.c) ctx.invalid(ErrorId::Shape, "parameters must have one value per channel");
   const float eps = static_cast<float>(ctx.attr_float("epsilon", 1e-5));
   const int threads = ctx.threads;
   const auto* k = &simd::kernels();
@@ -63,7 +63,7 @@ Kernel make_instancenorm(const KernelContext& ctx) {
   const Shape& s = ctx.in[0].shape;
   const int64_t r = static_cast<int64_t>(s.size());
   const bool nhwc = ctx.attr_string("data_layout", "NCHW") == "NHWC";
-  if (r < 3) ctx.invalid("X must have rank >= 3");
+  if (r < 3) ctx.invalid(ErrorId::Shape, "X must have rank >= 3");
   const int64_t N = s[0], C = nhwc ? s[r - 1] : s[1], S = numel(s) / (N * C);
   const bool has_scale = ctx.has_input(1), has_b = ctx.has_input(2);
   const float gamma = static_cast<float>(ctx.attr_float("gamma", 1.0)), beta = static_cast<float>(ctx.attr_float("beta", 0.0));
@@ -115,10 +115,10 @@ Kernel make_lpnorm(const KernelContext& ctx) {
 // has no division by size; the Arm NN reader multiplies alpha by normSize.)
 Kernel make_lrn(const KernelContext& ctx) {
   const int64_t r = static_cast<int64_t>(ctx.in[0].shape.size());
-  if (r < 2) ctx.invalid("X must have rank >= 2");
+  if (r < 2) ctx.invalid(ErrorId::Shape, "X must have rank >= 2");
   ChannelView v(ctx.in[0].shape, channel_axis(ctx));
   const int64_t size = ctx.attr_int("size", 1);
-  if (size < 1) ctx.invalid("size must be >= 1");
+  if (size < 1) ctx.invalid(ErrorId::AttributeValue, "size must be >= 1");
   const float alpha = static_cast<float>(ctx.attr_float("alpha", 1e-4)), beta = static_cast<float>(ctx.attr_float("beta", 0.75));
   const float bias = static_cast<float>(ctx.attr_float("bias", 1.0));
   const int64_t lo = (size - 1) / 2, hi = size - 1 - lo;

@@ -67,8 +67,8 @@ Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp) {
   const int64_t lp = pp.lp;
   const int64_t N = xs[0], C = nhwc ? xs[3] : xs[1], H = nhwc ? xs[1] : xs[2], W = nhwc ? xs[2] : xs[3];
   const int64_t OH = nhwc ? ys[1] : ys[2], OW = nhwc ? ys[2] : ys[3];
-  if (ys.size() != 4 || ys[0] != N || (nhwc ? ys[3] : ys[1]) != C) ctx.invalid("output shape does not match the input's N and C");
-  if (indices && ctx.out[1].shape != ys) ctx.invalid("Indices must have the shape of Y");
+  if (ys.size() != 4 || ys[0] != N || (nhwc ? ys[3] : ys[1]) != C) ctx.invalid(ErrorId::Shape, "output shape does not match the input's N and C");
+  if (indices && ctx.out[1].shape != ys) ctx.invalid(ErrorId::Shape, "Indices must have the shape of Y");
   const int threads = ctx.threads;
   if (kind == Kind::Max && !nhwc && !indices) {
     // MaxPool in NCHW without Indices: plane by plane, each window's taps inside the image only,

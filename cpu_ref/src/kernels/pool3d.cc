@@ -17,10 +17,10 @@ namespace nnbridge::cpu_ref {
 
 Kernel make_pool3d(const KernelContext& ctx, Pool3dKind kind) {
   const Shape xs = ctx.in[0].shape, ys = ctx.out[0].shape;
-  if (xs.size() != 5 || ys.size() != 5) ctx.invalid("3-D pooling needs rank-5 X and Y");
+  if (xs.size() != 5 || ys.size() != 5) ctx.invalid(ErrorId::Shape, "3-D pooling needs rank-5 X and Y");
   const bool nhwc = ctx.attr_string("data_layout", "NCHW") == "NHWC";
   const int64_t N = xs[0], C = nhwc ? xs[4] : xs[1];
-  if (ys[0] != N || (nhwc ? ys[4] : ys[1]) != C) ctx.invalid("output shape does not match the input's N and C");
+  if (ys[0] != N || (nhwc ? ys[4] : ys[1]) != C) ctx.invalid(ErrorId::Shape, "output shape does not match the input's N and C");
   const std::array<int64_t, 3> in{nhwc ? xs[1] : xs[2], nhwc ? xs[2] : xs[3], nhwc ? xs[3] : xs[4]};
   const std::array<int64_t, 3> on{nhwc ? ys[1] : ys[2], nhwc ? ys[2] : ys[3], nhwc ? ys[3] : ys[4]};
   const WindowAttrs wa = window_attrs(ctx, ctx.attr_ints("kernel_shape"), {in[0], in[1], in[2]}, {on[0], on[1], on[2]});

@@ -40,18 +40,18 @@ Kernel make_integer_conv3(const KernelContext& ctx, bool qlinear) {
   require_plain_integers(ctx, {0, w, xzp, wzp});
   const Conv3dGeom g = conv3d_geom(ctx, w);
   const int64_t nx = numel(ctx.in[0].shape), nw = numel(ctx.in[w].shape), per_m = g.M ? nw / g.M : 0;
-  if (per_channel_count(ctx, xzp, 1, "x_zero_point") > 1) ctx.invalid("x_zero_point must be a scalar");
+  if (per_channel_count(ctx, xzp, 1, "x_zero_point") > 1) ctx.invalid(ErrorId::Shape, "x_zero_point must be a scalar");
   const int64_t wz_count = per_channel_count(ctx, wzp, g.M, "w_zero_point");
   int64_t ws_count = 0, b_count = 0;
   float lo = 0, hi = 0;
   if (qlinear) {
     if (per_channel_count(ctx, 1, 1, "x_scale") != 1 || per_channel_count(ctx, 6, 1, "y_scale") != 1 ||
         per_channel_count(ctx, 7, 1, "y_zero_point") != 1)
-      ctx.invalid("x_scale, y_scale and y_zero_point must be scalars");
+      ctx.invalid(ErrorId::Shape, "x_scale, y_scale and y_zero_point must be scalars");
     ws_count = per_channel_count(ctx, 4, g.M, "w_scale");
-    if (ws_count == 0) ctx.invalid("w_scale is required");
+    if (ws_count == 0) ctx.invalid(ErrorId::Arity, "w_scale is required");
     b_count = ctx.has_input(8) ? numel(ctx.in[8].shape) : 0;
-    if (b_count && b_count != g.M) ctx.invalid("B must have one value per output channel");
+    if (b_count && b_count != g.M) ctx.invalid(ErrorId::Shape, "B must have one value per output channel");
     require_plain_integers(ctx, {7, 8});
     requantized_range(ctx, lo, hi);
   }
@@ -91,8 +91,8 @@ Kernel make_integer_matmul(const KernelContext& ctx, bool qlinear) {
   const Shape a = ctx.in[0].shape, b = ctx.in[b_in].shape, o = ctx.out[0].shape;
   if (a.size() < 2 || b.size() < 2 || o.size() < 2) ctx.unsupported("operands of rank < 2 are not implemented");
   const int64_t M = a[a.size() - 2], K = a.back(), N = b.back();
-  if (b[b.size() - 2] != K) ctx.invalid("A and B disagree on K");
-  if (o[o.size() - 2] != M || o.back() != N) ctx.invalid("output shape does not match [..., M, N]");
+  if (b[b.size() - 2] != K) ctx.invalid(ErrorId::Shape, "A and B disagree on K");
+  if (o[o.size() - 2] != M || o.back() != N) ctx.invalid(ErrorId::Shape, "output shape does not match [..., M, N]");
   const Shape batch(o.begin(), o.end() - 2);
   const Shape sa = exec::broadcast_strides(Shape(a.begin(), a.end() - 2), batch);
   const Shape sb = exec::broadcast_strides(Shape(b.begin(), b.end() - 2), batch);
@@ -101,7 +101,7 @@ Kernel make_integer_matmul(const KernelContext& ctx, bool qlinear) {
   auto per = [&](std::size_t i, int64_t one, int64_t all, const char* what) -> int64_t {
     if (!ctx.has_input(i)) return 0;
     const int64_t c = numel(ctx.in[i].shape);
-    if (c != 1 && c != one && c != all) ctx.invalid(std::string(what) + " must be a scalar or one value per row / column");
+    if (c != 1 && c != one && c != all) ctx.invalid(ErrorId::Shape, std::string(what) + " must be a scalar or one value per row / column");
     return c;
   };
   const int64_t az = per(azp, M, rows_a, "A's zero point"), bz = per(bzp, N, cols_b, "B's zero point");
@@ -111,7 +111,7 @@ Kernel make_integer_matmul(const KernelContext& ctx, bool qlinear) {
     as = per(1, M, rows_a, "a_scale");
     bs = per(4, N, cols_b, "b_scale");
     if (!as || !bs || per_channel_count(ctx, 6, 1, "y_scale") != 1 || per_channel_count(ctx, 7, 1, "y_zero_point") != 1)
-      ctx.invalid("needs a_scale, b_scale and scalar y_scale, y_zero_point");
+      ctx.invalid(ErrorId::Arity, "needs a_scale, b_scale and scalar y_scale, y_zero_point");
     require_plain_integers(ctx, {7});
     requantized_range(ctx, lo, hi);
   }

@@ -56,7 +56,7 @@ struct QFormat {
 QFormat int16_format(float scale, int32_t zero = 0) { return QFormat{scale, zero, -32768.f, 32767.f}; }
 
 QFormat format_of(const KernelContext& ctx, const TensorType& t, const char* what) {
-  if (!t.quantization || t.quantization->scales.size() != 1) ctx.invalid(std::string(what) + " must have one quantization scale");
+  if (!t.quantization || t.quantization->scales.size() != 1) ctx.invalid(ErrorId::TypeMismatch, std::string(what) + " must have one quantization scale");
   QFormat f;
   f.scale = static_cast<float>(t.quantization->scales[0]);
   f.zero = t.quantization->zero_points.empty() ? 0 : static_cast<int32_t>(t.quantization->zero_points[0]);
@@ -64,9 +64,9 @@ QFormat format_of(const KernelContext& ctx, const TensorType& t, const char* wha
     case DataType::QAsymmS8: case DataType::QSymmS8: f.lo = -128, f.hi = 127; break;
     case DataType::QAsymmU8: f.lo = 0, f.hi = 255; break;
     case DataType::QSymmS16: f.lo = -32768, f.hi = 32767; break;
-    default: ctx.unsupported(std::string(what) + " is " + std::string(to_string(t.dtype)) + "; QLstm needs a quantized type");
+    default: ctx.unsupported(ErrorId::DataType, std::string(what) + " is " + std::string(to_string(t.dtype)) + "; QLstm needs a quantized type");
   }
-  if (!(f.scale > 0)) ctx.invalid(std::string(what) + " has a non-positive scale");
+  if (!(f.scale > 0)) ctx.invalid(ErrorId::AttributeValue, std::string(what) + " has a non-positive scale");
   return f;
 }
 
@@ -99,7 +99,7 @@ float int32_scale(const KernelContext& ctx, int index) {
 }
 
 Kernel make_qlstm(const KernelContext& ctx) {
-  if (ctx.in.size() < 3 || ctx.out.size() != 3) ctx.invalid("needs 3 input slots and 3 outputs (output_state_out, cell_state_out, output)");
+  if (ctx.in.size() < 3 || ctx.out.size() != 3) ctx.invalid(ErrorId::Arity, "needs 3 input slots and 3 outputs (output_state_out, cell_state_out, output)");
   const ArmnnConstInputs named(ctx, 3);
   QLstmConfig c;
   c.cifg = ctx.attr_int("armnn.descriptor.cifgEnabled", 1) != 0;
@@ -112,7 +112,7 @@ Kernel make_qlstm(const KernelContext& ctx) {
   for (int g = 0; g < 4; ++g) c.inter[g] = static_cast<float>(ctx.attr_float(std::string("armnn.descriptor.") + inter_names[g], 0));
   c.hidden = QFormat{static_cast<float>(ctx.attr_float("armnn.descriptor.hiddenStateScale", 0)),
                      static_cast<int32_t>(ctx.attr_int("armnn.descriptor.hiddenStateZeroPoint", 0)), -128.f, 127.f};
-  if (!(c.hidden.scale > 0)) ctx.invalid("hiddenStateScale must be positive");
+  if (!(c.hidden.scale > 0)) ctx.invalid(ErrorId::AttributeValue, "hiddenStateScale must be positive");
 
   const QFormat in_fmt = format_of(ctx, ctx.in[0], "input");
   format_of(ctx, ctx.in[1], "output_state_in");
@@ -123,16 +123,16 @@ Kernel make_qlstm(const KernelContext& ctx) {
   c.output = format_of(ctx, ctx.out[2], "output");
 
   if (ctx.in[0].shape.size() != 2 || ctx.in[1].shape.size() != 2 || ctx.in[2].shape.size() != 2)
-    ctx.invalid("input, output_state_in and cell_state_in must be 2-D");
+    ctx.invalid(ErrorId::Shape, "input, output_state_in and cell_state_in must be 2-D");
   c.batch = ctx.in[0].shape[0];
   c.n_in = ctx.in[0].shape[1];
   c.n_out = ctx.in[1].shape[1];  // as CpuRef: outputSize and numUnits from the state inputs
   c.n_cell = ctx.in[2].shape[1];
-  if (ctx.in[1].shape[0] != c.batch || ctx.in[2].shape[0] != c.batch) ctx.invalid("the states' batch differs from the input's");
+  if (ctx.in[1].shape[0] != c.batch || ctx.in[2].shape[0] != c.batch) ctx.invalid(ErrorId::Shape, "the states' batch differs from the input's");
   if (numel(ctx.out[0].shape) != c.batch * c.n_out || numel(ctx.out[1].shape) != c.batch * c.n_cell ||
       numel(ctx.out[2].shape) != c.batch * c.n_out)
-    ctx.invalid("output shapes do not match the states'");
-  if (!c.projection && c.n_out != c.n_cell) ctx.invalid("without projection outputSize must equal numUnits");
+    ctx.invalid(ErrorId::Shape, "output shapes do not match the states'");
+  if (!c.projection && c.n_out != c.n_cell) ctx.invalid(ErrorId::Shape, "without projection outputSize must equal numUnits");
 
   const int64_t wx = c.n_cell * c.n_in, wh = c.n_cell * c.n_out, nc = c.n_cell;
   const char* gate_names[4] = {"Input", "Forget", "Cell", "Output"};
@@ -146,10 +146,10 @@ Kernel make_qlstm(const KernelContext& ctx) {
     if (c.layer_norm) {
       c.ln[g] = named.require("inputParams." + std::string(g == kI ? "input" : g == kF ? "forget" : g == kC ? "cell" : "output") + "LayerNormWeights", nc);
       const TensorType& t = ctx.in[static_cast<std::size_t>(c.ln[g])];
-      if (!t.quantization || t.quantization->scales.size() != 1) ctx.invalid(G + " layer-norm weights need one quantization scale");
+      if (!t.quantization || t.quantization->scales.size() != 1) ctx.invalid(ErrorId::TypeMismatch, G + " layer-norm weights need one quantization scale");
       c.ln_scale[g] = static_cast<float>(t.quantization->scales[0]);
     }
-    if (!(c.inter[g] > 0)) ctx.invalid(G + " intermediate scale must be positive");
+    if (!(c.inter[g] > 0)) ctx.invalid(ErrorId::AttributeValue, G + " intermediate scale must be positive");
   }
   if (c.projection) {
     c.proj_w = named.require("inputParams.projectionWeights", c.n_out * nc);

@@ -29,7 +29,7 @@ namespace {
 
 Kernel make_copy(const KernelContext& ctx) {
   const int64_t n = numel(ctx.out[0].shape);
-  if (numel(ctx.in[0].shape) != n) ctx.invalid("output size differs from the input's");
+  if (numel(ctx.in[0].shape) != n) ctx.invalid(ErrorId::Shape, "output size differs from the input's");
   return [n](std::span<const float* const> in, std::span<float* const> out) {
     if (n) std::memcpy(out[0], in[0], static_cast<std::size_t>(n) * sizeof(float));
   };
@@ -42,7 +42,7 @@ void int_range(const KernelContext& ctx, DataType t, float& lo, float& hi) {
     case DataType::Int8: lo = -128, hi = 127; return;
     case DataType::Int16: lo = -32768, hi = 32767; return;
     case DataType::UInt16: lo = 0, hi = 65535; return;
-    default: ctx.unsupported("quantizing to " + std::string(to_string(t)) + " (uint8, int8, int16 or uint16 are implemented)");
+    default: ctx.unsupported(ErrorId::DataType, "quantizing to " + std::string(to_string(t)) + " (uint8, int8, int16 or uint16 are implemented)");
   }
 }
 
@@ -58,23 +58,23 @@ ScaleLayout scale_layout(const KernelContext& ctx) {
   ScaleLayout l;
   l.n = numel(xs);
   l.count = numel(ctx.in[1].shape);
-  if (ctx.in[1].shape.size() > 1) ctx.invalid("the scale must be a scalar or 1-D");
+  if (ctx.in[1].shape.size() > 1) ctx.invalid(ErrorId::Shape, "the scale must be a scalar or 1-D");
   if (l.count != 1) {
     const int64_t axis = ctx.attr_axis("axis", 1, static_cast<int64_t>(xs.size()));
     if (xs[static_cast<std::size_t>(axis)] != l.count)
-      ctx.invalid("a 1-D scale needs X.shape[axis] = " + std::to_string(l.count) + " elements");
+      ctx.invalid(ErrorId::Shape, "a 1-D scale needs X.shape[axis] = " + std::to_string(l.count) + " elements");
     for (std::size_t d = static_cast<std::size_t>(axis) + 1; d < xs.size(); ++d) l.inner *= xs[d];
   }
   l.zero_point = ctx.has_input(2);
-  if (l.zero_point && numel(ctx.in[2].shape) != l.count) ctx.invalid("the zero point must have the scale's shape");
-  if (l.zero_point && is_quantized(ctx.in[2].dtype)) ctx.unsupported("a quantized zero point type");
+  if (l.zero_point && numel(ctx.in[2].shape) != l.count) ctx.invalid(ErrorId::Shape, "the zero point must have the scale's shape");
+  if (l.zero_point && is_quantized(ctx.in[2].dtype)) ctx.unsupported(ErrorId::DataType, "a quantized zero point type");
   return l;
 }
 
 Kernel make_quantize(const KernelContext& ctx) {
   if (!ctx.has_input(1)) return make_copy(ctx);
-  if (is_quantized(ctx.out[0].dtype)) ctx.unsupported("scale inputs with a quantized output type (a plain integer type is expected)");
-  if (numel(ctx.out[0].shape) != numel(ctx.in[0].shape)) ctx.invalid("output size differs from the input's");
+  if (is_quantized(ctx.out[0].dtype)) ctx.unsupported(ErrorId::TypeMismatch, "scale inputs with a quantized output type (a plain integer type is expected)");
+  if (numel(ctx.out[0].shape) != numel(ctx.in[0].shape)) ctx.invalid(ErrorId::Shape, "output size differs from the input's");
   const ScaleLayout l = scale_layout(ctx);
   float lo, hi;
   int_range(ctx, ctx.out[0].dtype, lo, hi);
@@ -89,8 +89,8 @@ Kernel make_quantize(const KernelContext& ctx) {
 
 Kernel make_dequantize(const KernelContext& ctx) {
   if (!ctx.has_input(1)) return make_copy(ctx);
-  if (is_quantized(ctx.in[0].dtype)) ctx.unsupported("scale inputs with a quantized input type (a plain integer type is expected)");
-  if (numel(ctx.out[0].shape) != numel(ctx.in[0].shape)) ctx.invalid("output size differs from the input's");
+  if (is_quantized(ctx.in[0].dtype)) ctx.unsupported(ErrorId::TypeMismatch, "scale inputs with a quantized input type (a plain integer type is expected)");
+  if (numel(ctx.out[0].shape) != numel(ctx.in[0].shape)) ctx.invalid(ErrorId::Shape, "output size differs from the input's");
   const ScaleLayout l = scale_layout(ctx);
   return [l](std::span<const float* const> in, std::span<float* const> out) {
     for (int64_t i = 0; i < l.n; ++i) {
@@ -101,11 +101,11 @@ Kernel make_dequantize(const KernelContext& ctx) {
 }
 
 Kernel make_dynamic_quantize(const KernelContext& ctx) {
-  if (ctx.out.size() != 3) ctx.invalid("needs the outputs y, y_scale and y_zero_point");
-  if (ctx.out[0].dtype != DataType::UInt8) ctx.unsupported("DynamicQuantizeLinear to " + std::string(to_string(ctx.out[0].dtype)));
+  if (ctx.out.size() != 3) ctx.invalid(ErrorId::Arity, "needs the outputs y, y_scale and y_zero_point");
+  if (ctx.out[0].dtype != DataType::UInt8) ctx.unsupported(ErrorId::DataType, "DynamicQuantizeLinear to " + std::string(to_string(ctx.out[0].dtype)));
   const int64_t n = numel(ctx.in[0].shape);
   if (numel(ctx.out[0].shape) != n || numel(ctx.out[1].shape) != 1 || numel(ctx.out[2].shape) != 1)
-    ctx.invalid("y must have X's size, y_scale and y_zero_point one element");
+    ctx.invalid(ErrorId::Shape, "y must have X's size, y_scale and y_zero_point one element");
   return [n](std::span<const float* const> in, std::span<float* const> out) {
     float lo = 0, hi = 0;
     for (int64_t i = 0; i < n; ++i) lo = std::min(lo, in[0][i]), hi = std::max(hi, in[0][i]);
@@ -125,11 +125,11 @@ Kernel make_dynamic_quantize(const KernelContext& ctx) {
 // scale and zero point only (per-axis quantization is Error(Unsupported)).
 Kernel make_cast(const KernelContext& ctx) {
   const int64_t n = numel(ctx.out[0].shape);
-  if (numel(ctx.in[0].shape) != n) ctx.invalid("output size differs from the input's");
+  if (numel(ctx.in[0].shape) != n) ctx.invalid(ErrorId::Shape, "output size differs from the input's");
   auto single = [&](const TensorType& t, float& scale, float& zero) {
     scale = 1, zero = 0;
     if (!is_quantized(t.dtype) || !t.quantization || t.quantization->scales.empty()) return false;
-    if (t.quantization->scales.size() > 1) ctx.unsupported("Cast of a per-axis quantized tensor");
+    if (t.quantization->scales.size() > 1) ctx.unsupported(ErrorId::DataType, "Cast of a per-axis quantized tensor");
     scale = static_cast<float>(t.quantization->scales[0]);
     zero = t.quantization->zero_points.empty() ? 0.0f : static_cast<float>(t.quantization->zero_points[0]);
     return true;

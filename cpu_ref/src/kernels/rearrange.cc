@@ -23,10 +23,10 @@ namespace {
 Kernel make_tile(const KernelContext& ctx) {
   const Shape is = ctx.in[0].shape, os = ctx.out[0].shape;
   const int64_t r = static_cast<int64_t>(is.size());
-  if (static_cast<int64_t>(os.size()) != r) ctx.invalid("output rank differs from the input's");
+  if (static_cast<int64_t>(os.size()) != r) ctx.invalid(ErrorId::Shape, "output rank differs from the input's");
   for (int64_t d = 0; d < r; ++d)
     if ((is[d] == 0 && os[d] != 0) || (is[d] != 0 && os[d] % is[d] != 0))
-      ctx.invalid("output dim " + std::to_string(d) + " is not a multiple of the input's");
+      ctx.invalid(ErrorId::Shape, "output dim " + std::to_string(d) + " is not a multiple of the input's");
   const Shape ist = strides_of(is);
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     const int64_t n = numel(os);
@@ -45,7 +45,7 @@ Kernel make_tile(const KernelContext& ctx) {
 
 Kernel make_reverse(const KernelContext& ctx) {
   const Shape is = ctx.in[0].shape;
-  if (ctx.out[0].shape != is) ctx.invalid("output shape differs from the input's");
+  if (ctx.out[0].shape != is) ctx.invalid(ErrorId::Shape, "output shape differs from the input's");
   const int64_t r = static_cast<int64_t>(is.size());
   const bool axes_input = ctx.has_input(1);
   const Shape attr_axes = ctx.attr_ints("axis");
@@ -56,7 +56,7 @@ Kernel make_reverse(const KernelContext& ctx) {
     for (int64_t k = 0; k < n_axes; ++k) {
       int64_t a = axes_input ? static_cast<int64_t>(in[1][k]) : attr_axes[k];
       if (a < -r || a >= r)
-        throw Error(ErrorCode::Backend, "ReverseV2 axis " + std::to_string(a) + " is out of range for rank " + std::to_string(r));
+        throw Error(ErrorId::Execution, "ReverseV2 axis " + std::to_string(a) + " is out of range for rank " + std::to_string(r));
       flip[a < 0 ? a + r : a] = true;
     }
     const int64_t n = numel(is);
@@ -75,12 +75,12 @@ Kernel make_reverse(const KernelContext& ctx) {
 
 Kernel make_channel_shuffle(const KernelContext& ctx) {
   const Shape is = ctx.in[0].shape;
-  if (ctx.out[0].shape != is) ctx.invalid("output shape differs from the input's");
+  if (ctx.out[0].shape != is) ctx.invalid(ErrorId::Shape, "output shape differs from the input's");
   const int64_t r = static_cast<int64_t>(is.size());
   const int64_t axis = normalize_axis(ctx.attr_int("axis"), r);
   const int64_t group = ctx.attr_int("group");
   const int64_t c = is[axis];
-  if (group < 1 || c % group != 0) ctx.invalid("the axis size is not a multiple of group");
+  if (group < 1 || c % group != 0) ctx.invalid(ErrorId::Shape, "the axis size is not a multiple of group");
   const int64_t k = c / group;
   int64_t outer = 1, inner = 1;
   for (int64_t d = 0; d < axis; ++d) outer *= is[d];
@@ -100,7 +100,7 @@ Kernel make_shape(const KernelContext& ctx) {
   auto clamp = [r](int64_t v) { return std::clamp<int64_t>(v < 0 ? v + r : v, 0, r); };
   const int64_t s = clamp(ctx.attr_int("start", 0)), e = clamp(ctx.attr_int("end", r));
   const Shape is(full.begin() + s, full.begin() + std::max(s, e));
-  if (numel(ctx.out[0].shape) != static_cast<int64_t>(is.size())) ctx.invalid("output size differs from dims [start, end)");
+  if (numel(ctx.out[0].shape) != static_cast<int64_t>(is.size())) ctx.invalid(ErrorId::Shape, "output size differs from dims [start, end)");
   return [is](std::span<const float* const>, std::span<float* const> out) {
     for (std::size_t d = 0; d < is.size(); ++d) out[0][d] = static_cast<float>(is[d]);
   };
@@ -108,7 +108,7 @@ Kernel make_shape(const KernelContext& ctx) {
 
 Kernel make_size(const KernelContext& ctx) {
   const float n = static_cast<float>(numel(ctx.in[0].shape));
-  if (numel(ctx.out[0].shape) != 1) ctx.invalid("output must hold one element");
+  if (numel(ctx.out[0].shape) != 1) ctx.invalid(ErrorId::Shape, "output must hold one element");
   return [n](std::span<const float* const>, std::span<float* const> out) { out[0][0] = n; };
 }
 
@@ -119,14 +119,14 @@ Kernel make_expand(const KernelContext& ctx) {
   const Shape st = exec::broadcast_strides(is, os);
   const int64_t r = static_cast<int64_t>(os.size()), n_shape = numel(ctx.in[1].shape);
   if (ctx.in[1].shape.size() != 1 || r != std::max<int64_t>(n_shape, static_cast<int64_t>(is.size())))
-    ctx.invalid("shape must be 1-D and the output's rank the larger of its length and the input's rank");
+    ctx.invalid(ErrorId::Shape, "shape must be 1-D and the output's rank the larger of its length and the input's rank");
   const Shape in_dims = [&] {  // the input's dims aligned at the right with the output's
     Shape a(static_cast<std::size_t>(r), 1);
     std::copy(is.begin(), is.end(), a.end() - static_cast<int64_t>(is.size()));
     return a;
   }();
   for (int64_t d = 0; d < r - n_shape; ++d)
-    if (in_dims[d] != os[d]) ctx.invalid("output dim " + std::to_string(d) + " differs from the input's");
+    if (in_dims[d] != os[d]) ctx.invalid(ErrorId::Shape, "output dim " + std::to_string(d) + " differs from the input's");
   const std::string name = ctx.node.name.empty() ? "Expand" : "Expand '" + ctx.node.name + "'";
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     // ONNX Expand-13: the output is NumPy-broadcast(input shape, shape values).
@@ -135,7 +135,7 @@ Kernel make_expand(const KernelContext& ctx) {
       const float v = in[1][k];
       const bool ok = v == static_cast<float>(os[d]) ? (id == 1 || id == os[d]) : (v == 1 && id == os[d]);
       if (!ok)
-        throw Error(ErrorCode::Invalid, name + ": shape[" + std::to_string(k) + "] = " +
+        throw Error(ErrorId::Shape, name + ": shape[" + std::to_string(k) + "] = " +
                                             std::to_string(static_cast<int64_t>(v)) + " with input dim " +
                                             std::to_string(id) + " does not give the planned output dim " +
                                             std::to_string(os[d]));

@@ -56,7 +56,7 @@ Kernel make_reduce(const KernelContext& ctx, Op op) {
   for (int64_t d = 0, k = 0; d < r; ++d)
     if (!red[d]) ostr[d] = ks[k++];
   const int64_t on = numel(kept);
-  if (numel(ctx.out[0].shape) != on) ctx.invalid("output size does not match the reduction");
+  if (numel(ctx.out[0].shape) != on) ctx.invalid(ErrorId::Shape, "output size does not match the reduction");
   const int64_t n = numel(is);
   const int64_t count = n / std::max<int64_t>(on, 1);
   const float init = identity(op);

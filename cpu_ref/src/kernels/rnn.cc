@@ -48,11 +48,11 @@ struct RnnGeom {
 std::vector<CellAct> read_acts(const KernelContext& ctx, std::size_t per_dir, const std::vector<std::string>& defaults, int64_t dirs) {
   std::vector<std::string> names = defaults;
   if (const Attr* a = ctx.attr("activations")) {
-    if (!a->is<std::vector<std::string>>()) ctx.invalid("activations must be a list of strings");
+    if (!a->is<std::vector<std::string>>()) ctx.invalid(ErrorId::AttributeValue, "activations must be a list of strings");
     names = a->get<std::vector<std::string>>();
   }
   if (names.size() != per_dir && names.size() != per_dir * static_cast<std::size_t>(dirs))
-    ctx.invalid("activations has " + std::to_string(names.size()) + " entries, expected " + std::to_string(per_dir) +
+    ctx.invalid(ErrorId::Shape, "activations has " + std::to_string(names.size()) + " entries, expected " + std::to_string(per_dir) +
                 " per direction");
   std::vector<double> alphas, betas;
   if (const Attr* a = ctx.attr("activation_alpha"); a && a->is<std::vector<double>>()) alphas = a->get<std::vector<double>>();
@@ -87,29 +87,29 @@ RnnGeom rnn_geom(const KernelContext& ctx, Cell cell) {
   g.G = cell == Cell::Rnn ? 1 : cell == Cell::Gru ? 3 : 4;
   g.label = std::string(cell == Cell::Rnn ? "RNN" : cell == Cell::Gru ? "GRU" : "LSTM") + " node '" + ctx.node.name + "'";
   const std::string dir = ctx.attr_string("direction", "forward");
-  if (dir != "forward" && dir != "reverse" && dir != "bidirectional") ctx.invalid("direction " + dir);
+  if (dir != "forward" && dir != "reverse" && dir != "bidirectional") ctx.invalid(ErrorId::AttributeValue, "direction " + dir);
   g.D = dir == "bidirectional" ? 2 : 1;
   g.reverse = dir == "reverse";
   const int64_t layout = ctx.attr_int("layout", 0);
-  if (layout != 0 && layout != 1) ctx.invalid("layout must be 0 or 1");
+  if (layout != 0 && layout != 1) ctx.invalid(ErrorId::AttributeValue, "layout must be 0 or 1");
   g.layout1 = layout == 1;
   const Shape& xs = ctx.in[0].shape;
-  if (xs.size() != 3) ctx.invalid("X must have rank 3");
+  if (xs.size() != 3) ctx.invalid(ErrorId::Shape, "X must have rank 3");
   g.S = g.layout1 ? xs[1] : xs[0], g.B = g.layout1 ? xs[0] : xs[1], g.I = xs[2];
   const Shape& rs = ctx.in[2].shape;
-  if (rs.size() != 3) ctx.invalid("R must have rank 3");
+  if (rs.size() != 3) ctx.invalid(ErrorId::Shape, "R must have rank 3");
   g.H = rs[2];
-  if (ctx.has_attr("hidden_size") && ctx.attr_int("hidden_size") != g.H) ctx.invalid("hidden_size differs from R's last dim");
+  if (ctx.has_attr("hidden_size") && ctx.attr_int("hidden_size") != g.H) ctx.invalid(ErrorId::Shape, "hidden_size differs from R's last dim");
   const int64_t GH = g.G * g.H;
   auto expect = [&](std::size_t i, int64_t count, const char* what) {
     if (!ctx.has_input(i)) return false;
-    if (numel(ctx.in[i].shape) != count) ctx.invalid(std::string(what) + " must have " + std::to_string(count) + " elements");
-    if (is_quantized(ctx.in[i].dtype)) ctx.unsupported(std::string(what) + " of a quantized type");
+    if (numel(ctx.in[i].shape) != count) ctx.invalid(ErrorId::Shape, std::string(what) + " must have " + std::to_string(count) + " elements");
+    if (is_quantized(ctx.in[i].dtype)) ctx.unsupported(ErrorId::DataType, std::string(what) + " of a quantized type");
     return true;
   };
   expect(0, g.S * g.B * g.I, "X");
-  if (ctx.in[1].shape != Shape{g.D, GH, g.I}) ctx.invalid("W must be [num_directions, gates * hidden_size, input_size]");
-  if (rs != Shape{g.D, GH, g.H}) ctx.invalid("R must be [num_directions, gates * hidden_size, hidden_size]");
+  if (ctx.in[1].shape != Shape{g.D, GH, g.I}) ctx.invalid(ErrorId::Shape, "W must be [num_directions, gates * hidden_size, input_size]");
+  if (rs != Shape{g.D, GH, g.H}) ctx.invalid(ErrorId::Shape, "R must be [num_directions, gates * hidden_size, hidden_size]");
   g.has_b = expect(3, g.D * 2 * GH, "B");
   g.has_len = expect(4, g.B, "sequence_lens");
   g.has_h0 = expect(5, g.D * g.B * g.H, "initial_h");
@@ -121,7 +121,7 @@ RnnGeom rnn_geom(const KernelContext& ctx, Cell cell) {
   if (cell == Cell::Gru) g.lbr = ctx.attr_int("linear_before_reset", 0) != 0;
   if (ctx.has_attr("clip")) {
     g.clip = static_cast<float>(ctx.attr_float("clip"));
-    if (!(g.clip > 0)) ctx.invalid("clip must be > 0");
+    if (!(g.clip > 0)) ctx.invalid(ErrorId::AttributeValue, "clip must be > 0");
   }
   g.per_dir = static_cast<std::size_t>(g.G == 1 ? 1 : g.G == 3 ? 2 : 3);
   const std::vector<std::string> defaults = cell == Cell::Rnn   ? std::vector<std::string>{"Tanh"}
@@ -131,9 +131,9 @@ RnnGeom rnn_geom(const KernelContext& ctx, Cell cell) {
   const Shape ys = g.layout1 ? Shape{g.B, g.S, g.D, g.H} : Shape{g.S, g.D, g.B, g.H};
   const Shape hs = g.layout1 ? Shape{g.B, g.D, g.H} : Shape{g.D, g.B, g.H};
   const std::size_t n_out = cell == Cell::Lstm ? 3 : 2;
-  if (ctx.out.size() > n_out) ctx.invalid("too many outputs");
+  if (ctx.out.size() > n_out) ctx.invalid(ErrorId::Arity, "too many outputs");
   for (std::size_t o = 0; o < ctx.out.size(); ++o)
-    if (ctx.out[o].shape != (o == 0 ? ys : hs)) ctx.invalid("output " + std::to_string(o) + " has the wrong shape");
+    if (ctx.out[o].shape != (o == 0 ? ys : hs)) ctx.invalid(ErrorId::Shape, "output " + std::to_string(o) + " has the wrong shape");
   return g;
 }
 
@@ -168,7 +168,7 @@ Kernel make_rnn(const KernelContext& ctx, Cell cell) {
         if (g.has_len) {
           const float l = in[4][b];
           if (!(l >= 0 && l <= static_cast<float>(g.S)))
-            throw Error(ErrorCode::Invalid, g.label + ": sequence_lens[" + std::to_string(b) + "] = " + std::to_string(l) +
+            throw Error(ErrorId::Shape, g.label + ": sequence_lens[" + std::to_string(b) + "] = " + std::to_string(l) +
                                                 " is outside [0, " + std::to_string(g.S) + "]");
           len = static_cast<int64_t>(l);
         }

@@ -14,7 +14,7 @@ namespace {
 
 Kernel copy_kernel(const KernelContext& ctx) {
   const int64_t n = numel(ctx.out[0].shape);
-  if (numel(ctx.in[0].shape) != n) ctx.invalid("output size differs from the input's");
+  if (numel(ctx.in[0].shape) != n) ctx.invalid(ErrorId::Shape, "output size differs from the input's");
   return [n](std::span<const float* const> in, std::span<float* const> out) {
     if (n) std::memcpy(out[0], in[0], static_cast<std::size_t>(n) * sizeof(float));
   };
@@ -48,14 +48,14 @@ Kernel make_transpose(const KernelContext& ctx) {
   Shape perm = ctx.attr_ints("perm");
   if (perm.empty())
     for (int64_t i = r; i-- > 0;) perm.push_back(i);
-  if (static_cast<int64_t>(perm.size()) != r) ctx.invalid("perm has the wrong length");
+  if (static_cast<int64_t>(perm.size()) != r) ctx.invalid(ErrorId::Shape, "perm has the wrong length");
   Shape ist = strides_of(is), st(r), os(r);
   for (int64_t i = 0; i < r; ++i) {
     int64_t p = normalize_axis(perm[i], r);
     st[i] = ist[p];
     os[i] = is[p];
   }
-  if (os != ctx.out[0].shape) ctx.invalid("output shape disagrees with perm");
+  if (os != ctx.out[0].shape) ctx.invalid(ErrorId::Shape, "output shape disagrees with perm");
   return strided_gather(os, st, 0);
 }
 
@@ -86,7 +86,7 @@ Kernel make_strided_slice(const KernelContext& ctx) {
   Shape begin = ctx.attr_ints("begin"), end = ctx.attr_ints("end"), strides = ctx.attr_ints("strides");
   if (strides.empty()) strides.assign(begin.size(), 1);
   if (end.size() != begin.size() || strides.size() != begin.size() || static_cast<int64_t>(begin.size()) > r)
-    ctx.invalid("begin/end/strides sizes");
+    ctx.invalid(ErrorId::Shape, "begin/end/strides sizes");
   const int64_t bm = ctx.attr_int("begin_mask", 0), em = ctx.attr_int("end_mask", 0), sm = ctx.attr_int("shrink_axis_mask", 0);
   Shape ist = strides_of(is), counts(r), str(r);
   int64_t base = 0;
@@ -96,11 +96,11 @@ Kernel make_strided_slice(const KernelContext& ctx) {
     const bool entry = d < static_cast<int64_t>(begin.size());
     if (entry) {
       st = strides[d];
-      if (st == 0) ctx.invalid("strides must not be 0");
+      if (st == 0) ctx.invalid(ErrorId::AttributeValue, "strides must not be 0");
       const bool shrink = (sm >> d) & 1;
       if (shrink) {
         b = begin[d] < 0 ? begin[d] + dim : begin[d];
-        if (b < 0 || b >= dim) ctx.invalid("shrink index out of range");
+        if (b < 0 || b >= dim) ctx.invalid(ErrorId::AttributeValue, "shrink index out of range");
         e = b + 1, st = 1;
       } else {
         auto fix = [&](int64_t v, bool masked, bool is_begin) {
@@ -117,7 +117,7 @@ Kernel make_strided_slice(const KernelContext& ctx) {
     base += (counts[d] ? b : 0) * ist[d];
     str[d] = st * ist[d];
   }
-  if (numel(counts) != numel(ctx.out[0].shape)) ctx.invalid("output size does not match the slice");
+  if (numel(counts) != numel(ctx.out[0].shape)) ctx.invalid(ErrorId::Shape, "output size does not match the slice");
   return strided_gather(counts, str, base);
 }
 
@@ -139,11 +139,11 @@ AxisParts axis_parts(const KernelContext& ctx, const Shape& whole, const std::ve
   for (int64_t d = 0; d < axis; ++d) ap.outer *= whole[d];
   for (int64_t d = axis + 1; d < r; ++d) inner *= whole[d];
   for (const auto& t : parts) {
-    if (static_cast<int64_t>(t.shape.size()) != r) ctx.invalid(std::string(parts_name) + " differ in rank");
+    if (static_cast<int64_t>(t.shape.size()) != r) ctx.invalid(ErrorId::Shape, std::string(parts_name) + " differ in rank");
     ap.chunk.push_back(t.shape[axis] * inner);
     total += t.shape[axis];
   }
-  if (total != whole[axis]) ctx.invalid(std::string(parts_name) + " do not add up along axis");
+  if (total != whole[axis]) ctx.invalid(ErrorId::Shape, std::string(parts_name) + " do not add up along axis");
   ap.whole_chunk = whole[axis] * inner;
   return ap;
 }
@@ -167,10 +167,10 @@ Kernel make_split(const KernelContext& ctx) {
   if (ctx.has_input(1)) {
     const Shape split = exec::to_ints(ctx.value(1, "split"));
     const int64_t axis = ctx.attr_axis("axis", 0, static_cast<int64_t>(ctx.in[0].shape.size()));
-    if (split.size() != ctx.out.size()) ctx.invalid("split has " + std::to_string(split.size()) + " sizes for " +
+    if (split.size() != ctx.out.size()) ctx.invalid(ErrorId::Shape, "split has " + std::to_string(split.size()) + " sizes for " +
                                                     std::to_string(ctx.out.size()) + " outputs");
     for (std::size_t k = 0; k < split.size(); ++k)
-      if (split[k] != ctx.out[k].shape[static_cast<std::size_t>(axis)]) ctx.invalid("split disagrees with output " + std::to_string(k));
+      if (split[k] != ctx.out[k].shape[static_cast<std::size_t>(axis)]) ctx.invalid(ErrorId::Shape, "split disagrees with output " + std::to_string(k));
   }
   return [ap](std::span<const float* const> in, std::span<float* const> out) {
     for (int64_t o = 0; o < ap.outer; ++o) {
@@ -191,7 +191,7 @@ Kernel make_stack(const KernelContext& ctx) {
   for (int64_t d = 0; d < axis; ++d) outer *= os[d];
   for (std::size_t d = axis + 1; d < os.size(); ++d) inner *= os[d];
   const int64_t k = static_cast<int64_t>(ctx.in.size());
-  if (os[axis] != k) ctx.invalid("output dim along axis is not the input count");
+  if (os[axis] != k) ctx.invalid(ErrorId::Shape, "output dim along axis is not the input count");
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     for (int64_t o = 0; o < outer; ++o)
       for (int64_t i = 0; i < k; ++i)
@@ -206,18 +206,18 @@ Kernel make_pad(const KernelContext& ctx) {
   const Shape& os = ctx.out[0].shape;
   const int64_t r = static_cast<int64_t>(is.size());
   const Shape pads = exec::to_ints(ctx.value(1, "pads"));
-  if (static_cast<int64_t>(pads.size()) != 2 * r) ctx.invalid("pads must have 2 * rank values");
+  if (static_cast<int64_t>(pads.size()) != 2 * r) ctx.invalid(ErrorId::Shape, "pads must have 2 * rank values");
   constexpr int64_t kFar = int64_t{1} << 48;  // beyond any tensor: keeps the sum below from overflowing
   for (int64_t d = 0; d < r; ++d)
     if (pads[d] < -kFar || pads[d] > kFar || pads[d + r] < -kFar || pads[d + r] > kFar ||
         is[d] + pads[d] + pads[d + r] != os[d])
-      ctx.invalid("output shape disagrees with pads");
+      ctx.invalid(ErrorId::Shape, "output shape disagrees with pads");
   const std::string mode = ctx.attr_string("mode", "constant");
   if (mode != "constant" && mode != "reflect" && mode != "edge" && mode != "symmetric") ctx.unsupported("Pad mode " + mode);
   float value = 0.0f;
   if (ctx.has_input(2)) {
     const std::vector<float>& v = ctx.value(2, "constant_value");
-    if (v.size() != 1) ctx.invalid("constant_value must hold one value");
+    if (v.size() != 1) ctx.invalid(ErrorId::Shape, "constant_value must hold one value");
     value = v[0];
   }
   // Arm NN 20.08 CpuRef writes the pad value into quantized storage as is (RefPadWorkload:
@@ -269,13 +269,13 @@ Kernel make_gather(const KernelContext& ctx) {
   for (int64_t d = 0; d < axis; ++d) outer *= ds[d];
   for (int64_t d = axis + 1; d < r; ++d) inner *= ds[d];
   const int64_t ni = numel(ctx.in[1].shape), dim = ds[axis];
-  if (numel(ctx.out[0].shape) != outer * ni * inner) ctx.invalid("output size does not match");
+  if (numel(ctx.out[0].shape) != outer * ni * inner) ctx.invalid(ErrorId::Shape, "output size does not match");
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     for (int64_t o = 0; o < outer; ++o)
       for (int64_t k = 0; k < ni; ++k) {
         int64_t j = static_cast<int64_t>(in[1][k]);
         if (j < 0) j += dim;
-        if (j < 0 || j >= dim) throw Error(ErrorCode::Backend, "Gather index " + std::to_string(j) + " is out of range");
+        if (j < 0 || j >= dim) throw Error(ErrorId::Execution, "Gather index " + std::to_string(j) + " is out of range");
         std::memcpy(out[0] + (o * ni + k) * inner, in[0] + (o * dim + j) * inner, static_cast<std::size_t>(inner) * sizeof(float));
       }
   };

@@ -19,7 +19,7 @@ KernelFactory softmax(bool log) {
     for (int64_t d = 0; d < axis; ++d) outer *= s[d];
     for (int64_t d = axis + 1; d < rank; ++d) inner *= s[d];
     const int64_t len = rank ? s[axis] : 1;
-    if (numel(ctx.out[0].shape) != numel(s)) ctx.invalid("output size differs from the input's");
+    if (numel(ctx.out[0].shape) != numel(s)) ctx.invalid(ErrorId::Shape, "output size differs from the input's");
     const int threads = ctx.threads;
     const auto* k = &simd::kernels();
     const int64_t block = len * inner, grain = std::max<int64_t>(1, (int64_t{1} << 14) / std::max<int64_t>(block, 1));

@@ -24,7 +24,7 @@ Dims dims(const KernelContext& ctx, const Shape& s) {
 Kernel make_space_to_depth(const KernelContext& ctx) {
   Dims i = dims(ctx, ctx.in[0].shape), o = dims(ctx, ctx.out[0].shape);
   const int64_t bs = ctx.attr_int("blocksize", 1);
-  if (bs < 1 || o.n != i.n || o.h * bs != i.h || o.w * bs != i.w || o.c != i.c * bs * bs) ctx.invalid("shapes do not match blocksize");
+  if (bs < 1 || o.n != i.n || o.h * bs != i.h || o.w * bs != i.w || o.c != i.c * bs * bs) ctx.invalid(ErrorId::Shape, "shapes do not match blocksize");
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     for (int64_t n = 0; n < o.n; ++n)
       for (int64_t y = 0; y < o.h; ++y)
@@ -40,7 +40,7 @@ Kernel make_depth_to_space(const KernelContext& ctx) {
   Dims i = dims(ctx, ctx.in[0].shape), o = dims(ctx, ctx.out[0].shape);
   const int64_t bs = ctx.attr_int("blocksize", 1);
   const bool crd = ctx.attr_string("mode", "DCR") == "CRD";
-  if (bs < 1 || o.n != i.n || i.h * bs != o.h || i.w * bs != o.w || i.c != o.c * bs * bs) ctx.invalid("shapes do not match blocksize");
+  if (bs < 1 || o.n != i.n || i.h * bs != o.h || i.w * bs != o.w || i.c != o.c * bs * bs) ctx.invalid(ErrorId::Shape, "shapes do not match blocksize");
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     for (int64_t n = 0; n < i.n; ++n)
       for (int64_t y = 0; y < i.h; ++y)
@@ -60,7 +60,7 @@ Kernel make_space_to_batch(const KernelContext& ctx) {
   Dims i = dims(ctx, ctx.in[0].shape), o = dims(ctx, ctx.out[0].shape);
   Shape block = ctx.attr_ints("block_shape"), pads = ctx.attr_ints("pads");
   if (block.size() != 2 || pads.size() != 4) ctx.unsupported("only 2 spatial dims are implemented");
-  if (block[0] < 1 || block[1] < 1 || o.n != i.n * block[0] * block[1] || o.c != i.c) ctx.invalid("shapes do not match block_shape");
+  if (block[0] < 1 || block[1] < 1 || o.n != i.n * block[0] * block[1] || o.c != i.c) ctx.invalid(ErrorId::Shape, "shapes do not match block_shape");
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     for (int64_t b = 0; b < o.n; ++b) {
       const int64_t n = b % i.n, blk = b / i.n, by = blk / block[1], bx = blk % block[1];
@@ -81,7 +81,7 @@ Kernel make_batch_to_space(const KernelContext& ctx) {
   if (block.size() != 2 || crops.size() != 4) ctx.unsupported("only 2 spatial dims are implemented");
   if (block[0] < 1 || block[1] < 1 || i.n != o.n * block[0] * block[1] || o.c != i.c || crops[0] < 0 || crops[2] < 0 ||
       o.h + crops[0] > i.h * block[0] || o.w + crops[2] > i.w * block[1])
-    ctx.invalid("shapes do not match block_shape and crops");
+    ctx.invalid(ErrorId::Shape, "shapes do not match block_shape and crops");
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     for (int64_t n = 0; n < o.n; ++n)
       for (int64_t c = 0; c < o.c; ++c)

@@ -81,9 +81,9 @@ WindowAttrs window_attrs(const KernelContext& ctx, const Shape& kernel, const Sh
   w.dilations = ctx.attr_ints("dilations", Shape(ns, 1));
   w.pads = ctx.attr_ints("pads", Shape(2 * ns, 0));
   if (w.kernel.size() != ns || w.strides.size() != ns || w.dilations.size() != ns || w.pads.size() != 2 * ns || out.size() != ns)
-    ctx.invalid("kernel_shape/strides/dilations/pads sizes do not match " + std::to_string(ns) + " spatial dims");
+    ctx.invalid(ErrorId::Shape, "kernel_shape/strides/dilations/pads sizes do not match " + std::to_string(ns) + " spatial dims");
   for (std::size_t i = 0; i < ns; ++i)
-    if (w.strides[i] < 1 || w.dilations[i] < 1 || w.kernel[i] < 1) ctx.invalid("kernel, strides and dilations must be >= 1");
+    if (w.strides[i] < 1 || w.dilations[i] < 1 || w.kernel[i] < 1) ctx.invalid(ErrorId::AttributeValue, "kernel, strides and dilations must be >= 1");
   const std::string auto_pad = ctx.attr_string("auto_pad", "NOTSET");
   if (auto_pad == "VALID") {
     w.pads.assign(2 * ns, 0);
@@ -97,7 +97,7 @@ WindowAttrs window_attrs(const KernelContext& ctx, const Shape& kernel, const Sh
     ctx.unsupported("auto_pad " + auto_pad);
   }
   for (int64_t p : w.pads)
-    if (p < 0) ctx.invalid("pads must be >= 0");
+    if (p < 0) ctx.invalid(ErrorId::AttributeValue, "pads must be >= 0");
   return w;
 }
 

@@ -18,7 +18,7 @@ std::string label(const KernelContext& ctx) {
 }
 
 [[noreturn]] void differs(const std::string& who, const char* what, int64_t got, int64_t planned) {
-  throw Error(ErrorCode::Invalid, who + ": the input values give " + what + " " + std::to_string(got) +
+  throw Error(ErrorId::Shape, who + ": the input values give " + what + " " + std::to_string(got) +
                                       ", the plan has " + std::to_string(planned));
 }
 
@@ -26,7 +26,7 @@ Kernel make_non_zero(const KernelContext& ctx) {
   const Shape xs = ctx.in[0].shape.empty() ? Shape{1} : ctx.in[0].shape;  // a 0-d X reads as [1]
   const Shape& os = ctx.out[0].shape;
   const int64_t r = static_cast<int64_t>(xs.size());
-  if (os.size() != 2 || os[0] != r) ctx.invalid("output must be [rank, n]");
+  if (os.size() != 2 || os[0] != r) ctx.invalid(ErrorId::Shape, "output must be [rank, n]");
   const int64_t planned = os[1], total = numel(xs);
   const Shape st = strides_of(xs);
   const std::string who = label(ctx);
@@ -44,7 +44,7 @@ Kernel make_non_zero(const KernelContext& ctx) {
 
 Kernel make_compress(const KernelContext& ctx) {
   const Shape xs = ctx.in[0].shape, os = ctx.out[0].shape;
-  if (ctx.in[1].shape.size() != 1) ctx.invalid("condition must be 1-D");
+  if (ctx.in[1].shape.size() != 1) ctx.invalid(ErrorId::Shape, "condition must be 1-D");
   const int64_t c = ctx.in[1].shape[0];
   const bool flat = !ctx.attr("axis");
   int64_t outer = 1, dim = numel(xs), inner = 1, axis = 0;
@@ -54,11 +54,11 @@ Kernel make_compress(const KernelContext& ctx) {
     dim = xs[axis];
     for (int64_t d = 0; d < axis; ++d) outer *= xs[d];
     for (int64_t d = axis + 1; d < r; ++d) inner *= xs[d];
-    if (os.size() != xs.size()) ctx.invalid("output rank differs from the input's");
+    if (os.size() != xs.size()) ctx.invalid(ErrorId::Shape, "output rank differs from the input's");
     for (int64_t d = 0; d < r; ++d)
-      if (d != axis && os[d] != xs[d]) ctx.invalid("output dims differ from the input's");
+      if (d != axis && os[d] != xs[d]) ctx.invalid(ErrorId::Shape, "output dims differ from the input's");
   } else if (os.size() != 1) {
-    ctx.invalid("output must be 1-D without axis");
+    ctx.invalid(ErrorId::Shape, "output must be 1-D without axis");
   }
   const int64_t planned = os[flat ? 0 : axis];
   const std::string who = label(ctx);
@@ -67,7 +67,7 @@ Kernel make_compress(const KernelContext& ctx) {
     for (int64_t j = 0; j < c; ++j) {
       if (in[1][j] == 0) continue;
       if (j >= dim)
-        throw Error(ErrorCode::Invalid, who + ": condition[" + std::to_string(j) + "] is true past the axis size " +
+        throw Error(ErrorId::Shape, who + ": condition[" + std::to_string(j) + "] is true past the axis size " +
                                             std::to_string(dim));
       keep.push_back(j);
     }
@@ -97,18 +97,18 @@ Kernel make_unique(const KernelContext& ctx) {
     for (int64_t d = 0; d < axis; ++d) outer *= xs[d];
     for (int64_t d = axis + 1; d < r; ++d) inner *= xs[d];
   }
-  if (flat ? ctx.out[0].shape.size() != 1 : ctx.out[0].shape.size() != xs.size()) ctx.invalid("Y has the wrong rank");
+  if (flat ? ctx.out[0].shape.size() != 1 : ctx.out[0].shape.size() != xs.size()) ctx.invalid(ErrorId::Shape, "Y has the wrong rank");
   const int64_t planned = ctx.out[0].shape[flat ? 0 : axis];
   if (!flat) {
     Shape want = xs;
     want[axis] = planned;
-    if (ctx.out[0].shape != want) ctx.invalid("Y's dims other than axis differ from X's");
+    if (ctx.out[0].shape != want) ctx.invalid(ErrorId::Shape, "Y's dims other than axis differ from X's");
   }
   const std::size_t n_out = ctx.out.size();
   for (std::size_t o = 1; o < n_out; ++o) {
     const int64_t want = o == 2 ? dim : planned;
     if (ctx.out[o].dtype != DataType::Undefined && ctx.out[o].shape != Shape{want})
-      ctx.invalid("output " + std::to_string(o) + " must be [" + std::to_string(want) + "]");
+      ctx.invalid(ErrorId::Shape, "output " + std::to_string(o) + " must be [" + std::to_string(want) + "]");
   }
   const int64_t len = outer * inner;
   const std::string who = label(ctx);
@@ -155,13 +155,13 @@ Kernel make_unique(const KernelContext& ctx) {
 
 Kernel make_range(const KernelContext& ctx) {
   for (std::size_t i = 0; i < 3; ++i)
-    if (numel(ctx.in[i].shape) != 1) ctx.invalid("start, limit and delta must be scalars");
-  if (ctx.out[0].shape.size() != 1) ctx.invalid("output must be 1-D");
+    if (numel(ctx.in[i].shape) != 1) ctx.invalid(ErrorId::Shape, "start, limit and delta must be scalars");
+  if (ctx.out[0].shape.size() != 1) ctx.invalid(ErrorId::Shape, "output must be 1-D");
   const int64_t planned = ctx.out[0].shape[0];
   const std::string who = label(ctx);
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     const double start = in[0][0], limit = in[1][0], delta = in[2][0];
-    if (delta == 0) throw Error(ErrorCode::Invalid, who + ": delta is 0");
+    if (delta == 0) throw Error(ErrorId::InvalidOther, who + ": delta is 0");
     const double c = std::ceil((limit - start) / delta);
     const int64_t n = c > 0 ? (c < 9.0e15 ? static_cast<int64_t>(c) : INT64_MAX) : 0;
     if (n != planned) differs(who, "a length of", n, planned);

@@ -7,7 +7,7 @@ namespace nnbridge::cpu_ref {
 namespace {
 
 Kernel make_where(const KernelContext& ctx) {
-  if (ctx.in.size() != 3) ctx.invalid("needs condition, X and Y");
+  if (ctx.in.size() != 3) ctx.invalid(ErrorId::Arity, "needs condition, X and Y");
   const Shape out = ctx.out[0].shape;
   std::vector<Shape> st;
   for (int i = 0; i < 3; ++i) st.push_back(exec::broadcast_strides(ctx.in[i].shape, out));

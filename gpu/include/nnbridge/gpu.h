@@ -35,7 +35,8 @@
 //                                 compared) is ignored: the program is built from source and the
 //                                 file rewritten. Never an error, nor is an unwritable DIR.
 //                                 Default: no disk cache.
-// Any other "opencl.*" key is Error(Invalid).
+// Any other "opencl.*" key is Error(Unsupported), identifier nnbridge.unsupported.305
+// (ErrorId::UnknownOption), as an unknown reader or writer option is.
 //
 // Custom layers: BackendOptions::custom_kernels may hold OpenVINO custom-layer sets
 // (nnbridge::config::openvino_custom::custom_layer_set(), nnbridge/config/openvino_custom.h). A

@@ -31,7 +31,7 @@ class TempDir {
  public:
   TempDir() {
     char tmpl[] = "/tmp/nnbridge-conformance-XXXXXX";
-    if (!mkdtemp(tmpl)) throw Error(ErrorCode::Io, "cannot create a temporary folder", "/tmp");
+    if (!mkdtemp(tmpl)) throw Error(ErrorId::IoWrite, "cannot create a temporary folder", "/tmp");
     path_ = tmpl;
   }
   ~TempDir() {
@@ -96,7 +96,7 @@ bool same_storage(DataType graph, DataType file) {
 /// Tags `t` with the graph's dtype and quantization (an .npy or .pb has storage integers only).
 HostTensor as_graph_type(const HostTensor& t, const TensorType& graph_type, const fs::path& file, const std::string& what) {
   if (!same_storage(graph_type.dtype, t.dtype()))
-    throw Error(ErrorCode::Invalid,
+    throw Error(ErrorId::TypeMismatch,
                 what + " needs dtype " + std::string(to_string(storage_type(graph_type.dtype))) + ", the file has " +
                     std::string(to_string(t.dtype())),
                 file.string());
@@ -115,12 +115,12 @@ void read_data_set(const DataSet& ds, const Graph& g, OrderedTensors& in, Ordere
     for (std::size_t i = 0; i < g.inputs.size(); ++i) {
       const fs::path p = ds.inputs / ("input_" + std::to_string(i) + ".pb");
       if (!fs::exists(p))
-        throw Error(ErrorCode::Invalid, "no file for graph input " + std::to_string(i) + " (\"" + value_name(g.inputs[i]) + "\")",
+        throw Error(ErrorId::MissingInput, "no file for graph input " + std::to_string(i) + " (\"" + value_name(g.inputs[i]) + "\")",
                     p.string());
       in.tensors[i] = as_graph_type(read_tensor_proto(p), value_type(g, g.inputs[i]), p, "graph input " + std::to_string(i));
     }
     if (fs::exists(ds.inputs / ("input_" + std::to_string(g.inputs.size()) + ".pb")))
-      throw Error(ErrorCode::Invalid, "more input files than the graph's " + std::to_string(g.inputs.size()) + " inputs",
+      throw Error(ErrorId::Arity, "more input files than the graph's " + std::to_string(g.inputs.size()) + " inputs",
                   ds.inputs.string());
     for (std::size_t j = 0; j < g.outputs.size(); ++j) {
       const fs::path p = ds.outputs / ("output_" + std::to_string(j) + ".pb");
@@ -148,7 +148,7 @@ void read_data_set(const DataSet& ds, const Graph& g, OrderedTensors& in, Ordere
     if (e.path().extension() != ".npy") continue;
     auto it = in_index.find(e.path().stem().string());
     if (it == in_index.end())
-      throw Error(ErrorCode::Invalid, "not the file of a graph input ('%' and '/' in a name are written %25 and %2F)",
+      throw Error(ErrorId::MissingInput, "not the file of a graph input ('%' and '/' in a name are written %25 and %2F)",
                   e.path().string());
     const std::size_t i = it->second;
     in.tensors[i] = as_graph_type(read_npy(e.path()), value_type(g, g.inputs[i]), e.path(),
@@ -156,14 +156,14 @@ void read_data_set(const DataSet& ds, const Graph& g, OrderedTensors& in, Ordere
   }
   for (std::size_t i = 0; i < g.inputs.size(); ++i)
     if (!in.tensors[i])
-      throw Error(ErrorCode::Invalid, "no file for graph input \"" + value_name(g.inputs[i]) + "\"",
+      throw Error(ErrorId::MissingInput, "no file for graph input \"" + value_name(g.inputs[i]) + "\"",
                   (ds.inputs / (in_stems[i] + ".npy")).string());
   if (!fs::is_directory(ds.outputs)) return;
   for (const auto& e : fs::directory_iterator(ds.outputs)) {
     if (e.path().extension() != ".npy") continue;
     auto it = out_index.find(e.path().stem().string());
     if (it == out_index.end())
-      throw Error(ErrorCode::Invalid, "not the file of a graph output ('%' and '/' in a name are written %25 and %2F)",
+      throw Error(ErrorId::DanglingReference, "not the file of a graph output ('%' and '/' in a name are written %25 and %2F)",
                   e.path().string());
     out.tensors[it->second] = read_npy(e.path());
   }
@@ -268,6 +268,8 @@ class CaseRun {
     const ExpectedError& x = *spec_.expect_error;
     if (code_name(e.code()) != x.code)
       throw CheckFailed{std::string("expected ") + x.code + ", got " + code_name(e.code()) + ": " + e.what()};
+    if (!x.id.empty() && to_string(e.id()) != x.id)
+      throw CheckFailed{"expected " + x.id + ", got " + to_string(e.id()) + ": " + e.what()};
     if (std::string(e.what()).find(x.message_contains) == std::string::npos)
       throw CheckFailed{"the " + x.code + " message lacks \"" + x.message_contains + "\": " + e.what()};
     r_.checks.push_back("expect_error");
@@ -299,7 +301,7 @@ class CaseRun {
     try {
       want = nlohmann::json::parse(read_text(expected));
     } catch (const nlohmann::json::exception& e) {
-      throw Error(ErrorCode::Invalid, std::string("not JSON: ") + e.what(), expected.string());
+      throw Error(ErrorId::Syntax, std::string("not JSON: ") + e.what(), expected.string());
     }
     // Compare through the IR's own reader so that the expected file may inline or leave out defaults.
     nlohmann::json got = ir_json(g);
@@ -454,7 +456,7 @@ Status status_from_string(const std::string& s) {
   if (s == "PASS") return Status::Pass;
   if (s == "FAIL") return Status::Fail;
   if (s == "SKIP") return Status::Skip;
-  throw Error(ErrorCode::Invalid, "\"" + s + "\" is not a case status (PASS, FAIL, SKIP)");
+  throw Error(ErrorId::OptionValue, "\"" + s + "\" is not a case status (PASS, FAIL, SKIP)");
 }
 
 const char* to_string(Status s) {

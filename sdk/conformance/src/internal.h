@@ -17,7 +17,8 @@
 namespace nnbridge::conformance {
 
 struct ExpectedError {
-  std::string code;              ///< "Malformed", "Invalid", ... (ErrorCode names)
+  std::string code;              ///< "Malformed", "Invalid", ... (ErrorCode names); implied by `id`
+  std::string id;                ///< "nnbridge.malformed.201" (the stable identifier); may be empty
   std::string message_contains;  ///< a fragment of Error::what(); may be empty
   std::string stage = "load";    ///< "load" (decode) or "run" (execution)
 };

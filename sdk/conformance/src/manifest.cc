@@ -2,6 +2,8 @@
 #include <fnmatch.h>
 
 #include <algorithm>
+#include <cctype>
+#include <regex>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <sstream>
@@ -25,7 +27,7 @@ bool has_data_sets(const fs::path& dir) {
 }
 
 [[noreturn]] void bad_key(const fs::path& file, const std::string& key, const std::string& msg) {
-  throw Error(ErrorCode::Invalid, msg, file.string(), key);
+  throw Error(ErrorId::OptionValue, msg, file.string(), key);
 }
 
 const json* member(const json& c, const char* key) {
@@ -99,7 +101,23 @@ std::optional<ExpectedError> read_expect_error(const json& c, const fs::path& fi
   if (!e->is_object()) bad_key(file, "expect_error", "must be an object");
   ExpectedError x;
   x.code = get_string(*e, "code", file);
+  x.id = get_string(*e, "id", file);
   x.message_contains = get_string(*e, "message_contains", file);
+  if (!x.id.empty()) {
+    // "nnbridge.<code>.<number>": the code is implied; a `code` given beside it must agree.
+    static const std::regex kId(R"(nnbridge\.(io|malformed|unsupported|invalid|backend)\.[1-5][0-9][0-9])");
+    std::smatch m;
+    if (!std::regex_match(x.id, m, kId))
+      bad_key(file, "expect_error.id", "\"" + x.id + "\" is not an error identifier such as \"nnbridge.malformed.201\"");
+    static const char* const kHundreds[] = {"", "io", "malformed", "unsupported", "invalid", "backend"};
+    if (m[1].str() != kHundreds[x.id[x.id.size() - 3] - '0'])
+      bad_key(file, "expect_error.id", "\"" + x.id + "\": the hundreds digit of an identifier is its code (docs/errors.md)");
+    std::string implied = m[1].str();
+    implied[0] = static_cast<char>(std::toupper(static_cast<unsigned char>(implied[0])));
+    if (!x.code.empty() && x.code != implied)
+      bad_key(file, "expect_error.code", "\"" + x.code + "\" is not the code of " + x.id + " (" + implied + ")");
+    x.code = implied;
+  }
   if (std::string s = get_string(*e, "stage", file); !s.empty()) x.stage = s;
   static const char* const kCodes[] = {"Io", "Malformed", "Unsupported", "Invalid", "Backend"};
   if (std::find_if(std::begin(kCodes), std::end(kCodes), [&](const char* k) { return x.code == k; }) == std::end(kCodes))
@@ -192,14 +210,14 @@ CaseSpec read_case(const fs::path& dir) {
     try {
       c = json::parse(ss.str());
     } catch (const json::exception& e) {
-      throw Error(ErrorCode::Invalid, std::string("not JSON: ") + e.what(), file.string());
+      throw Error(ErrorId::Syntax, std::string("not JSON: ") + e.what(), file.string());
     }
-    if (!c.is_object()) throw Error(ErrorCode::Invalid, "must be a JSON object", file.string());
+    if (!c.is_object()) throw Error(ErrorId::InvalidOther, "must be a JSON object", file.string());
     s.has_manifest = true;
   }
   const std::string model = get_string(c, "model", file);
   s.model = model.empty() ? find_model_file(dir) : dir / model;
-  if (s.model.empty()) throw Error(ErrorCode::Invalid, "no \"model\" key and not exactly one model.* file", file.string());
+  if (s.model.empty()) throw Error(ErrorId::Arity, "no \"model\" key and not exactly one model.* file", file.string());
   s.load_options.format = get_string(c, "format", file);
   // A value naming a file of the case folder (a sidecar such as a .ptd) is that file's path, so
   // the case reads the same wherever it runs and whatever copy of the model is read.
@@ -255,7 +273,7 @@ CaseSpec read_case(const fs::path& dir) {
 std::vector<FoundCase> find_cases(std::span<const fs::path> roots, const std::string& filter) {
   std::vector<FoundCase> out;
   for (const fs::path& root : roots) {
-    if (!fs::is_directory(root)) throw Error(ErrorCode::Io, "not a folder", root.string());
+    if (!fs::is_directory(root)) throw Error(ErrorId::IoOpen, "not a folder", root.string());
     const fs::path norm = fs::absolute(root).lexically_normal();
     const fs::path root_dir = norm.has_filename() ? norm : norm.parent_path();  // "DIR/" as "DIR"
     const fs::path base = root_dir.parent_path();

@@ -19,15 +19,15 @@ namespace {
 
 using onnx::TensorProto;
 
-[[noreturn]] void fail(ErrorCode code, const std::string& msg, const std::string& file, const std::string& where = {}) {
-  throw Error(code, msg, file, where);
+[[noreturn]] void fail(ErrorId id, const std::string& msg, const std::string& file, const std::string& where = {}) {
+  throw Error(id, msg, file, where);
 }
 
 DataType dtype_of(int32_t t, const std::string& file) {
   if (auto d = formats::onnx::dtype_from_onnx(t); d && *d != DataType::Undefined) return *d;
   const std::string name = TensorProto::DataType_IsValid(t) ? TensorProto::DataType_Name(TensorProto::DataType(t))
                                                              : std::to_string(t);
-  fail(ErrorCode::Unsupported, "data_type " + name + " has no nnbridge dtype", file, "data_type");
+  fail(ErrorId::DataType, "data_type " + name + " has no nnbridge dtype", file, "data_type");
 }
 
 template <class Dst, class Src>
@@ -45,22 +45,22 @@ std::vector<std::byte> narrow(const Src& field) {
 HostTensor read_tensor_proto(const std::filesystem::path& path) {
   const std::string file = path.string();
   std::ifstream in(path, std::ios::binary);
-  if (!in) fail(ErrorCode::Io, "cannot open", file);
+  if (!in) fail(ErrorId::IoOpen, "cannot open", file);
   std::stringstream ss;
   ss << in.rdbuf();
   const std::string bytes = ss.str();
   TensorProto t;
-  if (!t.ParseFromString(bytes)) fail(ErrorCode::Malformed, "not an ONNX TensorProto (protobuf cannot parse it)", file);
+  if (!t.ParseFromString(bytes)) fail(ErrorId::VerifyFailed, "not an ONNX TensorProto (protobuf cannot parse it)", file);
   if (t.data_location() == TensorProto::EXTERNAL || t.external_data_size() > 0)
-    fail(ErrorCode::Unsupported, "external data is not supported", file, "external_data");
-  if (t.has_segment()) fail(ErrorCode::Unsupported, "segmented tensors are not supported", file, "segment");
+    fail(ErrorId::Feature, "external data is not supported", file, "external_data");
+  if (t.has_segment()) fail(ErrorId::Feature, "segmented tensors are not supported", file, "segment");
   TensorType type;
   type.dtype = dtype_of(t.data_type(), file);
   uint64_t count = 1;
   for (int i = 0; i < t.dims_size(); ++i) {
     const int64_t d = t.dims(i);
     if (d < 0 || (d > 0 && count > std::numeric_limits<uint64_t>::max() / uint64_t(d)))
-      fail(ErrorCode::Malformed, "dimension " + std::to_string(d) + " is negative or overflows", file,
+      fail(ErrorId::BadEncoding, "dimension " + std::to_string(d) + " is negative or overflows", file,
            "dims[" + std::to_string(i) + "]");
     count *= uint64_t(d);
     type.shape.push_back(d);
@@ -90,7 +90,7 @@ HostTensor read_tensor_proto(const std::filesystem::path& path) {
     }
   }
   if (count > data.size() / (esize ? esize : 1) || data.size() != count * esize)
-    fail(ErrorCode::Malformed,
+    fail(ErrorId::Truncated,
          "holds " + std::to_string(data.size()) + " bytes of data, the dims need " + std::to_string(count) + " elements of " +
              std::to_string(esize) + " bytes",
          file, t.has_raw_data() ? "raw_data" : "data");

@@ -37,11 +37,11 @@ Shard parse_shard(const std::string& text) {
   Shard s;
   if (slash == std::string::npos || !parse_size(std::string_view(text).substr(0, slash), s.index) ||
       !parse_size(std::string_view(text).substr(slash + 1), s.count))
-    throw Error(ErrorCode::Invalid, "--shard \"" + text + "\" is not K/N (shard K of N, K counted from 0)");
+    throw Error(ErrorId::OptionValue, "--shard \"" + text + "\" is not K/N (shard K of N, K counted from 0)");
   if (s.count < 1 || s.count > kMaxShards)
-    throw Error(ErrorCode::Invalid, "--shard \"" + text + "\": N must be from 1 to " + std::to_string(kMaxShards));
+    throw Error(ErrorId::OptionValue, "--shard \"" + text + "\": N must be from 1 to " + std::to_string(kMaxShards));
   if (s.index >= s.count)
-    throw Error(ErrorCode::Invalid, "--shard \"" + text + "\": K counts from 0, so it must be below N (0.." +
+    throw Error(ErrorId::OptionValue, "--shard \"" + text + "\": K counts from 0, so it must be below N (0.." +
                                         std::to_string(s.count - 1) + ")");
   return s;
 }
@@ -88,22 +88,22 @@ void write_results(const fs::path& file, const Results& r) {
 
 Results read_results(const fs::path& file) {
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error(ErrorCode::Io, "cannot open", file.string());
+  if (!in) throw Error(ErrorId::IoOpen, "cannot open", file.string());
   std::stringstream ss;
   ss << in.rdbuf();
   json j;
   try {
     j = json::parse(ss.str());
   } catch (const json::exception& e) {
-    throw Error(ErrorCode::Invalid, std::string("not JSON: ") + e.what(), file.string());
+    throw Error(ErrorId::Syntax, std::string("not JSON: ") + e.what(), file.string());
   }
   if (!j.is_object() || j.value("format", std::string()) != kFormat)
-    throw Error(ErrorCode::Invalid,
+    throw Error(ErrorId::BadIdentifier,
                 "not a conformance results file (written by `nnbridge conformance --results`; \"format\" is not \"" +
                     std::string(kFormat) + "\")",
                 file.string());
   if (j.value("version", 0) != kVersion)
-    throw Error(ErrorCode::Unsupported, "results file version " + j.value("version", json()).dump() + "; this nnbridge reads " +
+    throw Error(ErrorId::Version, "results file version " + j.value("version", json()).dump() + "; this nnbridge reads " +
                                             std::to_string(kVersion),
                 file.string(), "version");
   Results r;
@@ -112,29 +112,29 @@ Results read_results(const fs::path& file) {
     r.shard.index = j.at("shard").at("index").get<std::size_t>();
     r.shard.count = j.at("shard").at("count").get<std::size_t>();
     if (r.shard.count < 1 || r.shard.index >= r.shard.count)
-      throw Error(ErrorCode::Invalid, "shard " + shard_text(r.shard) + " is not K/N with K < N", file.string(), "shard");
+      throw Error(ErrorId::InvalidOther, "shard " + shard_text(r.shard) + " is not K/N with K < N", file.string(), "shard");
     where = "total_cases";
     r.total_cases = j.at("total_cases").get<std::size_t>();
     where = "run";
-    if (!j.at("run").is_object()) throw Error(ErrorCode::Invalid, "must be an object", file.string(), where);
+    if (!j.at("run").is_object()) throw Error(ErrorId::InvalidOther, "must be an object", file.string(), where);
     r.run = j.at("run").dump();
     const json& cases = j.at("cases");
-    if (!cases.is_array()) throw Error(ErrorCode::Invalid, "must be an array", file.string(), "cases");
+    if (!cases.is_array()) throw Error(ErrorId::InvalidOther, "must be an array", file.string(), "cases");
     for (std::size_t i = 0; i < cases.size(); ++i) {
       where = "cases[" + std::to_string(i) + "]";
       r.cases.push_back(result_from_json(cases[i]));
     }
   } catch (const json::exception& e) {
-    throw Error(ErrorCode::Invalid, std::string("not a case result record: ") + e.what(), file.string(), where);
+    throw Error(ErrorId::InvalidOther, std::string("not a case result record: ") + e.what(), file.string(), where);
   } catch (const Error& e) {
     if (!e.file().empty()) throw;
-    throw Error(ErrorCode::Invalid, e.message(), file.string(), where);
+    throw Error(e.id(), e.message(), file.string(), where);
   }
   return r;
 }
 
 std::vector<CaseResult> merge_results(std::span<const fs::path> files) {
-  if (files.empty()) throw Error(ErrorCode::Invalid, "merge needs the results files of a run");
+  if (files.empty()) throw Error(ErrorId::Arity, "merge needs the results files of a run");
   std::vector<Results> all;
   for (const fs::path& f : files) all.push_back(read_results(f));
   const Results& first = all.front();
@@ -144,17 +144,17 @@ std::vector<CaseResult> merge_results(std::span<const fs::path> files) {
     const Results& r = all[i];
     const std::string fi = files[i].string();
     if (r.shard.count != first.shard.count)
-      throw Error(ErrorCode::Invalid, fi + " is shard " + shard_text(r.shard) + " but " + f0 + " is shard " +
+      throw Error(ErrorId::InvalidOther, fi + " is shard " + shard_text(r.shard) + " but " + f0 + " is shard " +
                                           shard_text(first.shard) + ": the files come from runs split differently");
     if (r.run != first.run)
-      throw Error(ErrorCode::Invalid, fi + " ran with " + r.run + " but " + f0 + " with " + first.run +
+      throw Error(ErrorId::InvalidOther, fi + " ran with " + r.run + " but " + f0 + " with " + first.run +
                                           ": the files come from different runs");
     if (r.total_cases != first.total_cases)
-      throw Error(ErrorCode::Invalid, fi + " found " + std::to_string(r.total_cases) + " cases in the whole run but " + f0 +
+      throw Error(ErrorId::InvalidOther, fi + " found " + std::to_string(r.total_cases) + " cases in the whole run but " + f0 +
                                           " found " + std::to_string(first.total_cases) +
                                           ": the shards did not see the same corpus");
     if (!owner[r.shard.index].empty())
-      throw Error(ErrorCode::Invalid, "shard " + shard_text(r.shard) + " is given twice: " + owner[r.shard.index] + " and " + fi);
+      throw Error(ErrorId::DuplicateName, "shard " + shard_text(r.shard) + " is given twice: " + owner[r.shard.index] + " and " + fi);
     owner[r.shard.index] = fi;
   }
   std::string missing;
@@ -162,7 +162,7 @@ std::vector<CaseResult> merge_results(std::span<const fs::path> files) {
   for (std::size_t k = 0; k < owner.size(); ++k)
     if (owner[k].empty() && n_missing++ < 10) missing += (missing.empty() ? "" : ", ") + std::to_string(k);
   if (n_missing)
-    throw Error(ErrorCode::Invalid, std::to_string(n_missing) + " of " + std::to_string(owner.size()) +
+    throw Error(ErrorId::Arity, std::to_string(n_missing) + " of " + std::to_string(owner.size()) +
                                         " shards have no results file (shard " + missing + (n_missing > 10 ? ", ..." : "") +
                                         " of " + std::to_string(owner.size()) + ", counted from 0)");
   std::vector<CaseResult> out;
@@ -171,11 +171,11 @@ std::vector<CaseResult> merge_results(std::span<const fs::path> files) {
     for (CaseResult& c : all[i].cases) {
       auto [it, fresh] = seen.emplace(c.name, files[i].string());
       if (!fresh)
-        throw Error(ErrorCode::Invalid, "case " + c.name + " is in both " + it->second + " and " + files[i].string());
+        throw Error(ErrorId::DuplicateName, "case " + c.name + " is in both " + it->second + " and " + files[i].string());
       out.push_back(std::move(c));
     }
   if (out.size() != first.total_cases)
-    throw Error(ErrorCode::Invalid, "the files hold " + std::to_string(out.size()) + " case results, but the run found " +
+    throw Error(ErrorId::Arity, "the files hold " + std::to_string(out.size()) + " case results, but the run found " +
                                         std::to_string(first.total_cases) + " cases");
   std::sort(out.begin(), out.end(), [](const CaseResult& a, const CaseResult& b) { return a.name < b.name; });
   return out;

@@ -69,7 +69,7 @@ struct Child {
 
 Child spawn(const std::vector<std::string>& argv_text, std::size_t index, std::chrono::milliseconds timeout) {
   int p[2];
-  if (pipe2(p, O_CLOEXEC) != 0) throw Error(ErrorCode::Io, std::string("pipe: ") + strerror(errno));
+  if (pipe2(p, O_CLOEXEC) != 0) throw Error(ErrorId::IoOther, std::string("pipe: ") + strerror(errno));
   posix_spawn_file_actions_t fa;
   posix_spawn_file_actions_init(&fa);
   posix_spawn_file_actions_adddup2(&fa, p[1], 1);
@@ -85,7 +85,7 @@ Child spawn(const std::vector<std::string>& argv_text, std::size_t index, std::c
   close(p[1]);
   if (rc != 0) {
     close(p[0]);
-    throw Error(ErrorCode::Io, std::string("cannot start the case process: ") + strerror(rc), argv_text[0]);
+    throw Error(ErrorId::IoOther, std::string("cannot start the case process: ") + strerror(rc), argv_text[0]);
   }
   c.fd = p[0];
   c.index = index;
@@ -130,8 +130,8 @@ CaseResult finish(Child& c, int status, const std::string& name) {
 }  // namespace
 
 std::vector<CaseResult> run_cases(std::span<const FoundCase> cases, const RunOptions& o) {
-  if (o.child_command.empty()) throw Error(ErrorCode::Invalid, "run_cases() needs a child command");
-  if (o.jobs < 1) throw Error(ErrorCode::Invalid, "run_cases() needs jobs >= 1");
+  if (o.child_command.empty()) throw Error(ErrorId::OptionValue, "run_cases() needs a child command");
+  if (o.jobs < 1) throw Error(ErrorId::OptionValue, "run_cases() needs jobs >= 1");
   const std::string options_text = options_to_json(o.case_options);
   std::vector<CaseResult> results(cases.size());
   std::vector<Child> running;
@@ -165,7 +165,7 @@ std::vector<CaseResult> run_cases(std::span<const FoundCase> cases, const RunOpt
     std::vector<pollfd> fds;
     for (const Child& c : running) fds.push_back({c.fd, POLLIN, 0});  // fd -1: ignored by poll
     if (poll(fds.data(), fds.size(), static_cast<int>(wait.count()) + 1) < 0 && errno != EINTR)
-      throw Error(ErrorCode::Io, std::string("poll: ") + strerror(errno));
+      throw Error(ErrorId::IoOther, std::string("poll: ") + strerror(errno));
     now = Clock::now();
     for (std::size_t k = 0; k < running.size(); ++k) {
       Child& c = running[k];
@@ -223,7 +223,7 @@ int child_main(const std::string& options_json, const std::string& dir, const st
 
 std::map<std::string, std::string, std::less<>> read_known_failures(const std::filesystem::path& file) {
   std::ifstream in(file, std::ios::binary);
-  if (!in) throw Error(ErrorCode::Io, "cannot open", file.string());
+  if (!in) throw Error(ErrorId::IoOpen, "cannot open", file.string());
   std::stringstream ss;
   ss << in.rdbuf();
   std::map<std::string, std::string, std::less<>> out;
@@ -231,11 +231,11 @@ std::map<std::string, std::string, std::less<>> read_known_failures(const std::f
   try {
     j = nlohmann::json::parse(ss.str());
   } catch (const nlohmann::json::exception& e) {
-    throw Error(ErrorCode::Invalid, std::string("not JSON: ") + e.what(), file.string());
+    throw Error(ErrorId::Syntax, std::string("not JSON: ") + e.what(), file.string());
   }
-  if (!j.is_object()) throw Error(ErrorCode::Invalid, "must be an object {\"<case name>\": \"<reason>\"}", file.string());
+  if (!j.is_object()) throw Error(ErrorId::InvalidOther, "must be an object {\"<case name>\": \"<reason>\"}", file.string());
   for (const auto& [k, v] : j.items()) {
-    if (!v.is_string()) throw Error(ErrorCode::Invalid, "the reason must be a string", file.string(), k);
+    if (!v.is_string()) throw Error(ErrorId::InvalidOther, "the reason must be a string", file.string(), k);
     out[k] = v.get<std::string>();
   }
   return out;

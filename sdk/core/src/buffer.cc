@@ -39,7 +39,7 @@ Buffer Buffer::view(std::shared_ptr<const void> owner, std::span<const std::byte
 Buffer Buffer::slice(std::size_t offset, std::size_t length) const {
   // Written as two comparisons so that offset + length cannot overflow.
   if (offset > size_ || length > size_ - offset)
-    throw Error(ErrorCode::Invalid, "slice [" + std::to_string(offset) + ", +" + std::to_string(length) +
+    throw Error(ErrorId::InvalidOther, "slice [" + std::to_string(offset) + ", +" + std::to_string(length) +
                                         ") is outside a buffer of " + std::to_string(size_) + " bytes");
   Buffer b = *this;
   b.data_ = data_ ? data_ + offset : nullptr;
@@ -66,10 +66,10 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::filesystem::path& 
   const std::string file = path.string();
   Fd fd;
   fd.fd = ::open(file.c_str(), O_RDONLY | O_CLOEXEC);
-  if (fd.fd < 0) throw Error(ErrorCode::Io, std::string("cannot open: ") + std::strerror(errno), file);
+  if (fd.fd < 0) throw Error(ErrorId::IoOpen, std::string("cannot open: ") + std::strerror(errno), file);
   struct stat st {};
-  if (::fstat(fd.fd, &st) != 0) throw Error(ErrorCode::Io, std::string("cannot stat: ") + std::strerror(errno), file);
-  if (!S_ISREG(st.st_mode)) throw Error(ErrorCode::Io, "not a regular file", file);
+  if (::fstat(fd.fd, &st) != 0) throw Error(ErrorId::IoRead, std::string("cannot stat: ") + std::strerror(errno), file);
+  if (!S_ISREG(st.st_mode)) throw Error(ErrorId::IoNotRegular, "not a regular file", file);
 
   std::shared_ptr<MappedFile> m(new MappedFile());
   m->path_ = path;
@@ -80,8 +80,8 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::filesystem::path& 
     while (done < m->size_) {
       const ssize_t n = ::read(fd.fd, m->read_.data() + done, m->size_ - done);
       if (n < 0 && errno == EINTR) continue;
-      if (n < 0) throw Error(ErrorCode::Io, std::string("cannot read: ") + std::strerror(errno), file);
-      if (n == 0) throw Error(ErrorCode::Io, "file shrank while being read", file);
+      if (n < 0) throw Error(ErrorId::IoRead, std::string("cannot read: ") + std::strerror(errno), file);
+      if (n == 0) throw Error(ErrorId::IoRead, "file shrank while being read", file);
       done += static_cast<std::size_t>(n);
     }
     m->data_ = m->read_.data();
@@ -90,7 +90,7 @@ std::shared_ptr<const MappedFile> MappedFile::open(const std::filesystem::path& 
     void* p = ::mmap(nullptr, m->size_, PROT_READ, MAP_PRIVATE, fd.fd, 0);
     if (p == MAP_FAILED) {
       m->size_ = 0;
-      throw Error(ErrorCode::Io, std::string("cannot map: ") + std::strerror(errno), file);
+      throw Error(ErrorId::IoRead, std::string("cannot map: ") + std::strerror(errno), file);
     }
     m->data_ = static_cast<const std::byte*>(p);
     m->mapped_ = true;

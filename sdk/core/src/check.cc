@@ -44,27 +44,27 @@ class Checker {
         std::string where = idx("nodes", i) + "." + idx("outputs", j);
         ValueId v = n.outputs[j];
         if (v == kNoValue) {
-          error(where, "an output cannot be absent (kNoValue)");
+          error(ErrorId::DanglingReference, where, "an output cannot be absent (kNoValue)");
         } else if (v >= nv) {
-          error(where, "value id " + std::to_string(v) + " is out of range (" + std::to_string(nv) + " values)");
+          error(ErrorId::DanglingReference, where, "value id " + std::to_string(v) + " is out of range (" + std::to_string(nv) + " values)");
         } else if (producer_[v] != SIZE_MAX) {
-          error(where, "value '" + g_.values[v].name + "' is also produced by " + idx("nodes", producer_[v]));
+          error(ErrorId::InvalidOther, where, "value '" + g_.values[v].name + "' is also produced by " + idx("nodes", producer_[v]));
         } else {
           producer_[v] = i;
-          if (g_.values[v].is_constant()) error(where, "value '" + g_.values[v].name + "' is a constant and cannot be produced");
-          if (is_input_[v]) error(where, "value '" + g_.values[v].name + "' is a graph input and cannot be produced");
+          if (g_.values[v].is_constant()) error(ErrorId::InvalidOther, where, "value '" + g_.values[v].name + "' is a constant and cannot be produced");
+          if (is_input_[v]) error(ErrorId::InvalidOther, where, "value '" + g_.values[v].name + "' is a graph input and cannot be produced");
         }
       }
     }
     for (std::size_t i = 0; i < g_.nodes.size(); ++i) check_node(i);
     // Order is free (graph.h); only a cycle in the data flow is an error.
     if (const auto cycle = find_cycle(g_); !cycle.empty())
-      error(idx("nodes", cycle.front()), "is on a cycle of data flow: " + describe_cycle(g_, cycle));
+      error(ErrorId::Cycle, idx("nodes", cycle.front()), "is on a cycle of data flow: " + describe_cycle(g_, cycle));
     // Graph outputs must come from somewhere.
     for (std::size_t j = 0; j < g_.outputs.size(); ++j) {
       ValueId v = g_.outputs[j];
       if (v < nv && !available(v))
-        error(idx("outputs", j), unavailable(v));
+        error(ErrorId::DanglingReference, idx("outputs", j), unavailable(v));
     }
     return std::move(issues_);
   }
@@ -83,11 +83,13 @@ class Checker {
     return "value '" + val.name + "' has no data: it is neither a graph input, a constant with data, nor produced by a node";
   }
 
-  void error(std::string where, std::string message) {
+  void error(ErrorId id, std::string where, std::string message) {
     issues_.push_back({Issue::Severity::Error, std::move(where), std::move(message)});
+    ids_.push_back(id);
   }
   void warning(std::string where, std::string message) {
     issues_.push_back({Issue::Severity::Warning, std::move(where), std::move(message)});
+    ids_.push_back(ErrorId::InvalidOther);
   }
   bool available(ValueId v) const { return producer_[v] != SIZE_MAX || is_input_[v] || g_.values[v].is_constant(); }
 
@@ -96,16 +98,16 @@ class Checker {
     for (std::size_t j = 0; j < g_.inputs.size(); ++j) {
       ValueId v = g_.inputs[j];
       if (v >= nv) {
-        error(idx("inputs", j), "value id " + std::to_string(v) + " is out of range (" + std::to_string(nv) + " values)");
+        error(ErrorId::DanglingReference, idx("inputs", j), "value id " + std::to_string(v) + " is out of range (" + std::to_string(nv) + " values)");
         continue;
       }
-      if (is_input_[v]) error(idx("inputs", j), "value '" + g_.values[v].name + "' is listed twice");
+      if (is_input_[v]) error(ErrorId::InvalidOther, idx("inputs", j), "value '" + g_.values[v].name + "' is listed twice");
       is_input_[v] = true;
       if (g_.values[v].is_constant()) warning(idx("inputs", j), "graph input '" + g_.values[v].name + "' is a constant");
     }
     for (std::size_t j = 0; j < g_.outputs.size(); ++j)
       if (g_.outputs[j] >= nv)
-        error(idx("outputs", j),
+        error(ErrorId::DanglingReference, idx("outputs", j),
               "value id " + std::to_string(g_.outputs[j]) + " is out of range (" + std::to_string(nv) + " values)");
   }
 
@@ -120,21 +122,21 @@ class Checker {
       if (!v.type.unknown_rank)
         for (std::size_t d = 0; d < v.type.shape.size(); ++d)
           if (v.type.shape[d] < -1)
-            error(idx("values", i) + ".type." + idx("shape", d), "dim " + std::to_string(v.type.shape[d]) + " is invalid");
+            error(ErrorId::Shape, idx("values", i) + ".type." + idx("shape", d), "dim " + std::to_string(v.type.shape[d]) + " is invalid");
       if (v.constant) {
         auto bytes = v.type.byte_size();
         if (v.type.dtype == DataType::Undefined)
-          error(idx("values", i) + ".constant", "a constant needs a dtype");
+          error(ErrorId::InvalidOther, idx("values", i) + ".constant", "a constant needs a dtype");
         else if (!bytes)
-          error(idx("values", i) + ".constant", "a constant needs a fully known shape, not " + shape_str(v.type));
+          error(ErrorId::Shape, idx("values", i) + ".constant", "a constant needs a fully known shape, not " + shape_str(v.type));
         else if (static_cast<uint64_t>(*bytes) != v.constant->size())
-          error(idx("values", i) + ".constant", "holds " + std::to_string(v.constant->size()) + " bytes, but " +
+          error(ErrorId::Shape, idx("values", i) + ".constant", "holds " + std::to_string(v.constant->size()) + " bytes, but " +
                                                     type_str(v.type) + " needs " + std::to_string(*bytes));
       }
       if (const auto& q = v.type.quantization) {
-        if (q->scales.empty()) error(idx("values", i) + ".type.quantization.scales", "needs at least one scale");
+        if (q->scales.empty()) error(ErrorId::Arity, idx("values", i) + ".type.quantization.scales", "needs at least one scale");
         if (!q->zero_points.empty() && q->zero_points.size() != 1 && q->zero_points.size() != q->scales.size())
-          error(idx("values", i) + ".type.quantization.zero_points", "needs none, one, or one per scale");
+          error(ErrorId::Arity, idx("values", i) + ".type.quantization.zero_points", "needs none, one, or one per scale");
       }
     }
   }
@@ -149,16 +151,16 @@ class Checker {
       if (v == kNoValue) continue;
       std::string where = at + "." + idx("inputs", j);
       if (v >= nv) {
-        error(where, "value id " + std::to_string(v) + " is out of range (" + std::to_string(nv) + " values)");
+        error(ErrorId::DanglingReference, where, "value id " + std::to_string(v) + " is out of range (" + std::to_string(nv) + " values)");
         ids_ok = false;
       } else if (!available(v)) {
-        error(where, unavailable(v));
+        error(ErrorId::DanglingReference, where, unavailable(v));
       }
     }
     for (ValueId v : n.outputs)
       if (v >= nv) ids_ok = false;
     if (n.op.empty()) {
-      error(at + ".op", "the op name is empty");
+      error(ErrorId::InvalidOther, at + ".op", "the op name is empty");
       return;
     }
     if (n.op.find('.') != std::string::npos) return;  // format-native: ids only
@@ -172,7 +174,7 @@ class Checker {
       if (static_cast<int64_t>(count) < lo || (hi >= 0 && static_cast<int64_t>(count) > hi)) {
         std::string range = hi < 0 ? "at least " + std::to_string(lo)
                                    : lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
-        error(at + "." + what, n.op + " takes " + range + " " + what + ", got " + std::to_string(count));
+        error(ErrorId::Arity, at + "." + what, n.op + " takes " + range + " " + what + ", got " + std::to_string(count));
         shape_ok = false;
       }
     };
@@ -180,7 +182,7 @@ class Checker {
     // The first min_inputs inputs are required (ONNX: only trailing or marked-optional inputs may be empty).
     for (std::size_t j = 0; j < n.inputs.size() && static_cast<int64_t>(j) < s->min_inputs; ++j)
       if (n.inputs[j] == kNoValue) {
-        error(at + "." + idx("inputs", j), "required input of " + n.op + " is absent");
+        error(ErrorId::Arity, at + "." + idx("inputs", j), "required input of " + n.op + " is absent");
         shape_ok = false;
       }
     arity(n.outputs.size(), s->min_outputs, s->max_outputs, "outputs");
@@ -188,17 +190,17 @@ class Checker {
       if (name.find('.') != std::string::npos) continue;
       const AttrSpec* spec = s->find_attr(name);
       if (!spec) {
-        error(at + ".attrs." + name, "unknown attribute of " + n.op);
+        error(ErrorId::AttributeValue, at + ".attrs." + name, "unknown attribute of " + n.op);
         shape_ok = false;
       } else if (a.type() != spec->type) {
-        error(at + ".attrs." + name, "is " + std::string(to_string(a.type())) + ", " + n.op + " expects " +
+        error(ErrorId::AttributeValue, at + ".attrs." + name, "is " + std::string(to_string(a.type())) + ", " + n.op + " expects " +
                                          std::string(to_string(spec->type)));
         shape_ok = false;
       }
     }
     for (const AttrSpec& spec : s->attrs)
       if (spec.required && !n.attrs.count(spec.name)) {
-        error(at + ".attrs." + spec.name, "required attribute of " + n.op + " is missing");
+        error(ErrorId::AttributeValue, at + ".attrs." + spec.name, "required attribute of " + n.op + " is missing");
         shape_ok = false;
       }
     if (shape_ok) check_types(i);
@@ -211,7 +213,7 @@ class Checker {
     try {
       inferred = infer_types(g_, i);
     } catch (const Error& e) {
-      error(at, e.message());
+      error(e.id(), at, e.message());
       return;
     }
     if (!inferred) return;
@@ -221,7 +223,7 @@ class Checker {
       std::string where = at + "." + idx("outputs", j);
       const std::string& name = g_.values[n.outputs[j]].name;
       if (got.dtype != DataType::Undefined && declared.dtype != DataType::Undefined && got.dtype != declared.dtype) {
-        error(where, "value '" + name + "' is declared " + std::string(to_string(declared.dtype)) + ", but " + n.op +
+        error(ErrorId::TypeMismatch, where, "value '" + name + "' is declared " + std::string(to_string(declared.dtype)) + ", but " + n.op +
                          " gives " + std::string(to_string(got.dtype)));
       }
       if (got.unknown_rank || declared.unknown_rank) continue;
@@ -229,7 +231,7 @@ class Checker {
       for (std::size_t d = 0; !bad && d < got.shape.size(); ++d)
         bad = got.shape[d] >= 0 && declared.shape[d] >= 0 && got.shape[d] != declared.shape[d];
       if (bad)
-        error(where, "value '" + name + "' is declared with shape " + shape_str(declared) + ", but " + n.op +
+        error(ErrorId::Shape, where, "value '" + name + "' is declared with shape " + shape_str(declared) + ", but " + n.op +
                          " gives " + shape_str(got));
     }
   }
@@ -238,6 +240,10 @@ class Checker {
   std::vector<std::size_t> producer_;
   std::vector<bool> is_input_;
   std::vector<Issue> issues_;
+
+ public:
+  /// One identifier per issue of run(), in its order (warnings: InvalidOther).
+  std::vector<ErrorId> ids_;
 };
 
 struct NativeChecks {
@@ -275,13 +281,20 @@ void register_native_check(std::string op_namespace, NativeCheck fn, std::string
   nc.by_namespace[std::move(op_namespace)] = {std::move(fn), std::move(format)};
 }
 
-std::vector<Issue> check(const Graph& g) {
+namespace {
+
+// check(), and in `ids` each issue's identifier (format rules' issues: InvalidOther).
+std::vector<Issue> check_ids(const Graph& g, std::vector<ErrorId>& ids) {
   std::vector<Issue> issues;
   try {
-    issues = Checker(g).run();
+    Checker c(g);
+    issues = c.run();
+    ids = std::move(c.ids_);
   } catch (const std::exception& e) {
+    ids = {ErrorId::InvalidOther};
     return {Issue{Issue::Severity::Error, "", std::string("checker failed: ") + e.what()}};
   } catch (...) {
+    ids = {ErrorId::InvalidOther};
     return {Issue{Issue::Severity::Error, "", "checker failed"}};
   }
   try {
@@ -297,12 +310,22 @@ std::vector<Issue> check(const Graph& g) {
   } catch (...) {
     issues.push_back({Issue::Severity::Error, "", "checker failed while looking up format rules"});
   }
+  ids.resize(issues.size(), ErrorId::InvalidOther);
   return issues;
 }
 
+}  // namespace
+
+std::vector<Issue> check(const Graph& g) {
+  std::vector<ErrorId> ids;
+  return check_ids(g, ids);
+}
+
 void check_or_throw(const Graph& g) {
-  for (const Issue& i : check(g))
-    if (i.severity == Issue::Severity::Error) throw Error(ErrorCode::Invalid, i.message, {}, i.where);
+  std::vector<ErrorId> ids;
+  const std::vector<Issue> issues = check_ids(g, ids);
+  for (std::size_t k = 0; k < issues.size(); ++k)
+    if (issues[k].severity == Issue::Severity::Error) throw Error(ids[k], issues[k].message, {}, issues[k].where);
 }
 
 }  // namespace nnbridge

@@ -11,7 +11,7 @@ namespace nnbridge {
 
 namespace {
 
-[[noreturn]] void bad(const std::string& what) { throw Error(ErrorCode::Invalid, "equation: " + what); }
+[[noreturn]] void bad(const std::string& what) { throw Error(ErrorId::AttributeValue, "equation: " + what); }
 
 bool is_letter(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 

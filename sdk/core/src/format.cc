@@ -39,7 +39,7 @@ std::uint64_t limit_value(const std::string& key, const std::string& text, std::
   std::uint64_t v = 0;
   auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), v);
   if (ec != std::errc() || end != text.data() + text.size() || v == 0 || v > max)
-    throw Error(ErrorCode::Invalid, "reader option " + key + " must be an integer from 1 to " + std::to_string(max) +
+    throw Error(ErrorId::OptionValue, "reader option " + key + " must be an integer from 1 to " + std::to_string(max) +
                                         ", not '" + text + "'");
   return v;
 }
@@ -61,14 +61,14 @@ VerifierLimits verifier_limits(const LoadOptions& options, std::string_view form
 
 void check_input_size(std::size_t size, const VerifierLimits& limits, std::string_view format) {
   if (size > limits.max_size)
-    throw Error(ErrorCode::Unsupported, "the input is " + std::to_string(size) + " bytes, over the limit of " +
+    throw Error(ErrorId::IoTooLarge, "the input is " + std::to_string(size) + " bytes, over the limit of " +
                                             std::to_string(limits.max_size) + " (reader option " + std::string(format) +
                                             ".max_size)");
 }
 
 Buffer Source::view(std::size_t offset, std::size_t length) const {
   if (offset > bytes.size() || length > bytes.size() - offset)
-    throw Error(ErrorCode::Malformed,
+    throw Error(ErrorId::Truncated,
                 "range [" + std::to_string(offset) + ", +" + std::to_string(length) + ") is outside the " +
                     std::to_string(bytes.size()) + "-byte input",
                 file);
@@ -118,15 +118,15 @@ std::string stage(const std::filesystem::path& path, std::span<const std::byte> 
     const int e = errno;
     std::error_code ec;
     if (e == ENOENT && !std::filesystem::is_directory(dir, ec))
-      throw Error(ErrorCode::Io, "the folder " + dir.string() + " does not exist (create it first)", file);
-    throw Error(ErrorCode::Io, std::string("cannot create a temporary file beside it: ") + std::strerror(e), file);
+      throw Error(ErrorId::IoNoFolder, "the folder " + dir.string() + " does not exist (create it first)", file);
+    throw Error(ErrorId::IoWrite, std::string("cannot create a temporary file beside it: ") + std::strerror(e), file);
   }
 
   auto fail = [&](const char* what) {
     int e = errno;
     if (fd >= 0) ::close(fd);
     ::unlink(tmpl.c_str());
-    throw Error(ErrorCode::Io, std::string(what) + ": " + std::strerror(e), file);
+    throw Error(ErrorId::IoWrite, std::string(what) + ": " + std::strerror(e), file);
   };
 
   const std::byte* p = bytes.data();
@@ -175,7 +175,7 @@ void write_files_atomic(std::span<const FileContents> files) {
     if (::rename(temps[i].c_str(), files[i].path.c_str()) != 0) {
       const int e = errno;
       for (std::size_t j = i; j < temps.size(); ++j) ::unlink(temps[j].c_str());
-      throw Error(ErrorCode::Io, std::string("cannot rename into place: ") + std::strerror(e), files[i].path.string());
+      throw Error(ErrorId::IoWrite, std::string("cannot rename into place: ") + std::strerror(e), files[i].path.string());
     }
   }
 }

@@ -142,7 +142,7 @@ std::string to_json(const Graph& g, const JsonWriteOptions& options, std::vector
   try {
     return j.dump(options.indent) + "\n";
   } catch (const nlohmann::json::type_error& e) {
-    throw Error(ErrorCode::Unsupported, std::string("cannot write JSON: a name or string is not valid UTF-8 (") +
+    throw Error(ErrorId::NoForm, std::string("cannot write JSON: a name or string is not valid UTF-8 (") +
                                             e.what() + ")");
   }
 }
@@ -158,10 +158,10 @@ class Reader {
     const std::string at;
     expect_object(j, "", {"format", "version", "source_format", "sidecar", "metadata", "values", "nodes", "inputs",
                           "outputs"});
-    if (string(req(j, "format", at), "format") != "nnbridge-ir") bad("format", "is not \"nnbridge-ir\"");
+    if (string(req(j, "format", at), "format") != "nnbridge-ir") bad(ErrorId::BadIdentifier, "format", "is not \"nnbridge-ir\"");
     int64_t version = integer(req(j, "version", at), "version");
     if (version != 1)
-      throw Error(ErrorCode::Unsupported, "version " + std::to_string(version) + " is not supported (this reader knows 1)",
+      throw Error(ErrorId::Version, "version " + std::to_string(version) + " is not supported (this reader knows 1)",
                   file_, "version");
     Graph g;
     if (j.contains("source_format")) g.source_format = string(j["source_format"], "source_format");
@@ -198,8 +198,12 @@ class Reader {
       bad(idx("nodes", cycle.front()), "is on a cycle of data flow: " + describe_cycle(g, cycle));
   }
 
+  // `id` says what is wrong (nnbridge/error.h); without it, MalformedOther.
+  [[noreturn]] void bad(ErrorId id, const std::string& where, const std::string& message) const {
+    throw Error(id, message, file_, where);
+  }
   [[noreturn]] void bad(const std::string& where, const std::string& message) const {
-    throw Error(ErrorCode::Malformed, message, file_, where);
+    bad(ErrorId::MalformedOther, where, message);
   }
   static std::string idx(const std::string& base, std::size_t i) { return base + "[" + std::to_string(i) + "]"; }
   static std::string key(const std::string& base, const std::string& k) { return base.empty() ? k : base + "." + k; }
@@ -210,7 +214,7 @@ class Reader {
     return *it;
   }
   void expect_object(const Json& j, const std::string& at, std::initializer_list<const char*> allowed) const {
-    if (!j.is_object()) bad(at, "must be an object");
+    if (!j.is_object()) bad(ErrorId::BadEncoding, at, "must be an object");
     for (auto it = j.begin(); it != j.end(); ++it) {
       bool ok = false;
       for (const char* a : allowed) ok = ok || it.key() == a;
@@ -221,23 +225,23 @@ class Reader {
     }
   }
   const Json& array(const Json& j, const std::string& at) const {
-    if (!j.is_array()) bad(at, "must be an array");
+    if (!j.is_array()) bad(ErrorId::BadEncoding, at, "must be an array");
     return j;
   }
   std::string string(const Json& j, const std::string& at) const {
-    if (!j.is_string()) bad(at, "must be a string");
+    if (!j.is_string()) bad(ErrorId::BadEncoding, at, "must be a string");
     return j.get<std::string>();
   }
   bool boolean(const Json& j, const std::string& at) const {
-    if (!j.is_boolean()) bad(at, "must be true or false");
+    if (!j.is_boolean()) bad(ErrorId::BadEncoding, at, "must be true or false");
     return j.get<bool>();
   }
   int64_t integer(const Json& j, const std::string& at) const {
     if (j.is_number_unsigned()) {
-      if (j.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) bad(at, "is out of the int64 range");
+      if (j.get<uint64_t>() > static_cast<uint64_t>(std::numeric_limits<int64_t>::max())) bad(ErrorId::BadEncoding, at, "is out of the int64 range");
       return static_cast<int64_t>(j.get<uint64_t>());
     }
-    if (!j.is_number_integer()) bad(at, "must be an integer");
+    if (!j.is_number_integer()) bad(ErrorId::BadEncoding, at, "must be an integer");
     return j.get<int64_t>();
   }
   double floating(const Json& j, const std::string& at) const {
@@ -248,7 +252,7 @@ class Reader {
       if (s == "inf") return std::numeric_limits<double>::infinity();
       if (s == "-inf") return -std::numeric_limits<double>::infinity();
     }
-    bad(at, "must be a number or \"nan\", \"inf\", \"-inf\"");
+    bad(ErrorId::BadEncoding, at, "must be a number or \"nan\", \"inf\", \"-inf\"");
   }
   std::vector<double> floats(const Json& j, const std::string& at) const {
     array(j, at);
@@ -266,12 +270,12 @@ class Reader {
   }
   std::vector<std::byte> base64(const Json& j, const std::string& at) const {
     auto bytes = detail::base64_decode(string(j, at));
-    if (!bytes) bad(at, "is not valid base64");
+    if (!bytes) bad(ErrorId::BadEncoding, at, "is not valid base64");
     return std::move(*bytes);
   }
 
   Attr attr(const Json& j, const std::string& at) const {
-    if (!j.is_object() || j.size() != 1) bad(at, "must be an object with one key naming the type (e.g. {\"int\": 1})");
+    if (!j.is_object() || j.size() != 1) bad(ErrorId::BadEncoding, at, "must be an object with one key naming the type (e.g. {\"int\": 1})");
     const std::string& t = j.begin().key();
     const Json& v = j.begin().value();
     const std::string vat = key(at, t);
@@ -300,11 +304,11 @@ class Reader {
       for (std::size_t i = 0; i < b.size(); ++i) out.data[i] = static_cast<uint8_t>(b[i]);
       return Attr(std::move(out));
     }
-    bad(vat, "is not an attribute type (int, float, bool, string, ints, floats, bools, strings, bytes)");
+    bad(ErrorId::BadEncoding, vat, "is not an attribute type (int, float, bool, string, ints, floats, bools, strings, bytes)");
   }
 
   AttrMap attrs(const Json& j, const std::string& at) const {
-    if (!j.is_object()) bad(at, "must be an object");
+    if (!j.is_object()) bad(ErrorId::BadEncoding, at, "must be an object");
     AttrMap m;
     for (auto it = j.begin(); it != j.end(); ++it) m.emplace(it.key(), attr(it.value(), key(at, it.key())));
     return m;
@@ -315,7 +319,7 @@ class Reader {
     TensorType t;
     std::string dt = string(req(j, "dtype", at), key(at, "dtype"));
     auto parsed = parse_data_type(dt);
-    if (!parsed) bad(key(at, "dtype"), "\"" + dt + "\" is not a dtype");
+    if (!parsed) bad(ErrorId::BadEncoding, key(at, "dtype"), "\"" + dt + "\" is not a dtype");
     t.dtype = *parsed;
     if (j.contains("unknown_rank")) t.unknown_rank = boolean(j["unknown_rank"], key(at, "unknown_rank"));
     if (t.unknown_rank) {
@@ -324,14 +328,14 @@ class Reader {
       const std::string sat = key(at, "shape");
       t.shape = ints(req(j, "shape", at), sat);
       for (std::size_t i = 0; i < t.shape.size(); ++i)
-        if (t.shape[i] < -1) bad(idx(sat, i), "dim " + std::to_string(t.shape[i]) + " is invalid (-1 marks unknown)");
+        if (t.shape[i] < -1) bad(ErrorId::BadEncoding, idx(sat, i), "dim " + std::to_string(t.shape[i]) + " is invalid (-1 marks unknown)");
       // Known dims whose product does not fit int64 describe no tensor (and would overflow
       // every size computed from them).
       if (std::find(t.shape.begin(), t.shape.end(), 0) == t.shape.end()) {
         int64_t count = 1;
         for (int64_t d : t.shape) {
           if (d < 0) continue;
-          if (count > std::numeric_limits<int64_t>::max() / d) bad(sat, "the element count overflows int64");
+          if (count > std::numeric_limits<int64_t>::max() / d) bad(ErrorId::BadEncoding, sat, "the element count overflows int64");
           count *= d;
         }
       }
@@ -350,7 +354,7 @@ class Reader {
   }
 
   Buffer constant(const Json& j, const std::string& at) {
-    if (!j.is_object()) bad(at, "must be an object");
+    if (!j.is_object()) bad(ErrorId::BadEncoding, at, "must be an object");
     if (j.contains("base64")) {
       expect_object(j, at, {"base64"});
       return Buffer::owned(base64(j["base64"], key(at, "base64")));
@@ -358,7 +362,7 @@ class Reader {
     expect_object(j, at, {"offset", "length"});
     int64_t off = integer(req(j, "offset", at), key(at, "offset"));
     int64_t len = integer(req(j, "length", at), key(at, "length"));
-    if (off < 0 || len < 0) bad(at, "offset and length must be >= 0");
+    if (off < 0 || len < 0) bad(ErrorId::BadEncoding, at, "offset and length must be >= 0");
     if (!sidecar_loaded_) {
       if (sidecar_name_.empty()) bad(at, "refers to a sidecar, but the document names none (\"sidecar\")");
       if (!resolve_) bad(at, "refers to sidecar '" + sidecar_name_ + "', but none was supplied");
@@ -367,7 +371,7 @@ class Reader {
     }
     auto size = static_cast<uint64_t>(sidecar_.size());
     if (static_cast<uint64_t>(off) > size || static_cast<uint64_t>(len) > size - static_cast<uint64_t>(off))
-      bad(at, "range [" + std::to_string(off) + ", +" + std::to_string(len) + ") is outside the " + std::to_string(size) +
+      bad(ErrorId::Truncated, at, "range [" + std::to_string(off) + ", +" + std::to_string(len) + ") is outside the " + std::to_string(size) +
                   "-byte sidecar '" + sidecar_name_ + "'");
     return sidecar_.slice(static_cast<std::size_t>(off), static_cast<std::size_t>(len));
   }
@@ -388,7 +392,7 @@ class Reader {
     out.reserve(j.size());
     for (std::size_t i = 0; i < j.size(); ++i) {
       if (j[i].is_null()) {
-        if (!allow_null) bad(idx(at, i), "must be a value id (null, an absent input, is only allowed in node inputs)");
+        if (!allow_null) bad(ErrorId::BadEncoding, idx(at, i), "must be a value id (null, an absent input, is only allowed in node inputs)");
         out.push_back(kNoValue);
         continue;
       }
@@ -425,7 +429,7 @@ struct DepthProbe {
   std::size_t depth = 0;
   bool open() {
     if (++depth > kJsonMaxDepth)
-      throw Error(ErrorCode::Malformed, "nested deeper than " + std::to_string(kJsonMaxDepth) +
+      throw Error(ErrorId::DepthLimit, "nested deeper than " + std::to_string(kJsonMaxDepth) +
                                             " levels (nnbridge's IR JSON needs 6; kJsonMaxDepth in nnbridge/json.h)");
     return true;
   }
@@ -460,9 +464,9 @@ Graph from_json_resolving(std::string_view text, const SidecarResolver& resolve,
   } catch (const Error& e) {
     throw e.with_file(file);
   } catch (const nlohmann::json::parse_error& e) {
-    throw Error(ErrorCode::Malformed, std::string("not JSON: ") + e.what(), file, "byte " + std::to_string(e.byte));
+    throw Error(ErrorId::Syntax, std::string("not JSON: ") + e.what(), file, "byte " + std::to_string(e.byte));
   } catch (const nlohmann::json::exception& e) {  // e.g. a number out of the double range
-    throw Error(ErrorCode::Malformed, std::string("not JSON: ") + e.what(), file);
+    throw Error(ErrorId::Syntax, std::string("not JSON: ") + e.what(), file);
   }
   try {
     return Reader(resolve, file).graph(j);

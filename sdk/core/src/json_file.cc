@@ -43,7 +43,7 @@ Graph read_json_file(const std::filesystem::path& path) {
   std::string_view text(reinterpret_cast<const char*>(bytes.data()), bytes.size());
   SidecarResolver resolve = [&](const std::string& name) -> Buffer {
     if (!plain_file_name(name))
-      throw Error(ErrorCode::Malformed, "must be a plain file name next to the document, not '" + name + "'", file,
+      throw Error(ErrorId::MalformedOther, "must be a plain file name next to the document, not '" + name + "'", file,
                   "sidecar");
     auto side = MappedFile::open(path.parent_path() / name);
     return side->buffer(side);
@@ -55,7 +55,7 @@ Graph read_json_file(const std::filesystem::path& path) {
 void write_json_file(const Graph& g, const std::filesystem::path& path, const JsonWriteOptions& options) {
   const std::string file = path.string();
   if (!options.sidecar.empty() && !plain_file_name(options.sidecar))
-    throw Error(ErrorCode::Invalid, "the sidecar must be a plain file name, not '" + options.sidecar + "'", file);
+    throw Error(ErrorId::OptionValue, "the sidecar must be a plain file name, not '" + options.sidecar + "'", file);
   std::vector<std::byte> side;
   std::string text;
   try {
@@ -67,7 +67,7 @@ void write_json_file(const Graph& g, const std::filesystem::path& path, const Js
     const std::filesystem::path side_path = path.parent_path() / options.sidecar;
     std::error_code ec;
     if (std::filesystem::exists(std::filesystem::symlink_status(side_path, ec)) && !names_sidecar(path, options.sidecar))
-      throw Error(ErrorCode::Io,
+      throw Error(ErrorId::IoWrite,
                   "would replace " + side_path.string() + ", which is not the sidecar of the document it replaces; remove it, "
                   "write elsewhere, or allow it (writer option json.overwrite_sidecar=true, `nnbridge convert --force`)",
                   file, "sidecar");

@@ -30,9 +30,9 @@ namespace {
 template <class T>
 const T& typed_attr(const InferenceContext& ctx, std::string_view name, AttrType want) {
   const Attr* a = ctx.attr(name);
-  if (!a) throw Error(ErrorCode::Invalid, "attribute '" + std::string(name) + "' is missing");
+  if (!a) throw Error(ErrorId::AttributeValue, "attribute '" + std::string(name) + "' is missing");
   if (!a->is<T>())
-    throw Error(ErrorCode::Invalid, "attribute '" + std::string(name) + "' is " + std::string(to_string(a->type())) +
+    throw Error(ErrorId::AttributeValue, "attribute '" + std::string(name) + "' is " + std::string(to_string(a->type())) +
                                         ", expected " + std::string(to_string(want)));
   return a->get<T>();
 }
@@ -114,7 +114,7 @@ std::vector<const OpSchema*> all_schemas() {
 }
 
 void register_schema(OpSchema schema) {
-  if (schema.name.empty()) throw Error(ErrorCode::Invalid, "an op schema needs a name");
+  if (schema.name.empty()) throw Error(ErrorId::InvalidOther, "an op schema needs a name");
   Registry& r = registry();
   std::unique_lock lock(r.mutex);
   r.insert(std::move(schema));
@@ -123,7 +123,7 @@ void register_schema(OpSchema schema) {
 std::optional<std::vector<TensorType>> infer_types(const Graph& g, std::size_t index) {
   const std::string where = "nodes[" + std::to_string(index) + "]";
   if (index >= g.nodes.size())
-    throw Error(ErrorCode::Invalid, "node index out of range (" + std::to_string(g.nodes.size()) + " nodes)", {}, where);
+    throw Error(ErrorId::DanglingReference, "node index out of range (" + std::to_string(g.nodes.size()) + " nodes)", {}, where);
   const Node& node = g.nodes[index];
   const OpSchema* schema = find_schema(node.op);
   if (!schema || !schema->infer) return std::nullopt;
@@ -137,7 +137,7 @@ std::optional<std::vector<TensorType>> infer_types(const Graph& g, std::size_t i
       continue;
     }
     if (id >= g.values.size())
-      throw Error(ErrorCode::Invalid, "value id " + std::to_string(id) + " out of range", {},
+      throw Error(ErrorId::DanglingReference, "value id " + std::to_string(id) + " out of range", {},
                   where + ".inputs[" + std::to_string(i) + "]");
     in_types[i] = g.values[id].type;
     if (g.values[id].constant) in_consts[i] = &*g.values[id].constant;
@@ -150,9 +150,9 @@ std::optional<std::vector<TensorType>> infer_types(const Graph& g, std::size_t i
   try {
     return schema->infer(ctx);
   } catch (const Error& e) {
-    throw Error(e.code(), node.op + ": " + e.message(), {}, where);
+    throw Error(e.id(), node.op + ": " + e.message(), {}, where);
   } catch (const std::exception& e) {
-    throw Error(ErrorCode::Invalid, node.op + ": " + e.what(), {}, where);
+    throw Error(ErrorId::InvalidOther, node.op + ": " + e.what(), {}, where);
   }
 }
 
@@ -167,12 +167,12 @@ void resolve_output_types(Graph& g, std::size_t index, const std::optional<std::
       if (t.dtype != DataType::Undefined) r.dtype = t.dtype;
       if (!r.unknown_rank && !t.unknown_rank) {
         if (r.shape.size() != t.shape.size() && t.fully_known())
-          throw Error(ErrorCode::Invalid, output + " is declared with rank " + std::to_string(t.shape.size()) +
+          throw Error(ErrorId::Shape, output + " is declared with rank " + std::to_string(t.shape.size()) +
                                               ", the inputs give rank " + std::to_string(r.shape.size()), {}, where);
         if (r.shape.size() == t.shape.size())
           for (std::size_t d = 0; d < r.shape.size(); ++d) {
             if (r.shape[d] >= 0 && t.shape[d] >= 0 && r.shape[d] != t.shape[d])
-              throw Error(ErrorCode::Invalid, output + " dim " + std::to_string(d) + " is declared " +
+              throw Error(ErrorId::Shape, output + " dim " + std::to_string(d) + " is declared " +
                                                   std::to_string(t.shape[d]) + ", the inputs give " + std::to_string(r.shape[d]),
                           {}, where);
             if (r.shape[d] < 0) r.shape[d] = t.shape[d];
@@ -183,7 +183,7 @@ void resolve_output_types(Graph& g, std::size_t index, const std::optional<std::
       if (r.fully_known()) t = r;
     }
     if (!t.fully_known())
-      throw Error(infer_error.empty() ? ErrorCode::Unsupported : ErrorCode::Invalid,
+      throw Error(infer_error.empty() ? ErrorId::UnsupportedOther : ErrorId::InvalidOther,
                   "cannot resolve the type of output " + std::to_string(o) + " of " + label +
                       (infer_error.empty() ? "" : ": " + infer_error), {}, where);
   }

@@ -71,7 +71,7 @@ Ordering order_nodes(const Graph& g) {
 std::vector<std::size_t> topological_order(const Graph& g) {
   Ordering o = order_nodes(g);
   if (!o.cycle.empty())
-    throw Error(ErrorCode::Invalid, "the data flow has a cycle: " + describe_cycle(g, o.cycle), {},
+    throw Error(ErrorId::Cycle, "the data flow has a cycle: " + describe_cycle(g, o.cycle), {},
                 "nodes[" + std::to_string(o.cycle.front()) + "]");
   return std::move(o.order);
 }

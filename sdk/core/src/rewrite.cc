@@ -414,7 +414,7 @@ void require_constant_operands(const Graph& g, std::string_view format) {
       const char* what = o.kind == Kind::Ints ? "an int32/int64 constant" : o.kind == Kind::Scalar
                                                                               ? "a one-element float or integer constant"
                                                                               : "a float constant";
-      throw Error(ErrorCode::Unsupported,
+      throw Error(ErrorId::NoForm,
                   "node '" + n.name + "' (" + n.op + "): input " + std::to_string(o.input) + " `" + o.name + "`" + value +
                       " must be " + what + ": " + std::string(format) + " holds it in the operator's fields");
     }
@@ -423,7 +423,7 @@ void require_constant_operands(const Graph& g, std::string_view format) {
     if (n.op == "Reshape" && n.inputs.size() > 1 && n.inputs[1] != kNoValue && !n.attrs.count("shape")) {
       const ValueId v = n.inputs[1];
       const std::string value = v < g.values.size() ? " ('" + g.values[v].name + "')" : std::string();
-      throw Error(ErrorCode::Unsupported, "node '" + n.name + "' (Reshape): input 1 `shape`" + value +
+      throw Error(ErrorId::NoForm, "node '" + n.name + "' (Reshape): input 1 `shape`" + value +
                                               " must be an int64 constant: " + std::string(format) +
                                               " holds the target shape in the operator's fields (a shape computed at run "
                                               "time cannot be written)");

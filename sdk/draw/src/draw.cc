@@ -12,6 +12,7 @@
 #include <span>
 
 #include "labels.h"
+#include "scopes.h"
 #include "nnbridge/error.h"
 #include "nnbridge/format.h"
 #include "nnbridge/io.h"
@@ -93,6 +94,9 @@ void check_options(const Graph& g, const DrawOptions& o) {
   static const std::set<std::string, std::less<>> kRankdirs = {"TB", "LR", "BT", "RL"};
   if (!kRankdirs.count(o.rankdir))
     throw Error(ErrorCode::Invalid, "rankdir \"" + clean_utf8(o.rankdir) + "\" is none of TB, LR, BT, RL");
+  if (o.scopes < -1)
+    throw Error(ErrorCode::Invalid, "scopes = " + std::to_string(o.scopes) +
+                                        " is below -1 (-1: every level of name scopes boxed, 0: none)");
   const std::size_t n = drawn_node_count(g);
   if (o.max_nodes != 0 && n > o.max_nodes)
     throw Error(ErrorCode::Unsupported, "the drawing would hold " + std::to_string(n) + " boxes (" +
@@ -216,9 +220,27 @@ void build(const Graph& g, const DrawOptions& o, Drawing& d) {
     d.set_html(box, label, "<B>" + html_escape(cut_keep_end(v.name)) + "</B>" + (lines.empty() ? "" : "<BR/>" + small(lines)));
     drawn_value[id] = box;
   }
+  // Name scopes as nested clusters: a node is created at the top and then added to its innermost
+  // cluster (cgraph adds it to the enclosing ones too).
+  const ScopeTree scopes = scope_tree(g, o.scopes);
+  std::vector<Agraph_t*> clusters(scopes.scopes.size(), nullptr);
+  for (std::size_t k = 0; k < scopes.scopes.size(); ++k) {
+    const Scope& sc = scopes.scopes[k];
+    Agraph_t* parent = sc.parent == kNoScope ? root : clusters[sc.parent];
+    clusters[k] = agsubg(parent, c("cluster_" + std::to_string(k)), 1);
+    char* html = agstrdup_html(root, c(html_escape(cut_keep_end(sc.label))));
+    agsafeset(clusters[k], c("label"), html, c(""));
+    agstrfree(root, html);
+    agsafeset(clusters[k], c("style"), c("rounded"), c(""));
+    agsafeset(clusters[k], c("color"), c("#8a9bb0"), c(""));
+    agsafeset(clusters[k], c("fontcolor"), c("#4a5a70"), c(""));
+    agsafeset(clusters[k], c("fontsize"), c("10"), c(""));
+    agsafeset(clusters[k], c("labeljust"), c("l"), c(""));
+  }
   std::vector<Agnode_t*> boxes(g.nodes.size(), nullptr);
   for (std::size_t i = 0; i < g.nodes.size(); ++i) {
     boxes[i] = d.node("node" + std::to_string(i));
+    if (scopes.node_scope[i] != kNoScope) agsubnode(clusters[scopes.node_scope[i]], boxes[i], 1);
     for (ValueId out : g.nodes[i].outputs)
       if (out != kNoValue && !drawn_value[out]) drawn_value[out] = boxes[i];
   }

@@ -117,7 +117,7 @@ std::vector<float> to_float(const TensorType& t, const std::byte* b, std::size_t
     case DataType::UInt16: load_all<uint16_t>(b, n, out.data()); break;
     case DataType::UInt32: load_all<uint32_t>(b, n, out.data()); break;
     case DataType::UInt64: load_all<uint64_t>(b, n, out.data()); break;
-    default: throw Error(ErrorCode::Unsupported, "no float32 conversion for dtype " + std::string(to_string(t.dtype)));
+    default: throw Error(ErrorId::DataType, "no float32 conversion for dtype " + std::string(to_string(t.dtype)));
   }
   QParams qp(t);
   if (qp.q && t.dtype != DataType::Float32)
@@ -154,7 +154,7 @@ std::vector<std::byte> from_float(const TensorType& t, const float* v, std::size
     case DataType::Bool:
       for (std::size_t i = 0; i < n; ++i) out[i] = std::byte{v[i] != 0.0f};
       break;
-    default: throw Error(ErrorCode::Unsupported, "no float32 conversion for dtype " + std::string(to_string(t.dtype)));
+    default: throw Error(ErrorId::DataType, "no float32 conversion for dtype " + std::string(to_string(t.dtype)));
   }
   return out;
 }

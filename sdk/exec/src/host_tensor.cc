@@ -53,9 +53,9 @@ DataType storage_type(DataType t) {
 HostTensor HostTensor::from_buffer(TensorType type, Buffer data) {
   auto bytes = type.byte_size();
   if (type.unknown_rank || !bytes)
-    throw Error(ErrorCode::Invalid, "a host tensor needs a fully known shape and a dtype");
+    throw Error(ErrorId::Shape, "a host tensor needs a fully known shape and a dtype");
   if (static_cast<uint64_t>(*bytes) != data.size())
-    throw Error(ErrorCode::Invalid, "host tensor of " + std::to_string(*bytes) + " bytes given " +
+    throw Error(ErrorId::Shape, "host tensor of " + std::to_string(*bytes) + " bytes given " +
                                         std::to_string(data.size()) + " bytes");
   HostTensor t;
   t.type_ = std::move(type);
@@ -78,7 +78,7 @@ std::size_t HostTensor::element_count() const noexcept {
 
 void HostTensor::check_element_size(std::size_t size) const {
   if (size != element_size(type_.dtype))
-    throw Error(ErrorCode::Invalid, "tensor of dtype " + std::string(to_string(type_.dtype)) +
+    throw Error(ErrorId::TypeMismatch, "tensor of dtype " + std::string(to_string(type_.dtype)) +
                                         " read with an element size of " + std::to_string(size));
 }
 
@@ -104,7 +104,7 @@ std::vector<double> HostTensor::to_double() const {
       case DataType::UInt32: out[i] = load<uint32_t>(p + 4 * i); break;
       case DataType::UInt64: out[i] = static_cast<double>(load<uint64_t>(p + 8 * i)); break;
       case DataType::Bool: out[i] = load<uint8_t>(p + i) != 0 ? 1.0 : 0.0; break;
-      default: throw Error(ErrorCode::Invalid, "tensor of dtype " + std::string(to_string(type_.dtype)));
+      default: throw Error(ErrorId::TypeMismatch, "tensor of dtype " + std::string(to_string(type_.dtype)));
     }
   }
   const auto& q = type_.quantization;

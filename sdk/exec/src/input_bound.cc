@@ -30,21 +30,21 @@ class InputBoundPlan final : public Plan {
   TensorMap run(const TensorMap& inputs) const override {
     for (const auto& input : inputs)
       if (std::none_of(in_types_.begin(), in_types_.end(), [&](const auto& p) { return p.first == input.first; }))
-        throw Error(ErrorCode::Invalid, "\"" + input.first + "\" is not a graph input");
+        throw Error(ErrorId::MissingInput, "\"" + input.first + "\" is not a graph input");
     Graph bound = graph_;
     for (ValueId id : graph_.inputs) {
       Value& v = bound.values[id];
       auto it = inputs.find(v.name);
-      if (it == inputs.end()) throw Error(ErrorCode::Invalid, "no tensor given for graph input \"" + v.name + "\"");
+      if (it == inputs.end()) throw Error(ErrorId::MissingInput, "no tensor given for graph input \"" + v.name + "\"");
       const HostTensor& t = it->second;
       // A dim the graph leaves -1 (dynamic) takes the tensor's.
       bool fits = t.shape().size() == v.type.shape.size();
       for (std::size_t d = 0; fits && d < v.type.shape.size(); ++d)
         fits = v.type.shape[d] < 0 || v.type.shape[d] == t.shape()[d];
-      if (!fits) throw Error(ErrorCode::Invalid, "graph input \"" + v.name + "\" has the wrong shape");
+      if (!fits) throw Error(ErrorId::Shape, "graph input \"" + v.name + "\" has the wrong shape");
       v.type.shape = t.shape();
       if (t.dtype() != v.type.dtype && t.dtype() != storage_type(v.type.dtype))
-        throw Error(ErrorCode::Invalid, "graph input \"" + v.name + "\" is " + std::string(to_string(t.dtype())) +
+        throw Error(ErrorId::TypeMismatch, "graph input \"" + v.name + "\" is " + std::string(to_string(t.dtype())) +
                                             ", the graph needs " + std::string(to_string(v.type.dtype)));
       if (t.dtype() == v.type.dtype) {
         v.constant = Buffer::copy_of(t.bytes());
@@ -75,7 +75,7 @@ class InputBoundPlan final : public Plan {
 
 std::unique_ptr<Plan> input_bound_plan(std::shared_ptr<const Backend> backend, const Graph& g,
                                        const BackendOptions& options) {
-  if (!backend) throw Error(ErrorCode::Invalid, "input_bound_plan: no backend");
+  if (!backend) throw Error(ErrorId::OptionValue, "input_bound_plan: no backend");
   return std::make_unique<InputBoundPlan>(std::move(backend), g, options);
 }
 

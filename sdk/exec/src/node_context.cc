@@ -19,7 +19,7 @@ int64_t NodeContext::attr_int(std::string_view name, int64_t fallback) const {
   if (!a) return fallback;
   if (a->is<int64_t>()) return a->get<int64_t>();
   if (a->is<bool>()) return a->get<bool>() ? 1 : 0;
-  invalid("attribute " + std::string(name) + " is not an int");
+  invalid(ErrorId::AttributeValue, "attribute " + std::string(name) + " is not an int");
 }
 
 double NodeContext::attr_float(std::string_view name, double fallback) const {
@@ -27,21 +27,21 @@ double NodeContext::attr_float(std::string_view name, double fallback) const {
   if (!a) return fallback;
   if (a->is<double>()) return a->get<double>();
   if (a->is<int64_t>()) return static_cast<double>(a->get<int64_t>());
-  invalid("attribute " + std::string(name) + " is not a float");
+  invalid(ErrorId::AttributeValue, "attribute " + std::string(name) + " is not a float");
 }
 
 std::string NodeContext::attr_string(std::string_view name, std::string fallback) const {
   const Attr* a = attr(name);
   if (!a) return fallback;
   if (a->is<std::string>()) return a->get<std::string>();
-  invalid("attribute " + std::string(name) + " is not a string");
+  invalid(ErrorId::AttributeValue, "attribute " + std::string(name) + " is not a string");
 }
 
 std::vector<int64_t> NodeContext::attr_ints(std::string_view name, std::vector<int64_t> fallback) const {
   const Attr* a = attr(name);
   if (!a) return fallback;
   if (a->is<std::vector<int64_t>>()) return a->get<std::vector<int64_t>>();
-  invalid("attribute " + std::string(name) + " is not a list of ints");
+  invalid(ErrorId::AttributeValue, "attribute " + std::string(name) + " is not a list of ints");
 }
 
 int64_t NodeContext::attr_axis(std::string_view name, int64_t fallback, int64_t rank) const {
@@ -49,15 +49,17 @@ int64_t NodeContext::attr_axis(std::string_view name, int64_t fallback, int64_t 
 }
 
 const std::vector<float>& NodeContext::value(std::size_t input, std::string_view what) const {
-  if (!has_input(input)) invalid("input " + std::to_string(input) + " (" + std::string(what) + ") is absent");
+  if (!has_input(input)) invalid(ErrorId::Arity, "input " + std::to_string(input) + " (" + std::string(what) + ") is absent");
   if (input >= constants.size() || !constants[input])
     throw NeedsValue("input " + std::to_string(input) + " (" + std::string(what) +
                      ") is not a constant: the kernel needs its value at prepare");
   return *constants[input];
 }
 
-void NodeContext::unsupported(const std::string& what) const { throw Error(ErrorCode::Unsupported, what); }
-void NodeContext::invalid(const std::string& what) const { throw Error(ErrorCode::Invalid, what); }
+void NodeContext::unsupported(ErrorId id, const std::string& what) const { throw Error(id, what); }
+void NodeContext::invalid(ErrorId id, const std::string& what) const { throw Error(id, what); }
+void NodeContext::unsupported(const std::string& what) const { unsupported(ErrorId::Feature, what); }
+void NodeContext::invalid(const std::string& what) const { invalid(ErrorId::InvalidOther, what); }
 
 std::vector<float> implied_bias_scale(const NodeContext& ctx, int64_t channels) {
   if (!ctx.has_input(2) || ctx.in[2].dtype != DataType::Int32) return {};

@@ -28,8 +28,8 @@ constexpr DescrMap kDescrs[] = {
     {"u2", DataType::UInt16},  {"u4", DataType::UInt32},  {"u8", DataType::UInt64},  {"b1", DataType::Bool},
 };
 
-[[noreturn]] void malformed(const std::string& file, const std::string& where, const std::string& msg) {
-  throw Error(ErrorCode::Malformed, msg, file, where);
+[[noreturn]] void malformed(ErrorId id, const std::string& file, const std::string& where, const std::string& msg) {
+  throw Error(id, msg, file, where);
 }
 
 // A tiny reader of the header's Python literal: only what numpy writes.
@@ -50,22 +50,22 @@ struct HeaderParser {
     return false;
   }
   void expect(char c) {
-    if (!eat(c)) malformed(file, "header", std::string("expected '") + c + "' at offset " + std::to_string(i));
+    if (!eat(c)) malformed(ErrorId::Syntax, file, "header", std::string("expected '") + c + "' at offset " + std::to_string(i));
   }
   std::string str() {
     ws();
-    if (i >= s.size() || (s[i] != '\'' && s[i] != '"')) malformed(file, "header", "expected a string at offset " + std::to_string(i));
+    if (i >= s.size() || (s[i] != '\'' && s[i] != '"')) malformed(ErrorId::Syntax, file, "header", "expected a string at offset " + std::to_string(i));
     char q = s[i++];
     std::size_t start = i;
     while (i < s.size() && s[i] != q) ++i;
-    if (i >= s.size()) malformed(file, "header", "unterminated string");
+    if (i >= s.size()) malformed(ErrorId::Syntax, file, "header", "unterminated string");
     return std::string(s.substr(start, i++ - start));
   }
   bool boolean() {
     ws();
     if (s.substr(i, 4) == "True") return i += 4, true;
     if (s.substr(i, 5) == "False") return i += 5, false;
-    malformed(file, "header", "expected True or False at offset " + std::to_string(i));
+    malformed(ErrorId::Syntax, file, "header", "expected True or False at offset " + std::to_string(i));
   }
   std::vector<int64_t> shape() {
     expect('(');
@@ -75,11 +75,11 @@ struct HeaderParser {
       std::size_t start = i;
       int64_t v = 0;
       while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-        if (v > (INT64_MAX - 9) / 10) malformed(file, "header.shape", "dimension too large");
+        if (v > (INT64_MAX - 9) / 10) malformed(ErrorId::BadEncoding, file, "header.shape", "dimension too large");
         v = v * 10 + (s[i++] - '0');
       }
       if (i < s.size() && s[i] == 'L') ++i;  // Python 2 longs
-      if (i == start) malformed(file, "header.shape", "expected a non-negative integer at offset " + std::to_string(i));
+      if (i == start) malformed(ErrorId::Syntax, file, "header.shape", "expected a non-negative integer at offset " + std::to_string(i));
       dims.push_back(v);
       if (!eat(',')) {
         expect(')');
@@ -94,20 +94,20 @@ struct HeaderParser {
 
 HostTensor parse_npy(std::span<const std::byte> bytes, const std::string& file, std::shared_ptr<const void> owner) {
   const auto* p = reinterpret_cast<const unsigned char*>(bytes.data());
-  if (bytes.size() < 10 || std::memcmp(p, kMagic, 6) != 0) malformed(file, "magic", "not a NumPy .npy file");
+  if (bytes.size() < 10 || std::memcmp(p, kMagic, 6) != 0) malformed(ErrorId::BadIdentifier, file, "magic", "not a NumPy .npy file");
   const unsigned major = p[6];
   if (major < 1 || major > 3)
-    throw Error(ErrorCode::Unsupported, ".npy format version " + std::to_string(major) + " is not supported", file, "version");
+    throw Error(ErrorId::Version, ".npy format version " + std::to_string(major) + " is not supported", file, "version");
   std::size_t header_len, offset;
   if (major == 1) {
     header_len = p[8] | (p[9] << 8);
     offset = 10;
   } else {
-    if (bytes.size() < 12) malformed(file, "header", "truncated header length");
+    if (bytes.size() < 12) malformed(ErrorId::Truncated, file, "header", "truncated header length");
     header_len = p[8] | (p[9] << 8) | (p[10] << 16) | (static_cast<std::size_t>(p[11]) << 24);
     offset = 12;
   }
-  if (header_len > bytes.size() - offset) malformed(file, "header", "header length " + std::to_string(header_len) + " runs past the end of the file");
+  if (header_len > bytes.size() - offset) malformed(ErrorId::Truncated, file, "header", "header length " + std::to_string(header_len) + " runs past the end of the file");
   std::string_view header(reinterpret_cast<const char*>(p + offset), header_len);
   const std::size_t data_offset = offset + header_len;
 
@@ -122,31 +122,31 @@ HostTensor parse_npy(std::span<const std::byte> bytes, const std::string& file, 
     if (key == "descr") descr = hp.str();
     else if (key == "fortran_order") fortran = hp.boolean();
     else if (key == "shape") shape = hp.shape();
-    else malformed(file, "header", "unknown key '" + key + "'");
+    else malformed(ErrorId::Syntax, file, "header", "unknown key '" + key + "'");
     if (!hp.eat(',')) {
       hp.expect('}');
       break;
     }
   }
-  if (!descr || !fortran || !shape) malformed(file, "header", "needs the keys 'descr', 'fortran_order' and 'shape'");
-  if (*fortran) throw Error(ErrorCode::Unsupported, "Fortran-order arrays are not supported", file, "header.fortran_order");
+  if (!descr || !fortran || !shape) malformed(ErrorId::Syntax, file, "header", "needs the keys 'descr', 'fortran_order' and 'shape'");
+  if (*fortran) throw Error(ErrorId::Feature, "Fortran-order arrays are not supported", file, "header.fortran_order");
   const std::string& d = *descr;
   if (d.size() != 3 || (d[0] != '<' && d[0] != '|' && d[0] != '='))
-    throw Error(ErrorCode::Unsupported, "dtype '" + d + "' is not supported (little-endian numeric or bool only)", file, "header.descr");
+    throw Error(ErrorId::DataType, "dtype '" + d + "' is not supported (little-endian numeric or bool only)", file, "header.descr");
   DataType dtype = DataType::Undefined;
   for (const auto& m : kDescrs)
     if (d.substr(1) == m.descr) dtype = m.dtype;
   if (dtype == DataType::Undefined)
-    throw Error(ErrorCode::Unsupported, "dtype '" + d + "' is not supported", file, "header.descr");
-  if (element_size(dtype) > 1 && d[0] == '|') malformed(file, "header.descr", "dtype '" + d + "' has no byte order");
+    throw Error(ErrorId::DataType, "dtype '" + d + "' is not supported", file, "header.descr");
+  if (element_size(dtype) > 1 && d[0] == '|') malformed(ErrorId::BadEncoding, file, "header.descr", "dtype '" + d + "' has no byte order");
 
   TensorType type{dtype, *shape, false, std::nullopt};
   auto size = type.byte_size();
-  if (!size) malformed(file, "header.shape", "the element count overflows");
+  if (!size) malformed(ErrorId::BadEncoding, file, "header.shape", "the element count overflows");
   if (static_cast<uint64_t>(*size) > bytes.size() - data_offset)
-    malformed(file, "data", "needs " + std::to_string(*size) + " bytes, the file has " + std::to_string(bytes.size() - data_offset));
+    malformed(ErrorId::Truncated, file, "data", "needs " + std::to_string(*size) + " bytes, the file has " + std::to_string(bytes.size() - data_offset));
   if (static_cast<uint64_t>(*size) < bytes.size() - data_offset)
-    malformed(file, "data", "has " + std::to_string(bytes.size() - data_offset - *size) + " bytes after the array");
+    malformed(ErrorId::MalformedOther, file, "data", "has " + std::to_string(bytes.size() - data_offset - *size) + " bytes after the array");
   auto data = bytes.subspan(data_offset, static_cast<std::size_t>(*size));
   if (!owner) return HostTensor::owned(std::move(type), std::vector<std::byte>(data.begin(), data.end()));
   return HostTensor::view(std::move(type), data, std::move(owner));
@@ -162,7 +162,7 @@ std::vector<std::byte> encode_npy(const HostTensor& t) {
   const char* code = nullptr;
   for (const auto& m : kDescrs)
     if (m.dtype == st) code = m.descr;
-  if (!code) throw Error(ErrorCode::Unsupported, "dtype " + std::string(to_string(t.dtype())) + " has no .npy equivalent");
+  if (!code) throw Error(ErrorId::DataType, "dtype " + std::string(to_string(t.dtype())) + " has no .npy equivalent");
   std::string header = std::string("{'descr': '") + (element_size(st) == 1 ? '|' : '<') + code +
                        "', 'fortran_order': False, 'shape': (";
   for (std::size_t i = 0; i < t.shape().size(); ++i) {

@@ -39,7 +39,7 @@ std::vector<std::shared_ptr<const Backend>> fallback_backends(const BackendOptio
     if (!b) {
       std::string names;
       for (const auto& r : all_backends()) names += (names.empty() ? "" : ", ") + r->name();
-      throw Error(ErrorCode::Invalid, "fallback backend \"" + name + "\" is not registered (registered: " + names + ")");
+      throw Error(ErrorId::OptionValue, "fallback backend \"" + name + "\" is not registered (registered: " + names + ")");
     }
     out.push_back(std::move(b));
   }
@@ -101,7 +101,7 @@ std::shared_ptr<const ForeignNode> prepare_foreign(const Graph& work, std::size_
     } catch (const Error& e) {
       const bool last = b + 1 == list.size();
       if (last || e.code() != ErrorCode::Unsupported)
-        throw Error(e.code(), node_label(work, i) + " (" + why + ", on " + list[b]->name() + "): " + e.message(), {},
+        throw Error(e.id(), node_label(work, i) + " (" + why + ", on " + list[b]->name() + "): " + e.message(), {},
                     "nodes[" + std::to_string(i) + "]");
     }
   }
@@ -161,13 +161,13 @@ bool fold_node(Graph& work, std::size_t i, const Graph& g, const BackendOptions&
 [[noreturn]] void missing_data(const Graph& g, ValueId v, const std::string& label, const std::string& where) {
   if (auto key = g.values[v].attrs.find(kExternalDataKey); key != g.values[v].attrs.end() && key->second.is<std::string>()) {
     auto hint = g.metadata.find(kExternalDataHint);
-    throw Error(ErrorCode::Invalid,
+    throw Error(ErrorId::DanglingReference,
                 "constant \"" + g.values[v].name + "\" of " + label + " has no data: its bytes are the named data \"" +
                     key->second.get<std::string>() + "\", which was not loaded" +
                     (hint != g.metadata.end() && hint->second.is<std::string>() ? " (" + hint->second.get<std::string>() + ")" : ""),
                 {}, where);
   }
-  throw Error(ErrorCode::Invalid, "input \"" + g.values[v].name + "\" of " + label +
+  throw Error(ErrorId::DanglingReference, "input \"" + g.values[v].name + "\" of " + label +
                                       " has no data: it is not a graph input, a constant with data or a node's output",
               {}, where);
 }
@@ -188,17 +188,17 @@ PreparedGraph prepare_nodes(const Graph& g, const BackendOptions& options, std::
   refuse_check_errors(g, [&](std::size_t i) { return ids_in_range(g.nodes[i]) && builder.is_custom(g, i); });
   const auto fallback = fallback_backends(options, self);
   for (ValueId id : g.inputs) {
-    if (id >= g.values.size()) throw Error(ErrorCode::Invalid, "graph input id out of range", {}, "inputs");
+    if (id >= g.values.size()) throw Error(ErrorId::DanglingReference, "graph input id out of range", {}, "inputs");
     const TensorType& t = g.values[id].type;
     if (!t.fully_known()) {
       // A dynamic dim (an exported batch size): known once the input is bound (input_bound.h).
       if (t.dtype != DataType::Undefined && !t.unknown_rank)
         throw NeedsValue("graph input \"" + g.values[id].name + "\" has an unknown dimension");
-      throw Error(ErrorCode::Unsupported, "graph input \"" + g.values[id].name + "\" has an unknown dimension or dtype");
+      throw Error(ErrorId::Feature, "graph input \"" + g.values[id].name + "\" has an unknown dimension or dtype");
     }
   }
   for (ValueId id : g.outputs)
-    if (id >= g.values.size()) throw Error(ErrorCode::Invalid, "graph output id out of range", {}, "outputs");
+    if (id >= g.values.size()) throw Error(ErrorId::DanglingReference, "graph output id out of range", {}, "outputs");
   PreparedGraph p;
   p.work = g;  // types get resolved in place; constants are shared, not copied
   Graph& work = p.work;
@@ -207,7 +207,7 @@ PreparedGraph prepare_nodes(const Graph& g, const BackendOptions& options, std::
     const Value& val = g.values[v];
     if (!val.constant) continue;
     if (!val.type.fully_known() || !val.type.byte_size() || static_cast<uint64_t>(*val.type.byte_size()) != val.constant->size())
-      throw Error(ErrorCode::Invalid, "constant \"" + val.name + "\" does not match its type", {}, "values[" + std::to_string(v) + "]");
+      throw Error(ErrorId::Shape, "constant \"" + val.name + "\" does not match its type", {}, "values[" + std::to_string(v) + "]");
     p.constants[v] = std::make_shared<const std::vector<float>>(
         to_float(val.type, val.constant->data(), static_cast<std::size_t>(*val.type.element_count())));
   }
@@ -224,9 +224,9 @@ PreparedGraph prepare_nodes(const Graph& g, const BackendOptions& options, std::
     const std::string where = "nodes[" + std::to_string(i) + "]";
     const std::string label = node_label(g, i);
     for (ValueId v : n.inputs)
-      if (v != kNoValue && v >= g.values.size()) throw Error(ErrorCode::Invalid, "input id out of range in " + label, {}, where);
+      if (v != kNoValue && v >= g.values.size()) throw Error(ErrorId::DanglingReference, "input id out of range in " + label, {}, where);
     for (ValueId v : n.outputs)
-      if (v >= g.values.size()) throw Error(ErrorCode::Invalid, "output id out of range in " + label, {}, where);
+      if (v >= g.values.size()) throw Error(ErrorId::DanglingReference, "output id out of range in " + label, {}, where);
     for (ValueId v : n.inputs)
       if (v != kNoValue && !ready[v]) missing_data(g, v, label, where);
     for (ValueId v : n.outputs) ready[v] = true;
@@ -234,7 +234,7 @@ PreparedGraph prepare_nodes(const Graph& g, const BackendOptions& options, std::
     const bool mine = builder.has_kernel(work, i);
     const std::string no_kernel = "the " + self_name + " backend has no kernel for op " + n.op + " (node " + std::to_string(i) +
                                   " \"" + n.name + "\")";
-    if (!mine && fallback.empty()) throw Error(ErrorCode::Unsupported, no_kernel + builder.no_kernel_note(work, i), {}, where);
+    if (!mine && fallback.empty()) throw Error(ErrorId::Feature, no_kernel + builder.no_kernel_note(work, i), {}, where);
     // Types: the schema's inference, which must agree with every dim the file declares; the
     // declared type where inference leaves something unknown or has nothing to say. (Kernels
     // index buffers by these shapes, so a file cannot make them disagree.)
@@ -245,7 +245,7 @@ PreparedGraph prepare_nodes(const Graph& g, const BackendOptions& options, std::
       try {
         own = builder.shapes(work, i);
       } catch (const Error& e) {
-        throw Error(e.code(), label + ": " + e.message(), {}, where);
+        throw Error(e.id(), label + ": " + e.message(), {}, where);
       }
     }
     if (own.own) {
@@ -299,9 +299,9 @@ PreparedGraph prepare_nodes(const Graph& g, const BackendOptions& options, std::
       if (needs_value) throw NeedsValue(e.message().rfind(label, 0) == 0 ? e.message() : label + ": " + e.message(), where);
       if (!can_fall_back) {
         if (e.code() == ErrorCode::Backend || e.message().rfind(label, 0) == 0)  // already names the node
-          throw Error(e.code(), e.message(), e.file(), e.where().empty() ? where : e.where());
+          throw Error(e.id(), e.message(), e.file(), e.where().empty() ? where : e.where());
         const std::string note = e.code() == ErrorCode::Unsupported ? builder.no_kernel_note(work, i) : std::string();
-        throw Error(e.code(), label + ": " + e.message() + note, {}, where);
+        throw Error(e.id(), label + ": " + e.message() + note, {}, where);
       }
       auto f = prepare_foreign(work, i, options, fallback, "the " + self_name + " kernel failed: " + e.message());
       p.placement.push_back({i, n.name, n.op, f->backend});
@@ -310,7 +310,7 @@ PreparedGraph prepare_nodes(const Graph& g, const BackendOptions& options, std::
   }
   for (ValueId id : g.outputs)
     if (!work.values[id].type.fully_known())
-      throw Error(ErrorCode::Unsupported, "graph output \"" + g.values[id].name + "\" has no known shape");
+      throw Error(ErrorId::Feature, "graph output \"" + g.values[id].name + "\" has no known shape");
   return p;
 }
 

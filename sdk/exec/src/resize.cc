@@ -110,7 +110,7 @@ ResizePlan resize_plan(const NodeContext& ctx) {
   const Shape& xs = ctx.in[0].shape;
   const Shape& ys = ctx.out[0].shape;
   const int64_t r = static_cast<int64_t>(xs.size());
-  if (static_cast<int64_t>(ys.size()) != r) ctx.invalid("output rank differs from X's");
+  if (static_cast<int64_t>(ys.size()) != r) ctx.invalid(ErrorId::Shape, "output rank differs from X's");
   Rules rules;
   rules.mode = ctx.attr_string("mode", "nearest");
   rules.ctm = ctx.attr_string("coordinate_transformation_mode", "asymmetric");
@@ -134,27 +134,27 @@ ResizePlan resize_plan(const NodeContext& ctx) {
     scales.assign(s.begin(), s.end());
   }
   if (!scales.empty()) {
-    if (ctx.has_input(3)) ctx.invalid("takes scales or sizes, not both");
-    if (static_cast<int64_t>(scales.size()) != r) ctx.invalid("scales needs one value per dim of X");
+    if (ctx.has_input(3)) ctx.invalid(ErrorId::Arity, "takes scales or sizes, not both");
+    if (static_cast<int64_t>(scales.size()) != r) ctx.invalid(ErrorId::Shape, "scales needs one value per dim of X");
     for (double s : scales)
-      if (!(s > 0) || !std::isfinite(s)) ctx.invalid("scales must be positive and finite");
+      if (!(s > 0) || !std::isfinite(s)) ctx.invalid(ErrorId::AttributeValue, "scales must be positive and finite");
   } else {
-    if (!ctx.has_input(3)) ctx.invalid("needs scales or sizes");
-    if (to_ints(ctx.value(3, "sizes")) != ys) ctx.invalid("sizes disagree with the output shape");
+    if (!ctx.has_input(3)) ctx.invalid(ErrorId::Arity, "needs scales or sizes");
+    if (to_ints(ctx.value(3, "sizes")) != ys) ctx.invalid(ErrorId::Shape, "sizes disagree with the output shape");
   }
   std::vector<double> roi;
   if (rules.ctm == "tf_crop_and_resize") {
-    if (!ctx.has_input(1)) ctx.invalid("tf_crop_and_resize needs roi");
+    if (!ctx.has_input(1)) ctx.invalid(ErrorId::Arity, "tf_crop_and_resize needs roi");
     const std::vector<float>& v = ctx.value(1, "roi");
-    if (static_cast<int64_t>(v.size()) != 2 * r) ctx.invalid("roi needs 2 * rank values");
+    if (static_cast<int64_t>(v.size()) != 2 * r) ctx.invalid(ErrorId::Shape, "roi needs 2 * rank values");
     roi.assign(v.begin(), v.end());
   }
   for (int64_t d = r; d-- > 0;) {
     const double scale = scales.empty() ? static_cast<double>(ys[d]) / static_cast<double>(xs[d]) : scales[d];
     if (!scales.empty() && static_cast<double>(ys[d]) != std::floor(static_cast<double>(xs[d]) * scale))
-      ctx.invalid("output dim " + std::to_string(d) + " is not floor(in * scale)");
+      ctx.invalid(ErrorId::Shape, "output dim " + std::to_string(d) + " is not floor(in * scale)");
     if (ys[d] == 0) continue;
-    if (xs[d] == 0) ctx.invalid("cannot resize an empty dim to a non-empty one");
+    if (xs[d] == 0) ctx.invalid(ErrorId::Shape, "cannot resize an empty dim to a non-empty one");
     ResizeAxis t = axis_taps(rules, xs[d], ys[d], scale, roi.empty() ? 0.0 : roi[d], roi.empty() ? 1.0 : roi[d + r]);
     if (identity(t)) continue;
     t.dim = d;

@@ -33,14 +33,14 @@ Shape strides_of(const Shape& s) {
 
 Shape broadcast_strides(const Shape& in, const Shape& out) {
   if (in.size() > out.size())
-    throw Error(ErrorCode::Invalid, "shape " + text(in) + " has a higher rank than the output " + text(out));
+    throw Error(ErrorId::Shape, "shape " + text(in) + " has a higher rank than the output " + text(out));
   Shape st(out.size(), 0);
   const Shape own = strides_of(in);
   const std::size_t lead = out.size() - in.size();
   for (std::size_t d = 0; d < in.size(); ++d) {
     if (in[d] == 1) continue;  // stretched: stride 0
     if (in[d] != out[lead + d])
-      throw Error(ErrorCode::Invalid, "shape " + text(in) + " does not broadcast to the output " + text(out));
+      throw Error(ErrorId::Shape, "shape " + text(in) + " does not broadcast to the output " + text(out));
     st[lead + d] = own[d];
   }
   return st;

@@ -19,14 +19,14 @@ SliceWindow slice_window(const NodeContext& ctx) {
     for (std::size_t i = 0; i < starts.size(); ++i) axes.push_back(static_cast<int64_t>(i));
   if (ctx.has_input(4)) steps = to_ints(ctx.value(4, "steps"));
   if (ends.size() != starts.size() || axes.size() != starts.size() || steps.size() != starts.size())
-    ctx.invalid("starts, ends, axes and steps differ in length");
+    ctx.invalid(ErrorId::Shape, "starts, ends, axes and steps differ in length");
   SliceWindow w{Shape(r, 0), Shape(r, 1), is};
   std::vector<bool> seen(static_cast<std::size_t>(r), false);
   for (std::size_t i = 0; i < starts.size(); ++i) {
     const int64_t a = normalize_axis(axes[i], r, "axes value"), st = steps[i], dim = is[a];
-    if (seen[a]) ctx.invalid("axes repeats " + std::to_string(a));
+    if (seen[a]) ctx.invalid(ErrorId::AttributeValue, "axes repeats " + std::to_string(a));
     seen[a] = true;
-    if (st == 0) ctx.invalid("steps must not be 0");
+    if (st == 0) ctx.invalid(ErrorId::AttributeValue, "steps must not be 0");
     int64_t s = starts[i] < 0 ? starts[i] + dim : starts[i], e = ends[i] < 0 ? ends[i] + dim : ends[i];
     s = st > 0 ? std::clamp<int64_t>(s, 0, dim) : std::clamp<int64_t>(s, 0, dim - 1);
     e = st > 0 ? std::clamp<int64_t>(e, 0, dim) : std::clamp<int64_t>(e, -1, dim - 1);
@@ -35,7 +35,7 @@ SliceWindow slice_window(const NodeContext& ctx) {
     w.begin[a] = w.count[a] ? s : 0;
     w.step[a] = st;
   }
-  if (w.count != ctx.out[0].shape) ctx.invalid("output shape disagrees with the slice");
+  if (w.count != ctx.out[0].shape) ctx.invalid(ErrorId::Shape, "output shape disagrees with the slice");
   return w;
 }
 

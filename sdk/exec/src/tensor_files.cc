@@ -54,7 +54,7 @@ std::vector<std::string> tensor_file_stems(const std::vector<std::string>& names
     stems.push_back(stem ? *stem : std::string(role) + "_" + std::to_string(i));
     auto [it, fresh] = owner.emplace(stems.back(), i);
     if (!fresh)
-      throw Error(ErrorCode::Invalid,
+      throw Error(ErrorId::DuplicateName,
                   "graph " + std::string(role) + "s " + std::to_string(it->second) + " (\"" + names[it->second] + "\") and " +
                       std::to_string(i) + " (\"" + names[i] + "\") would share the file " + stems.back() + ".npy");
   }

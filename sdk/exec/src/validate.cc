@@ -146,16 +146,16 @@ std::vector<OutputReport> compare_outputs(const TensorMap& actual, const TensorM
 
 ValidationReport validate(const Graph& g, const TensorMap& inputs, std::span<const std::string> backends,
                           const Tolerance& tol, const TensorMap* expected, const BackendOptions& options) {
-  if (backends.empty()) throw Error(ErrorCode::Invalid, "validate() needs at least one backend");
+  if (backends.empty()) throw Error(ErrorId::Arity, "validate() needs at least one backend");
   for (std::size_t i = 0; i < backends.size(); ++i)
     for (std::size_t j = 0; j < i; ++j)
       if (backends[i] == backends[j])
-        throw Error(ErrorCode::Invalid, "validate(): backend \"" + backends[i] + "\" is named twice");
+        throw Error(ErrorId::DuplicateName, "validate(): backend \"" + backends[i] + "\" is named twice");
   // One backend and no expected outputs: compared with itself it would always pass.
   std::vector<std::string> with_cpu;
   if (!expected && backends.size() == 1) {
     if (backends[0] == "cpu")
-      throw Error(ErrorCode::Invalid,
+      throw Error(ErrorId::Arity,
                   "validate(): nothing to compare with: give expected outputs or a second backend");
     with_cpu = {"cpu", backends[0]};
     backends = with_cpu;
@@ -174,7 +174,7 @@ ValidationReport validate(const Graph& g, const TensorMap& inputs, std::span<con
     std::string failure;
     try {
       auto backend = find_backend(name);
-      if (!backend) throw Error(ErrorCode::Backend, "no backend named \"" + name + "\"");
+      if (!backend) throw Error(ErrorId::BackendOther, "no backend named \"" + name + "\"");
       outputs = backend->prepare(g, options)->run(inputs);
     } catch (const std::exception& e) {
       failure = e.what();

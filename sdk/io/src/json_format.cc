@@ -67,7 +67,7 @@ std::size_t parse_size_option(const SaveOptions& options, const std::string& key
   std::size_t out = 0;
   auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
   if (ec != std::errc() || end != v.data() + v.size())
-    throw Error(ErrorCode::Invalid, "option " + key + "=" + v + ": expected a non-negative integer", file);
+    throw Error(ErrorId::OptionValue, "option " + key + "=" + v + ": expected a non-negative integer", file);
   return out;
 }
 
@@ -78,7 +78,7 @@ int parse_indent_option(const SaveOptions& options, const std::string& file) {
   int out = 0;
   auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
   if (ec != std::errc() || end != v.data() + v.size() || out < -1 || out > 16)
-    throw Error(ErrorCode::Invalid, "option json.indent=" + v + ": expected an integer from -1 to 16", file);
+    throw Error(ErrorId::OptionValue, "option json.indent=" + v + ": expected an integer from -1 to 16", file);
   return out;
 }
 
@@ -87,7 +87,7 @@ bool parse_bool_option(const SaveOptions& options, const std::string& key, const
   if (it == options.options.end()) return false;
   if (it->second == "true" || it->second == "1") return true;
   if (it->second == "false" || it->second == "0") return false;
-  throw Error(ErrorCode::Invalid, "option " + key + "=" + it->second + ": expected true or false", file);
+  throw Error(ErrorId::OptionValue, "option " + key + "=" + it->second + ": expected true or false", file);
 }
 
 /// `<stem>.bin` next to the JSON file; `<name>.bin` when the JSON file itself is named *.bin.
@@ -100,16 +100,16 @@ std::filesystem::path sidecar_path(const std::filesystem::path& json_path) {
 
 Graph read_json(const Source& src, const LoadOptions& options) {
   for (const auto& [key, value] : options.options)
-    throw Error(ErrorCode::Unsupported, "the json reader has no option '" + key + "'", src.file);
+    throw Error(ErrorId::UnknownOption, "the json reader has no option '" + key + "'", src.file);
   std::string_view text(reinterpret_cast<const char*>(src.bytes.data()), src.bytes.size());
   // The document names its sidecar; it is mapped from the JSON file's folder, so constants
   // stay in the mapping as they do for binary formats. In-memory input has no folder.
   SidecarResolver resolve = [&](const std::string& name) -> Buffer {
     if (src.path.empty())
-      throw Error(ErrorCode::Unsupported, "names a sidecar '" + name + "', which in-memory input cannot have",
+      throw Error(ErrorId::Feature, "names a sidecar '" + name + "', which in-memory input cannot have",
                   src.file, "sidecar");
     if (name.empty() || name == "." || name == ".." || name.find_first_of(std::string("/\\\0", 3)) != std::string::npos)
-      throw Error(ErrorCode::Malformed, "must be a plain file name next to the document, not '" + name + "'",
+      throw Error(ErrorId::MalformedOther, "must be a plain file name next to the document, not '" + name + "'",
                   src.file, "sidecar");
     const std::filesystem::path side_path = src.path.parent_path() / name;
     try {
@@ -117,7 +117,7 @@ Graph read_json(const Source& src, const LoadOptions& options) {
       return side->buffer(side);
     } catch (const Error& e) {
       // Name the document (what the user asked to read) and the sidecar it points to.
-      throw Error(ErrorCode::Io, "cannot open the sidecar " + side_path.string() + ": " + e.message(), src.file,
+      throw Error(e.id(), "cannot open the sidecar " + side_path.string() + ": " + e.message(), src.file,
                   "sidecar");
     }
   };

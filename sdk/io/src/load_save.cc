@@ -32,7 +32,7 @@ const FormatHandler* sniff(std::span<const std::byte> bytes) {
 
 const FormatHandler* named(std::string_view name, const std::string& file) {
   const FormatHandler* h = find_format(name);
-  if (!h) throw Error(ErrorCode::Unsupported, "unknown format '" + std::string(name) + "' (see `nnbridge formats`)", file);
+  if (!h) throw Error(ErrorId::UnknownFormat, "unknown format '" + std::string(name) + "' (see `nnbridge formats`)", file);
   return h;
 }
 
@@ -60,12 +60,12 @@ void check_option_names(const std::map<std::string, std::string, std::less<>>& o
   const auto& known = std::string(kind) == "reader" ? h.reader_options : h.writer_options;
   for (const auto& [key, value] : options) {
     if (key.compare(0, prefix.size(), prefix) != 0)
-      throw Error(ErrorCode::Unsupported,
+      throw Error(ErrorId::UnknownOption,
                   std::string(kind) + " option '" + key + "' does not belong to format '" + h.name + "'; " +
                       option_list(h, known, kind),
                   file);
     if (std::find(known.begin(), known.end(), key) == known.end())
-      throw Error(ErrorCode::Unsupported,
+      throw Error(ErrorId::UnknownOption,
                   "the " + h.name + " " + kind + " has no option '" + key + "'; " + option_list(h, known, kind), file);
   }
 }
@@ -82,7 +82,7 @@ auto naming_file(const std::string& file, F&& f) -> decltype(f()) {
 }
 
 Graph read_with(const FormatHandler& h, const Source& src, const LoadOptions& options) {
-  if (!h.read) throw Error(ErrorCode::Unsupported, "format '" + h.name + "' cannot be read", src.file);
+  if (!h.read) throw Error(ErrorId::Feature, "format '" + h.name + "' cannot be read", src.file);
   check_option_names(options.options, h, src.file, "reader");
   Graph g = naming_file(src.file, [&] { return h.read(src, options); });
   if (g.source_format.empty()) g.source_format = h.name;
@@ -124,7 +124,7 @@ Graph load(const std::filesystem::path& path, const LoadOptions& options) {
   if (!h) h = sniff(mapped->bytes());
   if (!h) h = find_format_by_path(path);
   if (!h)
-    throw Error(ErrorCode::Unsupported,
+    throw Error(ErrorId::UnknownFormat,
                 "unknown format: the content matches no known format and the extension names none", file);
   Source src{mapped->bytes(), mapped, file, path};
   return read_with(*h, src, options);
@@ -135,7 +135,7 @@ Graph load(std::span<const std::byte> bytes, std::string_view format, const Load
   std::string name(format);
   if (name.empty()) name = options.format;
   const FormatHandler* h = name.empty() ? sniff(bytes) : named(name, {});
-  if (!h) throw Error(ErrorCode::Unsupported, "unknown format: the content matches no known format");
+  if (!h) throw Error(ErrorId::UnknownFormat, "unknown format: the content matches no known format");
   if (!owner) {
     // Copy so that the graph's constants (views into the bytes) outlive the caller's buffer.
     auto copy = std::make_shared<std::vector<std::byte>>(bytes.begin(), bytes.end());
@@ -152,9 +152,9 @@ void save(const Graph& g, const std::filesystem::path& path, const SaveOptions& 
   if (!options.format.empty()) h = named(options.format, file);
   if (!h) h = find_format_by_path(path);
   if (!h)
-    throw Error(ErrorCode::Unsupported,
+    throw Error(ErrorId::UnknownFormat,
                 "cannot tell the output format: name one, or use a known extension (see `nnbridge formats`)", file);
-  if (!h->write) throw Error(ErrorCode::Unsupported, "format '" + h->name + "' cannot be written", file);
+  if (!h->write) throw Error(ErrorId::Feature, "format '" + h->name + "' cannot be written", file);
   check_option_names(options.options, *h, file, "writer");
   // A writer never writes what a reader refuses: a cyclic data flow is Error(Invalid) naming a
   // node on the cycle, for every format (each reader rejects cycles).
@@ -168,7 +168,7 @@ std::string detect_format(const std::filesystem::path& path) {
   const FormatHandler* h = sniff(mapped->bytes());
   if (!h) h = find_format_by_path(path);
   if (!h)
-    throw Error(ErrorCode::Unsupported,
+    throw Error(ErrorId::UnknownFormat,
                 "unknown format: the content matches no known format and the extension names none", file);
   return h->name;
 }

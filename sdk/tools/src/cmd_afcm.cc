@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "model_io.h"
 #include "nnbridge/error.h"
 #include "nnbridge/format.h"
 #include "nnbridge/formats/afcm.h"
@@ -22,14 +23,14 @@ struct ShadersArgs {
 int run_shaders(const ShadersArgs& a) {
   LoadOptions lo;
   if (!a.from.empty()) lo.format = resolve_format_name(a.from);
-  Graph g = load(a.file, lo);
+  Graph g = load_model(a.file, lo);
   std::vector<std::string> sources;
   try {
     sources = formats::afcm::shader_sources(g);
   } catch (const Error& e) {
     throw e.with_file(a.file);
   }
-  if (sources.empty()) throw Error(ErrorCode::Invalid, "holds no gl.Program (not a compiled model?)", a.file);
+  if (sources.empty()) throw Error(ErrorId::InvalidOther, "holds no gl.Program (not a compiled model?)", a.file);
   const fs::path dir = a.dir;
   const bool created = make_output_folder(dir, "shaders");
   // One file per program, named by its place in the file; all written, or none.

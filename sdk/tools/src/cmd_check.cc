@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "model_io.h"
 #include "nnbridge/check.h"
 #include "nnbridge/io.h"
 
@@ -18,7 +19,7 @@ int run_check(const CheckArgs& a) {
   LoadOptions lo;
   if (!a.from.empty()) lo.format = resolve_format_name(a.from);
   lo.options = key_values(a.reader_options);
-  Graph g = load(a.file, lo);
+  Graph g = load_model(a.file, lo);
   std::size_t errors = 0, warnings = 0;
   for (const Issue& issue : check(g)) {
     const bool is_error = issue.severity == Issue::Severity::Error;

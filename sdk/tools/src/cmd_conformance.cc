@@ -50,7 +50,7 @@ void require_existing(const std::vector<std::string>& paths, bool folders) {
   for (const std::string& p : paths) {
     std::error_code ec;
     if (folders ? !fs::is_directory(p, ec) : !fs::is_regular_file(p, ec))
-      throw Error(ErrorCode::Io, folders ? "no such folder" : "no such file", p);
+      throw Error(ErrorId::IoOpen, folders ? "no such folder" : "no such file", p);
   }
 }
 
@@ -116,7 +116,7 @@ int run_conformance(const ConformanceArgs& a) {
     try {
       shard = conf::parse_shard(a.shard);
     } catch (const Error& e) {
-      std::cerr << "nnbridge: error: " << e.message() << "\n";
+      std::cerr << "nnbridge: error: " << e.what() << "\n";
       return kUsage;
     }
   }

@@ -4,7 +4,9 @@
 #include <memory>
 
 #include "commands.h"
+#include "model_io.h"
 #include "nnbridge/io.h"
+#include "progress.h"
 
 namespace nnbridge::cli {
 namespace {
@@ -27,6 +29,11 @@ int run_convert(const ConvertArgs& a) {
   lo.options = key_values(a.reader_options);
   const std::string in_format = lo.format.empty() ? detect_format(a.in) : lo.format;
   lo.format = in_format;
+  // On a terminal, for a large input: reading, then converting until the writer's temporary
+  // file appears, then writing with the bytes written so far.
+  const std::uint64_t in_bytes = file_bytes(a.in);
+  PhaseProgress progress(in_bytes);
+  progress.phase("reading " + a.in + " (" + size_text(in_bytes) + ")");
   Graph g = load(a.in, lo);
   SaveOptions so;
   if (!a.to.empty()) so.format = resolve_format_name(a.to);
@@ -37,7 +44,14 @@ int run_convert(const ConvertArgs& a) {
   if (a.force && out_handler && out_handler->name == "pte") so.options.emplace("pte.overwrite_ptd", "true");
   // save() writes a temporary file and renames it: IN may equal OUT, since the mapped
   // input keeps its old inode alive until the graph is gone.
+  const std::string out_format = so.format.empty() ? (out_handler ? out_handler->name : std::string()) : so.format;
+  progress.phase([&a, in_bytes, out_format] {
+    const std::uint64_t written = staged_bytes(a.out);
+    if (written == 0) return "converting " + a.in + " (" + size_text(in_bytes) + ") to " + out_format;
+    return "writing " + a.out + ": " + size_text(written) + " written";
+  });
   save(g, a.out, so);
+  progress.stop();
   std::cout << a.in << " (" << in_format << ") -> " << a.out << " ("
             << (so.format.empty() ? find_format_by_path(a.out)->name
                                 : so.format) << ")\n";

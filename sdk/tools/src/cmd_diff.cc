@@ -3,6 +3,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "model_io.h"
 #include "nnbridge/diff.h"
 #include "nnbridge/io.h"
 
@@ -27,7 +28,7 @@ Graph load_one(const std::string& path, const std::string& other_path, const std
     const bool mine = k.rfind(lo.format + ".", 0) == 0, theirs = k.rfind(other + ".", 0) == 0;
     if (mine || (first && !theirs)) lo.options.emplace(k, v);
   }
-  return load(path, lo);
+  return load_model(path, lo);
 }
 
 int run_diff(const DiffArgs& a) {

@@ -4,6 +4,8 @@
 #include <memory>
 
 #include "commands.h"
+#include "model_io.h"
+#include "progress.h"
 #include "nnbridge/draw.h"
 #include "nnbridge/io.h"
 
@@ -15,6 +17,7 @@ struct DrawArgs {
   std::vector<std::string> reader_options;
   bool native = false;
   std::size_t max_nodes = DrawOptions{}.max_nodes;
+  int scopes = DrawOptions{}.scopes;
 };
 
 int run_draw(const DrawArgs& a) {
@@ -29,9 +32,14 @@ int run_draw(const DrawArgs& a) {
   LoadOptions lo;
   if (!a.from.empty()) lo.format = resolve_format_name(a.from);
   lo.options = key_values(a.reader_options);
+  // On a terminal, for a large file: reading, then Graphviz's layout.
+  const std::uint64_t bytes = file_bytes(a.model);
+  PhaseProgress progress(bytes);
+  progress.phase("reading " + a.model + " (" + size_text(bytes) + ")");
   Graph g = load(a.model, lo);
   const std::size_t boxes = drawn_node_count(g);
   if (a.max_nodes != 0 && boxes > a.max_nodes) {
+    progress.stop();
     std::cerr << "nnbridge: error: " << a.model << ": the picture would hold " << boxes << " boxes (" << g.nodes.size()
               << " nodes, " << boxes - g.nodes.size() << (boxes - g.nodes.size() == 1 ? " graph input" : " graph inputs")
               << "), more than --max-nodes " << a.max_nodes
@@ -43,7 +51,10 @@ int run_draw(const DrawArgs& a) {
   o.native = a.native;
   o.max_nodes = a.max_nodes;
   o.rankdir = a.rankdir;
+  o.scopes = a.scopes;
+  progress.phase("drawing " + std::to_string(boxes) + " boxes of " + a.model + " into " + a.out);
   render(g, a.out, o);  // a temporary file renamed into place: no partial picture on failure
+  progress.stop();
   std::cout << a.model << " -> " << a.out << " (" << format << ", " << boxes << " boxes)\n";
   return kOk;
 }
@@ -62,6 +73,11 @@ void add_draw(CLI::App& app, Action& action) {
       ->capture_default_str();
   sub->add_option("--rankdir", args->rankdir, "Graphviz's direction of the layout")
       ->check(CLI::IsMember({"TB", "LR", "BT", "RL"}))
+      ->capture_default_str();
+  sub->add_option("--scopes", args->scopes,
+                  "Box nodes whose names share a '/'-separated scope (\"/layer1/layer1.0/conv1/Conv\") in nested "
+                  "clusters labelled with the scope, this many levels deep; -1: every level, 0: no boxes")
+      ->check(CLI::Range(-1, 1000000))
       ->capture_default_str();
   sub->add_option("--from", args->from, "Read as this format (name or extension) instead of sniffing")
       ->check(check_format_name);

@@ -4,6 +4,7 @@
 #include <memory>
 
 #include "commands.h"
+#include "model_io.h"
 #include "nnbridge/io.h"
 #include "nnbridge/json.h"
 
@@ -19,7 +20,7 @@ int run_dump(const DumpArgs& a) {
   LoadOptions lo;
   if (!a.from.empty()) lo.format = resolve_format_name(a.from);
   lo.options = key_values(a.reader_options);
-  Graph g = load(a.file, lo);
+  Graph g = load_model(a.file, lo);
   JsonWriteOptions jo;
   jo.inline_limit = std::numeric_limits<std::size_t>::max();
   jo.sidecar.clear();  // standard output has no "next to it" for a sidecar

@@ -10,6 +10,7 @@
 #include "commands.h"
 #include "nnbridge/dtype.h"
 #include "nnbridge/io.h"
+#include "model_io.h"
 
 namespace nnbridge::cli {
 namespace {
@@ -62,7 +63,7 @@ int run_info(const InfoArgs& a) {
   LoadOptions lo;
   if (!a.from.empty()) lo.format = resolve_format_name(a.from);
   lo.options = key_values(a.reader_options);
-  Graph g = load(a.file, lo);
+  Graph g = load_model(a.file, lo);  // a phase line on a terminal for a large file
   // The format the file was read as; a JSON file records the format its graph first came from.
   const std::string format = lo.format.empty() ? detect_format(a.file) : lo.format;
 

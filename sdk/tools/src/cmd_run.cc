@@ -16,6 +16,7 @@
 #include <set>
 
 #include "commands.h"
+#include "model_io.h"
 #include "exec_settings.h"
 #include "nnbridge/config/openvino_custom.h"
 #include "nnbridge/cpu_ref.h"
@@ -83,7 +84,7 @@ int run_body(const RunArgs& a, BenchmarkEventWriter& event, Stage& stage, std::s
   }
   LoadOptions load_options;
   if (!named_data_option(a.model, a.named_data, load_options)) return kUsage;
-  Graph g = load(a.model, load_options);
+  Graph g = load_model(a.model, load_options);
   BackendOptions options = setup.options({backend_name});  // threads, opencl.fallback: flags over settings
   options.extensions = a.extensions;  // loaded by prepare(); a bad library is an Error naming it
   if (!a.device.empty()) options.options["opencl.device"] = a.device;

@@ -140,7 +140,7 @@ int run_validate(const ValidateArgs& a) {
       try {
         plans.push_back(find_backend(b)->prepare(g, options));
       } catch (const Error& e) {
-        throw Error(e.code(), "backend " + b + ": " + e.message(), e.file().empty() ? a.model : e.file(), e.where());
+        throw Error(e.id(), "backend " + b + ": " + e.message(), e.file().empty() ? a.model : e.file(), e.where());
       }
       event.run().initialization_time_us.push_back(BenchmarkEventWriter::micros(Clock::now() - t0));
       progress.step(false, "prepared on " + b);
@@ -158,7 +158,7 @@ int run_validate(const ValidateArgs& a) {
       try {
         outputs.push_back(plans[i]->run(inputs));
       } catch (const Error& e) {
-        throw Error(e.code(), "backend " + backends[i] + ": " + e.message(), e.file().empty() ? a.model : e.file(), e.where());
+        throw Error(e.id(), "backend " + backends[i] + ": " + e.message(), e.file().empty() ? a.model : e.file(), e.where());
       }
       event.run().inference_time_us.push_back(BenchmarkEventWriter::micros(Clock::now() - t0));
       progress.step(false, "ran on " + backends[i]);

@@ -11,6 +11,8 @@
 #include "nnbridge/io.h"
 #include "nnbridge/npy.h"
 #include "nnbridge/tensor_files.h"
+#include "model_io.h"
+#include "progress.h"
 
 namespace nnbridge::cli {
 
@@ -55,7 +57,7 @@ TensorMap read_npy_folder(const std::string& dir, const std::vector<std::pair<st
                           const char* what) {
   namespace fs = std::filesystem;
   const fs::path folder = dir;
-  if (!fs::is_directory(folder)) throw Error(ErrorCode::Io, "not a folder", dir);
+  if (!fs::is_directory(folder)) throw Error(ErrorId::IoOpen, "not a folder", dir);
   std::vector<std::string> file_names;
   try {
     file_names = npy_file_names(types, what);
@@ -68,23 +70,23 @@ TensorMap read_npy_folder(const std::string& dir, const std::vector<std::pair<st
   for (const auto& e : fs::directory_iterator(folder)) {
     const std::string f = e.path().filename().string();
     if (!files.count(f))
-      throw Error(ErrorCode::Invalid, "\"" + f + "\" is not a " + what + " (" + what + " files: " + names +
+      throw Error(ErrorId::DanglingReference, "\"" + f + "\" is not a " + what + " (" + what + " files: " + names +
                                           "; '%' and '/' in a name are written %25 and %2F)", e.path().string());
   }
   TensorMap out;
   for (std::size_t k = 0; k < types.size(); ++k) {
     const auto& [name, type] = types[k];
     const fs::path p = folder / file_names[k];
-    if (!fs::exists(p)) throw Error(ErrorCode::Invalid, "missing the file for " + std::string(what) + " \"" + name + "\"", p.string());
+    if (!fs::exists(p)) throw Error(ErrorId::MissingInput, "missing the file for " + std::string(what) + " \"" + name + "\"", p.string());
     HostTensor t = read_npy(p);
     // A dim the plan leaves -1 (an output shape the input values decide) takes the file's.
     bool fits = t.shape().size() == type.shape.size();
     for (std::size_t d = 0; fits && d < type.shape.size(); ++d) fits = type.shape[d] < 0 || type.shape[d] == t.shape()[d];
     if (!fits)
-      throw Error(ErrorCode::Invalid, std::string(what) + " \"" + name + "\" needs shape " + shape_text(type) + ", the file has " +
+      throw Error(ErrorId::Shape, std::string(what) + " \"" + name + "\" needs shape " + shape_text(type) + ", the file has " +
                                           shape_text(t.type()), p.string());
     if (t.dtype() != storage_type(type.dtype))
-      throw Error(ErrorCode::Invalid, std::string(what) + " \"" + name + "\" needs dtype " +
+      throw Error(ErrorId::TypeMismatch, std::string(what) + " \"" + name + "\" needs dtype " +
                                           std::string(to_string(storage_type(type.dtype))) + ", the file has " +
                                           std::string(to_string(t.dtype())), p.string());
     TensorType known = type;
@@ -130,6 +132,19 @@ std::string attr_summary(const Attr& a, std::size_t max_items, std::size_t max_c
   return s;
 }
 
+std::uint64_t file_bytes(const std::string& path) {
+  std::error_code ec;
+  const auto n = std::filesystem::file_size(path, ec);
+  return ec ? 0 : n;
+}
+
+Graph load_model(const std::string& path, const LoadOptions& options) {
+  const std::uint64_t bytes = file_bytes(path);
+  PhaseProgress progress(bytes);
+  progress.phase("reading " + path + " (" + size_text(bytes) + ")");
+  return load(path, options);
+}
+
 bool named_data_option(const std::string& model, const std::string& path, LoadOptions& o) {
   if (path.empty()) return true;
   // ExecuTorch keeps Vulkan constants outside the payload, by key (nnbridge/formats/vkgraph.h, pte.h).
@@ -150,18 +165,18 @@ bool make_output_folder(const std::filesystem::path& dir, const std::string& wha
   std::error_code ec;
   if (fs::is_directory(named, ec)) return false;
   if (fs::exists(named, ec))
-    throw Error(ErrorCode::Io, "cannot create the " + what + " folder: a file of that name is in the way", file);
+    throw Error(ErrorId::IoWrite, "cannot create the " + what + " folder: a file of that name is in the way", file);
   fs::path parent = named.parent_path();
   if (parent.empty()) parent = ".";
   if (!fs::is_directory(parent, ec)) {
-    throw Error(ErrorCode::Io,
+    throw Error(ErrorId::IoNoFolder,
                 "cannot create the " + what + " folder: " +
                     (fs::exists(parent, ec) ? parent.string() + " is not a folder"
                                             : "the folder " + parent.string() + " does not exist (create it first)"),
                 file);
   }
   if (!fs::create_directory(named, ec) && !fs::is_directory(named))
-    throw Error(ErrorCode::Io, "cannot create the " + what + " folder: " + ec.message(), file);
+    throw Error(ErrorId::IoWrite, "cannot create the " + what + " folder: " + ec.message(), file);
   return true;
 }
 

@@ -54,14 +54,14 @@ TEST_CASE("tflite_accel api: load and save by extension, atomically, naming the 
     ta::Settings::load(dir / "x.data");
     FAIL("guessed a form");
   } catch (const nnbridge::Error& e) {
-    CHECK(e.code() == nnbridge::ErrorCode::Unsupported);
+    CHECK(e.id() == nnbridge::ErrorId::UnknownFormat);  // no form for the extension .data
     CHECK(e.file() == (dir / "x.data").string());
   }
   try {
     ta::Settings::load(dir / "missing.json");
     FAIL("read a missing file");
   } catch (const nnbridge::Error& e) {
-    CHECK(e.code() == nnbridge::ErrorCode::Io);
+    CHECK(e.id() == nnbridge::ErrorId::IoOpen);
     CHECK(e.file().find("missing.json") != std::string::npos);
   }
   // A failed save leaves an existing output untouched.

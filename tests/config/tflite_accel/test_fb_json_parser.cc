@@ -11,21 +11,23 @@
 
 using namespace nnbridge::test::tflite_accel;
 using nnbridge::Error;
-using nnbridge::ErrorCode;
+using nnbridge::ErrorId;
 
 namespace {
 
 // The proto-binary bytes of an fb-json document, as spaced hex.
 std::string wire_of(const std::string& json) { return hex(ta::Settings::parse(json, ta::Form::FbJson).serialize(ta::Form::ProtoBinary)); }
 
-ErrorCode code_of(const std::string& json) {
+// The identifier of the error parsing `json` throws: every refusal here is the JSON parser's
+// (nnbridge.malformed.204, naming line and column).
+ErrorId id_of(const std::string& json) {
   try {
     ta::Settings::parse(json, ta::Form::FbJson);
   } catch (const Error& e) {
-    return e.code();
+    return e.id();
   }
   FAIL("no nnbridge::Error thrown for: " << json);
-  return ErrorCode::Io;
+  return ErrorId::IoOther;
 }
 
 // Hand-encoded from configuration.proto: TFLiteSettings.xnnpack_settings is field 5 (tag 2a),
@@ -36,11 +38,11 @@ constexpr const char* kThreads3Wire = "2a 02 08 03";
 }  // namespace
 
 TEST_CASE("tflite_accel fb-json parser: schema declarations around the object are refused") {
-  CHECK(code_of("table Sneaky { x: int; } root_type Sneaky; { x: 1 }") == ErrorCode::Malformed);
-  CHECK(code_of("root_type XNNPackSettings; { num_threads: 3 }") == ErrorCode::Malformed);
-  CHECK(code_of("{ delegate: XNNPACK } { delegate: GPU }") == ErrorCode::Malformed);
+  CHECK(id_of("table Sneaky { x: int; } root_type Sneaky; { x: 1 }") == ErrorId::Syntax);
+  CHECK(id_of("root_type XNNPackSettings; { num_threads: 3 }") == ErrorId::Syntax);
+  CHECK(id_of("{ delegate: XNNPACK } { delegate: GPU }") == ErrorId::Syntax);
   // An include is not followed (TFLite's Parse would read the file, here one without an end).
-  CHECK(code_of("include \"/dev/zero\"; { delegate: XNNPACK }") == ErrorCode::Malformed);
+  CHECK(id_of("include \"/dev/zero\"; { delegate: XNNPACK }") == ErrorId::Syntax);
   // The schema every later document is read against is still the twin's.
   CHECK(wire_of(kThreads3) == kThreads3Wire);
   CHECK(wire_of("{ delegate: XNNPACK }") == "08 04");
@@ -52,7 +54,7 @@ TEST_CASE("tflite_accel fb-json parser: a document that fails midway leaves the 
   for (const char* bad : {"{ xnnpack_settings: { num_threads: 2,", "{ xnnpack_settings: { num_threads: \"x\" } }",
                           "{ xnnpack_settings: { no_such_field: 1 } }", "{ delegate: XNNPACK, delegate: GPU }"}) {
     CAPTURE(bad);
-    CHECK(code_of(bad) == ErrorCode::Malformed);
+    CHECK(id_of(bad) == ErrorId::Syntax);
     CHECK(wire_of(kThreads3) == kThreads3Wire);
     CHECK(wire_of("{ delegate: XNNPACK }") == "08 04");
   }

@@ -11,6 +11,7 @@ using namespace nnbridge::test::tflite_accel;
 using nlohmann::json;
 using nnbridge::Error;
 using nnbridge::ErrorCode;
+using nnbridge::ErrorId;
 using Severity = nnbridge::Issue::Severity;
 
 TEST_CASE("tflite_accel limits: an XNNPack flags bit mask (9) from fb-json is kept, and refused by the text forms") {
@@ -26,7 +27,7 @@ TEST_CASE("tflite_accel limits: an XNNPack flags bit mask (9) from fb-json is ke
   for (ta::Form form : {ta::Form::ProtoText, ta::Form::ProtoJson}) {
     CAPTURE(ta::to_string(form));
     const Error e = error_of([&] { s.serialize(form); });
-    CHECK(e.code() == ErrorCode::Unsupported);
+    CHECK(e.id() == ErrorId::NoForm);  // the text and JSON forms cannot write the value
     CHECK(e.where() == "xnnpack_settings.flags");
   }
   // Back from proto-binary (where protoc itself would keep 9 as an unknown field): the same.
@@ -36,7 +37,7 @@ TEST_CASE("tflite_accel limits: an XNNPack flags bit mask (9) from fb-json is ke
   // protoc agrees that the text form cannot say 9.
   CHECK_FALSE(protoc_encode("TFLiteSettings", "xnnpack_settings { flags: 9 }"));
   const Error text = error_of([] { ta::Settings::parse("xnnpack_settings { flags: 9 }", ta::Form::ProtoText); });
-  CHECK(text.code() == ErrorCode::Malformed);
+  CHECK(text.id() == ErrorId::Syntax);
   CHECK(text.where() == "line 1, column 29");  // protoc --encode reports input:1:29 for this text
 }
 
@@ -58,7 +59,7 @@ TEST_CASE("tflite_accel limits: an enum varint that is no int32 stays in proto-b
   for (ta::Form form : {ta::Form::ProtoText, ta::Form::ProtoJson, ta::Form::Fb, ta::Form::FbJson}) {
     CAPTURE(ta::to_string(form));
     const Error e = error_of([&] { s.serialize(form); });
-    CHECK(e.code() == ErrorCode::Unsupported);
+    CHECK(e.id() == ErrorId::NoForm);
     CHECK(e.where() == "delegate");
   }
   // -3 sign-extended (fd ff ff ff ff ff ff ff ff 01) is an int32: fb holds it and reads it back.
@@ -76,7 +77,7 @@ TEST_CASE("tflite_accel limits: one enum field given twice outside the enum stay
   for (ta::Form form : {ta::Form::Fb, ta::Form::FbJson}) {
     CAPTURE(ta::to_string(form));
     const Error e = error_of([&] { s.serialize(form); });
-    CHECK(e.code() == ErrorCode::Unsupported);
+    CHECK(e.id() == ErrorId::NoForm);
     CHECK(e.where() == "delegate");
     CHECK(e.message().find("two unknown values") != std::string::npos);
   }
@@ -105,7 +106,7 @@ TEST_CASE("tflite_accel limits: an out-of-enum value in a repeated enum is refus
   const Error e = error_of([] {
     ta::Settings::parse(R"({ mtk_neuron_settings: { optimization_hints: [1, 7] } })", ta::Form::FbJson);
   });
-  CHECK(e.code() == ErrorCode::Unsupported);
+  CHECK(e.id() == ErrorId::NoForm);
   CHECK(e.where() == "mtk_neuron_settings.optimization_hints[1]");
 }
 
@@ -118,7 +119,7 @@ TEST_CASE("tflite_accel limits: a field number the schema lacks stays in proto-b
   for (ta::Form form : {ta::Form::ProtoText, ta::Form::ProtoJson, ta::Form::Fb, ta::Form::FbJson}) {
     CAPTURE(ta::to_string(form));
     const Error e = error_of([&] { s.serialize(form); });
-    CHECK(e.code() == ErrorCode::Unsupported);
+    CHECK(e.id() == ErrorId::NoForm);
     CHECK(e.where() == "#99");
   }
   CHECK(s.debug_text() == "delegate: GPU\n99: 1\n");
@@ -145,7 +146,7 @@ TEST_CASE("tflite_accel limits: a table with a field of a newer schema is refuse
   fbb.Finish(flatbuffers::Offset<flatbuffers::Table>(fbb.EndTable(start)));
   const std::string fb(reinterpret_cast<const char*>(fbb.GetBufferPointer()), fbb.GetSize());
   const Error e = error_of([&] { ta::Settings::parse(fb, ta::Form::Fb, "TFLiteSettings", "new.fb"); });
-  CHECK(e.code() == ErrorCode::Unsupported);
+  CHECK(e.id() == ErrorId::Version);  // written against a newer schema
   CHECK(e.file() == "new.fb");
   CHECK(e.message().find("field 20") != std::string::npos);
 }
@@ -166,30 +167,30 @@ TEST_CASE("tflite_accel limits: malformed input of each form is an Error naming 
   struct Case {
     ta::Form form;
     std::string bytes;
-    ErrorCode code;
+    ErrorId id;
     std::string where;
   };
   const std::vector<Case> cases{
-      {ta::Form::ProtoBinary, std::string("\x2a\x10\x08", 3), ErrorCode::Malformed, ""},  // length past the end
-      {ta::Form::ProtoText, "delegate: XNNPACK\nxnnpack_settings { num_threads: \"five\" }", ErrorCode::Malformed,
+      {ta::Form::ProtoBinary, std::string("\x2a\x10\x08", 3), ErrorId::VerifyFailed, ""},  // length past the end
+      {ta::Form::ProtoText, "delegate: XNNPACK\nxnnpack_settings { num_threads: \"five\" }", ErrorId::Syntax,
        "line 2, column 33"},  // protoc: input:2:33
-      {ta::Form::ProtoText, "no_such_field: 1", ErrorCode::Malformed, "line 1, column 14"},  // protoc: input:1:14
-      {ta::Form::ProtoJson, R"({"noSuchField": 1})", ErrorCode::Malformed, ""},
-      {ta::Form::ProtoJson, R"({"delegate": "NO_SUCH_DELEGATE"})", ErrorCode::Malformed, ""},
-      {ta::Form::Fb, "", ErrorCode::Malformed, ""},
-      {ta::Form::Fb, std::string("\x04\x00\x00\x00", 4), ErrorCode::Malformed, ""},
-      {ta::Form::Fb, std::string("\xff\xff\xff\x7f\x00\x00\x00\x00", 8), ErrorCode::Malformed, ""},
-      {ta::Form::Fb, std::string(64, '\x01'), ErrorCode::Malformed, ""},
-      {ta::Form::FbJson, "{ delegate: NO_SUCH_DELEGATE }", ErrorCode::Malformed, "line 1, column 28"},
-      {ta::Form::FbJson, "", ErrorCode::Malformed, ""},
-      {ta::Form::FbJson, std::string("{}\0{", 4), ErrorCode::Malformed, "byte 2"},
-      {ta::Form::FbJson, "table Sneaky { x: int; }", ErrorCode::Malformed, ""},
+      {ta::Form::ProtoText, "no_such_field: 1", ErrorId::Syntax, "line 1, column 14"},  // protoc: input:1:14
+      {ta::Form::ProtoJson, R"({"noSuchField": 1})", ErrorId::Syntax, ""},
+      {ta::Form::ProtoJson, R"({"delegate": "NO_SUCH_DELEGATE"})", ErrorId::Syntax, ""},
+      {ta::Form::Fb, "", ErrorId::Truncated, ""},
+      {ta::Form::Fb, std::string("\x04\x00\x00\x00", 4), ErrorId::Truncated, ""},
+      {ta::Form::Fb, std::string("\xff\xff\xff\x7f\x00\x00\x00\x00", 8), ErrorId::VerifyFailed, ""},
+      {ta::Form::Fb, std::string(64, '\x01'), ErrorId::VerifyFailed, ""},
+      {ta::Form::FbJson, "{ delegate: NO_SUCH_DELEGATE }", ErrorId::Syntax, "line 1, column 28"},
+      {ta::Form::FbJson, "", ErrorId::Syntax, ""},
+      {ta::Form::FbJson, std::string("{}\0{", 4), ErrorId::BadEncoding, "byte 2"},
+      {ta::Form::FbJson, "table Sneaky { x: int; }", ErrorId::Syntax, ""},
   };
   for (const Case& c : cases) {
     CAPTURE(ta::to_string(c.form));
     CAPTURE(hex(c.bytes));
     const Error e = error_of([&] { ta::Settings::parse(c.bytes, c.form, "TFLiteSettings", file); });
-    CHECK(e.code() == c.code);
+    CHECK(e.id() == c.id);
     CHECK(e.file() == file);
     if (!c.where.empty()) CHECK(e.where() == c.where);
   }
@@ -218,7 +219,7 @@ TEST_CASE("tflite_accel limits: a string that is not UTF-8 stays in the binary a
   for (ta::Form form : {ta::Form::ProtoJson, ta::Form::FbJson}) {
     CAPTURE(ta::to_string(form));
     const Error e = error_of([&] { s.serialize(form); });
-    CHECK(e.code() == ErrorCode::Unsupported);
+    CHECK(e.id() == ErrorId::NoForm);  // not UTF-8: the JSON forms cannot hold it
     CHECK(e.where() == "gpu_settings.model_token");
   }
   // Valid UTF-8, control characters and quotes are fine in every form.

@@ -71,7 +71,7 @@ TEST_CASE("afcm shaders: an out-of-range shader index or a missing workgroup_siz
     afcm::shader_sources(g);
     FAIL("no error");
   } catch (const Error& e) {
-    CHECK(e.code() == ErrorCode::Invalid);
+    CHECK(e.id() == ErrorId::DanglingReference);  // shader 5 of 2
     CHECK(e.where() == "programs[1].shader_index");
   }
   m = base_model();

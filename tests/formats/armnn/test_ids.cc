@@ -99,8 +99,8 @@ TEST_CASE("armnn ids: a binding id outside int32 is a check error and the writer
       save(g, path);
       FAIL("written");
     } catch (const Error& err) {
-      CHECK(err.code() == ErrorCode::Invalid);
-      CHECK(std::string(err.what()).find("armnn.layerBindingId") != std::string::npos);
+      CHECK(err.id() == ErrorId::Narrowing);  // LayerBindingId is an int (ArmnnSchema.fbs)
+      CHECK(err.where() == "values[0].attrs.armnn.layerBindingId");
     }
     CHECK(!std::filesystem::exists(path));
     Graph o = relu(0, bad);

@@ -150,7 +150,7 @@ TEST_CASE("armnn-json: text flatc refuses is Error(Malformed) with its line and 
     load(p, LoadOptions{.format = "armnn-json"});
     FAIL("no error");
   } catch (const Error& e) {
-    CHECK(e.code() == ErrorCode::Malformed);
+    CHECK(e.id() == ErrorId::Syntax);
     CHECK(e.file() == p.string());
     CHECK(e.where().rfind("line 3, column ", 0) == 0);
     CHECK(std::string(e.what()).find("warning") == std::string::npos);  // only the parser's error
@@ -163,7 +163,7 @@ TEST_CASE("armnn-json: text flatc refuses is Error(Malformed) with its line and 
     load(write_text(kNonStrict, "big.armnn.json"), o);
     FAIL("no error");
   } catch (const Error& e) {
-    CHECK(e.code() == ErrorCode::Unsupported);
+    CHECK(e.id() == ErrorId::IoTooLarge);
     CHECK(std::string(e.what()).find("armnn-json.max_size") != std::string::npos);
   }
 }

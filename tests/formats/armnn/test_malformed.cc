@@ -51,8 +51,8 @@ TEST_CASE("armnn malformed: truncations") {
   for (size_t n : {size_t{0}, size_t{3}, size_t{7}, size_t{12}, bytes.size() / 3, bytes.size() / 2}) {
     CAPTURE(n);
     Error e = read_error(std::vector<uint8_t>(bytes.begin(), bytes.begin() + n));
-    CHECK(e.code() == ErrorCode::Malformed);
-    CHECK(std::string(e.what()).find("memory.armnn") != std::string::npos);  // names the file
+    CHECK(e.id() == ErrorId::Truncated);
+    CHECK(e.file() == "memory.armnn");
   }
   // Cutting the buffer in half leaves the root readable; the error names the first part of it
   // that does not verify on its own.
@@ -78,7 +78,7 @@ TEST_CASE("armnn malformed: unknown union tag") {
       armnnSerializer::AnyLayer::VT_LAYER_TYPE));
   *tag = 200;
   Error e = read_error(bytes);
-  CHECK(e.code() == ErrorCode::Malformed);
+  CHECK(e.id() == ErrorId::BadEncoding);
   CHECK(e.where() == "layers[2].layer_type");
 }
 
@@ -91,42 +91,43 @@ TEST_CASE("armnn malformed: missing vectors") {
       REQUIRE(from != std::string::npos);
       json.erase(from, to - from);
       Error e = read_error(file_bytes(flatc_binary(json, "no_slots")));
-      CHECK(e.code() == ErrorCode::Malformed);
+      CHECK(e.id() == ErrorId::MalformedOther);  // a vector the layer needs is absent
       CHECK(e.where() == "layers[2].layer.base.inputSlots");
     }
   Error e = read_error(file_bytes(flatc_binary(R"({"inputIds": [], "outputIds": []})", "no_layers")));
-  CHECK(e.code() == ErrorCode::Malformed);
+  CHECK(e.id() == ErrorId::MalformedOther);
   CHECK(e.where() == "layers");
 }
 
 TEST_CASE("armnn malformed: dangling connections") {
   Error e = read_error(zoo_bytes("AdditionLayer", R"("sourceLayerIndex": 1, "outputSlotIndex": 0)",
                                  R"("sourceLayerIndex": 99, "outputSlotIndex": 0)"));
-  CHECK(e.code() == ErrorCode::Invalid);  // well-formed bytes, dangling id (error.h)
+  CHECK(e.id() == ErrorId::DanglingReference);  // well-formed bytes, dangling id (error.h)
   CHECK(e.where() == "layers[2].layer.base.inputSlots[1].connection.sourceLayerIndex");
   e = read_error(zoo_bytes("AdditionLayer", R"("sourceLayerIndex": 1, "outputSlotIndex": 0)",
                            R"("sourceLayerIndex": 1, "outputSlotIndex": 3)"));
   CHECK(e.where() == "layers[2].layer.base.inputSlots[1].connection.outputSlotIndex");
-  CHECK(e.code() == ErrorCode::Invalid);
+  CHECK(e.id() == ErrorId::DanglingReference);
   e = read_error(zoo_bytes("AdditionLayer", R"("index": 10, "layerName": "the_layer")",
                            R"("index": 1, "layerName": "the_layer")"));
   CHECK(e.where() == "layers[2].layer.base.index");
+  CHECK(e.id() == ErrorId::DuplicateName);  // two layers with LayerBase.index 1
 }
 
 TEST_CASE("armnn malformed: constant tensors") {
   // 8 int words cannot fill a [1, 2, 2, 3] float32 tensor (48 bytes).
   Error e = read_error(zoo_bytes("ConstantLayer", R"({"info": {"dimensions": [1, 2, 2, 2])",
                                  R"({"info": {"dimensions": [1, 2, 2, 3])"));
-  CHECK(e.code() == ErrorCode::Malformed);
+  CHECK(e.id() == ErrorId::MalformedOther);
   CHECK(e.where() == "layers[0].layer.input.data.data");
   // Arm NN stores float32 as 4-byte words; 8-byte words do not suit the type.
   e = read_error(zoo_bytes("ConstantLayer", R"("data_type": "IntData")", R"("data_type": "LongData")"));
-  CHECK(e.code() == ErrorCode::Malformed);
+  CHECK(e.id() == ErrorId::BadEncoding);
   CHECK(e.where() == "layers[0].layer.input.data_type");
   // A ConstTensor's element count must not overflow.
   e = read_error(zoo_bytes("Convolution2dLayer", R"({"info": {"dimensions": [2, 2, 1, 1])",
                            R"({"info": {"dimensions": [4294967295, 4294967295, 4294967295, 1])"));
-  CHECK(e.code() == ErrorCode::Malformed);
+  CHECK(e.id() == ErrorId::BadEncoding);  // an element count that overflows
   CHECK(e.where() == "layers[1].layer.weights.info.dimensions");
 }
 
@@ -134,10 +135,10 @@ TEST_CASE("armnn malformed: verifier limits come from LoadOptions") {
   auto bytes = zoo_bytes("Convolution2dLayer");
   LoadOptions o;
   o.limits.max_depth = 3;
-  CHECK(read_error(bytes, o).code() == ErrorCode::Malformed);
+  CHECK(read_error(bytes, o).id() == ErrorId::DepthLimit);
   o.limits = {};
   o.limits.max_tables = 5;
-  CHECK(read_error(bytes, o).code() == ErrorCode::Malformed);
+  CHECK(read_error(bytes, o).id() == ErrorId::ResourceLimit);
 }
 
 TEST_CASE("armnn: a LayerBase.layerType that disagrees with the union tag is a kept warning") {

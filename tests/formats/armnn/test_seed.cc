@@ -51,7 +51,7 @@ TEST_CASE("armnn seed layout: rejected without the option") {
     read(bin);
     FAIL("a seed-layout file was read as the released layout");
   } catch (const Error& e) {
-    CHECK(e.code() == ErrorCode::Unsupported);
+    CHECK(e.id() == ErrorId::Version);
     CHECK(e.where() == "layers[0].layer_type");
     CHECK(std::string(e.what()).find("armnn.layout=seed") != std::string::npos);
   }
@@ -87,6 +87,6 @@ TEST_CASE("armnn seed layout: a released file is not read as seed") {
     read(bin, seed_load());
     FAIL("a released file was read as the seed layout");
   } catch (const Error& e) {
-    CHECK(e.code() == ErrorCode::Unsupported);
+    CHECK(e.id() == ErrorId::Version);
   }
 }

@@ -9,7 +9,8 @@ Usage: make_models.py OUT
                              output_<j>.pb; expected outputs by NumPy from the ONNX operator
                              definitions (a formula per case, written out below), never by nnbridge
   OUT/refused/<name>.onnx    models nnbridge must refuse; OUT/refused.json says the error
-                             ({"<name>": {"code", "where", "contains"}})
+                             ({"<name>": {"id", "where", "contains"}}: the identifier of
+                             docs/errors.md, the place, and a name from the model or null)
   OUT/to_armnn/<name>/       models with what Arm NN files must state explicitly (default perm, auto_pad,
                              shape and repeats inputs, no value_info) or ops Arm NN has no layer for
                              (Identity, global pools, Flatten/Squeeze/Unsqueeze): model.onnx, x.npy, y.npy
@@ -282,9 +283,15 @@ def refused():
     d = os.path.join(OUT, "refused")
     want = {}
 
-    def refuse(name, m, code, where, contains):
+    # The identifiers (docs/errors.md) say what is wrong with each model: a part of ONNX nnbridge does
+    # not implement (unsupported.306), a data type it has no dtype for (.303), an opset it cannot
+    # convert (.304), an operator outside every schema (.307), a name that refers to nothing
+    # (invalid.401), an operator the imported opset does not have yet (invalid.400).
+    feature, dtype, version, unknown_op = ("nnbridge.unsupported." + n for n in ("306", "303", "304", "307"))
+
+    def refuse(name, m, id, where, contains=None):
         save(m, os.path.join(d, name + ".onnx"), check=False)
-        want[name] = {"code": code, "where": where, "contains": contains}
+        want[name] = {"id": id, "where": where, "contains": contains}
 
     ident = [helper.make_node("Identity", ["x"], ["y"])]
     base = lambda: model(list(ident), [vi("x", [2])], [vi("y", [2])])
@@ -292,65 +299,65 @@ def refused():
     m.functions.append(helper.make_function("org.test", "F", ["a"], ["b"], [helper.make_node("Identity", ["a"], ["b"])],
                                             [helper.make_opsetid("", 17)]))
     m.opset_import.append(helper.make_opsetid("org.test", 1))
-    refuse("functions", m, "Unsupported", "functions", "functions")
+    refuse("functions", m, feature, "functions")
     m = base()
     m.training_info.add()
-    refuse("training_info", m, "Unsupported", "training_info", "training")
+    refuse("training_info", m, feature, "training_info")
     seq = helper.make_tensor_sequence_value_info("x", F, [2])
     refuse("sequence_input", model([helper.make_node("Identity", ["x"], ["y"])], [seq], [seq]),
-           "Unsupported", "graph.input[0].type.sequence_type", "sequence")
+           feature, "graph.input[0].type.sequence_type")
     mp = onnx.ValueInfoProto(name="x")
     mp.type.map_type.key_type = TensorProto.INT64
     mp.type.map_type.value_type.CopyFrom(helper.make_tensor_type_proto(F, [1]))
-    refuse("map_input", model(list(ident), [mp], [vi("y", [2])]), "Unsupported", "graph.input[0].type.map_type", "map")
+    refuse("map_input", model(list(ident), [mp], [vi("y", [2])]), feature, "graph.input[0].type.map_type")
     opt = helper.make_value_info("x", helper.make_optional_type_proto(helper.make_tensor_type_proto(F, [2])))
     refuse("optional_input", model([helper.make_node("Identity", ["x"], ["y"])], [opt], [opt]),
-           "Unsupported", "graph.input[0].type.optional_type", "optional")
+           feature, "graph.input[0].type.optional_type")
     sp = helper.make_value_info("x", helper.make_sparse_tensor_type_proto(F, [2]))
-    refuse("sparse_input", model(list(ident), [sp], [vi("y", [2])]), "Unsupported", "graph.input[0].type.sparse_tensor_type", "sparse")
+    refuse("sparse_input", model(list(ident), [sp], [vi("y", [2])]), feature, "graph.input[0].type.sparse_tensor_type")
     branch = lambda v: helper.make_graph([helper.make_node("Constant", [], ["o"], value=const("", np.array([v], np.float32)))],
                                          "b", [], [vi("o", [1])])
     nodes = [helper.make_node("If", ["c"], ["y"], then_branch=branch(1.0), else_branch=branch(0.0))]
-    refuse("if_subgraph", model(nodes, [vi("c", [], TensorProto.BOOL)], [vi("y", [1])]), "Unsupported",
-           "graph.node[0].attribute[0].g", "graph-valued")
+    refuse("if_subgraph", model(nodes, [vi("c", [], TensorProto.BOOL)], [vi("y", [1])]), feature,
+           "graph.node[0].attribute[0].g")
     m = base()
     m.graph.sparse_initializer.append(helper.make_sparse_tensor(const("v", np.array([1.0], np.float32)),
                                                                 const("i", np.array([0], np.int64)), [2]))
-    refuse("sparse_initializer", m, "Unsupported", "graph.sparse_initializer", "sparse")
+    refuse("sparse_initializer", m, feature, "graph.sparse_initializer")
     m = base()
     m.graph.quantization_annotation.add().tensor_name = "x"
-    refuse("quantization_annotation", m, "Unsupported", "graph.quantization_annotation", "quantization")
+    refuse("quantization_annotation", m, feature, "graph.quantization_annotation")
     m = model([helper.make_node("Identity", ["s"], ["y"])], [], [vi("y", [1], TensorProto.STRING)],
               [helper.make_tensor("s", TensorProto.STRING, [1], [b"text"])])
-    refuse("string_initializer", m, "Unsupported", "graph.initializer[0].data_type", "string")
+    refuse("string_initializer", m, dtype, "graph.initializer[0].data_type")
     refuse("string_constant", model([helper.make_node("Constant", [], ["y"], value_string="text")], [],
-                                    [vi("y", [], TensorProto.STRING)]), "Unsupported", "graph.node[0].attribute[0]", "string")
+                                    [vi("y", [], TensorProto.STRING)]), dtype, "graph.node[0].attribute[0]")
     # ONNX 1.12's version converter has adapters for ai.onnx only: an opset-13 model with a node of
     # another domain cannot be brought to opset 17 (it threw a bare std::out_of_range).
     refuse("custom_domain_opset13", model([helper.make_node("Scale", ["x"], ["y"], domain="org.example")],
                                           [vi("x", [2])], [vi("y", [2])],
                                           opsets=[helper.make_opsetid("", 13), helper.make_opsetid("org.example", 1)]),
-           "Unsupported", "opset_import", "Scale in domain 'org.example'")
+           version, "opset_import", "org.example")
     # An operator ONNX does not define, left in the default domain of an opset-13 model: onnx::checker
     # calls the model invalid, but for nnbridge it is an operator it cannot convert or run, as the
-    # same operator is in an opset-17 model: Unsupported, naming the node.
+    # same operator is in an opset-17 model: Unsupported (an unknown operator), naming the node.
     refuse("unknown_op_opset13", model([helper.make_node("NoSuchOp", ["x"], ["y"], name="n0")], [vi("x", [2])], [vi("y", [2])],
                                        opset=13),
-           "Unsupported", "graph.node[0]", "NoSuchOp (node 'n0') is no ai.onnx operator of opset 13")
+           unknown_op, "graph.node[0]", "NoSuchOp")
     # An operator from a later opset than the model imports (Celu is opset 12's): the model
     # contradicts itself, Invalid.
     refuse("later_op_opset11", model([helper.make_node("Celu", ["x"], ["y"])], [vi("x", [2])], [vi("y", [2])], opset=11),
-           "Invalid", "graph.node[0]", "Celu is an ai.onnx operator from opset 12 on")
+           "nnbridge.invalid.400", "graph.node[0]", "Celu")
     refuse("complex64_input", model(list(ident), [vi("x", [2], TensorProto.COMPLEX64)], [vi("y", [2], TensorProto.COMPLEX64)]),
-           "Unsupported", "graph.input[0].type.tensor_type.elem_type", "COMPLEX64")
+           dtype, "graph.input[0].type.tensor_type.elem_type", "COMPLEX64")
     m = base()
     m.graph.node[0].input[0] = "nowhere"
-    refuse("dangling_input", m, "Invalid", "graph.node[0].input[0]", "nowhere")
+    refuse("dangling_input", m, "nnbridge.invalid.401", "graph.node[0].input[0]", "nowhere")
     # onnx::checker lets a graph output no node produces pass, and ONNX's version converter then
     # crashes: nnbridge refuses it before converting.
     m = model(list(ident), [vi("x", [2])], [vi("y", [2])], opset=13)
     m.graph.output[0].name = "nothing"
-    refuse("dangling_output_opset13", m, "Invalid", "graph.output[0]", "nothing")
+    refuse("dangling_output_opset13", m, "nnbridge.invalid.401", "graph.output[0]", "nothing")
     with open(os.path.join(OUT, "refused.json"), "w") as f:
         json.dump(want, f, indent=1, sort_keys=True)
 

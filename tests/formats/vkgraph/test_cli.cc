@@ -60,6 +60,7 @@ TEST_CASE("nnbridge CLI: info, dump, convert and run on the VkGraph samples") {
   Result no_option = cli("convert " + q(*d) + " " + q(dir / "x.vkgraph"));
   CHECK(no_option.rc == 3);
   CHECK(no_option.out.find("-O vkgraph.constants=external") != std::string::npos);
+  CHECK(no_option.out.find("[nnbridge.unsupported.302]") != std::string::npos);  // data a bare VkGraph cannot hold
   CHECK(!fs::exists(dir / "x.vkgraph"));
   CHECK(cli("convert " + q(*d) + " " + q(dir / "x.vkgraph") + " -O vkgraph.constants=external").rc == 0);
   CHECK(flatc_json(dir / "x.vkgraph") == flatc_json(*b));
@@ -101,4 +102,5 @@ TEST_CASE("nnbridge CLI: a malformed payload is exit 3 naming the file and the h
   CHECK(r.rc == 3);
   CHECK(r.out.find("bad.bin") != std::string::npos);
   CHECK(r.out.find("header.header_size") != std::string::npos);
+  CHECK(r.out.find("[nnbridge.malformed.202]") != std::string::npos);  // not a VH00 header (docs/errors.md)
 }

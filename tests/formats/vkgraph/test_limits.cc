@@ -77,7 +77,7 @@ TEST_CASE("vkgraph limits: 400k calls (1.2M tables, over FlatBuffers' default 1M
   CHECK(g.outputs.size() == 1);
   auto e = error_of(bytes, false, with("vkgraph.max_tables", "1000000"));
   REQUIRE(e);
-  CHECK(e->code() == ErrorCode::Malformed);
+  CHECK(e->id() == ErrorId::ResourceLimit);
   CHECK(mentions(*e, "max_tables"));
 }
 
@@ -87,7 +87,7 @@ TEST_CASE("vkgraph limits: vkgraph.max_tables admits exactly the file's table co
   CHECK(read_bytes(bytes, false, with("vkgraph.max_tables", std::to_string(tables))).nodes.size() == 50);
   auto e = error_of(bytes, false, with("vkgraph.max_tables", std::to_string(tables - 1)));
   REQUIRE(e);
-  CHECK(e->code() == ErrorCode::Malformed);
+  CHECK(e->id() == ErrorId::ResourceLimit);
 }
 
 TEST_CASE("vkgraph limits: vkgraph.max_depth admits exactly the deepest nesting") {
@@ -96,7 +96,7 @@ TEST_CASE("vkgraph limits: vkgraph.max_depth admits exactly the deepest nesting"
   CHECK(read_bytes(bytes, false, with("vkgraph.max_depth", "3")).nodes.size() == 2);
   auto e = error_of(bytes, false, with("vkgraph.max_depth", "2"));
   REQUIRE(e);
-  CHECK(e->code() == ErrorCode::Malformed);
+  CHECK(e->id() == ErrorId::DepthLimit);
   CHECK(mentions(*e, "max_depth"));
 }
 
@@ -105,14 +105,14 @@ TEST_CASE("vkgraph limits: max_size bounds the file (vkgraph) and the whole payl
   CHECK(read_bytes(fb, false, with("vkgraph.max_size", std::to_string(fb.size()))).nodes.size() == 3);
   auto e = error_of(fb, false, with("vkgraph.max_size", std::to_string(fb.size() - 1)));
   REQUIRE(e);
-  CHECK(e->code() == ErrorCode::Unsupported);
+  CHECK(e->id() == ErrorId::IoTooLarge);
   CHECK(mentions(*e, "vkgraph.max_size"));
 
   const auto p = payload(fb, {});
   CHECK(read_bytes(p, true, with("vkdelegate.max_size", std::to_string(p.size()))).nodes.size() == 3);
   auto d = error_of(p, true, with("vkdelegate.max_size", std::to_string(p.size() - 1)));
   REQUIRE(d);
-  CHECK(d->code() == ErrorCode::Unsupported);
+  CHECK(d->id() == ErrorId::IoTooLarge);
   CHECK(mentions(*d, "vkdelegate.max_size"));
 }
 
@@ -122,7 +122,7 @@ TEST_CASE("vkgraph limits: the delegate payload's flatbuffer obeys vkdelegate.ma
   CHECK(read_bytes(p, true, with("vkdelegate.max_tables", std::to_string(tables))).nodes.size() == 10);
   auto e = error_of(p, true, with("vkdelegate.max_tables", std::to_string(tables - 1)));
   REQUIRE(e);
-  CHECK(e->code() == ErrorCode::Malformed);
+  CHECK(e->id() == ErrorId::ResourceLimit);
   CHECK(mentions(*e, "max_tables"));
 }
 
@@ -132,7 +132,7 @@ TEST_CASE("vkgraph limits: a bad limit value is Error(Invalid) naming the option
     CAPTURE(key);
     auto e = error_of(bytes, false, with(key, "0"));
     REQUIRE(e);
-    CHECK(e->code() == ErrorCode::Invalid);
+    CHECK(e->id() == ErrorId::OptionValue);
     CHECK(mentions(*e, key));
   }
 }

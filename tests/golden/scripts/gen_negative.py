@@ -9,9 +9,10 @@ Arm NN 20.08, or by flatc from JSON) through one of:
   - flatc: decode to JSON (flatc --json --raw-binary), edit one field, encode again (flatc -b), or
     encode with a copy of the schema that gained an enum value or union member (a newer writer),
   - removing or replacing an input file of a case.
-The expected error code follows docs/api.md "Errors" (Malformed: bytes that do not decode; Invalid:
-well-formed but inconsistent content, dangling ids, wrong inputs); the message fragment is the file
-name or the field path every nnbridge message must name, in the format's own field names.
+The expected error identifier follows docs/errors.md from what the damage is (a cut file or an offset
+past the end: nnbridge.malformed.201; a wrong magic or file identifier: .202; an unknown union member:
+.206; a dangling id: nnbridge.invalid.401; ...), its code is the identifier's; the message fragment is
+the file name or the field path every nnbridge message must name, in the format's own field names.
 Nothing here runs nnbridge.
 
 Usage: /usr/bin/python3 tests/golden/scripts/gen_negative.py [REPO_ROOT]
@@ -39,16 +40,29 @@ def source(fmt, case):
     return os.path.join(GOLDEN, fmt, case, "model." + EXT[fmt])
 
 
-def write_case(fmt, name, data, code, fragment, how, origin, stage="load", extra=None):
+CODE_OF = {"io": "Io", "malformed": "Malformed", "unsupported": "Unsupported", "invalid": "Invalid",
+           "backend": "Backend"}
+TRUNCATED = "nnbridge.malformed.201"      # the input ends, or an offset points, past its end
+BAD_IDENTIFIER = "nnbridge.malformed.202"  # a magic, file identifier or header that is not the format's
+BAD_ENCODING = "nnbridge.malformed.206"    # a field that decodes to nothing valid (an unknown union member)
+MALFORMED_OTHER = "nnbridge.malformed.200"
+DANGLING = "nnbridge.invalid.401"
+SHAPE = "nnbridge.invalid.403"
+TYPE_MISMATCH = "nnbridge.invalid.408"
+MISSING_INPUT = "nnbridge.invalid.410"     # an input not supplied, or one the graph does not have
+
+
+def write_case(fmt, name, data, error_id, fragment, how, origin, stage="load", extra=None):
+    code = CODE_OF[error_id.split(".")[1]]
     d = os.path.join(OUT, fmt, name)
     os.makedirs(d)
     model = "model." + EXT[fmt]
     with open(os.path.join(d, model), "wb") as f:
         f.write(data)
     case = {"format": fmt, "model": model,
-            "expect_error": {"code": code, "message_contains": fragment, "stage": stage},
+            "expect_error": {"code": code, "id": error_id, "message_contains": fragment, "stage": stage},
             "provenance": {"model": "%s, damaged: %s" % (origin, how),
-                           "expected_error": "docs/api.md \"Errors\": %s; the message names %s" % (code, fragment),
+                           "expected_error": "docs/errors.md: %s (%s); the message names %s" % (error_id, how, fragment),
                            "command": "/usr/bin/python3 %s" % SCRIPT}}
     case.update(extra or {})
     with open(os.path.join(d, "case.json"), "w") as f:
@@ -66,25 +80,25 @@ def truncations(fmt, cases, fractions):
         data = open(source(fmt, case), "rb").read()
         for frac in fractions:
             n = int(len(data) * frac)
-            write_case(fmt, "%s_truncated_%d" % (case, n), data[:n], "Malformed", "model." + EXT[fmt],
+            write_case(fmt, "%s_truncated_%d" % (case, n), data[:n], TRUNCATED, "model." + EXT[fmt],
                        "the first %d of %d bytes (head -c %d)" % (n, len(data), n), origin_of(fmt, case))
 
 
-def patched(fmt, case, name, offset, new, code, fragment, how):
+def patched(fmt, case, name, offset, new, error_id, fragment, how):
     data = bytearray(open(source(fmt, case), "rb").read())
     data[offset:offset + len(new)] = new
-    write_case(fmt, name, bytes(data), code, fragment, how, origin_of(fmt, case))
+    write_case(fmt, name, bytes(data), error_id, fragment, how, origin_of(fmt, case))
 
 
 def root_offset_past_end(fmt, cases):
     for case in cases:
         size = os.path.getsize(source(fmt, case))
         base = 0
-        patched(fmt, case, case + "_root_offset_past_end", base, struct.pack("<I", size + 64), "Malformed",
+        patched(fmt, case, case + "_root_offset_past_end", base, struct.pack("<I", size + 64), TRUNCATED,
                 "model." + EXT[fmt], "root uoffset (bytes 0..3) set to %d, past the %d-byte file" % (size + 64, size))
 
 
-def flatc_edit(fmt, case, name, edit, code, fragment, how, schema=None, tmp=None):
+def flatc_edit(fmt, case, name, edit, error_id, fragment, how, schema=None, tmp=None):
     """Decodes with flatc, applies `edit` to the JSON, encodes again (optionally with another schema)."""
     schema = schema or os.path.join(ROOT, SCHEMAS[fmt])
     src = source(fmt, case)
@@ -99,7 +113,7 @@ def flatc_edit(fmt, case, name, edit, code, fragment, how, schema=None, tmp=None
     subprocess.run(["flatc", "--no-warnings", "-b", "-o", outdir, schema, jpath], check=True)
     (binary,) = os.listdir(outdir)
     data = open(os.path.join(outdir, binary), "rb").read()
-    write_case(fmt, name, data, code, fragment, how + " (flatc --json, edit, flatc -b)", origin_of(fmt, case))
+    write_case(fmt, name, data, error_id, fragment, how + " (flatc --json, edit, flatc -b)", origin_of(fmt, case))
 
 
 def schema_variant(fmt, tmp, old, new):
@@ -118,12 +132,14 @@ def schema_variant(fmt, tmp, old, new):
 
 def input_cases(fmt, case, inputs):
     """Cases whose data set is wrong: executed, they must fail with Invalid naming the input."""
+    ids = {"_missing_input": MISSING_INPUT, "_input_wrong_shape": SHAPE, "_input_wrong_dtype": TYPE_MISMATCH,
+           "_extra_input": MISSING_INPUT}
     src = os.path.join(GOLDEN, fmt, case)
     first = inputs[0]
 
     def copy(name):
-        d = write_case(fmt, name, open(source(fmt, case), "rb").read(), "Invalid", "", "", origin_of(fmt, case),
-                       stage="run")
+        d = write_case(fmt, name, open(source(fmt, case), "rb").read(), ids[name[len(case):]], "", "",
+                       origin_of(fmt, case), stage="run")
         shutil.copytree(os.path.join(src, "inputs"), os.path.join(d, "inputs"))
         shutil.copytree(os.path.join(src, "outputs"), os.path.join(d, "outputs"))
         return d
@@ -132,7 +148,8 @@ def input_cases(fmt, case, inputs):
         c = json.load(open(os.path.join(d, "case.json")))
         c["expect_error"]["message_contains"] = fragment
         c["provenance"]["model"] = origin_of(fmt, case) + " (unchanged); inputs: " + how
-        c["provenance"]["expected_error"] = "docs/api.md \"Errors\": Invalid; the message names " + fragment
+        c["provenance"]["expected_error"] = "docs/errors.md: %s (%s); the message names %s" % (
+            c["expect_error"]["id"], how, fragment)
         json.dump(c, open(os.path.join(d, "case.json"), "w"), indent=2)
 
     d = copy(case + "_missing_input")
@@ -167,13 +184,13 @@ def main():
                     slot["connection"]["sourceLayerIndex"] = 4000
                     return
         for case in armnn[:2]:
-            flatc_edit("armnn", case, case + "_dangling_source_layer", dangling_source, "Invalid", "sourceLayerIndex",
+            flatc_edit("armnn", case, case + "_dangling_source_layer", dangling_source, DANGLING, "sourceLayerIndex",
                        "the first input slot's connection.sourceLayerIndex set to 4000", tmp=tmp)
         # VkGraph (flatc-compiled, identifier VK00 at bytes 4..7).
         vk = ["add", "relu", "conv", "softmax", "linear_bias", "cat", "layer_norm", "embedding"]
         truncations("vkgraph", vk, [0.03, 0.6])
         for case in vk[:4]:
-            patched("vkgraph", case, case + "_wrong_identifier", 4, b"VK99", "Malformed", "model.vkgraph",
+            patched("vkgraph", case, case + "_wrong_identifier", 4, b"VK99", BAD_IDENTIFIER, "model.vkgraph",
                     "file identifier (bytes 4..7) VK00 -> VK99")
         root_offset_past_end("vkgraph", vk[:4])
         def dangling_input(doc):
@@ -181,43 +198,43 @@ def main():
         def dangling_arg(doc):
             doc["chain"][0]["args"][0] = 9999
         for case in vk[:4]:
-            flatc_edit("vkgraph", case, case + "_dangling_input_id", dangling_input, "Invalid", "input_ids[0]",
+            flatc_edit("vkgraph", case, case + "_dangling_input_id", dangling_input, DANGLING, "input_ids[0]",
                        "input_ids[0] set to 9999", tmp=tmp)
-            flatc_edit("vkgraph", case, case + "_dangling_arg", dangling_arg, "Invalid", "chain[0].args[0]",
+            flatc_edit("vkgraph", case, case + "_dangling_arg", dangling_arg, DANGLING, "chain[0].args[0]",
                        "chain[0].args[0] set to 9999", tmp=tmp)
         newer_union = schema_variant("vkgraph", tmp, "  SymInt,\n}", "  SymInt,\n  FutureKind,\n}\ntable FutureKind {}")
         def future_kind(doc):
             doc["values"][0] = {"value_type": "FutureKind", "value": {}}
         for case in vk[:2]:
-            flatc_edit("vkgraph", case, case + "_union_tag_out_of_range", future_kind, "Malformed", "values[0]",
+            flatc_edit("vkgraph", case, case + "_union_tag_out_of_range", future_kind, BAD_ENCODING, "values[0]",
                        "values[0].value_type 12 (one past SymInt) via a schema copy with one more union member",
                        schema=newer_union, tmp=tmp)
         # Vulkan delegate payloads (VH00 header, tests/golden/vkdelegate, packed by gen_vk.py).
         for case in ["linear_const_weight", "conv_const_weight"]:
             size = os.path.getsize(source("vkdelegate", case))
             truncations("vkdelegate", [case], [0.5, 0.9])
-            patched("vkdelegate", case, case + "_wrong_magic", 4, b"VH01", "Malformed", "header.magic",
+            patched("vkdelegate", case, case + "_wrong_magic", 4, b"VH01", BAD_IDENTIFIER, "header.magic",
                     "magic (bytes 4..7) VH00 -> VH01")
-            patched("vkdelegate", case, case + "_header_size_29", 8, struct.pack("<H", 29), "Malformed",
+            patched("vkdelegate", case, case + "_header_size_29", 8, struct.pack("<H", 29), BAD_IDENTIFIER,
                     "header.header_size", "header_size (bytes 8..9) 30 -> 29")
-            patched("vkdelegate", case, case + "_flatbuffer_past_end", 14, struct.pack("<I", size), "Malformed",
+            patched("vkdelegate", case, case + "_flatbuffer_past_end", 14, struct.pack("<I", size), TRUNCATED,
                     "header.flatbuffer_size", "flatbuffer_size (bytes 14..17) set to the file size %d" % size)
             patched("vkdelegate", case, case + "_bytes_offset_inside_flatbuffer", 18, struct.pack("<I", 40),
-                    "Malformed", "header.bytes_offset", "bytes_offset (bytes 18..21) set to 40")
-            patched("vkdelegate", case, case + "_bytes_size_past_end", 22, struct.pack("<Q", size), "Malformed",
+                    MALFORMED_OTHER, "header.bytes_offset", "bytes_offset (bytes 18..21) set to 40")
+            patched("vkdelegate", case, case + "_bytes_size_past_end", 22, struct.pack("<Q", size), TRUNCATED,
                     "header.bytes_size", "bytes_size (bytes 22..29) set to the file size %d" % size)
         # TFLite GL compiled models (flatc-compiled, identifier AFCM).
         afcm = ["two_programs", "program_binary", "three_programs_shared_shader"]
         truncations("afcm", afcm, [0.1, 0.7])
         for case in afcm:
-            patched("afcm", case, case + "_wrong_identifier", 4, b"AFCX", "Malformed", "model.flow",
+            patched("afcm", case, case + "_wrong_identifier", 4, b"AFCX", BAD_IDENTIFIER, "model.flow",
                     "file identifier (bytes 4..7) AFCM -> AFCX")
         root_offset_past_end("afcm", afcm[:2])
         newer = schema_variant("afcm", tmp, "  ObjectRef,\n}", "  ObjectRef,\n  FutureObject,\n}\ntable FutureObject {}")
         def future_object(doc):
             doc["programs"][0]["objects"][0]["object_type"] = "FutureObject"
             doc["programs"][0]["objects"][0]["object"] = {}
-        flatc_edit("afcm", "two_programs", "two_programs_union_tag_out_of_range", future_object, "Malformed",
+        flatc_edit("afcm", "two_programs", "two_programs_union_tag_out_of_range", future_object, BAD_ENCODING,
                    "programs[0].objects[0].object", "programs[0].objects[0].object_type 3 (one past ObjectRef) via a "
                    "schema copy with one more union member", schema=newer, tmp=tmp)
         # Wrong data sets (the model is fine).

@@ -21,8 +21,9 @@ namespace {
 // One pass over an internal size formula; with `shape` it also multiplies.
 int64_t internal_size(std::string_view s, const std::span<const int64_t>* shape) {
   const std::string shown = s.size() <= 80 ? std::string(s) : std::string(s.substr(0, 77)) + "...";
-  auto fail = [&](std::size_t at, const std::string& why) {
-    return Error(ErrorCode::Invalid, "size \"" + shown + "\": column " + std::to_string(at + 1) + ": " + why);
+  // A size that does not parse: its attribute is outside its domain, unless the caller says more.
+  auto fail = [&](std::size_t at, const std::string& why, ErrorId id = ErrorId::AttributeValue) {
+    return Error(id, "size \"" + shown + "\": column " + std::to_string(at + 1) + ": " + why);
   };
   constexpr int64_t kMax = int64_t{1} << 53;
   static constexpr std::string_view kDims = "INPUT0_DIMS[";
@@ -32,7 +33,7 @@ int64_t internal_size(std::string_view s, const std::span<const int64_t>* shape)
     int64_t v = 0;
     while (p < s.size() && s[p] >= '0' && s[p] <= '9') {
       v = v * 10 + (s[p++] - '0');
-      if (v > kMax) throw fail(start, std::string(what) + " is too large");
+      if (v > kMax) throw fail(start, std::string(what) + " is too large", ErrorId::Narrowing);
     }
     if (p == start) throw fail(start, std::string("expected ") + what);
     return v;
@@ -51,9 +52,9 @@ int64_t internal_size(std::string_view s, const std::span<const int64_t>* shape)
       ++p;
       if (shape) {
         if (index >= static_cast<int64_t>(shape->size()))
-          throw fail(at, "INPUT0_DIMS[" + std::to_string(index) + "] is past input 0's rank " + std::to_string(shape->size()));
+          throw fail(at, "INPUT0_DIMS[" + std::to_string(index) + "] is past input 0's rank " + std::to_string(shape->size()), ErrorId::DanglingReference);
         v = (*shape)[static_cast<std::size_t>(index)];
-        if (v < 0) throw fail(at, "input 0's dim " + std::to_string(index) + " is unknown");
+        if (v < 0) throw fail(at, "input 0's dim " + std::to_string(index) + " is unknown", ErrorId::Shape);
       }
     } else if (p < s.size() && s[p] >= '0' && s[p] <= '9') {
       v = digits(p, "a number");
@@ -63,7 +64,7 @@ int64_t internal_size(std::string_view s, const std::span<const int64_t>* shape)
                                         "' (a size multiplies non-negative integers and INPUT0_DIMS[i] with '*')");
     }
     if (shape) {
-      if (v != 0 && product > kMax / v) throw fail(at, "the size exceeds 2^53 elements");
+      if (v != 0 && product > kMax / v) throw fail(at, "the size exceeds 2^53 elements", ErrorId::Narrowing);
       product *= v;
     }
     while (blank(p)) ++p;
@@ -102,7 +103,7 @@ std::vector<std::size_t> resolve_ports(const SimpleGpuLayer& layer, std::size_t 
     outs += (outs.empty() ? "" : ", ") + std::to_string(t.port_index);
   }
   if (!all_outputs && !all_ir)
-    throw Error(ErrorCode::Invalid, who + ": output port-index " + outs + " fit neither numbering for a node with " +
+    throw Error(ErrorId::DanglingReference, who + ": output port-index " + outs + " fit neither numbering for a node with " +
                                         std::to_string(inputs) + " input(s) and " + std::to_string(outputs) +
                                         " output(s): output numbers 0.." + std::to_string(outputs) + "-1, or IR port ids " +
                                         std::to_string(inputs) + ".." + std::to_string(inputs + outputs) + "-1");
@@ -111,7 +112,7 @@ std::vector<std::size_t> resolve_ports(const SimpleGpuLayer& layer, std::size_t 
     const auto p = static_cast<std::size_t>(t.port_index);
     if (t.type == TensorBinding::Direction::Input) {
       if (p >= inputs)
-        throw Error(ErrorCode::Invalid, who + ": <Tensor> at line " + std::to_string(t.where.line) + " binds input port " +
+        throw Error(ErrorId::DanglingReference, who + ": <Tensor> at line " + std::to_string(t.where.line) + " binds input port " +
                                             std::to_string(p) + ", the node has " + std::to_string(inputs) + " input(s)");
       out[k] = p;
     } else if (t.type == TensorBinding::Direction::Output) {

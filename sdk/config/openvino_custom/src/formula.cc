@@ -28,9 +28,11 @@ class Parser {
   }
 
  private:
-  [[noreturn]] void fail(std::size_t at, const std::string& why) const {
+  // A formula that does not parse or evaluate: the attribute holding it is outside its domain.
+  [[noreturn]] void fail(std::size_t at, const std::string& why) const { fail(ErrorId::AttributeValue, at, why); }
+  [[noreturn]] void fail(ErrorId id, std::size_t at, const std::string& why) const {
     const std::string shown = s_.size() <= 80 ? std::string(s_) : std::string(s_.substr(0, 77)) + "...";
-    throw Error(ErrorCode::Invalid, "formula \"" + shown + "\": column " + std::to_string(at + 1) + ": " + why);
+    throw Error(id, "formula \"" + shown + "\": column " + std::to_string(at + 1) + ": " + why);
   }
   // Skips blanks unless they end the formula (then they are reported by run()).
   void blanks() {
@@ -44,7 +46,7 @@ class Parser {
     return pos_ < s_.size();
   }
   int64_t checked(int64_t v, std::size_t at) const {
-    if (v < INT_MIN || v > INT_MAX) fail(at, "the value " + std::to_string(v) + " does not fit an int");
+    if (v < INT_MIN || v > INT_MAX) fail(ErrorId::Narrowing, at, "the value " + std::to_string(v) + " does not fit an int");
     return v;
   }
 
@@ -81,7 +83,7 @@ class Parser {
       int64_t v = 0;
       while (pos_ < s_.size() && s_[pos_] >= '0' && s_[pos_] <= '9') {
         v = v * 10 + (s_[pos_++] - '0');
-        if (v > INT_MAX) fail(at, "the number does not fit an int");
+        if (v > INT_MAX) fail(ErrorId::Narrowing, at, "the number does not fit an int");
       }
       return v;
     }
@@ -121,7 +123,7 @@ class Parser {
 
 int64_t evaluate_work_size(std::string_view formula, const Dims& dims) {
   for (int64_t d : dims)
-    if (d < 0 || d > INT_MAX) throw Error(ErrorCode::Invalid, "formula \"" + std::string(formula) + "\": a dimension of " +
+    if (d < 0 || d > INT_MAX) throw Error(ErrorId::Narrowing, "formula \"" + std::string(formula) + "\": a dimension of " +
                                                                   std::to_string(d) + " does not fit an int");
   return Parser(formula, &dims, false).run();
 }

@@ -25,15 +25,21 @@ bool check_formula_syntax(std::string_view formula, bool identifiers, std::strin
 class Problems {
  public:
   explicit Problems(std::string file) : file_(std::move(file)) {}
-  void add(int line, const std::string& text) { lines_.push_back(file_ + ":" + std::to_string(line) + ": " + text); }
+  /// Records a problem; `id` is an Invalid identifier saying what kind of problem it is.
+  void add(int line, const std::string& text, ErrorId id) {
+    lines_.push_back(file_ + ":" + std::to_string(line) + ": " + text);
+    ids_.push_back(id);
+  }
   bool empty() const { return lines_.empty(); }
   const std::string& file() const { return file_; }
-  /// Throws Error(Invalid) listing every problem, when there is one.
+  /// Throws Error listing every problem, when there is one: its identifier is the problems' own
+  /// when they all share one, else ErrorId::InvalidOther.
   void throw_if_any() const;
 
  private:
   std::string file_;
   std::vector<std::string> lines_;
+  std::vector<ErrorId> ids_;
 };
 
 /// Byte offsets to 1-based lines of one buffer.
@@ -56,7 +62,7 @@ struct Context {
 
   int line(const pugi::xml_node& n) const { return lines.line_of(n.offset_debug()); }
   Location where(const pugi::xml_node& n) const { return {file, line(n)}; }
-  void error(const pugi::xml_node& n, const std::string& text) const { problems.add(line(n), text); }
+  void error(const pugi::xml_node& n, const std::string& text, ErrorId id) const { problems.add(line(n), text, id); }
 
   /// Reports every attribute of `n` not in `allowed`.
   void only_attributes(const pugi::xml_node& n, std::initializer_list<const char*> allowed) const;

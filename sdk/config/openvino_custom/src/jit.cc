@@ -133,7 +133,7 @@ std::string attr_define_value(const Attr& a) {
     case AttrType::Strings: return join(a.get<std::vector<std::string>>(), [](const std::string& v) { return v; });
     case AttrType::Bytes: break;
   }
-  throw Error(ErrorCode::Unsupported, "a bytes attribute cannot be the value of a #define");
+  throw Error(ErrorId::NoForm, "a bytes attribute cannot be the value of a #define");
 }
 
 std::string user_defines(const SimpleGpuLayer& layer, const AttrMap& attrs) {
@@ -145,12 +145,12 @@ std::string user_defines(const SimpleGpuLayer& layer, const AttrMap& attrs) {
       try {
         value = attr_define_value(it->second);
       } catch (const Error& e) {
-        throw Error(e.code(), "custom layer \"" + layer.name + "\" (" + d.where.text() + "): Define " + d.name + ": attribute \"" +
+        throw Error(e.id(), "custom layer \"" + layer.name + "\" (" + d.where.text() + "): Define " + d.name + ": attribute \"" +
                                   d.param + "\": " + e.message());
       }
     } else {
       if (!d.param.empty() && d.default_value.empty())
-        throw Error(ErrorCode::Invalid, "custom layer \"" + layer.name + "\" (" + d.where.text() + "): Define " + d.name +
+        throw Error(ErrorId::AttributeValue, "custom layer \"" + layer.name + "\" (" + d.where.text() + "): Define " + d.name +
                                             " takes the op attribute \"" + d.param + "\", which the node does not have, and has no default");
       value = d.default_value;
     }

@@ -69,11 +69,11 @@ CustomLayerConfig parse_custom_layers(std::string_view xml, const std::filesyste
   // parse_fragment keeps text between the top-level elements, so that it can be reported.
   const Lines lines(xml);
   if (!r)
-    throw Error(ErrorCode::Malformed, label + ":" + std::to_string(lines.line_of(r.offset)) + ": not well-formed XML: " + r.description(),
+    throw Error(ErrorId::Syntax, label + ":" + std::to_string(lines.line_of(r.offset)) + ": not well-formed XML: " + r.description(),
                 label);
   for (pugi::xml_node n = doc.first_child(); n; n = n.next_sibling())
     if (n.type() == pugi::node_doctype)
-      throw Error(ErrorCode::Malformed, label + ":" + std::to_string(lines.line_of(n.offset_debug())) +
+      throw Error(ErrorId::MalformedOther, label + ":" + std::to_string(lines.line_of(n.offset_debug())) +
                       ": a DOCTYPE is not allowed (entity declarations are refused; custom-layer files have none)",
                   label);
   Problems problems(label);
@@ -89,25 +89,25 @@ CustomLayerConfig parse_custom_layers(std::string_view xml, const std::filesyste
       const std::string_view text = n.value();
       const std::size_t first = text.find_first_not_of(" \t\r\n");
       problems.add(lines.line_of(n.offset_debug() + static_cast<std::ptrdiff_t>(first == std::string_view::npos ? 0 : first)),
-                   "text outside any element");
+                   "text outside any element", ErrorId::InvalidOther);
       continue;
     }
     if (n.type() != pugi::node_element) continue;
     any = true;
     if (std::string_view(n.name()) != "CustomLayer") {
-      c.error(n, "top-level element " + detail::tag(n) + " is not <CustomLayer> (a custom-layer file is a sequence of <CustomLayer> elements)");
+      c.error(n, "top-level element " + detail::tag(n) + " is not <CustomLayer> (a custom-layer file is a sequence of <CustomLayer> elements)", ErrorId::InvalidOther);
       continue;
     }
     const std::string type = n.attribute("type").value();
     if (type == "SimpleGPU") detail::parse_simple_gpu(c, n, single);
     else if (type == "MVCL") detail::parse_mvcl(c, n, mvcl);
-    else c.error(n, "<CustomLayer> type=\"" + type + "\" is not SimpleGPU (GPU) or MVCL (MYRIAD)");
+    else c.error(n, "<CustomLayer> type=\"" + type + "\" is not SimpleGPU (GPU) or MVCL (MYRIAD)", ErrorId::AttributeValue);
   }
-  if (!any) problems.add(1, "the file holds no <CustomLayer> element");
+  if (!any) problems.add(1, "the file holds no <CustomLayer> element", ErrorId::Arity);
   GpuLayerAdder adder(out);
   for (SimpleGpuLayer& l : single.gpu_layers) {
     const int line = l.where.line;
-    if (auto refused = adder.add(std::move(l), options.allow_override)) problems.add(line, *refused);
+    if (auto refused = adder.add(std::move(l), options.allow_override)) problems.add(line, *refused, ErrorId::DuplicateName);
   }
   detail::merge_mvcl(c, std::move(mvcl), out);
   problems.throw_if_any();
@@ -116,22 +116,22 @@ CustomLayerConfig parse_custom_layers(std::string_view xml, const std::filesyste
 
 std::string read_custom_layer_file(const std::filesystem::path& path, std::uint64_t max_bytes, std::string_view what) {
   const std::string name = std::string(what) + " \"" + path.string() + "\"";
-  const auto fail = [&](const std::string& why) { throw Error(ErrorCode::Io, why, path.string()); };
+  const auto fail = [&](ErrorId id, const std::string& why) { throw Error(id, why, path.string()); };
   std::error_code ec;
   const auto status = std::filesystem::status(path, ec);
-  if (!std::filesystem::exists(status)) fail("cannot open the " + name);
-  if (!std::filesystem::is_regular_file(status)) fail("the " + name + " is not a regular file (a device, FIFO or directory is refused)");
+  if (!std::filesystem::exists(status)) fail(ErrorId::IoOpen, "cannot open the " + name);
+  if (!std::filesystem::is_regular_file(status)) fail(ErrorId::IoNotRegular, "the " + name + " is not a regular file (a device, FIFO or directory is refused)");
   const std::uintmax_t size = std::filesystem::file_size(path, ec);
-  if (ec) fail("cannot read the " + name + " (" + ec.message() + ")");
+  if (ec) fail(ErrorId::IoRead, "cannot read the " + name + " (" + ec.message() + ")");
   if (size > max_bytes)
-    fail("the " + name + " has " + std::to_string(size) + " bytes, over the limit of " + std::to_string(max_bytes) +
+    fail(ErrorId::IoTooLarge, "the " + name + " has " + std::to_string(size) + " bytes, over the limit of " + std::to_string(max_bytes) +
          " (LoadCustomLayersOptions::max_file_bytes)");
   std::ifstream in(path, std::ios::binary);
-  if (!in) fail("cannot open the " + name);
+  if (!in) fail(ErrorId::IoOpen, "cannot open the " + name);
   std::string text(static_cast<std::size_t>(size), '\0');
   // Read at most the size seen above: a file that grows meanwhile is cut there, never unbounded.
   in.read(text.data(), static_cast<std::streamsize>(size));
-  if (in.bad()) fail("cannot read the " + name);
+  if (in.bad()) fail(ErrorId::IoRead, "cannot read the " + name);
   text.resize(static_cast<std::size_t>(in.gcount()));
   return text;
 }
@@ -152,7 +152,7 @@ void merge_custom_layers(CustomLayerConfig& into, CustomLayerConfig more, const 
   if (problems.empty()) return;
   std::string msg = std::to_string(problems.size()) + (problems.size() == 1 ? " problem" : " problems") + " merging custom-layer files:";
   for (const std::string& p : problems) msg += "\n  " + p;
-  throw Error(ErrorCode::Invalid, msg);
+  throw Error(ErrorId::DuplicateName, msg);
 }
 
 std::shared_ptr<const CustomLayerSet> custom_layer_set(std::span<const std::filesystem::path> xml_files,

@@ -9,7 +9,10 @@ void Problems::throw_if_any() const {
   if (lines_.empty()) return;
   std::string msg = std::to_string(lines_.size()) + (lines_.size() == 1 ? " problem" : " problems") + " in custom-layer XML:";
   for (const std::string& l : lines_) msg += "\n  " + l;
-  throw Error(ErrorCode::Invalid, msg, file_);
+  ErrorId id = ids_.front();
+  for (ErrorId other : ids_)
+    if (other != id || code_of(other) != ErrorCode::Invalid) id = ErrorId::InvalidOther;
+  throw Error(id, msg, file_);
 }
 
 Lines::Lines(std::string_view text) {
@@ -31,7 +34,7 @@ void Context::only_attributes(const pugi::xml_node& n, std::initializer_list<con
       std::string list;
       for (const char* s : allowed) list += (list.empty() ? "" : ", ") + std::string(s);
       error(n, tag(n) + " has an unknown attribute \"" + std::string(name) + "\"" +
-                   (list.empty() ? " (it takes none)" : " (known: " + list + ")"));
+                   (list.empty() ? " (it takes none)" : " (known: " + list + ")"), ErrorId::AttributeValue);
     }
   }
 }
@@ -41,7 +44,7 @@ void Context::only_children(const pugi::xml_node& n, std::initializer_list<const
     if (child.type() == pugi::node_pcdata || child.type() == pugi::node_cdata) {
       const std::string_view text = child.value();
       if (std::any_of(text.begin(), text.end(), [](char ch) { return !std::isspace(static_cast<unsigned char>(ch)); }))
-        error(n, tag(n) + " holds text, which the format does not define");
+        error(n, tag(n) + " holds text, which the format does not define", ErrorId::InvalidOther);
       continue;
     }
     if (child.type() != pugi::node_element) continue;
@@ -50,7 +53,7 @@ void Context::only_children(const pugi::xml_node& n, std::initializer_list<const
       std::string list;
       for (const char* s : allowed) list += (list.empty() ? "" : ", ") + std::string(s);
       error(child, "unknown element " + tag(child) + " in " + tag(n) +
-                       (list.empty() ? " (it takes none)" : " (known: " + list + ")"));
+                       (list.empty() ? " (it takes none)" : " (known: " + list + ")"), ErrorId::InvalidOther);
     }
   }
 }
@@ -64,11 +67,11 @@ std::vector<pugi::xml_node> Context::children(const pugi::xml_node& n, const cha
 std::optional<std::string> Context::required(const pugi::xml_node& n, const char* attr) const {
   const pugi::xml_attribute a = n.attribute(attr);
   if (!a) {
-    error(n, tag(n) + " has no " + attr + " attribute");
+    error(n, tag(n) + " has no " + attr + " attribute", ErrorId::AttributeValue);
     return std::nullopt;
   }
   if (!*a.value()) {
-    error(n, tag(n) + " has an empty " + attr + " attribute");
+    error(n, tag(n) + " has an empty " + attr + " attribute", ErrorId::AttributeValue);
     return std::nullopt;
   }
   return std::string(a.value());
@@ -77,12 +80,12 @@ std::optional<std::string> Context::required(const pugi::xml_node& n, const char
 std::optional<int> Context::index(const pugi::xml_node& n, const char* attr, bool required_attr) const {
   const pugi::xml_attribute a = n.attribute(attr);
   if (!a) {
-    if (required_attr) error(n, tag(n) + " has no " + attr + " attribute");
+    if (required_attr) error(n, tag(n) + " has no " + attr + " attribute", ErrorId::AttributeValue);
     return std::nullopt;
   }
   const std::string_view v = a.value();
   if (v.empty() || v.size() > 6 || !std::all_of(v.begin(), v.end(), [](char ch) { return ch >= '0' && ch <= '9'; })) {
-    error(n, tag(n) + " " + attr + "=\"" + std::string(v) + "\" is not a non-negative integer below 1000000");
+    error(n, tag(n) + " " + attr + "=\"" + std::string(v) + "\" is not a non-negative integer below 1000000", ErrorId::AttributeValue);
     return std::nullopt;
   }
   return std::stoi(std::string(v));

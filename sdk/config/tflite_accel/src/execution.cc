@@ -43,7 +43,7 @@ Settings load_execution_settings(const std::filesystem::path& path, std::optiona
   if (!message.empty()) {
     const auto name = resolve_message_name(message);
     if (name != "TFLiteSettings" && name != "ComputeSettings")
-      throw Error(ErrorCode::Unsupported,
+      throw Error(ErrorId::UnsupportedOther,
                   "settings for a run are a TFLiteSettings or a ComputeSettings, not " + std::string(message), path.string());
     as.message = *name;
     return Settings::load(path, as);
@@ -68,7 +68,7 @@ Settings load_execution_settings(const std::filesystem::path& path, std::optiona
   if (tflite) return std::move(*tflite);
   // Neither root reads it (a MinibenchmarkSettings, say): say what a run takes, then what
   // reading it as TFLiteSettings found.
-  throw Error(tflite_error->code(),
+  throw Error(tflite_error->id(),
               "settings for a run are a TFLiteSettings or a ComputeSettings (read as TFLiteSettings: " +
                   tflite_error->message() + ")",
               tflite_error->file().empty() ? path.string() : tflite_error->file(), tflite_error->where());
@@ -78,7 +78,7 @@ Settings tflite_settings_of(const Settings& settings) {
   const pb::Message& m = detail::message_of(settings);
   if (is_root(settings, "TFLiteSettings")) return settings;
   if (!is_root(settings, "ComputeSettings"))
-    throw Error(ErrorCode::Unsupported, "a " + settings.message_name() + " holds no TFLiteSettings");
+    throw Error(ErrorId::UnsupportedOther, "a " + settings.message_name() + " holds no TFLiteSettings");
   auto out = std::make_unique<tp::TFLiteSettings>();
   out->CopyFrom(static_cast<const tp::ComputeSettings&>(m).tflite_settings());
   return detail::make_settings(std::move(out));
@@ -92,7 +92,7 @@ ExecutionChoice execution_choice(const Settings& settings, const std::string& fi
   const pb::Message& root = detail::message_of(settings);
 
   if (auto v = unknown_enum_at(root, prefix + "delegate"))
-    throw Error(ErrorCode::Unsupported, "delegate " + std::to_string(*v) + " is not a Delegate of configuration.proto: not available" + kAvailable,
+    throw Error(ErrorId::Feature, "delegate " + std::to_string(*v) + " is not a Delegate of configuration.proto: not available" + kAvailable,
                 file, prefix + "delegate");
   ExecutionChoice c;
   c.delegate = enum_name(tp::Delegate_descriptor(), t.delegate());
@@ -102,17 +102,17 @@ ExecutionChoice execution_choice(const Settings& settings, const std::string& fi
     case tp::GPU: {
       const std::string at = prefix + "gpu_settings.force_backend";
       if (auto v = unknown_enum_at(root, at))
-        throw Error(ErrorCode::Unsupported, "GPU delegate backend " + std::to_string(*v) + " is not a GPUBackend: not available" + kAvailable,
+        throw Error(ErrorId::Feature, "GPU delegate backend " + std::to_string(*v) + " is not a GPUBackend: not available" + kAvailable,
                     file, at);
       const tp::GPUBackend b = t.gpu_settings().force_backend();
       if (b != tp::UNSET && b != tp::OPENCL)
-        throw Error(ErrorCode::Unsupported, "delegate GPU with force_backend " + enum_name(tp::GPUBackend_descriptor(), b) +
+        throw Error(ErrorId::Feature, "delegate GPU with force_backend " + enum_name(tp::GPUBackend_descriptor(), b) +
                                                 " is not available" + kAvailable, file, at);
       c.backend = "opencl";
       break;
     }
     default:
-      throw Error(ErrorCode::Unsupported, "delegate " + c.delegate + " is not available" + kAvailable, file, prefix + "delegate");
+      throw Error(ErrorId::Feature, "delegate " + c.delegate + " is not available" + kAvailable, file, prefix + "delegate");
   }
 
   if (t.delegate() == tp::XNNPACK && t.has_xnnpack_settings() && t.xnnpack_settings().has_num_threads()) {
@@ -121,7 +121,7 @@ ExecutionChoice execution_choice(const Settings& settings, const std::string& fi
   } else if (t.has_cpu_settings() && t.cpu_settings().has_num_threads()) {
     const int n = t.cpu_settings().num_threads();
     if (n != -1 && n <= 0)
-      throw Error(ErrorCode::Invalid, std::to_string(n) + ": must be -1 (the runtime chooses) or > 0 (configuration.proto CPUSettings)",
+      throw Error(ErrorId::AttributeValue, std::to_string(n) + ": must be -1 (the runtime chooses) or > 0 (configuration.proto CPUSettings)",
                   file, prefix + "cpu_settings.num_threads");
     c.threads = n == -1 ? 0 : n;
   }

@@ -84,14 +84,14 @@ class Writer {
     // Out-of-enum values of singular enum fields are the only unknown fields the twin holds.
     std::map<int, int32_t> unknown_enum;
     for (const UnknownAt& u : unknown_fields(m, path, false)) {
-      if (!fb_can_hold(u)) throw Error(ErrorCode::Unsupported, describe(u) + "; fb cannot hold it", {}, u.path);
+      if (!fb_can_hold(u)) throw Error(ErrorId::NoForm, describe(u) + "; fb cannot hold it", {}, u.path);
       if (r.HasField(m, u.field))
-        throw Error(ErrorCode::Unsupported,
+        throw Error(ErrorId::NoForm,
                     "holds both a value of its enum and an unknown one (" + describe(u) + "); fb can hold one", {},
                     u.path);
       // The field given twice on the wire, both times outside the enum: protobuf keeps both.
       if (!unknown_enum.emplace(u.number, static_cast<int32_t>(static_cast<int64_t>(u.varint))).second)
-        throw Error(ErrorCode::Unsupported,
+        throw Error(ErrorId::NoForm,
                     "holds two unknown values (" + describe(u) + "); fb can hold one", {}, u.path);
     }
     // Strings, vectors and sub-tables first: nothing else may be built while a table is open.
@@ -192,7 +192,7 @@ class Reader {
     const std::size_t slots = vsize >= 4 ? (vsize - 4) / sizeof(voffset_t) : 0;
     for (std::size_t i = obj.fields()->size(); i < slots; ++i) {
       if (flatbuffers::ReadScalar<voffset_t>(vt + 4 + i * sizeof(voffset_t)) != 0)
-        throw Error(ErrorCode::Unsupported,
+        throw Error(ErrorId::Version,
                     "table " + obj.name()->str() + " holds field " + std::to_string(i) + ", but the schema has " +
                         std::to_string(obj.fields()->size()) + " (written against a newer configuration.proto?)",
                     file_, path.empty() ? "(root)" : path);
@@ -253,7 +253,7 @@ class Reader {
       case CppType::CPPTYPE_ENUM:
         each<int32_t>(t, slot, where, [&](int32_t e, const std::string& p) {
           if (!f->enum_type()->FindValueByNumber(e))
-            throw Error(ErrorCode::Unsupported,
+            throw Error(ErrorId::NoForm,
                         std::to_string(e) + " is not a value of the closed proto2 enum " + f->enum_type()->full_name() +
                             "; protobuf would keep it apart from the list (as an unknown field), losing its position",
                         file_, p);
@@ -273,7 +273,7 @@ void from_fb(std::string_view bytes, pb::Message& m, std::vector<Issue>& warning
   m.Clear();
   const std::string root_name = fb_name(*m.GetDescriptor());
   if (bytes.size() < 2 * sizeof(uoffset_t) || bytes.size() >= FLATBUFFERS_MAX_BUFFER_SIZE)
-    throw Error(ErrorCode::Malformed,
+    throw Error(ErrorId::Truncated,
                 std::to_string(bytes.size()) + " bytes cannot be a FlatBuffer of table " + root_name, file);
   // FlatBuffers reads scalars in place: give it 8-byte aligned storage. The zero padding behind
   // the bytes is a guard: libflatbuffers' reflection verifier (2.0.8, still so upstream) reads a
@@ -290,7 +290,7 @@ void from_fb(std::string_view bytes, pb::Message& m, std::vector<Issue>& warning
   // The graph formats' verifier bounds by default (nnbridge/format.h): a settings file of 1M
   // entries has 2M tables, which FlatBuffers' default of 1M refused as if the bytes were malformed.
   if (!flatbuffers::Verify(fb_schema(), root, buf, bytes.size(), limits.max_depth, limits.max_tables))
-    throw Error(ErrorCode::Malformed,
+    throw Error(ErrorId::VerifyFailed,
                 "not a valid FlatBuffer of table " + root_name + " (verification failed: malformed, or nested deeper than " +
                     std::to_string(limits.max_depth) + " or holding more than " + std::to_string(limits.max_tables) +
                     " tables, the verifier's bounds: reader options settings.max_depth, settings.max_tables)",

@@ -217,7 +217,7 @@ std::string fb_to_json(std::string_view fb, const pb::Descriptor& d) {
 std::string fb_json_to_fb(std::string_view json, const pb::Descriptor& d, const std::string& file) {
   // The parser reads up to the first NUL.
   if (json.find('\0') != std::string_view::npos)
-    throw Error(ErrorCode::Malformed, "a NUL byte in FlatBuffers JSON", file, "byte " + std::to_string(json.find('\0')));
+    throw Error(ErrorId::BadEncoding, "a NUL byte in FlatBuffers JSON", file, "byte " + std::to_string(json.find('\0')));
   const std::string text(json);
   PooledParser pooled;
   flatbuffers::Parser& parser = pooled.get();
@@ -230,10 +230,10 @@ std::string fb_json_to_fb(std::string_view json, const pb::Descriptor& d, const 
     std::smatch m;
     const std::string error = parser.error_;  // the parser is discarded: it may be mid-table
     if (std::regex_search(error, m, where) && m[3].str() == "input file is empty")  // blanks and comments only
-      throw Error(ErrorCode::Malformed, "holds no JSON object (FlatBuffers JSON of " + fb_name(d) + " expected)", file);
+      throw Error(ErrorId::Syntax, "holds no JSON object (FlatBuffers JSON of " + fb_name(d) + " expected)", file);
     if (std::regex_search(error, m, where))
-      throw Error(ErrorCode::Malformed, m[3].str(), file, "line " + m[1].str() + ", column " + m[2].str());
-    throw Error(ErrorCode::Malformed, error, file);
+      throw Error(ErrorId::Syntax, m[3].str(), file, "line " + m[1].str() + ", column " + m[2].str());
+    throw Error(ErrorId::Syntax, error, file);
   }
   std::string out(reinterpret_cast<const char*>(parser.builder_.GetBufferPointer()), parser.builder_.GetSize());
   pooled.keep();

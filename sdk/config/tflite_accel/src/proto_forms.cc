@@ -28,7 +28,7 @@ class FirstError : public pb::io::ErrorCollector {
 // proto-text and proto-json have no way to write unknown fields that reads back.
 void refuse_unknown(const pb::Message& m, Form form) {
   for (const UnknownAt& u : unknown_fields(m))
-    throw Error(ErrorCode::Unsupported, describe(u) + "; " + std::string(to_string(form)) + " cannot hold it", {},
+    throw Error(ErrorId::NoForm, describe(u) + "; " + std::string(to_string(form)) + " cannot hold it", {},
                 u.path);
 }
 
@@ -42,11 +42,11 @@ void parse_proto(std::string_view bytes, Form form, pb::Message& m, const std::s
   switch (form) {
     case Form::ProtoBinary: {
       if (bytes.size() > static_cast<std::size_t>(std::numeric_limits<int>::max()))
-        throw Error(ErrorCode::Malformed, "not a protobuf wire-format " + type + " (over 2 GiB)", file);
+        throw Error(ErrorId::ResourceLimit, "not a protobuf wire-format " + type + " (over 2 GiB)", file);
       pb::io::CodedInputStream in(reinterpret_cast<const std::uint8_t*>(bytes.data()), static_cast<int>(bytes.size()));
       in.SetRecursionLimit(depth);
       if (!m.ParseFromCodedStream(&in) || !in.ConsumedEntireMessage())
-        throw Error(ErrorCode::Malformed,
+        throw Error(ErrorId::VerifyFailed,
                     "not a protobuf wire-format " + type + " (the bytes do not decode, or nest deeper than " +
                         std::to_string(depth) + " messages: reader option settings.max_depth)",
                     file);
@@ -58,7 +58,7 @@ void parse_proto(std::string_view bytes, Form form, pb::Message& m, const std::s
       FirstError errors;
       parser.RecordErrorsTo(&errors);
       if (!parser.ParseFromString(std::string(bytes), &m))
-        throw Error(ErrorCode::Malformed, errors.message.empty() ? "not protobuf text of " + type : errors.message,
+        throw Error(ErrorId::Syntax, errors.message.empty() ? "not protobuf text of " + type : errors.message,
                     file, errors.where);
       return;
     }
@@ -66,7 +66,7 @@ void parse_proto(std::string_view bytes, Form form, pb::Message& m, const std::s
       pb::util::JsonParseOptions options;  // unknown keys are errors
       const auto status = pb::util::JsonStringToMessage(std::string(bytes), &m, options);
       if (!status.ok())
-        throw Error(ErrorCode::Malformed, "not protobuf JSON of " + type + ": " + std::string(status.message().data(), status.message().size()), file);
+        throw Error(ErrorId::Syntax, "not protobuf JSON of " + type + ": " + std::string(status.message().data(), status.message().size()), file);
       return;
     }
     default: break;
@@ -80,7 +80,7 @@ std::string print_proto(const pb::Message& m, Form form) {
     case Form::ProtoBinary:
       // Deterministic: fields by tag, then the unknown fields in the order they were read.
       if (!m.SerializeToString(&out))
-        throw Error(ErrorCode::Unsupported, "the message does not serialize (larger than 2 GiB?)");
+        throw Error(ErrorId::UnsupportedOther, "the message does not serialize (larger than 2 GiB?)");
       return out;
     case Form::ProtoText: {
       refuse_unknown(m, form);
@@ -93,7 +93,7 @@ std::string print_proto(const pb::Message& m, Form form) {
       pb::util::JsonPrintOptions options;
       options.add_whitespace = true;  // keys in lowerCamelCase, as the JSON mapping prints them
       const auto status = pb::util::MessageToJsonString(m, &out, options);
-      if (!status.ok()) throw Error(ErrorCode::Unsupported, "cannot write protobuf JSON: " + std::string(status.message().data(), status.message().size()));
+      if (!status.ok()) throw Error(ErrorId::NoForm, "cannot write protobuf JSON: " + std::string(status.message().data(), status.message().size()));
       return out;
     }
     default: break;

@@ -35,7 +35,7 @@ bool ends_with(std::string_view s, std::string_view tail) {
 std::unique_ptr<pb::Message> new_message(std::string_view name) {
   const pb::Descriptor* d = detail::find_message(name);
   if (!d)
-    throw Error(ErrorCode::Unsupported, "configuration.proto has no message \"" + std::string(name) +
+    throw Error(ErrorId::UnsupportedOther, "configuration.proto has no message \"" + std::string(name) +
                                             "\" (its messages include TFLiteSettings, ComputeSettings, MinibenchmarkSettings, BenchmarkEvent)");
   return std::unique_ptr<pb::Message>(pb::MessageFactory::generated_factory()->GetPrototype(d)->New());
 }
@@ -113,7 +113,7 @@ VerifierLimits reader_limits(const std::map<std::string, std::string, std::less<
   const std::vector<std::string> keys = reader_limit_options();
   for (const auto& kv : options)
     if (std::find(keys.begin(), keys.end(), kv.first) == keys.end())
-      throw Error(ErrorCode::Invalid, "'" + kv.first + "' is not a settings reader option (there are " + keys[0] +
+      throw Error(ErrorId::UnknownOption, "'" + kv.first + "' is not a settings reader option (there are " + keys[0] +
                                           ", " + keys[1] + ", " + keys[2] + ")");
   nnbridge::LoadOptions graph_options;
   graph_options.options = options;
@@ -156,7 +156,7 @@ Settings Settings::load(const std::filesystem::path& path, const LoadOptions& op
   const std::string file = path.string();
   const std::optional<Form> form = options.form ? options.form : form_from_path(path);
   if (!form)
-    throw Error(ErrorCode::Unsupported,
+    throw Error(ErrorId::UnknownFormat,
                 "cannot tell the form from the file name; name it (proto-binary, proto-text, proto-json, fb, fb-json)",
                 file);
   new_message(options.message);  // an unknown message is refused before the file is read
@@ -172,7 +172,7 @@ std::string Settings::serialize(Form form) const {
   const pb::Message& m = *impl_->message;
   if (form == Form::ProtoJson || form == Form::FbJson)
     if (auto at = detail::first_non_utf8(m))
-      throw Error(ErrorCode::Unsupported,
+      throw Error(ErrorId::NoForm,
                   "a string that is not UTF-8, which " + std::string(to_string(form)) +
                       " cannot hold (use a binary or text protobuf form, or fb)",
                   {}, *at);
@@ -187,7 +187,7 @@ void Settings::save(const std::filesystem::path& path, const SaveOptions& option
   const std::string file = path.string();
   const std::optional<Form> form = options.form ? options.form : form_from_path(path);
   if (!form)
-    throw Error(ErrorCode::Unsupported,
+    throw Error(ErrorId::UnknownFormat,
                 "cannot tell the form from the file name; name it (proto-binary, proto-text, proto-json, fb, fb-json)",
                 file);
   std::string bytes;

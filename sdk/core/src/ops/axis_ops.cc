@@ -31,7 +31,7 @@ std::vector<TensorType> infer_reverse_sequence(const InferenceContext& ctx) {
     if (r < 2) fail("input must have rank >= 2");
     const int64_t b = ctx.attr_int("batch_axis"), t = ctx.attr_int("time_axis");
     // ONNX ReverseSequence-10: batch_axis and time_axis are 0 or 1, and differ.
-    if ((b != 0 && b != 1) || (t != 0 && t != 1) || b == t) fail("batch_axis and time_axis must be 0 and 1 or 1 and 0");
+    if ((b != 0 && b != 1) || (t != 0 && t != 1) || b == t) fail(ErrorId::AttributeValue, "batch_axis and time_axis must be 0 and 1 or 1 and 0");
     if (!lens.unknown_rank && lens.shape[0] >= 0 && x.shape[b] >= 0 && lens.shape[0] != x.shape[b])
       fail("sequence_lens has " + std::to_string(lens.shape[0]) + " elements for a batch of " + std::to_string(x.shape[b]));
   }

@@ -26,9 +26,9 @@ Window read_window(const InferenceContext& ctx, std::size_t ns, std::vector<int6
     expect_size(w.kernel, ns, "kernel_shape");
     // ONNX Conv: kernel_shape, when given, is W's spatial shape.
     for (std::size_t i = 0; i < ns; ++i) {
-      if (w.kernel[i] < 1) fail("kernel_shape must be >= 1");
+      if (w.kernel[i] < 1) fail(ErrorId::AttributeValue, "kernel_shape must be >= 1");
       if (i < kernel.size() && kernel[i] >= 0 && kernel[i] != w.kernel[i])
-        fail("kernel_shape[" + std::to_string(i) + "] = " + std::to_string(w.kernel[i]) + " disagrees with W's spatial dim " +
+        fail(ErrorId::Shape, "kernel_shape[" + std::to_string(i) + "] = " + std::to_string(w.kernel[i]) + " disagrees with W's spatial dim " +
              std::to_string(kernel[i]));
     }
   } else {
@@ -39,13 +39,13 @@ Window read_window(const InferenceContext& ctx, std::size_t ns, std::vector<int6
   w.pads = ints_or(ctx, "pads", 2 * ns, 0);
   w.auto_pad = ctx.attr_string("auto_pad");
   for (int64_t s : w.strides)
-    if (s < 1) fail("strides must be >= 1");
+    if (s < 1) fail(ErrorId::AttributeValue, "strides must be >= 1");
   for (int64_t d : w.dilations)
-    if (d < 1) fail("dilations must be >= 1");
+    if (d < 1) fail(ErrorId::AttributeValue, "dilations must be >= 1");
   for (int64_t p : w.pads)
-    if (p < 0) fail("pads must be >= 0");
+    if (p < 0) fail(ErrorId::AttributeValue, "pads must be >= 0");
   if (w.auto_pad != "NOTSET" && w.auto_pad != "SAME_UPPER" && w.auto_pad != "SAME_LOWER" && w.auto_pad != "VALID")
-    fail("auto_pad must be NOTSET, SAME_UPPER, SAME_LOWER or VALID, not \"" + w.auto_pad + "\"");
+    fail(ErrorId::AttributeValue, "auto_pad must be NOTSET, SAME_UPPER, SAME_LOWER or VALID, not \"" + w.auto_pad + "\"");
   return w;
 }
 
@@ -104,7 +104,7 @@ KernelInfo read_kernel(const InferenceContext& ctx, const TensorType& w, std::si
   const std::string& layout = ctx.attr_string("kernel_layout");
   if (layout != "OIHW" && layout != "OHWI" && layout != "1HWO" && !(!transpose && (layout == "MIHW" || layout == "HWIO")) &&
       !(transpose && layout == "IOHW"))
-    fail("kernel_layout \"" + layout + "\" is not supported here");
+    fail(ErrorId::AttributeValue, "kernel_layout \"" + layout + "\" is not supported here");
   if (w.unknown_rank) return k;
   if (w.shape.size() != ns + 2)
     fail("W has rank " + std::to_string(w.shape.size()) + ", expected " + std::to_string(ns + 2));
@@ -139,7 +139,7 @@ std::vector<TensorType> infer_conv(const InferenceContext& ctx, bool transpose) 
   const std::size_t ns = x.shape.size() - 2;
   const bool nhwc = is_nhwc(ctx);
   const int64_t group = ctx.attr_int("group");
-  if (group < 1) fail("group must be >= 1");
+  if (group < 1) fail(ErrorId::AttributeValue, "group must be >= 1");
   KernelInfo k = read_kernel(ctx, input(ctx, 1), ns, transpose, group);
   Window w = read_window(ctx, ns, k.kernel);
 
@@ -181,7 +181,7 @@ std::vector<TensorType> infer_conv(const InferenceContext& ctx, bool transpose) 
     } else {
       // ONNX ConvTranspose-11: stride*(in-1) + output_padding + ((k-1)*dilation + 1) - pad_begin - pad_end.
       int64_t pads = w.auto_pad == "VALID" ? 0 : checked_add(w.pads[i], w.pads[i + ns]);
-      if (out_pad[i] < 0) fail("output_padding must be >= 0");
+      if (out_pad[i] < 0) fail(ErrorId::AttributeValue, "output_padding must be >= 0");
       o = checked_add(checked_add(checked_mul(w.strides[i], in - 1), out_pad[i]),
                       checked_add(checked_mul(w.kernel[i] - 1, w.dilations[i]), 1)) - pads;
       if (o < 1) fail("ConvTranspose output size " + std::to_string(o) + " in spatial dim " + std::to_string(i));

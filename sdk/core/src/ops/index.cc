@@ -31,7 +31,7 @@ std::vector<TensorType> infer_gather_elements(const InferenceContext& ctx) {
 std::vector<TensorType> infer_scatter_elements(const InferenceContext& ctx) {
   const std::string& r = ctx.attr_string("reduction");
   if (r != "none" && r != "add" && r != "mul" && r != "max" && r != "min")
-    fail("reduction must be none, add, mul, max or min, not \"" + r + "\"");
+    fail(ErrorId::AttributeValue, "reduction must be none, add, mul, max or min, not \"" + r + "\"");
   const TensorType& data = input(ctx, 0);
   const TensorType& idx = input(ctx, 1);
   const TensorType& upd = input(ctx, 2);
@@ -58,7 +58,7 @@ std::vector<TensorType> infer_one_hot(const InferenceContext& ctx) {
   if (auto d = constant_values(ctx, 1)) {
     if (d->size() != 1) fail("depth must hold one element");
     const double v = (*d)[0];
-    if (!(v >= 1) || v > 9.0e15) fail("depth must be >= 1");
+    if (!(v >= 1) || v > 9.0e15) fail(ErrorId::AttributeValue, "depth must be >= 1");
     depth = static_cast<int64_t>(v);
   }
   std::vector<int64_t> out = idx.shape;

@@ -9,7 +9,7 @@ namespace {
 // none, a scalar otherwise (ONNX NegativeLogLikelihoodLoss-13 / SoftmaxCrossEntropyLoss-13).
 TensorType loss_type(const InferenceContext& ctx) {
   const std::string& r = ctx.attr_string("reduction");
-  if (r != "none" && r != "sum" && r != "mean") fail("reduction must be none, sum or mean, not \"" + r + "\"");
+  if (r != "none" && r != "sum" && r != "mean") fail(ErrorId::AttributeValue, "reduction must be none, sum or mean, not \"" + r + "\"");
   const TensorType& x = input(ctx, 0);
   const TensorType& t = input(ctx, 1);
   if (!x.unknown_rank && x.shape.size() < 2) fail("input must have rank >= 2 ([N, C, ...])");

@@ -22,7 +22,7 @@ std::vector<TensorType> infer_eye_like(const InferenceContext& ctx) {
   if (ctx.attr("dtype")) {
     const std::string& name = ctx.attr_string("dtype");
     auto dt = parse_data_type(name);
-    if (!dt || *dt == DataType::Undefined || is_quantized(*dt)) fail("dtype \"" + name + "\" is not a plain dtype");
+    if (!dt || *dt == DataType::Undefined || is_quantized(*dt)) fail(ErrorId::AttributeValue, "dtype \"" + name + "\" is not a plain dtype");
     t.dtype = *dt;
   }
   return {t};

@@ -138,7 +138,7 @@ void add_misc_ops(std::vector<OpSchema>& out) {
             DataType::Float32);
         if (auto s = constant_ints(ctx, 0)) {
           for (int64_t d : *s)
-            if (d < 0) fail("shape values must be >= 0");
+            if (d < 0) fail(ErrorId::AttributeValue, "shape values must be >= 0");
           return std::vector<TensorType>{shaped(dt, *s)};
         }
         const TensorType& in = input(ctx, 0);

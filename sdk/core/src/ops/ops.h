@@ -27,7 +27,10 @@ OpSchema make_op(std::string name, int min_in, int max_in, std::vector<AttrSpec>
 std::vector<TensorType> same_as_input0(const InferenceContext& ctx);
 
 // ---- shape inference ----
+/// Throws Error(Shape): inputs whose shapes or ranks do not fit the op.
 [[noreturn]] void fail(const std::string& message);
+/// Throws Error(id), for the failures that are not about shapes (AttributeValue, Arity).
+[[noreturn]] void fail(ErrorId id, const std::string& message);
 /// The type of input `i`; throws Error(Invalid) when the node has fewer inputs.
 const TensorType& input(const InferenceContext& ctx, std::size_t i);
 TensorType unknown_rank(DataType dtype);

@@ -85,7 +85,7 @@ void add_quantize_ops(std::vector<OpSchema>& out) {
         DataType dt = DataType::Undefined;
         if (ctx.attr("to")) {
           auto p = parse_data_type(ctx.attr_string("to"));
-          if (!p || *p == DataType::Undefined) fail("unknown dtype \"" + ctx.attr_string("to") + "\" in `to`");
+          if (!p || *p == DataType::Undefined) fail(ErrorId::AttributeValue, "unknown dtype \"" + ctx.attr_string("to") + "\" in `to`");
           dt = *p;
         } else if (!ctx.declared_output_types.empty()) {
           dt = ctx.declared_output_types[0].dtype;

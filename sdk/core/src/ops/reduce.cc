@@ -10,7 +10,7 @@ std::vector<int64_t> reduce_shape(const std::vector<int64_t>& in, const std::vec
   std::vector<bool> reduced(r, axes.empty());  // ONNX: no axes reduces every dim
   for (int64_t a : axes) {
     int64_t n = normalize_axis(a, r, "axes value");
-    if (reduced[n]) fail("axes repeats " + std::to_string(n));
+    if (reduced[n]) fail(ErrorId::AttributeValue, "axes repeats " + std::to_string(n));
     reduced[n] = true;
   }
   std::vector<int64_t> out;

@@ -14,12 +14,12 @@ std::vector<TensorType> infer_rnn(const InferenceContext& ctx, int64_t gates, st
   const TensorType& r = input(ctx, 2);
   const std::string& dir = ctx.attr_string("direction");
   if (dir != "forward" && dir != "reverse" && dir != "bidirectional")
-    fail("direction must be forward, reverse or bidirectional, not \"" + dir + "\"");
+    fail(ErrorId::AttributeValue, "direction must be forward, reverse or bidirectional, not \"" + dir + "\"");
   const int64_t dirs = dir == "bidirectional" ? 2 : 1;
   const int64_t layout = ctx.attr_int("layout");
-  if (layout != 0 && layout != 1) fail("layout must be 0 or 1");
+  if (layout != 0 && layout != 1) fail(ErrorId::AttributeValue, "layout must be 0 or 1");
   int64_t hidden = ctx.attr("hidden_size") ? ctx.attr_int("hidden_size") : -1;
-  if (ctx.attr("hidden_size") && hidden < 1) fail("hidden_size must be >= 1");
+  if (ctx.attr("hidden_size") && hidden < 1) fail(ErrorId::AttributeValue, "hidden_size must be >= 1");
   if (!r.unknown_rank) {
     if (r.shape.size() != 3) fail("R must have rank 3");
     if (hidden < 0) hidden = r.shape[2];
@@ -39,7 +39,7 @@ std::vector<TensorType> infer_rnn(const InferenceContext& ctx, int64_t gates, st
     batch = layout ? x.shape[0] : x.shape[1];
   }
   const std::size_t n = std::max<std::size_t>(1, ctx.node.outputs.size());
-  if (n > states) fail("at most " + std::to_string(states) + " outputs");
+  if (n > states) fail(ErrorId::Arity, "at most " + std::to_string(states) + " outputs");
   std::vector<TensorType> out;
   for (std::size_t i = 0; i < n; ++i) {
     TensorType t{x.dtype, {}, false, std::nullopt};

@@ -75,10 +75,10 @@ std::vector<TensorType> infer_slice(const InferenceContext& ctx) {
   std::vector<bool> seen(r, false);
   for (std::size_t i = 0; i < starts->size(); ++i) {
     int64_t a = normalize_axis(axes[i], r, "axes value");
-    if (seen[a]) fail("axes repeats " + std::to_string(a));
+    if (seen[a]) fail(ErrorId::AttributeValue, "axes repeats " + std::to_string(a));
     seen[a] = true;
     int64_t step = steps[i];
-    if (step == 0) fail("steps must not be 0");
+    if (step == 0) fail(ErrorId::AttributeValue, "steps must not be 0");
     int64_t dim = x.shape[a];
     if (dim < 0) {
       out[a] = -1;
@@ -107,8 +107,8 @@ std::vector<TensorType> infer_strided_slice(const InferenceContext& ctx) {
   auto bit = [](int64_t mask, std::size_t i) { return i < 63 && ((mask >> i) & 1) != 0; };
 
   std::size_t n = begin.size();
-  if (n > 62) fail("too many slice entries");
-  if ((ellipsis_mask & (ellipsis_mask - 1)) != 0) fail("ellipsis_mask has more than one bit set");
+  if (n > 62) fail(ErrorId::AttributeValue, "too many slice entries");
+  if ((ellipsis_mask & (ellipsis_mask - 1)) != 0) fail(ErrorId::AttributeValue, "ellipsis_mask has more than one bit set");
   bool has_ellipsis = false;
   std::size_t ellipsis_at = n;
   for (std::size_t i = 0; i < n; ++i)
@@ -153,7 +153,7 @@ std::vector<TensorType> infer_strided_slice(const InferenceContext& ctx) {
   for (std::size_t k = 0; k < rank; ++k) {
     const Dense& d = dense[k];
     const int64_t dim = x.shape[k];
-    if (d.stride == 0) fail("strides must not be 0");
+    if (d.stride == 0) fail(ErrorId::AttributeValue, "strides must not be 0");
     if (d.shrink) {
       if (dim >= 0) {
         int64_t b = d.begin < 0 ? d.begin + dim : d.begin;
@@ -213,14 +213,14 @@ std::vector<TensorType> infer_gather_nd(const InferenceContext& ctx) {
 std::vector<TensorType> infer_scatter_nd(const InferenceContext& ctx) {
   const std::string& r = ctx.attr_string("reduction");
   if (r != "none" && r != "add" && r != "mul" && r != "max" && r != "min" && r != "sub")
-    fail("reduction must be none, add, mul, max, min or sub, not \"" + r + "\"");
+    fail(ErrorId::AttributeValue, "reduction must be none, add, mul, max, min or sub, not \"" + r + "\"");
   const std::string& c = ctx.attr_string("combine_with");
-  if (c != "accumulated" && c != "data") fail("combine_with must be accumulated or data, not \"" + c + "\"");
+  if (c != "accumulated" && c != "data") fail(ErrorId::AttributeValue, "combine_with must be accumulated or data, not \"" + c + "\"");
   if (ctx.attr_int("data_is_shape") == 0) return same_as_input0(ctx);
   const DataType dt = input(ctx, 2).dtype;
   if (auto s = constant_ints(ctx, 0)) {
     for (int64_t d : *s)
-      if (d < 1) fail("shape values must be >= 1");
+      if (d < 1) fail(ErrorId::AttributeValue, "shape values must be >= 1");
     return {TensorType{dt, *s, false, std::nullopt}};
   }
   const TensorType& shape = input(ctx, 0);

@@ -24,7 +24,7 @@ std::vector<TensorType> infer_reshape(const InferenceContext& ctx) {
     if (ctx.input_types.size() > 1 && !ctx.input_types[1].unknown_rank && ctx.input_types[1].shape.size() == 1 &&
         ctx.input_types[1].shape[0] >= 0)
       return {with_shape(x, std::vector<int64_t>(ctx.input_types[1].shape[0], -1))};
-    if (ctx.input_types.size() < 2) fail("needs the `shape` attribute or a second input");
+    if (ctx.input_types.size() < 2) fail(ErrorId::AttributeValue, "needs the `shape` attribute or a second input");
     return {unknown_rank(x.dtype)};
   }
   // ONNX Reshape-14: 0 copies the input dim (unless allowzero), one -1 is inferred from the element count.
@@ -34,7 +34,7 @@ std::vector<TensorType> infer_reshape(const InferenceContext& ctx) {
   for (std::size_t i = 0; i < target.size(); ++i) {
     int64_t d = target[i];
     if (d == -1) {
-      if (infer_at >= 0) fail("shape has more than one -1");
+      if (infer_at >= 0) fail(ErrorId::AttributeValue, "shape has more than one -1");
       infer_at = static_cast<int>(i);
       out[i] = -1;
     } else if (d == 0 && !allowzero) {
@@ -121,7 +121,7 @@ std::vector<TensorType> infer_unsqueeze(const InferenceContext& ctx) {
   std::vector<bool> added(r, false);
   for (int64_t a : axes) {
     int64_t n = normalize_axis(a, r, "axes value");
-    if (added[n]) fail("axes repeats " + std::to_string(n));
+    if (added[n]) fail(ErrorId::AttributeValue, "axes repeats " + std::to_string(n));
     added[n] = true;
   }
   std::vector<int64_t> out;
@@ -144,7 +144,7 @@ std::vector<TensorType> infer_transpose(const InferenceContext& ctx) {
   std::vector<bool> seen(r, false);
   std::vector<int64_t> out(r);
   for (std::size_t i = 0; i < r; ++i) {
-    if (perm[i] < 0 || perm[i] >= static_cast<int64_t>(r) || seen[perm[i]]) fail("perm is not a permutation");
+    if (perm[i] < 0 || perm[i] >= static_cast<int64_t>(r) || seen[perm[i]]) fail(ErrorId::AttributeValue, "perm is not a permutation");
     seen[perm[i]] = true;
     out[i] = x.shape[perm[i]];  // ONNX: output dim i is input dim perm[i]
   }
@@ -186,7 +186,7 @@ std::vector<TensorType> infer_concat(const InferenceContext& ctx) {
 std::vector<TensorType> infer_split(const InferenceContext& ctx) {
   const TensorType& x = input(ctx, 0);
   const std::size_t n = ctx.node.outputs.size();
-  if (n == 0) fail("needs at least one output");
+  if (n == 0) fail(ErrorId::Arity, "needs at least one output");
   if (x.unknown_rank) return std::vector<TensorType>(n, unknown_rank(x.dtype));
   const int64_t axis = normalize_axis(ctx.attr_int("axis"), static_cast<int64_t>(x.shape.size()));
   const int64_t dim = x.shape[axis];
@@ -201,7 +201,7 @@ std::vector<TensorType> infer_split(const InferenceContext& ctx) {
     expect_size(sizes, n, "split");
     int64_t sum = 0;
     for (int64_t s : sizes) {
-      if (s < 0) fail("split sizes must be >= 0");
+      if (s < 0) fail(ErrorId::AttributeValue, "split sizes must be >= 0");
       sum = checked_add(sum, s);
     }
     if (dim >= 0 && sum != dim)
@@ -247,7 +247,7 @@ std::vector<TensorType> infer_pad(const InferenceContext& ctx) {
   const std::size_t r = x.shape.size();
   const std::string& mode = ctx.attr_string("mode");
   if (mode != "constant" && mode != "reflect" && mode != "edge" && mode != "symmetric")
-    fail("mode must be constant, reflect, edge or symmetric, not \"" + mode + "\"");
+    fail(ErrorId::AttributeValue, "mode must be constant, reflect, edge or symmetric, not \"" + mode + "\"");
   const auto given = constant_ints(ctx, 1);  // ONNX Pad-13: pads is input 1
   if (!given) return {with_shape(x, std::vector<int64_t>(r, -1))};
   const std::vector<int64_t>& pads = *given;
@@ -270,7 +270,7 @@ std::vector<TensorType> infer_tile(const InferenceContext& ctx) {
   expect_size(*reps, x.shape.size(), "repeats");
   std::vector<int64_t> out(x.shape.size());
   for (std::size_t i = 0; i < out.size(); ++i) {
-    if ((*reps)[i] < 0) fail("repeats must be >= 0");
+    if ((*reps)[i] < 0) fail(ErrorId::AttributeValue, "repeats must be >= 0");
     out[i] = mul_dims(x.shape[i], (*reps)[i]);
   }
   return {with_shape(x, out)};
@@ -289,7 +289,7 @@ std::vector<TensorType> infer_space_depth(const InferenceContext& ctx, bool to_d
   if (x.shape.size() != 4) fail("input must have rank 4");
   const bool nhwc = is_nhwc(ctx);
   const int64_t b = ctx.attr_int("blocksize");
-  if (b < 1) fail("blocksize must be >= 1");
+  if (b < 1) fail(ErrorId::AttributeValue, "blocksize must be >= 1");
   std::vector<int64_t> out = x.shape;
   const int64_t c = channel_axis(nhwc, 4);
   for (int64_t i = 0; i < 2; ++i) {
@@ -322,7 +322,7 @@ std::vector<TensorType> infer_space_batch(const InferenceContext& ctx, bool to_b
   std::vector<int64_t> out = x.shape;
   int64_t blocks = 1;
   for (std::size_t i = 0; i < m; ++i) {
-    if (block[i] < 1) fail("block_shape values must be >= 1");
+    if (block[i] < 1) fail(ErrorId::AttributeValue, "block_shape values must be >= 1");
     if (pads[2 * i] < 0 || pads[2 * i + 1] < 0) fail(to_batch ? "pads must be >= 0" : "crops must be >= 0");
     blocks = mul_dims(blocks, block[i]);
     int64_t& d = out[spatial_axis(nhwc, i)];
@@ -352,19 +352,19 @@ std::vector<TensorType> infer_resize(const InferenceContext& ctx) {
   const TensorType& x = input(ctx, 0);
   is_nhwc(ctx);  // a data_layout other than NCHW / NHWC is an error
   const std::string& mode = ctx.attr_string("mode");
-  if (mode != "nearest" && mode != "linear" && mode != "cubic") fail("mode must be nearest, linear or cubic, not \"" + mode + "\"");
+  if (mode != "nearest" && mode != "linear" && mode != "cubic") fail(ErrorId::AttributeValue, "mode must be nearest, linear or cubic, not \"" + mode + "\"");
   const std::string& ctm = ctx.attr_string("coordinate_transformation_mode");
   if (ctm != "half_pixel" && ctm != "pytorch_half_pixel" && ctm != "align_corners" && ctm != "asymmetric" &&
       ctm != "tf_half_pixel_for_nn" && ctm != "tf_crop_and_resize")
-    fail("unknown coordinate_transformation_mode \"" + ctm + "\"");
+    fail(ErrorId::AttributeValue, "unknown coordinate_transformation_mode \"" + ctm + "\"");
   const std::string& nm = ctx.attr_string("nearest_mode");
   if (nm != "round_prefer_floor" && nm != "round_prefer_ceil" && nm != "floor" && nm != "ceil")
-    fail("unknown nearest_mode \"" + nm + "\"");
+    fail(ErrorId::AttributeValue, "unknown nearest_mode \"" + nm + "\"");
   const bool has_sizes = input_given(ctx, 3);
   auto scales = input_given(ctx, 2) ? constant_floats(ctx, 2) : std::nullopt;
   const bool has_scales = input_given(ctx, 2) && !(scales && scales->empty()) && length_of(ctx, 2) != 0;
-  if (has_sizes && has_scales) fail("takes scales or sizes, not both");
-  if (!has_sizes && !has_scales) fail("needs scales or sizes");
+  if (has_sizes && has_scales) fail(ErrorId::AttributeValue, "takes scales or sizes, not both");
+  if (!has_sizes && !has_scales) fail(ErrorId::AttributeValue, "needs scales or sizes");
   const int64_t r = x.unknown_rank ? -1 : static_cast<int64_t>(x.shape.size());
   if (has_sizes) {
     auto sizes = constant_ints(ctx, 3);
@@ -374,7 +374,7 @@ std::vector<TensorType> infer_resize(const InferenceContext& ctx) {
     }
     if (r >= 0) expect_size(*sizes, static_cast<std::size_t>(r), "sizes");
     for (int64_t d : *sizes)
-      if (d < 0) fail("sizes must be >= 0");
+      if (d < 0) fail(ErrorId::AttributeValue, "sizes must be >= 0");
     return {with_shape(x, *sizes)};
   }
   if (r < 0) return {unknown_rank(x.dtype)};
@@ -383,7 +383,7 @@ std::vector<TensorType> infer_resize(const InferenceContext& ctx) {
   std::vector<int64_t> out(r);
   for (int64_t i = 0; i < r; ++i) {
     const double sc = (*scales)[i];
-    if (!(sc > 0) || !(sc < 1e9)) fail("scales must be positive and finite");
+    if (!(sc > 0) || !(sc < 1e9)) fail(ErrorId::AttributeValue, "scales must be positive and finite");
     const double d = std::floor(static_cast<double>(x.shape[i]) * sc);
     if (d > 9.0e15) fail("scales make a dim too large");
     out[i] = x.shape[i] < 0 ? -1 : static_cast<int64_t>(d);
@@ -488,7 +488,7 @@ void add_tensor_shape_ops(std::vector<OpSchema>& out) {
                         "Arm NN ChannelShuffle / TFLite (no ONNX op)", [](const InferenceContext& ctx) {
                           const TensorType& x = input(ctx, 0);
                           int64_t g = ctx.attr_int("group");
-                          if (g < 1) fail("group must be >= 1");
+                          if (g < 1) fail(ErrorId::AttributeValue, "group must be >= 1");
                           if (!x.unknown_rank) {
                             int64_t a = normalize_axis(ctx.attr_int("axis"), static_cast<int64_t>(x.shape.size()));
                             if (x.shape[a] >= 0 && x.shape[a] % g != 0) fail("the axis is not a multiple of group");

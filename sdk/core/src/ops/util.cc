@@ -35,17 +35,18 @@ OpSchema make_op(std::string name, int min_in, int max_in, std::vector<AttrSpec>
 }
 
 std::vector<TensorType> same_as_input0(const InferenceContext& ctx) {
-  if (ctx.input_types.empty()) fail("needs an input");
+  if (ctx.input_types.empty()) fail(ErrorId::Arity, "needs an input");
   TensorType t = ctx.input_types[0];
   t.quantization.reset();
   return {t};
 }
 
-void fail(const std::string& message) { throw Error(ErrorCode::Invalid, message); }
+void fail(const std::string& message) { throw Error(ErrorId::Shape, message); }
+void fail(ErrorId id, const std::string& message) { throw Error(id, message); }
 
 const TensorType& input(const InferenceContext& ctx, std::size_t i) {
   if (i >= ctx.input_types.size())
-    fail("needs input " + std::to_string(i) + ", has " + std::to_string(ctx.input_types.size()) + " inputs");
+    fail(ErrorId::Arity, "needs input " + std::to_string(i) + ", has " + std::to_string(ctx.input_types.size()) + " inputs");
   return ctx.input_types[i];
 }
 
@@ -207,7 +208,7 @@ bool is_nhwc(const InferenceContext& ctx) {
   const std::string& l = ctx.attr_string("data_layout");
   if (l == "NHWC") return true;
   if (l == "NCHW") return false;
-  fail("data_layout must be \"NCHW\" or \"NHWC\", not \"" + l + "\"");
+  fail(ErrorId::AttributeValue, "data_layout must be \"NCHW\" or \"NHWC\", not \"" + l + "\"");
 }
 
 int64_t checked_add(int64_t a, int64_t b) {

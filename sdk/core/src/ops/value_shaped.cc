@@ -110,7 +110,7 @@ std::vector<TensorType> infer_range(const InferenceContext& ctx) {
   if (!s || !l || !d) return {shaped(dt, {-1})};
   if (s->size() != 1 || l->size() != 1 || d->size() != 1) fail("start, limit and delta must be scalars");
   const double delta = (*d)[0];
-  if (delta == 0) fail("delta must not be 0");
+  if (delta == 0) fail(ErrorId::AttributeValue, "delta must not be 0");
   // ONNX Range-11: max(ceil((limit - start) / delta), 0) elements.
   const double n = std::ceil(((*l)[0] - (*s)[0]) / delta);
   if (!(n < 9.0e15)) fail("the range has too many elements");

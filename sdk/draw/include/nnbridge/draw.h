@@ -27,6 +27,12 @@ struct DrawOptions {
   std::size_t max_nodes = 2000;
   /// Graphviz's rankdir: "TB" (top to bottom, the default), "LR", "BT" or "RL".
   std::string rankdir = "TB";
+  /// How many levels of name scopes are boxed: nodes whose names share a '/'-separated prefix
+  /// (PyTorch's "/layer1/layer1.0/conv1/Conv", TensorFlow's "MobilenetV1/Conv2d_0/Relu6": every
+  /// part but the last is a scope) are drawn inside a Graphviz cluster labelled with the scope's
+  /// own part ("layer1.0"), nested as the names nest. A scope holding a single node is no box.
+  /// -1: every level; 0: no boxes; N: the outermost N levels.
+  int scopes = -1;
 };
 
 /// The picture formats render() writes, by file extension (without the dot): "svg", "png",
@@ -57,10 +63,13 @@ std::size_t drawn_node_count(const Graph& g);
 ///   unknown dimension, "[*]" for an unknown rank; a per-tensor quantized type adds its scale and
 ///   zero point). An input that nothing produces and that is no graph input is a note
 ///   ("<name> (no producer)").
-/// The IR has no nested graphs, so nothing is boxed as a subgraph.
+/// - nodes that share a name scope are boxed in a cluster `cluster_<k>` (DrawOptions::scopes),
+///   clusters nested as the scopes are; graph inputs stay outside every box. The IR has no
+///   graph-valued attributes (control flow is refused by the readers): scopes are the only
+///   subgraphs a file has.
 /// Throws Error(Unsupported) naming max_nodes when drawn_node_count(g) exceeds
-/// options.max_nodes (when not 0), Error(Invalid) for a rankdir other than TB, LR, BT, RL and
-/// for a value id outside `g.values`.
+/// options.max_nodes (when not 0), Error(Invalid) for a rankdir other than TB, LR, BT, RL, for
+/// scopes below -1 and for a value id outside `g.values`.
 std::string to_dot(const Graph& g, const DrawOptions& options = {});
 
 /// The drawing laid out by Graphviz's `dot` engine and rendered as `format` ("svg", "png",

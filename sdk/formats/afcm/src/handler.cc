@@ -14,11 +14,11 @@ bool sniff(std::span<const std::byte> bytes) {
 std::vector<uint8_t> write_graph(const Graph& g) {
   for (std::size_t i = 0; i < g.nodes.size(); ++i)
     if (g.nodes[i].op != kProgramOp)
-      throw Error(ErrorCode::Unsupported,
+      throw Error(ErrorId::NoForm,
                   "op '" + g.nodes[i].op + "' has no afcm form (a compiled model holds only gl.Program dispatches)", {},
                   "nodes[" + std::to_string(i) + "]" + (g.nodes[i].name.empty() ? "" : " '" + g.nodes[i].name + "'"));
-  Model m = to_model(g, [](const std::string& where, const std::string& msg) {
-    throw Error(ErrorCode::Invalid, msg, {}, where);
+  Model m = to_model(g, [](ErrorId id, const std::string& where, const std::string& msg) {
+    throw Error(id, msg, {}, where);
   });
   return write_model(m);
 }
@@ -28,7 +28,7 @@ std::vector<uint8_t> write_graph(const Graph& g) {
 void check_graph(const Graph& g, std::vector<Issue>& issues) {
   Model m = to_model(
       g,
-      [&](const std::string& where, const std::string& msg) {
+      [&](ErrorId, const std::string& where, const std::string& msg) {
         issues.push_back({Issue::Severity::Error, where, msg});
       },
       nullptr, /*only_programs=*/false);

@@ -10,6 +10,7 @@
 
 #include "model.h"
 #include "nnbridge/check.h"
+#include "nnbridge/error.h"
 #include "nnbridge/format.h"
 #include "nnbridge/graph.h"
 
@@ -33,9 +34,10 @@ bool reads_as_program_cache(std::span<const std::byte> bytes, const VerifierLimi
 /// The IR form of `m` (documented in nnbridge/formats/afcm.h).
 Graph to_graph(const Model& m);
 
-/// Called for each way `g` fails to be an afcm graph in the IR form: `where` is an IR path
-/// ("nodes[3].attrs.gl.objects.binding[0]"), `message` says what is wrong.
-using ProblemFn = std::function<void(const std::string& where, const std::string& message)>;
+/// Called for each way `g` fails to be an afcm graph in the IR form: `id` is the Invalid
+/// identifier (nnbridge/error.h), `where` an IR path ("nodes[3].attrs.gl.objects.binding[0]"),
+/// `message` says what is wrong.
+using ProblemFn = std::function<void(ErrorId id, const std::string& where, const std::string& message)>;
 /// The model an afcm graph stands for. Decoding carries on past a problem (skipping what it
 /// cannot read) so that the checker sees all of them; the writer throws at the first.
 /// `program_nodes` receives, per program, the index of its node. With `only_programs`, a node

@@ -142,21 +142,21 @@ class NodeDecoder {
       p.binary->format = *f;
       if (const Attr* a = attr("gl.binary.binary", AttrType::Bytes)) p.binary->binary = a->get<Bytes>().data;
     } else if (n_.attrs.count("gl.binary.binary")) {
-      bad("gl.binary.binary", "needs gl.binary.format (the ProgramBinary table's presence)");
+      bad(ErrorId::AttributeValue, "gl.binary.binary", "needs gl.binary.format (the ProgramBinary table's presence)");
     }
     if (absent_.count("objects")) {
-      if (!n_.inputs.empty()) problem_(at_ + ".inputs", "gl.absent lists \"objects\", but the node has inputs");
+      if (!n_.inputs.empty()) problem_(ErrorId::Arity, at_ + ".inputs", "gl.absent lists \"objects\", but the node has inputs");
     } else {
       p.objects.emplace();
       read_columns();
       p.objects->reserve(n_.inputs.size());
       for (std::size_t j = 0; j < n_.inputs.size(); ++j) p.objects->push_back(object(j));
       if (size_used_ != size_col_.size())
-        bad("gl.objects.size", "holds " + std::to_string(size_col_.size()) + " numbers, the objects' size_types take " +
+        bad(ErrorId::Arity, "gl.objects.size", "holds " + std::to_string(size_col_.size()) + " numbers, the objects' size_types take " +
                                    std::to_string(size_used_));
     }
     if (absent_.count("parameters")) {
-      if (parameter_count_ > 0) bad("gl.absent", "lists \"parameters\", but the node has gl.parameters[*] attributes");
+      if (parameter_count_ > 0) bad(ErrorId::AttributeValue, "gl.absent", "lists \"parameters\", but the node has gl.parameters[*] attributes");
     } else {
       p.parameters.emplace();
       for (std::size_t k = 0; k < parameter_count_; ++k) p.parameters->push_back(parameter(k));
@@ -165,16 +165,16 @@ class NodeDecoder {
   }
 
  private:
-  void bad(const std::string& key, const std::string& msg) { problem_(at_ + ".attrs." + key, msg); }
+  void bad(ErrorId id, const std::string& key, const std::string& msg) { problem_(id, at_ + ".attrs." + key, msg); }
 
   const Attr* attr(const std::string& key, AttrType type, bool required = false) {
     auto it = n_.attrs.find(key);
     if (it == n_.attrs.end()) {
-      if (required) bad(key, "is missing");
+      if (required) bad(ErrorId::AttributeValue, key, "is missing");
       return nullptr;
     }
     if (it->second.type() != type) {
-      bad(key, "is " + std::string(to_string(it->second.type())) + ", expected " + std::string(to_string(type)));
+      bad(ErrorId::AttributeValue, key, "is " + std::string(to_string(it->second.type())) + ", expected " + std::string(to_string(type)));
       return nullptr;
     }
     return &it->second;
@@ -185,7 +185,7 @@ class NodeDecoder {
     if (!a) return std::nullopt;
     int64_t v = a->get<int64_t>();
     if (v < 0 || v > int64_t(UINT32_MAX)) {
-      bad(key, std::to_string(v) + " is outside uint32");
+      bad(ErrorId::Narrowing, key, std::to_string(v) + " is outside uint32");
       return std::nullopt;
     }
     return uint32_t(v);
@@ -196,13 +196,13 @@ class NodeDecoder {
     if (!a) return std::nullopt;
     const auto& v = a->get<std::vector<int64_t>>();
     if (int(v.size()) != n) {
-      bad(key, "holds " + std::to_string(v.size()) + " numbers, expected " + std::to_string(n));
+      bad(ErrorId::Arity, key, "holds " + std::to_string(v.size()) + " numbers, expected " + std::to_string(n));
       return std::nullopt;
     }
     Uint3 out{0, 0, 0};
     for (int c = 0; c < n; ++c) {
       if (v[c] < 0 || v[c] > int64_t(UINT32_MAX)) {
-        bad(key, std::to_string(v[c]) + " is outside uint32");
+        bad(ErrorId::Narrowing, key, std::to_string(v[c]) + " is outside uint32");
         return std::nullopt;
       }
       out[c] = uint32_t(v[c]);
@@ -215,7 +215,7 @@ class NodeDecoder {
     const Attr* a = attr(key, AttrType::String, true);
     if (!a) return std::nullopt;
     auto v = parse(a->get<std::string>());
-    if (!v) bad(key, "\"" + a->get<std::string>() + "\" is not " + what);
+    if (!v) bad(ErrorId::AttributeValue, key, "\"" + a->get<std::string>() + "\" is not " + what);
     return v;
   }
 
@@ -242,13 +242,13 @@ class NodeDecoder {
         params.insert(i);
         continue;
       }
-      bad(key, "is not an attribute of gl.Program (it would be lost on writing)");
+      bad(ErrorId::AttributeValue, key, "is not an attribute of gl.Program (it would be lost on writing)");
     }
     // Parameters are counted by their indices, which must run 0..n-1 without a gap.
     parameter_count_ = params.empty() ? 0 : *params.rbegin() + 1;
     if (params.size() != parameter_count_) {
       for (std::size_t k = 0; k < parameter_count_; ++k)
-        if (!params.count(k)) bad(param_key(k, "type"), "is missing (parameters must be numbered without gaps)");
+        if (!params.count(k)) bad(ErrorId::AttributeValue, param_key(k, "type"), "is missing (parameters must be numbered without gaps)");
       parameter_count_ = 0;
     }
     for (const auto& s : absent_) {
@@ -257,7 +257,7 @@ class NodeDecoder {
       bool ok = s == "objects" || s == "parameters" ||
                 (indexed(s, "objects[", i, field) && (field == "object.data" || field == "size") && i < n_.inputs.size()) ||
                 (indexed(s, "parameters[", i, field) && field == "data.data" && params.count(i));
-      if (!ok) bad("gl.absent", "\"" + s + "\" is not a field this node can lack");
+      if (!ok) bad(ErrorId::AttributeValue, "gl.absent", "\"" + s + "\" is not a field this node can lack");
     }
   }
 
@@ -286,7 +286,7 @@ class NodeDecoder {
     auto strings = [&](const char* key) -> const std::vector<std::string>* {
       const Attr* a = attr(key, AttrType::Strings, count > 0);
       if (a && a->get<std::vector<std::string>>().size() != count) {
-        bad(key, "holds " + std::to_string(a->get<std::vector<std::string>>().size()) + " entries, the node has " +
+        bad(ErrorId::Arity, key, "holds " + std::to_string(a->get<std::vector<std::string>>().size()) + " entries, the node has " +
                      std::to_string(count) + " inputs (one per object)");
         return nullptr;
       }
@@ -299,7 +299,7 @@ class NodeDecoder {
     object_type_ = strings("gl.objects.object_type");
     if (const Attr* a = attr("gl.objects.binding", AttrType::Ints, count > 0)) {
       if (a->get<std::vector<int64_t>>().size() != count)
-        bad("gl.objects.binding", "holds " + std::to_string(a->get<std::vector<int64_t>>().size()) +
+        bad(ErrorId::Arity, "gl.objects.binding", "holds " + std::to_string(a->get<std::vector<int64_t>>().size()) +
                                       " entries, the node has " + std::to_string(count) + " inputs (one per object)");
       else binding_ = &a->get<std::vector<int64_t>>();
     }
@@ -312,7 +312,7 @@ class NodeDecoder {
                          std::optional<T> (*parse)(std::string_view), const char* what) {
     if (!col) return std::nullopt;
     auto v = parse((*col)[j]);
-    if (!v) bad(std::string(key) + "[" + std::to_string(j) + "]", "\"" + (*col)[j] + "\" is not " + what);
+    if (!v) bad(ErrorId::AttributeValue, std::string(key) + "[" + std::to_string(j) + "]", "\"" + (*col)[j] + "\" is not " + what);
     return v;
   }
 
@@ -321,7 +321,7 @@ class NodeDecoder {
     if (auto v = entry(access_, "gl.objects.access", j, parse_access, "an AccessType")) o.access = *v;
     if (binding_) {
       const int64_t b = (*binding_)[j];
-      if (b < 0 || b > int64_t(UINT32_MAX)) bad("gl.objects.binding[" + std::to_string(j) + "]", std::to_string(b) + " is outside uint32");
+      if (b < 0 || b > int64_t(UINT32_MAX)) bad(ErrorId::Narrowing, "gl.objects.binding[" + std::to_string(j) + "]", std::to_string(b) + " is outside uint32");
       else o.binding = uint32_t(b);
     }
     if (auto v = entry(data_type_, "gl.objects.data_type", j, parse_data_type, "a DataType")) o.data_type = *v;
@@ -329,7 +329,7 @@ class NodeDecoder {
     if (auto v = entry(size_type_, "gl.objects.size_type", j, parse_size_tag, "an ObjectSize member or NONE")) o.size_type = *v;
     const bool size_absent = absent_.count(idx("objects", j) + ".size") > 0;
     if (size_absent && o.size_type == SizeTag::NONE)
-      bad("gl.absent", "lists objects[" + std::to_string(j) + "].size, but its size_type is NONE");
+      bad(ErrorId::AttributeValue, "gl.absent", "lists objects[" + std::to_string(j) + "].size, but its size_type is NONE");
     if (!size_absent && o.size_type != SizeTag::NONE) {
       const std::size_t c = std::size_t(components(o.size_type));
       if (size_used_ + c <= size_col_.size()) {
@@ -338,7 +338,7 @@ class NodeDecoder {
         for (std::size_t k = 0; k < c; ++k) {
           const int64_t x = size_col_[size_used_ + k];
           if (x < 0 || x > int64_t(UINT32_MAX)) {
-            bad("gl.objects.size[" + std::to_string(size_used_ + k) + "]", std::to_string(x) + " is outside uint32");
+            bad(ErrorId::Narrowing, "gl.objects.size[" + std::to_string(size_used_ + k) + "]", std::to_string(x) + " is outside uint32");
             ok = false;
           }
           v[k] = uint32_t(x);
@@ -353,7 +353,7 @@ class NodeDecoder {
     const ValueId id = n_.inputs[j];
     const bool data_absent = absent_.count(idx("objects", j) + ".object.data") > 0;
     if (id != kNoValue && id >= g_.values.size()) {
-      problem_(in, "value id " + std::to_string(id) + " is out of range");
+      problem_(ErrorId::DanglingReference, in, "value id " + std::to_string(id) + " is out of range");
       return o;
     }
     const Value* v = id == kNoValue ? nullptr : &g_.values[id];
@@ -361,13 +361,13 @@ class NodeDecoder {
       case ObjectTag::ObjectData:
         if (!v) break;  // the ObjectData table is absent
         if (!v->constant) {
-          problem_(in, "object_type is ObjectData, but value '" + v->name + "' is not a constant");
+          problem_(ErrorId::AttributeValue, in, "object_type is ObjectData, but value '" + v->name + "' is not a constant");
           break;
         }
         o.object_present = true;
         if (!data_absent) o.data = *v->constant;
         else if (!v->constant->empty())
-          problem_(in, "gl.absent lists objects[" + std::to_string(j) + "].object.data, but value '" + v->name +
+          problem_(ErrorId::AttributeValue, in, "gl.absent lists objects[" + std::to_string(j) + "].object.data, but value '" + v->name +
                            "' holds bytes");
         break;
       case ObjectTag::ObjectRef: {
@@ -375,7 +375,7 @@ class NodeDecoder {
         auto it = v->attrs.find("gl.global_id");
         if (v->constant || it == v->attrs.end() || !it->second.is<int64_t>() || it->second.get<int64_t>() < 0 ||
             it->second.get<int64_t>() > int64_t(UINT32_MAX)) {
-          problem_(in, "object_type is ObjectRef, but value '" + v->name +
+          problem_(ErrorId::AttributeValue, in, "object_type is ObjectRef, but value '" + v->name +
                            "' is not a reference (a non-constant value with an int attribute gl.global_id in uint32)");
           break;
         }
@@ -384,10 +384,10 @@ class NodeDecoder {
         break;
       }
       default:
-        if (v) problem_(in, "object_type is NONE, but the input is value '" + v->name + "'");
+        if (v) problem_(ErrorId::AttributeValue, in, "object_type is NONE, but the input is value '" + v->name + "'");
     }
     if (data_absent && o.object_type != ObjectTag::ObjectData)
-      bad("gl.absent", "lists objects[" + std::to_string(j) + "].object.data, but the object is not ObjectData");
+      bad(ErrorId::AttributeValue, "gl.absent", "lists objects[" + std::to_string(j) + "].object.data, but the object is not ObjectData");
     return o;
   }
 
@@ -400,10 +400,10 @@ class NodeDecoder {
     const bool vector_absent = absent_.count(idx("parameters", k) + ".data.data") > 0;
     const bool has_data = n_.attrs.count(key) > 0;
     if (u.data_type == DataTag::NONE) {
-      if (has_data || vector_absent) bad(key, "is set, but data_type is NONE");
+      if (has_data || vector_absent) bad(ErrorId::AttributeValue, key, "is set, but data_type is NONE");
       return u;
     }
-    if (has_data && vector_absent) bad(key, "is set, but gl.absent lists parameters[" + std::to_string(k) + "].data.data");
+    if (has_data && vector_absent) bad(ErrorId::AttributeValue, key, "is set, but gl.absent lists parameters[" + std::to_string(k) + "].data.data");
     u.data_present = has_data || vector_absent;
     if (!has_data) return u;
     if (u.data_type == DataTag::DataFloat) {
@@ -416,7 +416,7 @@ class NodeDecoder {
     const int64_t lo = is_unsigned ? 0 : INT32_MIN, hi = is_unsigned ? int64_t(UINT32_MAX) : INT32_MAX;
     for (int64_t x : a->get<std::vector<int64_t>>())
       if (x < lo || x > hi) {
-        bad(key, std::to_string(x) + " is outside " + (is_unsigned ? "uint32" : "int32"));
+        bad(ErrorId::Narrowing, key, std::to_string(x) + " is outside " + (is_unsigned ? "uint32" : "int32"));
         return u;
       }
     u.ints = a->get<std::vector<int64_t>>();
@@ -446,17 +446,17 @@ Model to_model(const Graph& g, const ProblemFn& problem, std::vector<std::size_t
     const std::string where = "metadata." + key;
     if (key == "gl.dynamic_batch") {
       if (value.is<bool>()) m.dynamic_batch = value.get<bool>();
-      else problem(where, "must be a bool");
+      else problem(ErrorId::AttributeValue, where, "must be a bool");
     } else if (key == "gl.shaders") {
       if (value.is<std::vector<std::string>>()) m.shaders = value.get<std::vector<std::string>>();
-      else problem(where, "must be a list of strings");
+      else problem(ErrorId::AttributeValue, where, "must be a list of strings");
     } else if (key == "gl.absent") {
-      if (!value.is<std::vector<std::string>>()) problem(where, "must be a list of strings");
+      if (!value.is<std::vector<std::string>>()) problem(ErrorId::AttributeValue, where, "must be a list of strings");
       else
         for (const auto& s : value.get<std::vector<std::string>>())
-          if (s != "programs") problem(where, "\"" + s + "\" is not a field the model can lack (only \"programs\")");
+          if (s != "programs") problem(ErrorId::AttributeValue, where, "\"" + s + "\" is not a field the model can lack (only \"programs\")");
     } else {
-      problem(where, "is not a metadata field of an afcm graph (it would be lost on writing)");
+      problem(ErrorId::AttributeValue, where, "is not a metadata field of an afcm graph (it would be lost on writing)");
     }
   }
   bool programs_absent = false;
@@ -468,7 +468,7 @@ Model to_model(const Graph& g, const ProblemFn& problem, std::vector<std::size_t
   for (std::size_t i = 0; i < g.nodes.size(); ++i) {
     if (g.nodes[i].op != kProgramOp) {
       if (only_programs)
-        problem("nodes[" + std::to_string(i) + "].op",
+        problem(ErrorId::InvalidOther, "nodes[" + std::to_string(i) + "].op",
                 "op '" + g.nodes[i].op + "' has no afcm form (a compiled model holds only gl.Program dispatches)");
       continue;
     }
@@ -476,7 +476,7 @@ Model to_model(const Graph& g, const ProblemFn& problem, std::vector<std::size_t
     if (program_nodes) program_nodes->push_back(i);
   }
   if (programs_absent && !programs.empty())
-    problem("metadata.gl.absent", "lists \"programs\", but the graph has gl.Program nodes");
+    problem(ErrorId::AttributeValue, "metadata.gl.absent", "lists \"programs\", but the graph has gl.Program nodes");
   if (!programs_absent) m.programs = std::move(programs);
   return m;
 }

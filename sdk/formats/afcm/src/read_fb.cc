@@ -9,6 +9,7 @@
 #include "afcm/compiled_model_generated.h"
 #include "internal.h"
 #include "nnbridge/error.h"
+#include "nnbridge/verify_failure.h"
 
 namespace nnbridge::formats::afcm {
 namespace {
@@ -16,8 +17,9 @@ namespace {
 namespace fb = ::tflite::gpu::gl::data;
 using flatbuffers::uoffset_t;
 
-[[noreturn]] void malformed(const std::string& where, const std::string& msg) {
-  throw Error(ErrorCode::Malformed, msg, {}, where);
+// `id` is a Malformed identifier (nnbridge/error.h).
+[[noreturn]] void malformed(ErrorId id, const std::string& where, const std::string& msg) {
+  throw Error(id, msg, {}, where);
 }
 
 std::string at(const std::string& field, std::size_t i) { return field + "[" + std::to_string(i) + "]"; }
@@ -152,7 +154,7 @@ Object read_object(const Source& src, const fb::Object& o, const std::string& wh
   out.type = static_cast<int8_t>(o.type());
   const auto size_tag = static_cast<uint8_t>(o.size_type());
   if (size_tag > static_cast<uint8_t>(fb::ObjectSize::MAX))
-    malformed(where + ".size_type", "ObjectSize has no member " + std::to_string(size_tag));
+    malformed(ErrorId::BadEncoding, where + ".size_type", "ObjectSize has no member " + std::to_string(size_tag));
   out.size_type = static_cast<SizeTag>(size_tag);
   if (o.size()) {
     switch (o.size_type()) {
@@ -164,7 +166,7 @@ Object read_object(const Source& src, const fb::Object& o, const std::string& wh
   }
   const auto object_tag = static_cast<uint8_t>(o.object_type());
   if (object_tag > static_cast<uint8_t>(fb::ObjectVariant::MAX))
-    malformed(where + ".object_type", "ObjectVariant has no member " + std::to_string(object_tag));
+    malformed(ErrorId::BadEncoding, where + ".object_type", "ObjectVariant has no member " + std::to_string(object_tag));
   out.object_type = static_cast<ObjectTag>(object_tag);
   if (const auto* d = o.object_as_ObjectData()) {
     out.object_present = true;
@@ -190,7 +192,7 @@ Parameter read_parameter(const fb::UniformParameter& u, const std::string& where
   out.type = static_cast<int8_t>(u.type());
   const auto tag = static_cast<uint8_t>(u.data_type());
   if (tag > static_cast<uint8_t>(fb::DataVariant::MAX))
-    malformed(where + ".data_type", "DataVariant has no member " + std::to_string(tag));
+    malformed(ErrorId::BadEncoding, where + ".data_type", "DataVariant has no member " + std::to_string(tag));
   out.data_type = static_cast<DataTag>(tag);
   if (const auto* d = u.data_as_DataInt32()) {
     out.data_present = true;
@@ -246,21 +248,29 @@ bool reads_as_program_cache(std::span<const std::byte> bytes, const VerifierLimi
 
 Model read_model(const Source& src, const VerifierLimits& limits) {
   const auto bytes = src.bytes;
-  if (bytes.size() < 8) malformed("", "too short for a FlatBuffer (" + std::to_string(bytes.size()) + " bytes)");
-  if (bytes.size() >= FLATBUFFERS_MAX_BUFFER_SIZE) malformed("", "larger than a FlatBuffer can be");
+  if (bytes.size() < 8) malformed(ErrorId::Truncated, "", "too short for a FlatBuffer (" + std::to_string(bytes.size()) + " bytes)");
+  if (bytes.size() >= FLATBUFFERS_MAX_BUFFER_SIZE) malformed(ErrorId::ResourceLimit, "", "larger than a FlatBuffer can be");
   const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
   if (!flatbuffers::BufferHasIdentifier(p, fb::CompiledModelIdentifier()))
-    malformed("(file identifier)", "bytes 4..7 are not \"AFCM\" (TFLite writes the identifier and its reader requires it)");
+    malformed(ErrorId::BadIdentifier, "(file identifier)", "bytes 4..7 are not \"AFCM\" (TFLite writes the identifier and its reader requires it)");
   const auto o = verifier_options(limits);
   flatbuffers::Verifier gl_verifier(p, bytes.size(), o);
   const bool gl_ok = fb::VerifyCompiledModelBuffer(gl_verifier);
   if (reads_as_program_cache(bytes, limits, gl_ok))
-    throw Error(ErrorCode::Unsupported,
+    throw Error(ErrorId::Feature,
                 "this is a TFLite GPU OpenCL program cache (root CompiledCache of cl/compiled_program_cache.fbs, which "
                 "shares the AFCM identifier), not an OpenGL compiled model; nnbridge does not read program caches",
                 {}, "(root)");
   if (!gl_ok)
-    malformed(Locator(p, bytes.size(), o).run(),
+    malformed(verify_failure(p, bytes.size(), o.max_depth, o.max_tables,
+                             [](const uint8_t* q, std::size_t n, unsigned depth, unsigned tables) {
+                               flatbuffers::Verifier::Options r;
+                               r.max_depth = depth;
+                               r.max_tables = tables;
+                               flatbuffers::Verifier v(q, n, r);
+                               return fb::VerifyCompiledModelBuffer(v);
+                             }),
+              Locator(p, bytes.size(), o).run(),
               "not a valid TFLite GPU GL CompiledModel (FlatBuffers verification failed: truncated, bad offsets, or "
               "over the limits of the reader options afcm.max_depth / afcm.max_tables)");
 

@@ -14,8 +14,8 @@ std::string shader_header(uint32_t x, uint32_t y, uint32_t z) {
 }
 
 std::vector<std::string> shader_sources(const Graph& g) {
-  Model m = to_model(g, [](const std::string& where, const std::string& msg) {
-    throw Error(ErrorCode::Invalid, msg, {}, where);
+  Model m = to_model(g, [](ErrorId id, const std::string& where, const std::string& msg) {
+    throw Error(id, msg, {}, where);
   });
   std::vector<std::string> out;
   if (!m.programs) return out;
@@ -24,10 +24,10 @@ std::vector<std::string> shader_sources(const Graph& g) {
     const Program& p = (*m.programs)[i];
     const std::string at = "programs[" + std::to_string(i) + "]";
     if (p.shader_index >= count)
-      throw Error(ErrorCode::Invalid,
+      throw Error(ErrorId::DanglingReference,
                   "shader " + std::to_string(p.shader_index) + " is out of range (" + std::to_string(count) + " shaders)",
                   {}, at + ".shader_index");
-    if (!p.workgroup_size) throw Error(ErrorCode::Invalid, "absent: the header cannot be rebuilt", {}, at + ".workgroup_size");
+    if (!p.workgroup_size) throw Error(ErrorId::AttributeValue, "absent: the header cannot be rebuilt", {}, at + ".workgroup_size");
     const std::string& body = (*m.shaders)[p.shader_index];
     const auto& w = *p.workgroup_size;
     out.push_back(shader_header(w[0], w[1], w[2]) + (body.empty() || body.front() != '\n' ? "\n" : "") + body);

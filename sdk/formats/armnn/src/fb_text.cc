@@ -81,7 +81,7 @@ class Printer {
         i += n;
         continue;
       } else {
-        throw Error(ErrorCode::Unsupported, "a string that is not UTF-8 cannot be written as JSON", {}, path);
+        throw Error(ErrorId::NoForm, "a string that is not UTF-8 cannot be written as JSON", {}, path);
       }
       ++i;
     }
@@ -174,7 +174,7 @@ class Printer {
       const reflection::Enum* e = schema_.enums()->Get(uint32_t(type.index()));
       const reflection::EnumVal* ev = e->values()->LookupByKey(tag);
       if (!ev || !ev->union_type() || ev->union_type()->index() < 0)
-        throw Error(ErrorCode::Invalid, "union member " + std::to_string(tag) + " is unknown", {}, path);
+        throw Error(ErrorId::InvalidOther, "union member " + std::to_string(tag) + " is unknown", {}, path);
       table(*t.GetPointer<const flatbuffers::Table*>(f.offset()), object_at(ev->union_type()->index()), depth, path);
       return;
     }

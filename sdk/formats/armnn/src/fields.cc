@@ -18,7 +18,7 @@ const reflection::Schema& schema() {
 
 const reflection::Object& object(std::string_view name) {
   const auto* o = schema().objects()->LookupByKey(std::string(name).c_str());
-  if (!o) throw Error(ErrorCode::Invalid, "armnn: no table " + std::string(name) + " in the schema");
+  if (!o) throw Error(ErrorId::InvalidOther, "armnn: no table " + std::string(name) + " in the schema");
   return *o;
 }
 
@@ -34,7 +34,7 @@ const std::vector<const reflection::Field*>& fields_by_id(const reflection::Obje
     return m;
   }();
   auto it = by_object.find(&obj);
-  if (it == by_object.end()) throw Error(ErrorCode::Invalid, "armnn: a table outside the embedded schema");
+  if (it == by_object.end()) throw Error(ErrorId::InvalidOther, "armnn: a table outside the embedded schema");
   return it->second;
 }
 
@@ -92,7 +92,7 @@ Attr read_scalar_vector(const flatbuffers::Table* t, const reflection::Field& f)
     }
     default: break;
   }
-  throw Error(ErrorCode::Unsupported, "armnn: vector field " + std::string(f.name()->str()) + " has an unhandled type");
+  throw Error(ErrorId::Feature, "armnn: vector field " + std::string(f.name()->str()) + " has an unhandled type");
 }
 
 }  // namespace
@@ -127,13 +127,13 @@ void read_fields(const reflection::Object& obj, const flatbuffers::Table* t, con
       }
     } else if (bt == BaseType::Obj) {
       const auto* so = field_object(*f);
-      if (so->is_struct()) throw Error(ErrorCode::Unsupported, "armnn: struct field " + key + " in a descriptor");
+      if (so->is_struct()) throw Error(ErrorId::Feature, "armnn: struct field " + key + " in a descriptor");
       if (auto* sub = flatbuffers::GetFieldT(*t, *f)) {
         out[key] = Attr(true);
         read_fields(*so, sub, key + ".", out);
       }
     } else {
-      throw Error(ErrorCode::Unsupported, "armnn: union field " + key + " in a descriptor");
+      throw Error(ErrorId::Feature, "armnn: union field " + key + " in a descriptor");
     }
   }
 }
@@ -149,16 +149,16 @@ int64_t as_int(const Attr& a, const std::string& key) {
   if (a.is<int64_t>()) return a.get<int64_t>();
   if (a.is<bool>()) return a.get<bool>() ? 1 : 0;
   if (a.is<double>()) return static_cast<int64_t>(a.get<double>());
-  throw Error(ErrorCode::Invalid, "armnn: field " + key + " needs an integer");
+  throw Error(ErrorId::AttributeValue, "armnn: field " + key + " needs an integer");
 }
 double as_float(const Attr& a, const std::string& key) {
   if (a.is<double>()) return a.get<double>();
   if (a.is<int64_t>()) return double(a.get<int64_t>());
-  throw Error(ErrorCode::Invalid, "armnn: field " + key + " needs a number");
+  throw Error(ErrorId::AttributeValue, "armnn: field " + key + " needs a number");
 }
 
 template <class T> flatbuffers::uoffset_t int_vector(flatbuffers::FlatBufferBuilder& b, const Attr& a, const std::string& key) {
-  if (!a.is<std::vector<int64_t>>()) throw Error(ErrorCode::Invalid, "armnn: field " + key + " needs a list of ints");
+  if (!a.is<std::vector<int64_t>>()) throw Error(ErrorId::AttributeValue, "armnn: field " + key + " needs a list of ints");
   std::vector<T> v;
   const auto& in = a.get<std::vector<int64_t>>();
   for (std::size_t i = 0; i < in.size(); ++i) v.push_back(narrow_field<T>(in[i], "armnn: field " + key + "[" + std::to_string(i) + "]"));
@@ -169,7 +169,7 @@ flatbuffers::uoffset_t build_vector(flatbuffers::FlatBufferBuilder& b, const ref
                                     const std::string& key) {
   switch (f.type()->element()) {
     case BaseType::Bool: {
-      if (!a.is<std::vector<bool>>()) throw Error(ErrorCode::Invalid, "armnn: field " + key + " needs a list of bools");
+      if (!a.is<std::vector<bool>>()) throw Error(ErrorId::AttributeValue, "armnn: field " + key + " needs a list of bools");
       std::vector<uint8_t> v;
       for (bool x : a.get<std::vector<bool>>()) v.push_back(x ? 1 : 0);
       return b.CreateVector(v).o;
@@ -183,18 +183,18 @@ flatbuffers::uoffset_t build_vector(flatbuffers::FlatBufferBuilder& b, const ref
     case BaseType::Long: return int_vector<int64_t>(b, a, key);
     case BaseType::ULong: return int_vector<uint64_t>(b, a, key);
     case BaseType::Float: {
-      if (!a.is<std::vector<double>>()) throw Error(ErrorCode::Invalid, "armnn: field " + key + " needs a list of floats");
+      if (!a.is<std::vector<double>>()) throw Error(ErrorId::AttributeValue, "armnn: field " + key + " needs a list of floats");
       std::vector<float> v;
       for (double x : a.get<std::vector<double>>()) v.push_back(static_cast<float>(x));
       return b.CreateVector(v).o;
     }
     case BaseType::String: {
-      if (!a.is<std::vector<std::string>>()) throw Error(ErrorCode::Invalid, "armnn: field " + key + " needs strings");
+      if (!a.is<std::vector<std::string>>()) throw Error(ErrorId::AttributeValue, "armnn: field " + key + " needs strings");
       return b.CreateVectorOfStrings(a.get<std::vector<std::string>>()).o;
     }
     default: break;
   }
-  throw Error(ErrorCode::Unsupported, "armnn: vector field " + key + " has an unhandled type");
+  throw Error(ErrorId::Feature, "armnn: vector field " + key + " has an unhandled type");
 }
 
 void add_scalar(flatbuffers::FlatBufferBuilder& b, const reflection::Field& f, const Attr& a, const std::string& key) {
@@ -212,7 +212,7 @@ void add_scalar(flatbuffers::FlatBufferBuilder& b, const reflection::Field& f, c
     case BaseType::ULong: b.AddElement<uint64_t>(vo, narrow_field<uint64_t>(as_int(a, key), "armnn: field " + key), uint64_t(di)); break;
     case BaseType::Float: b.AddElement<float>(vo, float(as_float(a, key)), float(f.default_real())); break;
     case BaseType::Double: b.AddElement<double>(vo, as_float(a, key), f.default_real()); break;
-    default: throw Error(ErrorCode::Unsupported, "armnn: field " + key + " has an unhandled type");
+    default: throw Error(ErrorId::Feature, "armnn: field " + key + " has an unhandled type");
   }
 }
 
@@ -235,11 +235,11 @@ flatbuffers::uoffset_t build_table(flatbuffers::FlatBufferBuilder& b, const refl
     const Attr* a = find(in, key);
     if (!a) continue;
     if (bt == BaseType::String) {
-      if (!a->is<std::string>()) throw Error(ErrorCode::Invalid, "armnn: field " + key + " needs a string");
+      if (!a->is<std::string>()) throw Error(ErrorId::AttributeValue, "armnn: field " + key + " needs a string");
       offsets.emplace_back(f, b.CreateString(a->get<std::string>()).o);
     } else if (bt == BaseType::Vector && f->type()->element() == BaseType::Obj) {
       int64_t n = as_int(*a, key);
-      if (n < 0 || n > (int64_t(1) << 24)) throw Error(ErrorCode::Invalid, "armnn: field " + key + " has a bad length");
+      if (n < 0 || n > (int64_t(1) << 24)) throw Error(ErrorId::AttributeValue, "armnn: field " + key + " has a bad length");
       std::vector<flatbuffers::Offset<flatbuffers::Table>> elems;
       for (int64_t i = 0; i < n; ++i)
         elems.emplace_back(build_table(b, *field_object(*f), key + "[" + std::to_string(i) + "].", in));
@@ -281,7 +281,7 @@ const reflection::Field* lookup_path(const reflection::Object& obj, std::string_
 Attr default_of(const reflection::Object& obj, std::string_view path) {
   const auto* f = lookup_path(obj, path);
   if (!f || !flatbuffers::IsScalar(f->type()->base_type()))
-    throw Error(ErrorCode::Invalid, "armnn: no scalar field " + std::string(path) + " in " + obj.name()->str());
+    throw Error(ErrorId::InvalidOther, "armnn: no scalar field " + std::string(path) + " in " + obj.name()->str());
   auto bt = f->type()->base_type();
   if (bt == BaseType::Bool) return Attr(f->default_integer() != 0);
   if (is_float(bt)) return Attr(double(float(f->default_real())));

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "nnbridge/check.h"
+#include "nnbridge/error.h"
 #include "nnbridge/format.h"
 #include "nnbridge/graph.h"
 
@@ -54,5 +55,7 @@ std::map<std::string, OptionDoc, std::less<>> writer_option_docs(const std::stri
 
 /// Arm NN's rules for check() (check.cc): identity fields in range, inputIds/outputIds resolvable.
 void check_graph(const Graph& g, std::vector<Issue>& issues);
+/// check_graph that also gives each issue's identifier in `out` (same order; all are errors).
+void check_graph_ids(const Graph& g, std::vector<Issue>& issues, std::vector<ErrorId>* out);
 
 }  // namespace nnbridge::formats::armnn

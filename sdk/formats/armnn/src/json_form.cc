@@ -92,7 +92,7 @@ std::unique_ptr<flatbuffers::Parser> schema_parser() {
   auto parser = std::make_unique<flatbuffers::Parser>(opts);
   const std::string text = schema_text();
   if (!parser->Parse(text.c_str()))
-    throw Error(ErrorCode::Invalid, "the embedded ArmnnSchema.fbs does not parse: " + parser->error_);
+    throw Error(ErrorId::InvalidOther, "the embedded ArmnnSchema.fbs does not parse: " + parser->error_);
   return parser;
 }
 
@@ -102,7 +102,7 @@ Graph read(const Source& src, const LoadOptions& o) {
   std::string_view text(reinterpret_cast<const char*>(src.bytes.data()), src.bytes.size());
   // The parser stops at the first NUL byte; a file with one is not what it would read.
   if (auto nul = text.find('\0'); nul != std::string_view::npos)
-    throw Error(ErrorCode::Malformed, "a NUL byte in the JSON text", src.file, "byte " + std::to_string(nul));
+    throw Error(ErrorId::Syntax, "a NUL byte in the JSON text", src.file, "byte " + std::to_string(nul));
   if (text.size() >= 3 && text.substr(0, 3) == "\xEF\xBB\xBF") text.remove_prefix(3);
   auto parser = schema_parser();
   const std::string owned(text);
@@ -111,11 +111,11 @@ Graph read(const Source& src, const LoadOptions& o) {
     static const std::regex where(R"(^\s*(\d+):\s*(\d+):\s*error:\s*([^\n]*))");
     std::smatch m;
     if (std::regex_search(parser->error_, m, where))
-      throw Error(ErrorCode::Malformed, m[3].str(), src.file, "line " + m[1].str() + ", column " + m[2].str());
-    throw Error(ErrorCode::Malformed, parser->error_, src.file);
+      throw Error(ErrorId::Syntax, m[3].str(), src.file, "line " + m[1].str() + ", column " + m[2].str());
+    throw Error(ErrorId::Syntax, parser->error_, src.file);
   }
   if (parser->builder_.GetSize() == 0)
-    throw Error(ErrorCode::Malformed, "holds no JSON object (flatc JSON of an Arm NN SerializedGraph expected)",
+    throw Error(ErrorId::Syntax, "holds no JSON object (flatc JSON of an Arm NN SerializedGraph expected)",
                 src.file);
   auto bytes = std::make_shared<std::vector<uint8_t>>(parser->builder_.GetBufferPointer(),
                                                       parser->builder_.GetBufferPointer() + parser->builder_.GetSize());

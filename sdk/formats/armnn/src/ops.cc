@@ -187,7 +187,7 @@ const Table& table() {
     }
     for (auto& r : t.rows) {
       auto it = tag_of.find(r.layer + "Layer");
-      if (it == tag_of.end()) throw Error(ErrorCode::Invalid, "armnn op table: no union member " + r.layer + "Layer");
+      if (it == tag_of.end()) throw Error(ErrorId::InvalidOther, "armnn op table: no union member " + r.layer + "Layer");
       r.tag = it->second;
       r.layer_type = type_of.at(r.layer);
       r.object = &object("armnnSerializer." + r.layer + "Layer");

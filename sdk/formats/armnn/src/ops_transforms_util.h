@@ -24,20 +24,20 @@ inline const Attr* A(const AttrMap& a, const char* name) {
 // attribute still missing here is a required one the node lacks.
 inline const Attr& need(const AttrMap& a, const char* name) {
   const Attr* x = A(a, name);
-  if (!x) throw Error(ErrorCode::Invalid, std::string("attribute ") + name + " is missing and has no default");
+  if (!x) throw Error(ErrorId::AttributeValue, std::string("attribute ") + name + " is missing and has no default");
   return *x;
 }
 inline int64_t ai(const AttrMap& a, const char* name) {
   const Attr& x = need(a, name);
   if (x.is<int64_t>()) return x.get<int64_t>();
   if (x.is<bool>()) return x.get<bool>() ? 1 : 0;
-  throw Error(ErrorCode::Invalid, std::string("attribute ") + name + " needs an integer");
+  throw Error(ErrorId::AttributeValue, std::string("attribute ") + name + " needs an integer");
 }
 inline double af(const AttrMap& a, const char* name) {
   const Attr& x = need(a, name);
   if (x.is<double>()) return x.get<double>();
   if (x.is<int64_t>()) return double(x.get<int64_t>());
-  throw Error(ErrorCode::Invalid, std::string("attribute ") + name + " needs a number");
+  throw Error(ErrorId::AttributeValue, std::string("attribute ") + name + " needs a number");
 }
 // Lists whose ONNX default depends on the rank (pads, strides, ...) have no registry default:
 // absent reads as empty and the caller applies the rank rule.
@@ -47,10 +47,10 @@ inline Ints aints(const AttrMap& a, const char* name) {
 }
 inline std::string astr(const AttrMap& a, const char* name) {
   const Attr& x = need(a, name);
-  if (!x.is<std::string>()) throw Error(ErrorCode::Invalid, std::string("attribute ") + name + " needs a string");
+  if (!x.is<std::string>()) throw Error(ErrorId::AttributeValue, std::string("attribute ") + name + " needs a string");
   return x.get<std::string>();
 }
-[[noreturn]] inline void unsupported(const std::string& msg) { throw Error(ErrorCode::Unsupported, msg); }
+[[noreturn]] inline void unsupported(const std::string& msg) { throw Error(ErrorId::NoForm, msg); }
 
 // Arm NN DataLayout enum: NHWC = 0, NCHW = 1, NDHWC = 2, NCDHW = 3.
 inline const char* layout_name(int64_t v) {

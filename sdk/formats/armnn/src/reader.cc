@@ -25,6 +25,7 @@
 #include "internal.h"
 #include "nnbridge/error.h"
 #include "nnbridge/rewrite.h"
+#include "nnbridge/verify_failure.h"
 #include "ops.h"
 #include "tensor_info.h"
 
@@ -34,12 +35,13 @@ namespace {
 
 namespace fb = ::armnnSerializer;
 
-[[noreturn]] void malformed(const std::string& where, const std::string& msg) {
-  throw Error(ErrorCode::Malformed, msg, {}, where);
+// `id` is a Malformed identifier (nnbridge/error.h).
+[[noreturn]] void malformed(ErrorId id, const std::string& where, const std::string& msg) {
+  throw Error(id, msg, {}, where);
 }
 // Well-formed bytes whose ids do not resolve (nnbridge/error.h: dangling ids are Invalid).
-[[noreturn]] void invalid(const std::string& where, const std::string& msg) {
-  throw Error(ErrorCode::Invalid, msg, {}, where);
+[[noreturn]] void dangling(const std::string& where, const std::string& msg) {
+  throw Error(ErrorId::DanglingReference, msg, {}, where);
 }
 
 std::string L(size_t i) { return "layers[" + std::to_string(i) + "]"; }
@@ -72,8 +74,8 @@ class Reader {
   Graph run() {
     layout_ = layout_option(opt_.options);
     const auto bytes = src_.bytes;
-    if (bytes.size() < 8) malformed("", "too short for a FlatBuffer (" + std::to_string(bytes.size()) + " bytes)");
-    if (bytes.size() >= FLATBUFFERS_MAX_BUFFER_SIZE) malformed("", "larger than a FlatBuffer can be");
+    if (bytes.size() < 8) malformed(ErrorId::Truncated, "", "too short for a FlatBuffer (" + std::to_string(bytes.size()) + " bytes)");
+    if (bytes.size() >= FLATBUFFERS_MAX_BUFFER_SIZE) malformed(ErrorId::ResourceLimit, "", "larger than a FlatBuffer can be");
     auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
     verify(p, bytes.size());
     root_ = flatbuffers::GetRoot<fb::SerializedGraph>(p);
@@ -81,7 +83,7 @@ class Reader {
     g_.metadata["armnn.fileIdentifier"] = Attr(flatbuffers::BufferHasIdentifier(p, fb::SerializedGraphIdentifier()));
     if (layout_ == Layout::Seed) g_.metadata["armnn.layout"] = Attr("seed");
     read_feature_versions();
-    if (!root_->layers()) malformed("layers", "missing vector");
+    if (!root_->layers()) malformed(ErrorId::MalformedOther, "layers", "missing vector");
     // Every layer has at least one value or node; most have about one of each.
     g_.values.reserve(root_->layers()->size() + 16);
     g_.nodes.reserve(root_->layers()->size());
@@ -106,8 +108,8 @@ class Reader {
       if (!looks_like_seed(src_.bytes, opt_.limits)) {
         flatbuffers::Verifier v(p, n, o);
         if (!v.VerifyBuffer<fb::SerializedGraph>(nullptr))
-          malformed("", "not a valid Arm NN SerializedGraph (FlatBuffers verification failed)");
-        throw Error(ErrorCode::Unsupported,
+          malformed(ErrorId::VerifyFailed, "", "not a valid Arm NN SerializedGraph (FlatBuffers verification failed)");
+        throw Error(ErrorId::Version,
                     "armnn.layout=seed was asked for, but the union tags and layerType values do not follow the seed "
                     "layout",
                     {}, "layers");
@@ -117,13 +119,24 @@ class Reader {
     flatbuffers::Verifier v(p, n, o);
     bool ok = v.VerifyBuffer<fb::SerializedGraph>(nullptr);
     if ((!ok || seed_suspect(flatbuffers::GetRoot<fb::SerializedGraph>(p))) && looks_like_seed(src_.bytes, opt_.limits))
-      throw Error(ErrorCode::Unsupported,
+      throw Error(ErrorId::Version,
                   "the union tags and LayerBase.layerType values follow the pre-release seed layout, not the released "
                   "Arm NN schema; read it with the option armnn.layout=seed",
                   {}, "layers[0].layer_type");
-    if (!ok) malformed(locate_failure(p, n, o), "not a valid Arm NN SerializedGraph (FlatBuffers verification "
+    if (!ok) malformed(failure_id(p, n, o), locate_failure(p, n, o), "not a valid Arm NN SerializedGraph (FlatBuffers verification "
                                                "failed: truncated, bad offsets, or over the limits of the reader options "
                                                "armnn.max_depth / armnn.max_tables)");
+  }
+
+  // Why verification failed (nnbridge/verify_failure.h): truncated, over a limit, or other.
+  static ErrorId failure_id(const uint8_t* p, size_t n, const flatbuffers::Verifier::Options& o) {
+    return verify_failure(p, n, o.max_depth, o.max_tables, [&](const uint8_t* q, size_t m, unsigned depth, unsigned tables) {
+      flatbuffers::Verifier::Options r = o;
+      r.max_depth = depth;
+      r.max_tables = tables;
+      flatbuffers::Verifier v(q, m, r);
+      return v.VerifyBuffer<fb::SerializedGraph>(nullptr);
+    });
   }
 
   // A verified released buffer is worth the seed check only when a layer with a seed-range
@@ -188,32 +201,33 @@ class Reader {
     for (size_t i = 0; i < layers->size(); ++i) {
       const auto* any = layers->Get(flatbuffers::uoffset_t(i));
       auto& li = layers_[i];
-      if (!any) malformed(L(i), "missing layer");
+      if (!any) malformed(ErrorId::MalformedOther, L(i), "missing layer");
       uint8_t raw = static_cast<uint8_t>(any->layer_type());
       li.tag = layout_ == Layout::Seed ? seed_tag_to_released(raw) : raw;
       if (raw == 0 || li.tag == 0 || li.tag > uint8_t(fb::Layer::MAX))
-        malformed(L(i) + ".layer_type", "unknown layer union tag " + std::to_string(raw));
+        malformed(ErrorId::BadEncoding, L(i) + ".layer_type", "unknown layer union tag " + std::to_string(raw));
       li.table = static_cast<const flatbuffers::Table*>(any->layer());
-      if (!li.table) malformed(L(i) + ".layer", "missing layer table");
+      if (!li.table) malformed(ErrorId::MalformedOther, L(i) + ".layer", "missing layer table");
       if (is_bindable(li.tag)) {
         const auto* bb = li.table->GetPointer<const fb::BindableLayerBase*>(4);
-        if (!bb) malformed(L(i) + ".layer.base", "missing BindableLayerBase");
+        if (!bb) malformed(ErrorId::MalformedOther, L(i) + ".layer.base", "missing BindableLayerBase");
         li.base = bb->base();
         li.binding_id = bb->layerBindingId();
       } else {
         li.base = li.table->GetPointer<const fb::LayerBase*>(4);
       }
-      if (!li.base) malformed(base_where(i), "missing LayerBase");
+      if (!li.base) malformed(ErrorId::MalformedOther, base_where(i), "missing LayerBase");
       // Arm NN reads as many slots as the layer kind has, so a vector that kind never uses may
       // be left out (its own JSON fixtures omit Input/Constant inputSlots, Output outputSlots).
       const bool no_inputs = li.tag == uint8_t(fb::Layer::InputLayer) || li.tag == uint8_t(fb::Layer::ConstantLayer);
-      if (!li.base->inputSlots() && !no_inputs) malformed(base_where(i) + ".inputSlots", "missing vector");
+      if (!li.base->inputSlots() && !no_inputs) malformed(ErrorId::MalformedOther, base_where(i) + ".inputSlots", "missing vector");
       if (!li.base->outputSlots() && li.tag != uint8_t(fb::Layer::OutputLayer))
-        malformed(base_where(i) + ".outputSlots", "missing vector");
+        malformed(ErrorId::MalformedOther, base_where(i) + ".outputSlots", "missing vector");
       auto [it, fresh] = by_index_.emplace(li.base->index(), i);
       if (!fresh)
-        malformed(base_where(i) + ".index",
-                  "index " + std::to_string(li.base->index()) + " is also the index of " + L(it->second));
+        throw Error(ErrorId::DuplicateName,
+                    "index " + std::to_string(li.base->index()) + " is also the index of " + L(it->second), {},
+                    base_where(i) + ".index");
       // Output values, typed now so that later layers may refer to them. The place strings
       // are built only on the slow path (residual fields or an error).
       const auto* outs = li.base->outputSlots();
@@ -221,7 +235,7 @@ class Reader {
       // (An Output layer's output slots are never read: see ignored_slots.)
       for (flatbuffers::uoffset_t k = 0; k < n_out(li) && li.tag != uint8_t(fb::Layer::OutputLayer); ++k) {
         const auto* os = outs->Get(k);
-        if (!os) malformed(base_where(i) + ".outputSlots[" + std::to_string(k) + "]", "missing OutputSlot");
+        if (!os) malformed(ErrorId::MalformedOther, base_where(i) + ".outputSlots[" + std::to_string(k) + "]", "missing OutputSlot");
         Value v;
         if (!read_plain_tensor_info(os->tensorInfo(), v.type))
           v.type = read_tensor_info(os->tensorInfo(), "armnn.tensorInfo.", v.attrs,
@@ -279,16 +293,16 @@ class Reader {
     const auto& li = layers_[i];
     auto w = [&] { return base_where(i) + ".inputSlots[" + std::to_string(s) + "]"; };
     const auto* slot = li.base->inputSlots()->Get(flatbuffers::uoffset_t(s));
-    if (!slot) malformed(w(), "missing InputSlot");
+    if (!slot) malformed(ErrorId::MalformedOther, w(), "missing InputSlot");
     const auto* c = slot->connection();
-    if (!c) malformed(w() + ".connection", "missing connection");
+    if (!c) malformed(ErrorId::MalformedOther, w() + ".connection", "missing connection");
     auto it = by_index_.find(c->sourceLayerIndex());
     if (it == by_index_.end())
-      invalid(w() + ".connection.sourceLayerIndex",
+      dangling(w() + ".connection.sourceLayerIndex",
                 "refers to layer index " + std::to_string(c->sourceLayerIndex()) + ", which no layer has");
     const auto& src = layers_[it->second];
     if (c->outputSlotIndex() >= src.outputs.size())
-      invalid(w() + ".connection.outputSlotIndex",
+      dangling(w() + ".connection.outputSlotIndex",
                 "output slot " + std::to_string(c->outputSlotIndex()) + " of " + L(it->second) + ", which has " +
                     std::to_string(src.outputs.size()));
     ValueId v = src.outputs[c->outputSlotIndex()];
@@ -302,7 +316,7 @@ class Reader {
   // shape) when only the shape differs and the element count agrees, else the native
   // `armnn.InputSlotOverride` (same bytes, another type; no kernel runs it).
   ValueId override_value(size_t i, size_t s, ValueId from, const fb::TensorInfo* info, const std::string& w) {
-    if (!info) malformed(w + ".overriddenTensorInfo", "isOverridden is set but there is no overriddenTensorInfo");
+    if (!info) malformed(ErrorId::MalformedOther, w + ".overriddenTensorInfo", "isOverridden is set but there is no overriddenTensorInfo");
     Value v;
     v.type = read_tensor_info(info, "armnn.tensorInfo.", v.attrs, w + ".overriddenTensorInfo");
     std::string consumer = layer_name(i);
@@ -396,11 +410,13 @@ class Reader {
   void expect_slots(size_t i, size_t ins, size_t outs) {
     const auto& li = layers_[i];
     if (n_in(li) != ins)
-      malformed(base_where(i) + ".inputSlots", "has " + std::to_string(n_in(li)) +
-                                                   " slots, this layer type has " + std::to_string(ins));
+      throw Error(ErrorId::Arity, "has " + std::to_string(n_in(li)) +
+                                                   " slots, this layer type has " + std::to_string(ins),
+                  {}, base_where(i) + ".inputSlots");
     if (li.outputs.size() != outs)
-      malformed(base_where(i) + ".outputSlots",
-                "has " + std::to_string(li.outputs.size()) + " slots, this layer type has " + std::to_string(outs));
+      throw Error(ErrorId::Arity,
+                  "has " + std::to_string(li.outputs.size()) + " slots, this layer type has " + std::to_string(outs), {},
+                  base_where(i) + ".outputSlots");
   }
 
   void build_layer(size_t i) {
@@ -445,7 +461,7 @@ class Reader {
       Value c = read_const_tensor(reinterpret_cast<const fb::ConstantLayer*>(li.table)->input(), src_,
                                   "armnn.constInfo.", w, &v.type);
       if (c.type.byte_size() != v.type.byte_size())
-        malformed(w + ".info", "the constant's size disagrees with the layer's output slot");
+        throw Error(ErrorId::Shape, "the constant's size disagrees with the layer's output slot", {}, w + ".info");
       v.constant = c.constant;
       for (auto& [k, a] : c.attrs) v.attrs[k] = a;
       identity_attrs(i, native, v.attrs);
@@ -564,7 +580,7 @@ class Reader {
         if (std::find(named.begin(), named.end(), int64_t(v->Get(k))) == named.end()) {
           std::string known;
           for (int64_t w : named) known += (known.empty() ? "" : ", ") + std::to_string(w);
-          invalid(std::string(key) + "[" + std::to_string(k) + "]",
+          dangling(std::string(key) + "[" + std::to_string(k) + "]",
                   std::to_string(v->Get(k)) + " names no " + (inputs ? "Input" : "Output") + " layer (bindingIdsScheme " +
                       std::to_string(binding_scheme_) + ": by " + (binding_scheme_ != 0 ? "layerBindingId" : "LayerBase.index") +
                       "; the " + (inputs ? "Input" : "Output") + " layers have " + (known.empty() ? "none" : known) + ")");

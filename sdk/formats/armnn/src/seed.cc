@@ -17,7 +17,7 @@ Layout layout_option(const std::map<std::string, std::string, std::less<>>& opti
   auto it = options.find("armnn.layout");
   if (it == options.end() || it->second == "released") return Layout::Released;
   if (it->second == "seed") return Layout::Seed;
-  throw Error(ErrorCode::Invalid, "armnn.layout must be 'released' or 'seed', not '" + it->second + "'");
+  throw Error(ErrorId::OptionValue, "armnn.layout must be 'released' or 'seed', not '" + it->second + "'");
 }
 
 uint8_t seed_tag_to_released(uint8_t tag) { return tag < 6 ? kReleasedTag[tag] : 0; }

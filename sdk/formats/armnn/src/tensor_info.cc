@@ -50,7 +50,7 @@ DataType from_armnn_dtype(int64_t v, const std::string& where) {
     case 10: return DataType::Int64;
     default: break;
   }
-  throw Error(ErrorCode::Unsupported, "unknown Arm NN dataType " + std::to_string(v), {}, where);
+  throw Error(ErrorId::DataType, "unknown Arm NN dataType " + std::to_string(v), {}, where);
 }
 
 int64_t to_armnn_dtype(DataType t, const std::string& where) {
@@ -66,7 +66,7 @@ int64_t to_armnn_dtype(DataType t, const std::string& where) {
     case DataType::Int64: return 10;
     default: break;
   }
-  throw Error(ErrorCode::Unsupported, "Arm NN has no data type for " + std::string(to_string(t)), {}, where);
+  throw Error(ErrorId::DataType, "Arm NN has no data type for " + std::string(to_string(t)), {}, where);
 }
 
 namespace {
@@ -83,7 +83,7 @@ const Attr* get(const FieldMap& m, const char* k) {
 // them would wrap).
 static void check_element_count(const TensorType& t, const std::string& where) {
   if (std::none_of(t.shape.begin(), t.shape.end(), [](int64_t d) { return d < 0; }) && !t.element_count())
-    throw Error(ErrorCode::Malformed, "the element count of the dimensions overflows int64", {}, where + ".dimensions");
+    throw Error(ErrorId::BadEncoding, "the element count of the dimensions overflows int64", {}, where + ".dimensions");
 }
 
 TensorType tensor_type_of(const FieldMap& info, const std::string& where) {
@@ -101,7 +101,7 @@ TensorType tensor_type_of(const FieldMap& info, const std::string& where) {
   } else if (dimensionality == 2) {
     t.shape = {1};
   } else {
-    if (!info.count("dimensions")) throw Error(ErrorCode::Malformed, "missing dimensions", {}, where + ".dimensions");
+    if (!info.count("dimensions")) throw Error(ErrorId::MalformedOther, "missing dimensions", {}, where + ".dimensions");
     t.shape = dims;
     if (const Attr* s = get(info, "dimensionSpecificity"); s && s->is<std::vector<bool>>()) {
       const auto& spec = s->get<std::vector<bool>>();
@@ -193,7 +193,7 @@ bool read_plain_tensor_info(const armnnSerializer::TensorInfo* info, TensorType&
 
 TensorType read_tensor_info(const armnnSerializer::TensorInfo* info, const std::string& prefix, AttrMap& attrs,
                             const std::string& where) {
-  if (!info) throw Error(ErrorCode::Malformed, "missing TensorInfo", {}, where);
+  if (!info) throw Error(ErrorId::MalformedOther, "missing TensorInfo", {}, where);
   if (TensorType t; read_plain_tensor_info(info, t)) return t;
   FieldMap actual;
   read_fields(object("armnnSerializer.TensorInfo"), reinterpret_cast<const flatbuffers::Table*>(info), "", actual);
@@ -224,10 +224,10 @@ armnnSerializer::ConstTensorData kind_for(std::size_t elem) {
 
 Value read_const_tensor(const armnnSerializer::ConstTensor* ct, const Source& src, const std::string& info_prefix,
                         const std::string& where, const TensorType* reference) {
-  if (!ct) throw Error(ErrorCode::Malformed, "missing ConstTensor", {}, where);
+  if (!ct) throw Error(ErrorId::MalformedOther, "missing ConstTensor", {}, where);
   Value v;
   if (reference) {
-    if (!ct->info()) throw Error(ErrorCode::Malformed, "missing TensorInfo", {}, where + ".info");
+    if (!ct->info()) throw Error(ErrorId::MalformedOther, "missing TensorInfo", {}, where + ".info");
     FieldMap actual;
     read_fields(object("armnnSerializer.TensorInfo"), reinterpret_cast<const flatbuffers::Table*>(ct->info()), "",
                 actual);
@@ -236,18 +236,18 @@ Value read_const_tensor(const armnnSerializer::ConstTensor* ct, const Source& sr
   } else {
     v.type = read_tensor_info(ct->info(), info_prefix, v.attrs, where + ".info");
   }
-  if (v.type.unknown_rank) throw Error(ErrorCode::Malformed, "a constant needs a known shape", {}, where + ".info");
+  if (v.type.unknown_rank) throw Error(ErrorId::MalformedOther, "a constant needs a known shape", {}, where + ".info");
   uint64_t count = 1;
   for (auto d : v.type.shape) {
-    if (d < 0) throw Error(ErrorCode::Malformed, "a constant needs known dimensions", {}, where + ".info.dimensions");
+    if (d < 0) throw Error(ErrorId::MalformedOther, "a constant needs known dimensions", {}, where + ".info.dimensions");
     if (d != 0 && count > std::numeric_limits<uint64_t>::max() / 8 / uint64_t(d))
-      throw Error(ErrorCode::Malformed, "element count overflows", {}, where + ".info.dimensions");
+      throw Error(ErrorId::BadEncoding, "element count overflows", {}, where + ".info.dimensions");
     count *= uint64_t(d);
   }
   std::size_t elem = element_size(v.type.dtype);
   auto want = kind_for(elem);
   if (ct->data_type() != want)
-    throw Error(ErrorCode::Malformed,
+    throw Error(ErrorId::BadEncoding,
                 std::string("data is ") + armnnSerializer::EnumNameConstTensorData(ct->data_type()) + ", " +
                     std::string(to_string(v.type.dtype)) + " needs " + armnnSerializer::EnumNameConstTensorData(want),
                 {}, where + ".data_type");
@@ -268,9 +268,9 @@ Value read_const_tensor(const armnnSerializer::ConstTensor* ct, const Source& sr
       break;
     default: break;
   }
-  if (!p) throw Error(ErrorCode::Malformed, "missing data vector", {}, where + ".data.data");
+  if (!p) throw Error(ErrorId::MalformedOther, "missing data vector", {}, where + ".data.data");
   if (uint64_t(n) != count * elem)
-    throw Error(ErrorCode::Malformed,
+    throw Error(ErrorId::MalformedOther,
                 "data holds " + std::to_string(n) + " bytes, the TensorInfo needs " + std::to_string(count * elem), {},
                 where + ".data.data");
   auto off = static_cast<std::size_t>(reinterpret_cast<const std::byte*>(p) - src.bytes.data());
@@ -280,12 +280,12 @@ Value read_const_tensor(const armnnSerializer::ConstTensor* ct, const Source& sr
 
 flatbuffers::uoffset_t write_const_tensor(flatbuffers::FlatBufferBuilder& b, const Value& v,
                                           const std::string& info_prefix, const std::string& where) {
-  if (!v.constant) throw Error(ErrorCode::Invalid, "value " + v.name + " is not a constant", {}, where);
+  if (!v.constant) throw Error(ErrorId::InvalidOther, "value " + v.name + " is not a constant", {}, where);
   std::size_t elem = element_size(v.type.dtype);
   auto kind = kind_for(elem);
   const auto& data = *v.constant;
   if (kind == armnnSerializer::ConstTensorData::NONE || data.size() % elem)
-    throw Error(ErrorCode::Unsupported, "constant " + v.name + " has no Arm NN data kind", {}, where);
+    throw Error(ErrorId::DataType, "constant " + v.name + " has no Arm NN data kind", {}, where);
   // The data vector first (children before parents), as raw little-endian words.
   std::size_t len = data.size() / elem;
   b.StartVector(len, elem);
@@ -309,13 +309,13 @@ flatbuffers::uoffset_t write_const_tensor(flatbuffers::FlatBufferBuilder& b, con
 // channel o = i * M + m (Arm NN depthwise convention).
 Value permute_depthwise(const Value& v, bool to_1hwo, int64_t in_channels) {
   const auto& s = v.type.shape;
-  if (s.size() != 4) throw Error(ErrorCode::Unsupported, "depthwise weights " + v.name + " are not 4-D");
+  if (s.size() != 4) throw Error(ErrorId::NoForm, "depthwise weights " + v.name + " are not 4-D");
   int64_t M, I, H, W;
   if (to_1hwo) M = s[0], I = s[1], H = s[2], W = s[3];
   else {
     H = s[1], W = s[2];
     I = in_channels;
-    if (I <= 0 || s[3] % I) throw Error(ErrorCode::Unsupported, "cannot split depthwise weights " + v.name);
+    if (I <= 0 || s[3] % I) throw Error(ErrorId::NoForm, "cannot split depthwise weights " + v.name);
     M = s[3] / I;
   }
   size_t e = element_size(v.type.dtype);
@@ -337,9 +337,9 @@ Value permute_depthwise(const Value& v, bool to_1hwo, int64_t in_channels) {
 Value depthwise_from_oihw(const Value& v, bool to_1hwo, int64_t in_channels) {
   const auto& s = v.type.shape;
   if (s.size() != 4 || s[1] != 1)
-    throw Error(ErrorCode::Unsupported, "depthwise weights " + v.name + " in OIHW are not [I*M, 1, H, W]");
+    throw Error(ErrorId::NoForm, "depthwise weights " + v.name + " in OIHW are not [I*M, 1, H, W]");
   const int64_t O = s[0], H = s[2], W = s[3], I = in_channels;
-  if (I <= 0 || O % I) throw Error(ErrorCode::Unsupported, "cannot split depthwise weights " + v.name + " by input channel");
+  if (I <= 0 || O % I) throw Error(ErrorId::NoForm, "cannot split depthwise weights " + v.name + " by input channel");
   const int64_t M = O / I;
   const size_t e = element_size(v.type.dtype);
   const auto* src = v.constant->data();

@@ -26,7 +26,7 @@ int64_t scheme(const Graph& g, const SaveOptions& o, const std::string& name, in
   if (auto it = o.options.find("armnn." + name); it != o.options.end()) {
     if (it->second == "0") return 0;
     if (it->second == "1") return 1;
-    throw Error(ErrorCode::Invalid, "armnn." + name + " must be 0 or 1, not '" + it->second + "'");
+    throw Error(ErrorId::OptionValue, "armnn." + name + " must be 0 or 1, not '" + it->second + "'");
   }
   if (auto v = attr_int(g.metadata, "armnn." + name)) return *v;
   return def;
@@ -152,7 +152,7 @@ class Writer {
       if (k && k->is<std::vector<int64_t>>() && k->get<std::vector<int64_t>>().size() == 3) layer = "Pooling3d";
     }
     const OpRow* r = row_for_op(n.op, layer);
-    if (!r) throw Error(ErrorCode::Unsupported, "Arm NN has no layer for op " + n.op + " (node '" + n.name + "')");
+    if (!r) throw Error(ErrorId::NoForm, "Arm NN has no layer for op " + n.op + " (node '" + n.name + "')");
     return *r;
   }
 
@@ -169,7 +169,7 @@ class Writer {
     auto need_const_layer = [&](ValueId v) {
       if (v == kNoValue || graph_inputs.count(v) || produced[v] >= 0) return;
       if (!g_.values[v].constant)
-        throw Error(ErrorCode::Invalid, "value '" + g_.values[v].name + "' has no producer and is not a constant");
+        throw Error(ErrorId::DanglingReference, "value '" + g_.values[v].name + "' has no producer and is not a constant");
       if (!const_entity.count(v)) const_entity[v] = add(Entity::Constant, v, g_.values[v].attrs);
     };
     std::set<ValueId> outputs(g_.outputs.begin(), g_.outputs.end());
@@ -193,10 +193,10 @@ class Writer {
       }
       const OpRow& row = row_of(n);
       size_t nconst = const_fields_of(n, row).size();
-      if (nconst > n.inputs.size()) throw Error(ErrorCode::Invalid, "node '" + n.name + "': armnn.constInputs too long");
+      if (nconst > n.inputs.size()) throw Error(ErrorId::Arity, "node '" + n.name + "': armnn.constInputs too long");
       for (size_t k = 0; k + nconst < n.inputs.size(); ++k) {
         if (n.inputs[k] == kNoValue)
-          throw Error(ErrorCode::Unsupported, "node '" + n.name + "': Arm NN has no absent input slots");
+          throw Error(ErrorId::NoForm, "node '" + n.name + "': Arm NN has no absent input slots");
         need_const_layer(overridden_source(n.inputs[k]));
       }
       node_entity[i] = add(Entity::NodeLayer, i, n.attrs);
@@ -293,7 +293,7 @@ class Writer {
   std::pair<uint32_t, uint32_t> source_of(ValueId v, const std::string& node) const {
     auto it = producer_.find(v);
     if (it == producer_.end())
-      throw Error(ErrorCode::Invalid, "node '" + node + "': input '" + g_.values[v].name + "' has no producing layer");
+      throw Error(ErrorId::DanglingReference, "node '" + node + "': input '" + g_.values[v].name + "' has no producing layer");
     return it->second;
   }
 
@@ -363,7 +363,7 @@ class Writer {
     uint8_t tag = row.tag;
     if (layout_ == Layout::Seed) {
       tag = released_tag_to_seed(tag);
-      if (!tag) throw Error(ErrorCode::Unsupported, "the seed layout has no " + row.layer + " layer");
+      if (!tag) throw Error(ErrorId::NoForm, "the seed layout has no " + row.layer + " layer");
     }
     return fb::CreateAnyLayer(b_, fb::Layer(tag), flatbuffers::Offset<void>(layer)).o;
   }
@@ -371,7 +371,7 @@ class Writer {
   static const OpRow& row_named(const std::string& layer) {
     for (const auto& r : op_rows())
       if (r.layer == layer && r.op.empty()) return r;
-    throw Error(ErrorCode::Invalid, "armnn: no layer " + layer);
+    throw Error(ErrorId::InvalidOther, "armnn: no layer " + layer);
   }
 
   std::string value_layer_name(const Value& v) const {
@@ -420,7 +420,7 @@ class Writer {
       return build_node(e, n);
     } catch (const Error& err) {
       if (err.where().empty())
-        throw Error(err.code(), err.message(), {},
+        throw Error(err.id(), err.message(), {},
                     (n.name.empty() ? "nodes[" + std::to_string(e.id) + "]" : "node '" + n.name + "'") + " (" + n.op + ")");
       throw;
     }
@@ -439,7 +439,7 @@ class Writer {
     std::vector<Value> consts;
     for (size_t k = 0; k < fields.size(); ++k) {
       Value v = g_.values[n.inputs[nslots + k]];
-      if (!v.constant) throw Error(ErrorCode::Unsupported, "input '" + v.name + "' must be a constant (" + fields[k] + ")");
+      if (!v.constant) throw Error(ErrorId::NoForm, "input '" + v.name + "' must be a constant (" + fields[k] + ")");
       if (row.layer == "DepthwiseConvolution2d" && fields[k] == "weights") v = depthwise_weights(n, v, in_types);
       in_types[nslots + k] = v.type;
       consts.push_back(std::move(v));
@@ -460,7 +460,7 @@ class Writer {
     });
     // What the reader would make of these fields must be the node: an attribute the layer
     // cannot hold (DepthToSpace mode CRD, say) is refused, never dropped.
-    if (auto lost = lost_attribute(row, *attrs, f, ctx)) throw Error(ErrorCode::Unsupported, *lost);
+    if (auto lost = lost_attribute(row, *attrs, f, ctx)) throw Error(ErrorId::NoForm, *lost);
     Off bo = base(e, row, n.name, slots, n.outputs, n.attrs);
     std::map<std::string, Off> extra{{"base", bo}};
     std::map<std::string, std::map<std::string, Off>> nested;
@@ -490,7 +490,7 @@ class Writer {
       ch = attr_str(n.attrs, "data_layout") == "NHWC" ? in_types[0].shape[3] : in_types[0].shape[1];
     if (kl == "OIHW") return depthwise_from_oihw(v, want == "1HWO", ch);
     if (!((kl == "MIHW" && want == "1HWO") || (kl == "1HWO" && want == "MIHW")))
-      throw Error(ErrorCode::Unsupported, "depthwise kernel_layout " + kl + " has no Arm NN form");
+      throw Error(ErrorId::NoForm, "depthwise kernel_layout " + kl + " has no Arm NN form");
     return permute_depthwise(v, want == "1HWO", ch);
   }
 
@@ -512,9 +512,9 @@ std::vector<uint8_t> write_graph(const Graph& source, const SaveOptions& options
   const Graph& g = lowered ? *lowered : source;
   // The reader's identity rules first (check.cc): a file the reader would refuse is never written.
   std::vector<Issue> issues;
-  check_graph(g, issues);
-  for (const Issue& i : issues)
-    if (i.severity == Issue::Severity::Error) throw Error(ErrorCode::Invalid, "armnn: " + i.message, {}, i.where);
+  std::vector<ErrorId> ids;
+  check_graph_ids(g, issues, &ids);
+  if (!issues.empty()) throw Error(ids.front(), "armnn: " + issues.front().message, {}, issues.front().where);
   return Writer(g, options).run();
 }
 

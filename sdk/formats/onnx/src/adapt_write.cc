@@ -27,8 +27,8 @@ const T* get(const AttrMap& a, const std::string& k) {
 
 std::string label(const Node& n) { return n.op + (n.name.empty() ? std::string() : " '" + n.name + "'"); }
 
-[[noreturn]] void refuse(const Node& n, const std::string& where, const std::string& msg) {
-  throw Error(ErrorCode::Unsupported, label(n) + ": " + msg, {}, where);
+[[noreturn]] void refuse(ErrorId id, const Node& n, const std::string& where, const std::string& msg) {
+  throw Error(id, label(n) + ": " + msg, {}, where);
 }
 
 // The attribute list in the order the node records (kAttrOrder), the rest by name.
@@ -98,9 +98,9 @@ void write_native(const Node& n, ::onnx::NodeProto& out, NodeWriter& w, const st
 
 void write_node(const Node& n, ::onnx::NodeProto& out, NodeWriter& w, const std::string& where) {
   if (n.op.rfind("onnx.", 0) == 0) return write_native(n, out, w, where);
-  if (n.op.find('.') != std::string::npos) refuse(n, where, "a format-native op of another format has no ONNX form");
+  if (n.op.find('.') != std::string::npos) refuse(ErrorId::NoForm, n, where, "a format-native op of another format has no ONNX form");
   const OpRow* row = row_for_canonical(n.op);
-  if (!row) refuse(n, where, "the canonical op " + n.op + " has no ONNX opset-17 operator");
+  if (!row) refuse(ErrorId::NoForm, n, where, "the canonical op " + n.op + " has no ONNX opset-17 operator");
   const OpSchema* s = find_schema(n.op);
   const ::onnx::OpSchema* os = ::onnx::OpSchemaRegistry::Schema(row->op_type, int(kOpset), "");
   out.set_op_type(row->op_type);
@@ -110,7 +110,7 @@ void write_node(const Node& n, ::onnx::NodeProto& out, NodeWriter& w, const std:
     const Attr* v = value_of(n, s, f.name);
     if (!v) continue;
     if ((f.value && !(*v == *f.value)) || (f.ok && !f.ok(*v)))
-      refuse(n, where + ".attrs." + f.name, std::string("attribute ") + f.name + " has a value ONNX cannot express (" + f.why + ")");
+      refuse(ErrorId::NoForm, n, where + ".attrs." + f.name, std::string("attribute ") + f.name + " has a value ONNX cannot express (" + f.why + ")");
   }
   std::vector<std::pair<std::string, Attr>> attrs;
   const auto* implied = get<std::vector<std::string>>(n.attrs, keys::kImplied);
@@ -129,7 +129,7 @@ void write_node(const Node& n, ::onnx::NodeProto& out, NodeWriter& w, const std:
     if (row->dtype_attr && k == row->dtype_attr) {
       auto dt = a.is<std::string>() ? parse_data_type(a.get<std::string>()) : std::nullopt;
       auto et = dt ? dtype_to_onnx(*dt) : std::nullopt;
-      if (!et || *et == 0) refuse(n, where + ".attrs." + k, "names a dtype ONNX has no type for");
+      if (!et || *et == 0) refuse(ErrorId::DataType, n, where + ".attrs." + k, "names a dtype ONNX has no type for");
       attrs.emplace_back(k, Attr(int64_t(*et)));
       continue;
     }
@@ -138,7 +138,7 @@ void write_node(const Node& n, ::onnx::NodeProto& out, NodeWriter& w, const std:
       // A canonical attribute ONNX's operator lacks: only its default means what ONNX computes.
       const AttrSpec* spec = s ? s->find_attr(k) : nullptr;
       if (spec && spec->default_value && *spec->default_value == a) continue;
-      refuse(n, where + ".attrs." + k, "attribute " + k + " has no ONNX " + row->op_type + "-" + std::to_string(kOpset) +
+      refuse(ErrorId::NoForm, n, where + ".attrs." + k, "attribute " + k + " has no ONNX " + row->op_type + "-" + std::to_string(kOpset) +
                                            " form (only its default does)");
     }
     attrs.emplace_back(k, a);
@@ -146,7 +146,7 @@ void write_node(const Node& n, ::onnx::NodeProto& out, NodeWriter& w, const std:
   if (row->special == Special::Cast && !n.attrs.count("to")) {
     const DataType dt = n.outputs.empty() ? DataType::Undefined : w.g.values[n.outputs[0]].type.dtype;
     auto et = dtype_to_onnx(dt);
-    if (!et || *et == 0) refuse(n, where, "Cast without `to` needs an output dtype ONNX has a type for");
+    if (!et || *et == 0) refuse(ErrorId::DataType, n, where, "Cast without `to` needs an output dtype ONNX has a type for");
     attrs.emplace_back("to", Attr(int64_t(*et)));
   }
   if (row->special == Special::ConstantOfShape) {
@@ -154,7 +154,7 @@ void write_node(const Node& n, ::onnx::NodeProto& out, NodeWriter& w, const std:
     const double value = get<double>(n.attrs, "value") ? *get<double>(n.attrs, "value") : 0.0;
     const DataType want = dt == DataType::Undefined ? DataType::Float32 : dt;
     auto et = dtype_to_onnx(want);
-    if (!et) refuse(n, where, "the output dtype " + std::string(to_string(want)) + " has no ONNX type");
+    if (!et) refuse(ErrorId::DataType, n, where, "the output dtype " + std::string(to_string(want)) + " has no ONNX type");
     const Attr* kept = find(n.attrs, keys::kTensorAttrPrefix + "value");
     bool reuse = false;
     if (kept && kept->is<Bytes>()) {
@@ -195,7 +195,7 @@ void write_node(const Node& n, ::onnx::NodeProto& out, NodeWriter& w, const std:
     const Ints* v = get<Ints>(n.attrs, op.attr);
     if (!v) continue;
     if (n.inputs.size() > std::size_t(op.input))
-      refuse(n, where, std::string("has both the attribute ") + op.attr + " and input " + std::to_string(op.input));
+      refuse(ErrorId::NoForm, n, where, std::string("has both the attribute ") + op.attr + " and input " + std::to_string(op.input));
     while (out.input_size() < op.input) out.add_input("");
     out.add_input(ints_operand(n, *v, w, op.attr));
   }

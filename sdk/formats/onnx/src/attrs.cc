@@ -11,7 +11,7 @@ using ::onnx::AttributeProto;
 
 Attr attr_from_onnx(const AttributeProto& a, const std::string& where) {
   if (a.has_ref_attr_name())
-    throw Error(ErrorCode::Unsupported, "references to function attributes have no nnbridge form", {}, where + ".ref_attr_name");
+    throw Error(ErrorId::Feature, "references to function attributes have no nnbridge form", {}, where + ".ref_attr_name");
   switch (a.type()) {
     case AttributeProto::INT: return Attr(int64_t(a.i()));
     case AttributeProto::FLOAT: return Attr(double(a.f()));
@@ -29,18 +29,18 @@ Attr attr_from_onnx(const AttributeProto& a, const std::string& where) {
     }
     case AttributeProto::GRAPH:
     case AttributeProto::GRAPHS:
-      throw Error(ErrorCode::Unsupported, "graph-valued attributes (If / Loop / Scan bodies) have no nnbridge form", {},
+      throw Error(ErrorId::Feature, "graph-valued attributes (If / Loop / Scan bodies) have no nnbridge form", {},
                   where + (a.type() == AttributeProto::GRAPH ? ".g" : ".graphs"));
     case AttributeProto::SPARSE_TENSOR:
     case AttributeProto::SPARSE_TENSORS:
-      throw Error(ErrorCode::Unsupported, "sparse-tensor attributes have no nnbridge form", {}, where + ".sparse_tensor");
+      throw Error(ErrorId::Feature, "sparse-tensor attributes have no nnbridge form", {}, where + ".sparse_tensor");
     case AttributeProto::TYPE_PROTO:
     case AttributeProto::TYPE_PROTOS:
-      throw Error(ErrorCode::Unsupported, "type-valued attributes have no nnbridge form", {}, where + ".tp");
+      throw Error(ErrorId::Feature, "type-valued attributes have no nnbridge form", {}, where + ".tp");
     case AttributeProto::TENSORS:
-      throw Error(ErrorCode::Unsupported, "tensor-list attributes have no nnbridge form", {}, where + ".tensors");
+      throw Error(ErrorId::Feature, "tensor-list attributes have no nnbridge form", {}, where + ".tensors");
     default:
-      throw Error(ErrorCode::Malformed, "attribute '" + a.name() + "' has no type", {}, where + ".type");
+      throw Error(ErrorId::BadEncoding, "attribute '" + a.name() + "' has no type", {}, where + ".type");
   }
 }
 
@@ -83,7 +83,7 @@ void attr_to_onnx(const std::string& name, const Attr& a, AttributeProto& out, c
       const auto& b = a.get<Bytes>().data;
       out.set_type(AttributeProto::TENSOR);
       if (!out.mutable_t()->ParseFromArray(b.data(), int(b.size())))
-        throw Error(ErrorCode::Invalid, "the bytes of attribute '" + name + "' are not a TensorProto", {}, where);
+        throw Error(ErrorId::AttributeValue, "the bytes of attribute '" + name + "' are not a TensorProto", {}, where);
       break;
     }
   }

@@ -20,7 +20,7 @@ namespace {
 using ::onnx::ModelProto;
 using ::onnx::NodeProto;
 
-[[noreturn]] void fail(ErrorCode c, const std::string& where, const std::string& msg) { throw Error(c, msg, {}, where); }
+[[noreturn]] void fail(ErrorId id, const std::string& where, const std::string& msg) { throw Error(id, msg, {}, where); }
 bool default_domain(const std::string& d) { return d.empty() || d == "ai.onnx"; }
 std::string N(int i) { return "graph.node[" + std::to_string(i) + "]"; }
 
@@ -87,10 +87,10 @@ void refuse_unknown_operators(const ::onnx::GraphProto& gr, int64_t version) {
       continue;
     // An operator of a later opset than the model declares: the model contradicts itself.
     if (const auto* later = ::onnx::OpSchemaRegistry::Schema(n.op_type(), ""))
-      fail(ErrorCode::Invalid, N(i),
+      fail(ErrorId::InvalidOther, N(i),
            "op_type " + n.op_type() + " is an ai.onnx operator from opset " + std::to_string(later->SinceVersion()) +
                " on, and the model imports opset " + std::to_string(version));
-    fail(ErrorCode::Unsupported, N(i),
+    fail(ErrorId::UnknownOp, N(i),
          "op_type " + n.op_type() + (n.name().empty() ? "" : " (node '" + n.name() + "')") +
              " is no ai.onnx operator of opset " + std::to_string(version) +
              " that ONNX 1.12 knows, so the model cannot be converted to opset 17 (a custom operator belongs in its "
@@ -112,7 +112,7 @@ void refuse_unsupported(const ::onnx::GraphProto& gr) {
   for (int i = 0; i < gr.initializer_size(); ++i) {
     const int32_t dt = gr.initializer(i).data_type();
     if (!dtype_from_onnx(dt) || dt == 0)
-      fail(ErrorCode::Unsupported, "graph.initializer[" + std::to_string(i) + "].data_type",
+      fail(ErrorId::DataType, "graph.initializer[" + std::to_string(i) + "].data_type",
            dt == ::onnx::TensorProto::STRING ? "string tensors have no nnbridge dtype"
                                              : "data_type " + onnx_type_name(dt) + " has no nnbridge dtype");
   }
@@ -129,7 +129,7 @@ void refuse_unsupported(const ::onnx::GraphProto& gr) {
     for (const auto& o : n.output()) defined.insert(o);
   auto need = [&](const std::string& name, const std::string& where) {
     if (!defined.count(name))
-      fail(ErrorCode::Invalid, where, "names '" + name + "', which no input, initializer or node defines");
+      fail(ErrorId::DanglingReference, where, "names '" + name + "', which no input, initializer or node defines");
   };
   for (int i = 0; i < gr.node_size(); ++i)
     for (int j = 0; j < gr.node(i).input_size(); ++j)
@@ -156,7 +156,7 @@ std::shared_ptr<ModelProto> to_opset17(std::shared_ptr<ModelProto> m, const std:
     if (external && !path.empty()) ::onnx::checker::check_model(path.string());
     else ::onnx::checker::check_model(*m);
   } catch (const std::exception& e) {
-    fail(ErrorCode::Invalid, "", std::string("the opset-") + std::to_string(*version) +
+    fail(ErrorId::InvalidOther, "", std::string("the opset-") + std::to_string(*version) +
                                      " model fails onnx::checker, so it cannot be converted to opset 17: " + first_line(e.what()));
   }
   // The converter's adapters need shapes (IR 3 files carry none): infer them first, then keep
@@ -175,7 +175,7 @@ std::shared_ptr<ModelProto> to_opset17(std::shared_ptr<ModelProto> m, const std:
   } catch (const std::exception& e) {
     std::string at = failing_node(inferred), custom;
     if (at.empty()) custom = custom_domain_node(inferred);
-    fail(ErrorCode::Unsupported, "opset_import",
+    fail(ErrorId::Version, "opset_import",
          "ONNX's version converter cannot convert this opset-" + std::to_string(*version) + " model to opset 17" +
              (custom.empty() ? at + ": " + first_line(e.what()) : custom));
   }

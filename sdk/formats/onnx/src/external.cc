@@ -28,12 +28,12 @@ std::string option(const SaveOptions& o, const std::string& k, const std::string
   return it == o.options.end() ? def : it->second;
 }
 
-void safe_location(const std::string& location, const std::string& where) {
+void safe_location(const std::string& location, const std::string& where, ErrorId id) {
   const std::filesystem::path p(location);
   bool up = false;
   for (const auto& part : p) up = up || part == "..";
   if (location.empty() || p.is_absolute() || up || !p.has_filename())
-    throw Error(ErrorCode::Invalid,
+    throw Error(id,
                 "external data location \"" + location + "\" must be a file name inside the model's folder", {}, where);
 }
 
@@ -72,13 +72,13 @@ std::set<std::string> named_locations(const std::filesystem::path& model) {
 ExternalPlan plan_external(const Graph& g, const std::filesystem::path& model, const SaveOptions& o) {
   const std::string mode = option(o, "onnx.external_data", "auto");
   if (mode != "auto" && mode != "true" && mode != "false")
-    throw Error(ErrorCode::Invalid, "writer option onnx.external_data must be auto, true or false, not '" + mode + "'");
+    throw Error(ErrorId::OptionValue, "writer option onnx.external_data must be auto, true or false, not '" + mode + "'");
   const std::string th = option(o, "onnx.external_data_threshold", "1024");
   uint64_t threshold = 0;
   if (auto [end, ec] = std::from_chars(th.data(), th.data() + th.size(), threshold); ec != std::errc() || end != th.data() + th.size())
-    throw Error(ErrorCode::Invalid, "writer option onnx.external_data_threshold must be a byte count, not '" + th + "'");
+    throw Error(ErrorId::OptionValue, "writer option onnx.external_data_threshold must be a byte count, not '" + th + "'");
   const std::string fresh = option(o, "onnx.external_data_location", model.filename().string() + ".data");
-  safe_location(fresh, "onnx.external_data_location");
+  safe_location(fresh, "onnx.external_data_location", ErrorId::OptionValue);
 
   ExternalPlan plan;
   if (mode == "false") return plan;
@@ -111,7 +111,7 @@ ExternalPlan plan_external(const Graph& g, const std::filesystem::path& model, c
       if (move_large && v.constant->size() >= threshold) appended.push_back(id);
       continue;
     }
-    safe_location(location, "values[" + std::to_string(id) + "]: " + v.name);
+    safe_location(location, "values[" + std::to_string(id) + "]: " + v.name, ErrorId::AttributeValue);
     ExternalPlan::File& f = file(location);
     const uint64_t len = v.constant->size();
     const auto off = entry_u64(*k, *val, "offset");
@@ -158,7 +158,7 @@ ExternalPlan plan_external(const Graph& g, const std::filesystem::path& model, c
 void external_header(const Value& v, const Placement& p, ::onnx::TensorProto& t) {
   auto et = dtype_to_onnx(v.type.dtype);
   if (!et || *et == 0)
-    throw Error(ErrorCode::Unsupported, "constant '" + v.name + "' has dtype " + std::string(to_string(v.type.dtype)) +
+    throw Error(ErrorId::DataType, "constant '" + v.name + "' has dtype " + std::string(to_string(v.type.dtype)) +
                                             ", which ONNX has no type for");
   t.set_name(v.name);
   for (int64_t d : v.type.shape) t.add_dims(d);
@@ -195,7 +195,7 @@ void write_with_external(const Graph& g, const std::filesystem::path& model, std
       const auto existing = MappedFile::open(path);
       const auto have = existing->bytes();
       if (have.size() == data[i].size() && std::equal(have.begin(), have.end(), data[i].begin())) continue;
-      throw Error(ErrorCode::Io,
+      throw Error(ErrorId::IoWrite,
                   "exists and is not a data file of the model being replaced; not overwritten (writer option "
                   "onnx.overwrite_external_data=true replaces it)",
                   path.string());

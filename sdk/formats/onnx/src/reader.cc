@@ -26,7 +26,7 @@ namespace {
 using ::onnx::ModelProto;
 using ::onnx::NodeProto;
 
-[[noreturn]] void fail(ErrorCode c, const std::string& where, const std::string& msg) { throw Error(c, msg, {}, where); }
+[[noreturn]] void fail(ErrorId id, const std::string& where, const std::string& msg) { throw Error(id, msg, {}, where); }
 
 std::string N(int i) { return "graph.node[" + std::to_string(i) + "]"; }
 
@@ -36,7 +36,7 @@ uint64_t option(const LoadOptions& o, const std::string& key, uint64_t def, uint
   uint64_t v = 0;
   auto [end, ec] = std::from_chars(it->second.data(), it->second.data() + it->second.size(), v);
   if (ec != std::errc() || end != it->second.data() + it->second.size() || v == 0 || v > max)
-    throw Error(ErrorCode::Invalid,
+    throw Error(ErrorId::OptionValue,
                 "reader option " + key + " must be an integer from 1 to " + std::to_string(max) + ", not '" + it->second + "'");
   return v;
 }
@@ -66,7 +66,7 @@ class Reader {
  private:
   void parse() {
     if (src_.bytes.size() > max_size_)
-      fail(ErrorCode::Unsupported, "",
+      fail(ErrorId::IoTooLarge, "",
            "the input is " + std::to_string(src_.bytes.size()) + " bytes, over the limit of " + std::to_string(max_size_) +
                " (reader option onnx.max_size; ONNX keeps weights past 2 GiB in external data files)");
     auto m = std::make_shared<ModelProto>();
@@ -74,24 +74,24 @@ class Reader {
     google::protobuf::io::CodedInputStream coded(&in);
     coded.SetTotalBytesLimit(INT_MAX);
     if (!m->ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
-      fail(ErrorCode::Malformed, "", "not an ONNX ModelProto: protobuf cannot parse it (truncated, or not an ONNX file)");
+      fail(ErrorId::VerifyFailed, "", "not an ONNX ModelProto: protobuf cannot parse it (truncated, or not an ONNX file)");
     if (!m->has_graph())
-      fail(ErrorCode::Malformed, "graph", "not an ONNX model: the ModelProto has no graph (truncated, or not an ONNX file)");
+      fail(ErrorId::BadIdentifier, "graph", "not an ONNX model: the ModelProto has no graph (truncated, or not an ONNX file)");
     if (auto u = first_unknown_field(*m, ""); !u.empty())
-      fail(ErrorCode::Unsupported, u.substr(0, u.find(':')),
+      fail(ErrorId::Version, u.substr(0, u.find(':')),
            "a field ONNX 1.12 does not define (" + u.substr(u.find(':') + 2) + "): written by a newer ONNX, or damaged");
-    if (m->functions_size()) fail(ErrorCode::Unsupported, "functions", "model-local functions have no nnbridge form");
-    if (m->training_info_size()) fail(ErrorCode::Unsupported, "training_info", "training information has no nnbridge form");
+    if (m->functions_size()) fail(ErrorId::Feature, "functions", "model-local functions have no nnbridge form");
+    if (m->training_info_size()) fail(ErrorId::Feature, "training_info", "training information has no nnbridge form");
     const auto& gr = m->graph();
     if (gr.sparse_initializer_size())
-      fail(ErrorCode::Unsupported, "graph.sparse_initializer", "sparse initializers have no nnbridge form");
+      fail(ErrorId::Feature, "graph.sparse_initializer", "sparse initializers have no nnbridge form");
     if (gr.quantization_annotation_size())
-      fail(ErrorCode::Unsupported, "graph.quantization_annotation", "quantization annotations have no nnbridge form");
+      fail(ErrorId::Feature, "graph.quantization_annotation", "quantization annotations have no nnbridge form");
     if (uint64_t(gr.node_size()) > max_nodes_)
-      fail(ErrorCode::Unsupported, "graph.node",
+      fail(ErrorId::ResourceLimit, "graph.node",
            std::to_string(gr.node_size()) + " nodes, over the limit of " + std::to_string(max_nodes_) + " (reader option onnx.max_nodes)");
     if (uint64_t(gr.initializer_size()) > max_tensors_)
-      fail(ErrorCode::Unsupported, "graph.initializer",
+      fail(ErrorId::ResourceLimit, "graph.initializer",
            std::to_string(gr.initializer_size()) + " initializers, over the limit of " + std::to_string(max_tensors_) +
                " (reader option onnx.max_tensors)");
     model_ = to_opset17(std::move(m), src_.path);
@@ -136,7 +136,7 @@ class Reader {
   ValueId add(Value v, const std::string& where) {
     if (!v.name.empty()) {
       auto [it, fresh] = by_name_.emplace(v.name, ValueId(g_.values.size()));
-      if (!fresh) fail(ErrorCode::Invalid, where, "'" + v.name + "' is defined twice (ONNX names each value once)");
+      if (!fresh) fail(ErrorId::DuplicateName, where, "'" + v.name + "' is defined twice (ONNX names each value once)");
     }
     typed_.push_back(false);
     return g_.add_value(std::move(v));
@@ -144,7 +144,7 @@ class Reader {
 
   ValueId lookup(const std::string& name, const std::string& where, const std::string& what) const {
     auto it = by_name_.find(name);
-    if (it == by_name_.end()) fail(ErrorCode::Invalid, where, what + " names '" + name + "', which no input, initializer or node defines");
+    if (it == by_name_.end()) fail(ErrorId::DanglingReference, where, what + " names '" + name + "', which no input, initializer or node defines");
     return it->second;
   }
 
@@ -156,7 +156,7 @@ class Reader {
     if (bytes_of(derived) == bytes_of(info)) return;
     const Attr mine = as_bytes(bytes_of(info));
     if (auto it = v.attrs.find(key); it != v.attrs.end() && !(it->second == mine))
-      fail(ErrorCode::Unsupported, where, "'" + v.name + "' is listed twice with different types");
+      fail(ErrorId::Feature, where, "'" + v.name + "' is listed twice with different types");
     v.attrs[key] = mine;
   }
 
@@ -166,7 +166,7 @@ class Reader {
     for (int i = 0; i < gr.initializer_size(); ++i) {
       const auto& t = gr.initializer(i);
       const std::string where = "graph.initializer[" + std::to_string(i) + "]";
-      if (t.name().empty()) fail(ErrorCode::Invalid, where + ".name", "an initializer needs a name");
+      if (t.name().empty()) fail(ErrorId::AttributeValue, where + ".name", "an initializer needs a name");
       DecodedTensor d = decode_tensor(t, owner, ext_, where);
       Value v{t.name(), std::move(d.type), std::move(d.data), std::move(d.attrs)};
       ValueId id = add(std::move(v), where);
@@ -175,13 +175,13 @@ class Reader {
     for (int i = 0; i < gr.input_size(); ++i) {
       const auto& info = gr.input(i);
       const std::string where = "graph.input[" + std::to_string(i) + "]";
-      if (info.name().empty()) fail(ErrorCode::Invalid, where + ".name", "a graph input needs a name");
+      if (info.name().empty()) fail(ErrorId::AttributeValue, where + ".name", "a graph input needs a name");
       if (auto it = by_name_.find(info.name()); it != by_name_.end()) {
         // ONNX: an initializer of the same name is the input's default value (IR < 4 lists
         // every initializer as an input). The IR holds it as the constant it is.
         Value& v = g_.values[it->second];
         if (!v.is_constant() || v.attrs.count(keys::kInputIndex))
-          fail(ErrorCode::Invalid, where, "'" + info.name() + "' is listed twice as a graph input");
+          fail(ErrorId::DuplicateName, where, "'" + info.name() + "' is listed twice as a graph input");
         v.attrs[keys::kInputIndex] = Attr(int64_t(i));
         const auto derived = type_of_constant(v);
         if (bytes_of(derived) != bytes_of(info)) v.attrs[keys::kInputInfo] = as_bytes(bytes_of(info));
@@ -202,7 +202,7 @@ class Reader {
       const NodeProto& n = gr.node(i);
       if (default_domain(n.domain()) && n.op_type() == "Constant") {
         if (++tensors > max_tensors_)
-          fail(ErrorCode::Unsupported, N(i), "more tensors than the limit of " + std::to_string(max_tensors_) + " (reader option onnx.max_tensors)");
+          fail(ErrorId::ResourceLimit, N(i), "more tensors than the limit of " + std::to_string(max_tensors_) + " (reader option onnx.max_tensors)");
         ValueId id = add(constant_node(n, i, owner), N(i) + ".output[0]");
         typed_[id] = true;
         continue;
@@ -237,7 +237,7 @@ class Reader {
       ValueId id = lookup(info.name(), where, "the value_info entry");
       Value& v = g_.values[id];
       if (v.attrs.count(keys::kValueInfoIndex))
-        fail(ErrorCode::Unsupported, where, "a second value_info entry for '" + v.name + "'");
+        fail(ErrorId::Feature, where, "a second value_info entry for '" + v.name + "'");
       v.attrs[keys::kValueInfoIndex] = Attr(int64_t(i));
       if (!typed_[id]) {
         type_from_onnx(info, v, where);
@@ -252,7 +252,7 @@ class Reader {
   Value constant_node(const NodeProto& n, int i, const std::shared_ptr<const void>& owner) {
     const std::string where = N(i);
     if (n.input_size() != 0 || n.output_size() != 1 || n.attribute_size() != 1 || n.output(0).empty())
-      fail(ErrorCode::Invalid, where, "a Constant node has no input, one named output and one attribute");
+      fail(ErrorId::Arity, where, "a Constant node has no input, one named output and one attribute");
     const auto& a = n.attribute(0);
     const std::string at = where + ".attribute[0]";
     Value v;
@@ -277,11 +277,11 @@ class Reader {
       if (k == "value_ints") v.type.shape = {int64_t(x.size())};
       v.constant = Buffer::copy_of(std::as_bytes(std::span(x)));
     } else if (k == "value_string" || k == "value_strings") {
-      fail(ErrorCode::Unsupported, at, "string tensors have no nnbridge dtype (Constant " + k + ")");
+      fail(ErrorId::DataType, at, "string tensors have no nnbridge dtype (Constant " + k + ")");
     } else if (k == "sparse_value") {
-      fail(ErrorCode::Unsupported, at, "sparse tensors have no nnbridge form (Constant sparse_value)");
+      fail(ErrorId::Feature, at, "sparse tensors have no nnbridge form (Constant sparse_value)");
     } else {
-      fail(ErrorCode::Invalid, at, "a Constant node's attribute is value, value_float(s), value_int(s) or value_string(s), not '" + k + "'");
+      fail(ErrorId::AttributeValue, at, "a Constant node's attribute is value, value_float(s), value_int(s) or value_string(s), not '" + k + "'");
     }
     if (a.has_doc_string()) v.attrs[keys::kAttrDocPrefix + k] = Attr(a.doc_string());
     v.attrs[keys::kConstantNode] = Attr(int64_t(i));
@@ -311,11 +311,11 @@ class Reader {
     for (int j = 0; j < p.attribute_size(); ++j) {
       const auto& a = p.attribute(j);
       const std::string at = where + ".attribute[" + std::to_string(j) + "]";
-      if (a.name().empty()) fail(ErrorCode::Invalid, at + ".name", "an attribute needs a name");
+      if (a.name().empty()) fail(ErrorId::AttributeValue, at + ".name", "an attribute needs a name");
       if (a.name().find('.') != std::string::npos)
-        fail(ErrorCode::Unsupported, at + ".name", "attribute name '" + a.name() + "' has a dot, which nnbridge keeps for format namespaces");
+        fail(ErrorId::NoForm, at + ".name", "attribute name '" + a.name() + "' has a dot, which nnbridge keeps for format namespaces");
       if (std::find(order.begin(), order.end(), a.name()) != order.end())
-        fail(ErrorCode::Invalid, at + ".name", "attribute '" + a.name() + "' is given twice");
+        fail(ErrorId::DuplicateName, at + ".name", "attribute '" + a.name() + "' is given twice");
       order.push_back(a.name());
       attrs.push_back({a.name(), attr_from_onnx(a, at)});
       if (a.has_doc_string()) n.attrs[keys::kAttrDocPrefix + a.name()] = Attr(a.doc_string());

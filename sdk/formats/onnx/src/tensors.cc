@@ -21,7 +21,10 @@ namespace {
 
 using ::onnx::TensorProto;
 
-[[noreturn]] void fail(ErrorCode c, const std::string& where, const std::string& msg) { throw Error(c, msg, {}, where); }
+[[noreturn]] void fail(ErrorId id, const std::string& where, const std::string& msg) { throw Error(id, msg, {}, where); }
+
+// Data of the wrong size: too few bytes is a truncation, too many is some other damage.
+ErrorId size_id(uint64_t have, uint64_t need) { return have < need ? ErrorId::Truncated : ErrorId::MalformedOther; }
 
 float half_to_float(uint16_t h) {
   const uint32_t sign = uint32_t(h & 0x8000) << 16;
@@ -52,9 +55,9 @@ std::size_t checked_count(const TensorProto& t, const std::string& where) {
   uint64_t n = 1;
   for (int i = 0; i < t.dims_size(); ++i) {
     const int64_t d = t.dims(i);
-    if (d < 0) fail(ErrorCode::Malformed, where + ".dims[" + std::to_string(i) + "]", "is negative (" + std::to_string(d) + ")");
+    if (d < 0) fail(ErrorId::BadEncoding, where + ".dims[" + std::to_string(i) + "]", "is negative (" + std::to_string(d) + ")");
     if (d > 0 && n > (uint64_t{1} << 62) / uint64_t(d))
-      fail(ErrorCode::Malformed, where + ".dims", "the element count overflows");
+      fail(ErrorId::BadEncoding, where + ".dims", "the element count overflows");
     n *= uint64_t(d);
   }
   return std::size_t(n);
@@ -68,7 +71,7 @@ std::vector<std::byte> copy_field(const Field& field, const std::string& where, 
     Dst d;
     if constexpr (std::is_integral_v<Dst> && std::is_integral_v<decltype(v)>) {
       if (!std::in_range<Dst>(v))
-        fail(ErrorCode::Malformed, where + "." + name + "[" + std::to_string(i) + "]",
+        fail(ErrorId::BadEncoding, where + "." + name + "[" + std::to_string(i) + "]",
              std::to_string(v) + " does not fit the tensor's type");
     }
     d = static_cast<Dst>(v);
@@ -107,30 +110,30 @@ bool any_typed(const TensorProto& t) {
 std::filesystem::path resolve_location(const std::string& location, const ExternalData& ext, const std::string& where) {
   namespace fs = std::filesystem;
   if (ext.folder.empty())
-    fail(ErrorCode::Unsupported, where, "external data (\"" + location + "\") needs the model's folder: load the model from its file");
+    fail(ErrorId::Feature, where, "external data (\"" + location + "\") needs the model's folder: load the model from its file");
   const fs::path rel(location);
-  if (location.empty()) fail(ErrorCode::Malformed, where, "external data has an empty location");
+  if (location.empty()) fail(ErrorId::BadEncoding, where, "external data has an empty location");
   if (rel.is_absolute() || location.find('\0') != std::string::npos)
-    fail(ErrorCode::Invalid, where, "external data location \"" + location + "\" is absolute: only paths inside the model's folder are read");
+    fail(ErrorId::AttributeValue, where, "external data location \"" + location + "\" is absolute: only paths inside the model's folder are read");
   for (const auto& part : rel)
     if (part == "..")
-      fail(ErrorCode::Invalid, where, "external data location \"" + location + "\" leaves the model's folder");
+      fail(ErrorId::AttributeValue, where, "external data location \"" + location + "\" leaves the model's folder");
   std::error_code ec;
   const fs::path base = fs::weakly_canonical(ext.folder, ec);
   const fs::path full = fs::weakly_canonical(ext.folder / rel, ec);
-  if (ec) fail(ErrorCode::Io, where, "cannot resolve external data location \"" + location + "\": " + ec.message());
+  if (ec) fail(ErrorId::IoOpen, where, "cannot resolve external data location \"" + location + "\": " + ec.message());
   auto b = base.begin(), f = full.begin();
   for (; b != base.end(); ++b, ++f)
     if (f == full.end() || *b != *f)
-      fail(ErrorCode::Invalid, where, "external data location \"" + location + "\" resolves outside the model's folder");
+      fail(ErrorId::AttributeValue, where, "external data location \"" + location + "\" resolves outside the model's folder");
   return full;
 }
 
 uint64_t parse_u64(const std::string& text, const std::string& where, const std::string& key) {
   uint64_t v = 0;
-  if (text.empty() || text.size() > 19) fail(ErrorCode::Malformed, where, "external data " + key + " \"" + text + "\" is not a byte count");
+  if (text.empty() || text.size() > 19) fail(ErrorId::BadEncoding, where, "external data " + key + " \"" + text + "\" is not a byte count");
   for (char c : text) {
-    if (c < '0' || c > '9') fail(ErrorCode::Malformed, where, "external data " + key + " \"" + text + "\" is not a byte count");
+    if (c < '0' || c > '9') fail(ErrorId::BadEncoding, where, "external data " + key + " \"" + text + "\" is not a byte count");
     v = v * 10 + uint64_t(c - '0');
   }
   return v;
@@ -151,27 +154,27 @@ Buffer external(const TensorProto& t, std::size_t bytes, const ExternalData& ext
   }
   attrs[keys::kExternalKeys] = Attr(keys);
   attrs[keys::kExternalValues] = Attr(values);
-  if (location.empty()) fail(ErrorCode::Malformed, where + ".external_data", "has no location");
-  if (t.has_raw_data() || any_typed(t)) fail(ErrorCode::Malformed, where, "external data with data in the file as well");
+  if (location.empty()) fail(ErrorId::BadEncoding, where + ".external_data", "has no location");
+  if (t.has_raw_data() || any_typed(t)) fail(ErrorId::MalformedOther, where, "external data with data in the file as well");
   const auto path = resolve_location(location, ext, where + ".external_data");
   std::shared_ptr<const MappedFile> file;
   try {
     file = MappedFile::open(path);
   } catch (const Error& e) {
-    fail(ErrorCode::Io, where + ".external_data", "cannot read external data file \"" + location + "\": " + e.message());
+    fail(e.id(), where + ".external_data", "cannot read external data file \"" + location + "\": " + e.message());
   }
   const uint64_t size = file->bytes().size();
   const uint64_t off = offset.value_or(0);
   if (off > size)
-    fail(ErrorCode::Malformed, where + ".external_data",
+    fail(ErrorId::Truncated, where + ".external_data",
          "offset " + std::to_string(off) + " is past the end of \"" + location + "\" (" + std::to_string(size) + " bytes)");
   const uint64_t len = length.value_or(size - off);
   if (len > size - off)
-    fail(ErrorCode::Malformed, where + ".external_data",
+    fail(ErrorId::Truncated, where + ".external_data",
          "offset " + std::to_string(off) + " + length " + std::to_string(len) + " is past the end of \"" + location + "\" (" +
              std::to_string(size) + " bytes)");
   if (len != bytes)
-    fail(ErrorCode::Malformed, where + ".external_data",
+    fail(size_id(len, bytes), where + ".external_data",
          "holds " + std::to_string(len) + " bytes, the dims and data_type need " + std::to_string(bytes));
   return Buffer::view(file, file->bytes().subspan(std::size_t(off), std::size_t(len)));
 }
@@ -227,15 +230,15 @@ DecodedTensor decode_tensor(const TensorProto& t, const std::shared_ptr<const vo
   DecodedTensor out;
   auto dt = dtype_from_onnx(t.data_type());
   if (t.data_type() == TensorProto::STRING)
-    fail(ErrorCode::Unsupported, where + ".data_type", "string tensors have no nnbridge dtype");
+    fail(ErrorId::DataType, where + ".data_type", "string tensors have no nnbridge dtype");
   if (!dt || *dt == DataType::Undefined)
-    fail(ErrorCode::Unsupported, where + ".data_type", "data_type " + onnx_type_name(t.data_type()) + " has no nnbridge dtype");
-  if (t.has_segment()) fail(ErrorCode::Unsupported, where + ".segment", "segmented tensors are not supported");
+    fail(ErrorId::DataType, where + ".data_type", "data_type " + onnx_type_name(t.data_type()) + " has no nnbridge dtype");
+  if (t.has_segment()) fail(ErrorId::Feature, where + ".segment", "segmented tensors are not supported");
   out.type.dtype = *dt;
   for (int i = 0; i < t.dims_size(); ++i) out.type.shape.push_back(t.dims(i));
   const std::size_t count = checked_count(t, where);
   const std::size_t esize = element_size(*dt);
-  if (count > (std::size_t(1) << 62) / esize) fail(ErrorCode::Malformed, where + ".dims", "the byte size overflows");
+  if (count > (std::size_t(1) << 62) / esize) fail(ErrorId::BadEncoding, where + ".dims", "the byte size overflows");
   const std::size_t bytes = count * esize;
   if (t.has_doc_string()) out.attrs[keys::kTensorDocString] = Attr(t.doc_string());
   if (t.data_location() == TensorProto::EXTERNAL) {
@@ -243,26 +246,26 @@ DecodedTensor decode_tensor(const TensorProto& t, const std::shared_ptr<const vo
     return out;
   }
   if (t.has_data_location()) out.attrs[keys::kLocationSet] = Attr(true);
-  if (t.external_data_size()) fail(ErrorCode::Malformed, where + ".external_data", "set, but data_location is not EXTERNAL");
+  if (t.external_data_size()) fail(ErrorId::MalformedOther, where + ".external_data", "set, but data_location is not EXTERNAL");
   if (t.has_raw_data()) {
-    if (any_typed(t)) fail(ErrorCode::Malformed, where, "has both raw_data and a typed data field");
+    if (any_typed(t)) fail(ErrorId::MalformedOther, where, "has both raw_data and a typed data field");
     const std::string& raw = t.raw_data();
     if (raw.size() != bytes)
-      fail(ErrorCode::Malformed, where + ".raw_data",
+      fail(size_id(raw.size(), bytes), where + ".raw_data",
            "holds " + std::to_string(raw.size()) + " bytes, the dims and data_type need " + std::to_string(bytes));
     out.data = Buffer::view(owner, std::as_bytes(std::span(raw.data(), raw.size())));
     return out;
   }
   const char* field = typed_field(*dt);
   if (!any_typed(t)) {
-    if (count != 0) fail(ErrorCode::Malformed, where, "has no data (" + std::to_string(count) + " elements expected)");
+    if (count != 0) fail(ErrorId::Truncated, where, "has no data (" + std::to_string(count) + " elements expected)");
     out.attrs[keys::kStorage] = Attr("none");
     return out;
   }
   if (std::size_t(typed_size(t, *dt)) != count || (t.float_data_size() && *dt != DataType::Float32) ||
       t.string_data_size() || (t.uint64_data_size() && *dt != DataType::UInt32 && *dt != DataType::UInt64) || (t.double_data_size() && *dt != DataType::Float64) ||
       (t.int64_data_size() && *dt != DataType::Int64))
-    fail(ErrorCode::Malformed, where + "." + field,
+    fail(std::size_t(typed_size(t, *dt)) < count ? ErrorId::Truncated : ErrorId::MalformedOther, where + "." + field,
          "must hold the " + std::to_string(count) + " elements of a " + onnx_type_name(t.data_type()) + " tensor");
   std::vector<std::byte> data;
   switch (*dt) {
@@ -343,7 +346,7 @@ std::optional<std::vector<double>> constant_floats(const Value& v) {
 void encode_tensor(const Value& v, TensorProto& t, const std::string& where) {
   auto et = dtype_to_onnx(v.type.dtype);
   if (!et || *et == TensorProto::UNDEFINED)
-    fail(ErrorCode::Unsupported, where,
+    fail(ErrorId::DataType, where,
          "constant '" + v.name + "' has dtype " + std::string(to_string(v.type.dtype)) + ", which ONNX has no type for");
   t.set_name(v.name);
   for (int64_t d : v.type.shape) t.add_dims(d);
@@ -353,7 +356,7 @@ void encode_tensor(const Value& v, TensorProto& t, const std::string& where) {
   if (auto it = v.attrs.find(keys::kLocationSet); it != v.attrs.end()) t.set_data_location(TensorProto::DEFAULT);
   const auto bytes = v.type.byte_size();
   if (!v.constant || v.type.unknown_rank || !bytes || std::size_t(*bytes) != v.constant->size())
-    fail(ErrorCode::Invalid, where,
+    fail(ErrorId::Shape, where,
          "constant '" + v.name + "' has " + std::to_string(v.constant ? v.constant->size() : 0) +
              " bytes of data, its type needs " + (bytes ? std::to_string(*bytes) : std::string("a known shape")));
   std::string storage = "raw_data";

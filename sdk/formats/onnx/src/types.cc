@@ -34,21 +34,21 @@ void type_from_onnx(const ::onnx::ValueInfoProto& info, Value& v, const std::str
   switch (tp.value_case()) {
     case ::onnx::TypeProto::kTensorType: break;
     case ::onnx::TypeProto::kSequenceType:
-      throw Error(ErrorCode::Unsupported, "sequence types have no nnbridge form", {}, where + ".type.sequence_type");
+      throw Error(ErrorId::Feature, "sequence types have no nnbridge form", {}, where + ".type.sequence_type");
     case ::onnx::TypeProto::kMapType:
-      throw Error(ErrorCode::Unsupported, "map types have no nnbridge form", {}, where + ".type.map_type");
+      throw Error(ErrorId::Feature, "map types have no nnbridge form", {}, where + ".type.map_type");
     case ::onnx::TypeProto::kOptionalType:
-      throw Error(ErrorCode::Unsupported, "optional types have no nnbridge form", {}, where + ".type.optional_type");
+      throw Error(ErrorId::Feature, "optional types have no nnbridge form", {}, where + ".type.optional_type");
     case ::onnx::TypeProto::kSparseTensorType:
-      throw Error(ErrorCode::Unsupported, "sparse tensors have no nnbridge form", {}, where + ".type.sparse_tensor_type");
+      throw Error(ErrorId::Feature, "sparse tensors have no nnbridge form", {}, where + ".type.sparse_tensor_type");
     default:
-      throw Error(ErrorCode::Unsupported, "a type that is not a tensor has no nnbridge form", {}, where + ".type");
+      throw Error(ErrorId::Feature, "a type that is not a tensor has no nnbridge form", {}, where + ".type");
   }
   const auto& tt = tp.tensor_type();
   if (!tt.has_elem_type()) v.attrs[keys::kElemTypeAbsent] = Attr(true);
   auto dt = dtype_from_onnx(tt.elem_type());
   if (!dt)
-    throw Error(ErrorCode::Unsupported,
+    throw Error(ErrorId::DataType,
                 tt.elem_type() == ::onnx::TensorProto::STRING ? "string tensors have no nnbridge dtype"
                                                                : "elem_type " + onnx_type_name(tt.elem_type()) + " has no nnbridge dtype",
                 {}, where + ".type.tensor_type.elem_type");
@@ -63,7 +63,7 @@ void type_from_onnx(const ::onnx::ValueInfoProto& info, Value& v, const std::str
     std::string param;
     if (d.has_dim_value()) {
       if (d.dim_value() < 0)
-        throw Error(ErrorCode::Malformed, "a negative dim_value (" + std::to_string(d.dim_value()) + ")", {},
+        throw Error(ErrorId::BadEncoding, "a negative dim_value (" + std::to_string(d.dim_value()) + ")", {},
                     where + ".type.tensor_type.shape.dim[" + std::to_string(i) + "]");
       dim = d.dim_value();
     } else if (d.has_dim_param()) {

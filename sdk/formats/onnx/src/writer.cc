@@ -40,7 +40,7 @@ class Writer {
   void run() {
     for (std::size_t i = 0; i < g_.values.size(); ++i)
       if (is_quantized(g_.values[i].type.dtype))
-        throw Error(ErrorCode::Unsupported,
+        throw Error(ErrorId::DataType,
                     "value '" + g_.values[i].name + "' has the quantized dtype " + std::string(to_string(g_.values[i].type.dtype)) +
                         ", which ONNX has no tensor type for (ONNX quantizes with QuantizeLinear / DequantizeLinear nodes)",
                     {}, V(i));
@@ -293,7 +293,7 @@ class Writer {
       if (s) {
         const Value& v = g_.values[*s];
         if (!v.is_constant() && v.type.dtype == DataType::Undefined && !v.attrs.count(keys::kElemTypeAbsent) && !from_onnx_)
-          throw Error(ErrorCode::Unsupported, "graph input '" + v.name + "' has no dtype, which ONNX needs", {},
+          throw Error(ErrorId::DataType, "graph input '" + v.name + "' has no dtype, which ONNX needs", {},
                       "inputs");
         *gr->add_input() = info(*s, keys::kInputInfo);
       }
@@ -373,7 +373,7 @@ class Writer {
           break;
         }
     }
-    throw Error(ErrorCode::Invalid, "the written model would fail onnx::checker or strict shape inference, so nothing is written: " +
+    throw Error(ErrorId::InvalidOther, "the written model would fail onnx::checker or strict shape inference, so nothing is written: " +
                                         what.substr(0, what.find("\n\n")),
                 {}, where);
   }
@@ -381,12 +381,12 @@ class Writer {
   void write(const ExternalPlan& plan) {
     const std::size_t size = m_.ByteSizeLong();
     if (size > std::size_t(INT_MAX))
-      throw Error(ErrorCode::Unsupported,
+      throw Error(ErrorId::UnsupportedOther,
                   "the model would be " + std::to_string(size) +
                       " bytes, past protobuf's 2 GiB limit: write the weights as external data (-O onnx.external_data=true)");
     std::vector<std::byte> bytes(size);
     if (!m_.SerializeToArray(bytes.data(), int(size)))
-      throw Error(ErrorCode::Invalid, "protobuf cannot serialize the model");
+      throw Error(ErrorId::InvalidOther, "protobuf cannot serialize the model");
     write_with_external(g_, path_, bytes, plan, opt_);
   }
 

@@ -50,7 +50,7 @@ void write_files(const Graph& g, const std::filesystem::path& path, const SaveOp
     }
     if (same) write_side = false;
     else if (!allowed)
-      throw Error(ErrorCode::Io, "would replace " + side.string() + ", which holds other named data (other keys); remove it, "
+      throw Error(ErrorId::IoWrite, "would replace " + side.string() + ", which holds other named data (other keys); remove it, "
                                  "write elsewhere, or allow it (writer option pte.overwrite_ptd=true, `nnbridge convert --force`)",
                   path.string(), "ptd");
   }

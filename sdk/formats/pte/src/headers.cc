@@ -32,7 +32,7 @@ bool identifier_like(std::span<const std::byte> b, const char* two) {
 uint64_t align_up(uint64_t n, uint64_t a) { return (n + a - 1) / a * a; }
 
 std::vector<uint8_t> insert_header(std::span<const uint8_t> fb, std::span<const uint8_t> header) {
-  if (fb.size() < 8) throw Error(ErrorCode::Invalid, "a flatbuffer shorter than 8 bytes");
+  if (fb.size() < 8) throw Error(ErrorId::InvalidOther, "a flatbuffer shorter than 8 bytes");
   std::vector<uint8_t> out;
   out.reserve(fb.size() + header.size());
   const uint32_t root = get_u32(std::as_bytes(fb), 0);
@@ -54,16 +54,18 @@ std::optional<ExtendedHeader> parse_extended_header(std::span<const std::byte> h
   ExtendedHeader h;
   h.length = get_u32(file, at + 4);
   if (h.length < ExtendedHeader::kMinLength)
-    throw Error(ErrorCode::Malformed, "the extended header is " + std::to_string(h.length) + " bytes, less than 24", {},
+    throw Error(ErrorId::BadIdentifier, "the extended header is " + std::to_string(h.length) + " bytes, less than 24", {},
                 "extended_header.length");
   h.program_size = get_u64(file, at + 8);
   h.segment_base_offset = get_u64(file, at + 16);
   if (h.length >= ExtendedHeader::kLength && file.size() >= at + ExtendedHeader::kLength) h.segment_data_size = get_u64(file, at + 24);
   if (h.program_size < at + h.length || h.program_size > file_size)
-    throw Error(ErrorCode::Malformed, "program_size " + std::to_string(h.program_size) + " is outside the " +
-                                          std::to_string(file_size) + "-byte file", {}, "extended_header.program_size");
+    throw Error(h.program_size > file_size ? ErrorId::Truncated : ErrorId::MalformedOther,
+                "program_size " + std::to_string(h.program_size) + " is outside the " + std::to_string(file_size) + "-byte file",
+                {}, "extended_header.program_size");
   if (h.segment_base_offset != 0 && (h.segment_base_offset < h.program_size || h.segment_base_offset > file_size))
-    throw Error(ErrorCode::Malformed, "segment_base_offset " + std::to_string(h.segment_base_offset) +
+    throw Error(h.segment_base_offset > file_size ? ErrorId::Truncated : ErrorId::MalformedOther,
+                "segment_base_offset " + std::to_string(h.segment_base_offset) +
                                           " is not between the program's end and the end of the file", {},
                 "extended_header.segment_base_offset");
   return h;
@@ -80,20 +82,22 @@ std::vector<uint8_t> encode_extended_header(const ExtendedHeader& h) {
 
 FlatTensorHeader parse_flat_tensor_header(std::span<const std::byte> file) {
   if (file.size() < 8 + FlatTensorHeader::kLength || std::memcmp(file.data() + 8, "FH01", 4) != 0)
-    throw Error(ErrorCode::Malformed, "no FlatTensor header (\"FH01\" at byte 8)", {}, "header.magic");
+    throw Error(file.size() >= 12 && std::memcmp(file.data() + 8, "FH01", 4) == 0 ? ErrorId::Truncated : ErrorId::BadIdentifier,
+                "no FlatTensor header (\"FH01\" at byte 8)", {}, "header.magic");
   FlatTensorHeader h;
   h.length = get_u32(file, 12);
   if (h.length < FlatTensorHeader::kLength)
-    throw Error(ErrorCode::Malformed, "the header is " + std::to_string(h.length) + " bytes, less than 40", {}, "header.length");
+    throw Error(ErrorId::BadIdentifier, "the header is " + std::to_string(h.length) + " bytes, less than 40", {}, "header.length");
   h.flatbuffer_offset = get_u64(file, 16);
   h.flatbuffer_size = get_u64(file, 24);
   h.segment_base_offset = get_u64(file, 32);
   h.segment_data_size = get_u64(file, 40);
   const uint64_t n = file.size();
   if (h.flatbuffer_offset > n || h.flatbuffer_size > n - h.flatbuffer_offset || h.flatbuffer_offset + h.flatbuffer_size < 16)
-    throw Error(ErrorCode::Malformed, "the flatbuffer lies outside the " + std::to_string(n) + "-byte file", {}, "header.flatbuffer_size");
+    throw Error(h.flatbuffer_offset + h.flatbuffer_size < 16 ? ErrorId::MalformedOther : ErrorId::Truncated,
+                "the flatbuffer lies outside the " + std::to_string(n) + "-byte file", {}, "header.flatbuffer_size");
   if (h.segment_base_offset > n || h.segment_data_size > n - h.segment_base_offset)
-    throw Error(ErrorCode::Malformed, "the segment data lies outside the " + std::to_string(n) + "-byte file", {},
+    throw Error(ErrorId::Truncated, "the segment data lies outside the " + std::to_string(n) + "-byte file", {},
                 "header.segment_data_size");
   return h;
 }

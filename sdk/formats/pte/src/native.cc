@@ -37,8 +37,11 @@ class NativeReader {
       if (!ids) return;
       for (flatbuffers::uoffset_t k = 0; k < ids->size(); ++k) {
         const int32_t id = ids->Get(k);
-        if (id < 0 || static_cast<std::size_t>(id) >= n || ir_of_[static_cast<std::size_t>(id)] == kNoValue)
-          throw Error(ErrorCode::Unsupported, "value " + std::to_string(id) + " is not a tensor", {}, where_ + "." + what + "[" + std::to_string(k) + "]");
+        if (id < 0 || static_cast<std::size_t>(id) >= n)
+          throw Error(ErrorId::DanglingReference, "value " + std::to_string(id) + " is outside the method's values", {},
+                      where_ + "." + what + "[" + std::to_string(k) + "]");
+        if (ir_of_[static_cast<std::size_t>(id)] == kNoValue)
+          throw Error(ErrorId::Feature, "value " + std::to_string(id) + " is not a tensor", {}, where_ + "." + what + "[" + std::to_string(k) + "]");
         dst.push_back(ir_of_[static_cast<std::size_t>(id)]);
       }
     };
@@ -61,13 +64,13 @@ class NativeReader {
     Value v;
     v.name = std::move(name);
     auto dt = ir_dtype(static_cast<int8_t>(t.scalar_type()));
-    if (!dt) throw Error(ErrorCode::Unsupported, "scalar type " + std::to_string(int(t.scalar_type())) + " has no nnbridge dtype", {}, w + ".scalar_type");
+    if (!dt) throw Error(ErrorId::DataType, "scalar type " + std::to_string(int(t.scalar_type())) + " has no nnbridge dtype", {}, w + ".scalar_type");
     v.type.dtype = *dt;
     if (t.sizes())
       for (int32_t d : *t.sizes()) v.type.shape.push_back(d);
     v.attrs["et.value"] = Attr(int64_t(k));
     const auto bytes = v.type.byte_size();
-    if (!bytes) throw Error(ErrorCode::Invalid, "the element count overflows or a size is negative", {}, w + ".sizes");
+    if (!bytes) throw Error(ErrorId::Shape, "the element count overflows or a size is negative", {}, w + ".sizes");
     const et::ExtraTensorInfo* extra = t.extra_tensor_info();
     if (extra && extra->location() == et::TensorDataLocation::EXTERNAL) {
       // Named data of the .ptd, keyed by the tensor's fully qualified name.
@@ -76,7 +79,7 @@ class NativeReader {
         if (auto it = ptd_->by_key.find(key); it != ptd_->by_key.end()) {
           const Buffer& b = ptd_->entries[it->second].bytes;
           if (b.size() < static_cast<std::size_t>(*bytes))
-            throw Error(ErrorCode::Invalid, "named data \"" + key + "\" is smaller than the tensor", {}, w);
+            throw Error(ErrorId::Shape, "named data \"" + key + "\" is smaller than the tensor", {}, w);
           v.constant = b.slice(0, static_cast<std::size_t>(*bytes));
           return v;
         }
@@ -91,20 +94,21 @@ class NativeReader {
     const et::SubsegmentOffsets* cs = p_.constant_segment();
     if (cs && cs->offsets() && cs->offsets()->size() > 0) {
       if (idx >= cs->offsets()->size() || cs->segment_index() >= v_.segments.size())
-        throw Error(ErrorCode::Invalid, "data_buffer_idx " + std::to_string(idx) + " names no constant", {}, w + ".data_buffer_idx");
+        throw Error(ErrorId::DanglingReference, "data_buffer_idx " + std::to_string(idx) + " names no constant", {}, w + ".data_buffer_idx");
       auto [off, size] = v_.segments[cs->segment_index()];
       const uint64_t at_off = cs->offsets()->Get(static_cast<flatbuffers::uoffset_t>(idx));
       if (at_off > size || static_cast<uint64_t>(*bytes) > size - at_off)
-        throw Error(ErrorCode::Invalid, "the constant lies past the end of the constant segment", {}, w + ".data_buffer_idx");
+        throw Error(at_off > size ? ErrorId::DanglingReference : ErrorId::Shape,
+                    "the constant lies past the end of the constant segment", {}, w + ".data_buffer_idx");
       v.constant = src_.view(off + static_cast<std::size_t>(at_off), static_cast<std::size_t>(*bytes));
     } else if (p_.constant_buffer() && idx < p_.constant_buffer()->size() && p_.constant_buffer()->Get(static_cast<flatbuffers::uoffset_t>(idx))->storage()) {
       const auto* s = p_.constant_buffer()->Get(static_cast<flatbuffers::uoffset_t>(idx))->storage();
       if (s->size() < static_cast<std::size_t>(*bytes))
-        throw Error(ErrorCode::Invalid, "constant_buffer entry is smaller than the tensor", {}, w + ".data_buffer_idx");
+        throw Error(ErrorId::Shape, "constant_buffer entry is smaller than the tensor", {}, w + ".data_buffer_idx");
       const auto off = static_cast<std::size_t>(reinterpret_cast<const std::byte*>(s->data()) - src_.bytes.data());
       v.constant = src_.view(off, static_cast<std::size_t>(*bytes));
     } else {
-      throw Error(ErrorCode::Invalid, "data_buffer_idx " + std::to_string(idx) + " names no constant", {}, w + ".data_buffer_idx");
+      throw Error(ErrorId::DanglingReference, "data_buffer_idx " + std::to_string(idx) + " names no constant", {}, w + ".data_buffer_idx");
     }
     return v;
   }
@@ -142,7 +146,7 @@ class NativeReader {
     } else if (const auto* d = in.instr_args_as_DelegateCall()) {
       const auto* dels = plan_.delegates();
       if (!dels || d->delegate_index() < 0 || static_cast<std::size_t>(d->delegate_index()) >= dels->size())
-        throw Error(ErrorCode::Invalid, "delegate_index " + std::to_string(d->delegate_index()) + " names no delegate", {}, w);
+        throw Error(ErrorId::DanglingReference, "delegate_index " + std::to_string(d->delegate_index()) + " names no delegate", {}, w);
       const auto* del = dels->Get(static_cast<flatbuffers::uoffset_t>(d->delegate_index()));
       n.op = "et.delegate";
       n.attrs["et.backend"] = Attr(del->id() ? del->id()->str() : std::string());
@@ -151,7 +155,7 @@ class NativeReader {
     } else if (in.instr_args_type() == et::InstructionArguments::FreeCall) {
       return;  // memory bookkeeping, no data flow
     } else {
-      throw Error(ErrorCode::Unsupported, std::string(et::EnumNameInstructionArguments(in.instr_args_type())) +
+      throw Error(ErrorId::Feature, std::string(et::EnumNameInstructionArguments(in.instr_args_type())) +
                                               " (control flow or moves) is not read", {}, w);
     }
     n.name = "node_" + std::to_string(g_.nodes.size());
@@ -168,7 +172,7 @@ class NativeReader {
         const int32_t id = args->Get(a);
         raw.push_back(id);
         if (id < 0 || static_cast<std::size_t>(id) >= nv)
-          throw Error(ErrorCode::Invalid, "argument " + std::to_string(id) + " is outside the method's values", {}, w + ".args[" + std::to_string(a) + "]");
+          throw Error(ErrorId::DanglingReference, "argument " + std::to_string(id) + " is outside the method's values", {}, w + ".args[" + std::to_string(a) + "]");
         if (ir_of_[static_cast<std::size_t>(id)] != kNoValue) {
           tensor_arg(id);
           continue;

@@ -36,18 +36,18 @@ NamedData read_ptd(const Source& src, const LoadOptions& o, const std::string& p
   vo.max_tables = limits.max_tables;
   flatbuffers::Verifier verifier(base, fb_end, vo);
   if (!fb::FlatTensorBufferHasIdentifier(base))
-    throw Error(ErrorCode::Malformed, "file identifier is not FT01", {}, "file_identifier");
-  if (!fb::VerifyFlatTensorBuffer(verifier)) throw Error(ErrorCode::Malformed, "FlatTensor verification failed", {}, "flatbuffer");
+    throw Error(ErrorId::BadIdentifier, "file identifier is not FT01", {}, "file_identifier");
+  if (!fb::VerifyFlatTensorBuffer(verifier)) throw Error(ErrorId::VerifyFailed, "FlatTensor verification failed", {}, "flatbuffer");
   const fb::FlatTensor* ft = fb::GetFlatTensor(base);
   if (ft->version() != 0)
-    throw Error(ErrorCode::Unsupported, "FlatTensor version " + std::to_string(ft->version()) + " (nnbridge reads version 0)", {},
+    throw Error(ErrorId::Version, "FlatTensor version " + std::to_string(ft->version()) + " (nnbridge reads version 0)", {},
                 "version");
   std::vector<std::pair<uint64_t, uint64_t>> segs;
   if (ft->segments())
     for (flatbuffers::uoffset_t k = 0; k < ft->segments()->size(); ++k) {
       const fb::DataSegment* s = ft->segments()->Get(k);
       if (s->offset() > h.segment_data_size || s->size() > h.segment_data_size - s->offset())
-        throw Error(ErrorCode::Malformed, "segment [" + std::to_string(s->offset()) + ", +" + std::to_string(s->size()) +
+        throw Error(ErrorId::Truncated, "segment [" + std::to_string(s->offset()) + ", +" + std::to_string(s->size()) +
                                               ") lies outside the " + std::to_string(h.segment_data_size) + "-byte segment data",
                     {}, at("segments", k));
       segs.emplace_back(h.segment_base_offset + s->offset(), s->size());
@@ -56,9 +56,9 @@ NamedData read_ptd(const Source& src, const LoadOptions& o, const std::string& p
   if (ft->named_data())
     for (flatbuffers::uoffset_t k = 0; k < ft->named_data()->size(); ++k) {
       const fb::NamedData* e = ft->named_data()->Get(k);
-      if (!e->key()) throw Error(ErrorCode::Malformed, "an entry without a key", {}, at("named_data", k) + ".key");
+      if (!e->key()) throw Error(ErrorId::MalformedOther, "an entry without a key", {}, at("named_data", k) + ".key");
       if (e->segment_index() >= segs.size())
-        throw Error(ErrorCode::Invalid, "segment_index " + std::to_string(e->segment_index()) + " names no segment (" +
+        throw Error(ErrorId::DanglingReference, "segment_index " + std::to_string(e->segment_index()) + " names no segment (" +
                                             std::to_string(segs.size()) + " segments)", {}, at("named_data", k) + ".segment_index");
       NamedData::Entry entry;
       entry.key = e->key()->str();
@@ -67,7 +67,7 @@ NamedData read_ptd(const Source& src, const LoadOptions& o, const std::string& p
       entry.bytes = src.view(static_cast<std::size_t>(off), static_cast<std::size_t>(size));
       entry.layout = e->tensor_layout();
       if (!nd.by_key.emplace(entry.key, nd.entries.size()).second)
-        throw Error(ErrorCode::Invalid, "the key \"" + entry.key + "\" appears twice", {}, at("named_data", k) + ".key");
+        throw Error(ErrorId::DuplicateName, "the key \"" + entry.key + "\" appears twice", {}, at("named_data", k) + ".key");
       nd.entries.push_back(std::move(entry));
     }
   return nd;
@@ -107,7 +107,7 @@ std::vector<uint8_t> write_ptd(const std::vector<PtdEntry>& entries) {
     flatbuffers::Offset<fb::TensorLayout> layout;
     if (e.layout) {
       const int8_t st = scalar_type(e.layout->dtype);
-      if (st < 0) throw Error(ErrorCode::Unsupported, "ExecuTorch has no scalar type for " + std::string(to_string(e.layout->dtype)),
+      if (st < 0) throw Error(ErrorId::DataType, "ExecuTorch has no scalar type for " + std::string(to_string(e.layout->dtype)),
                               {}, "named_data[" + std::to_string(k) + "]");
       std::vector<int32_t> sizes;
       for (int64_t d : e.layout->shape)
@@ -157,7 +157,7 @@ Graph read_ptd_graph(const Source& src, const LoadOptions& o) {
     const auto* layout = static_cast<const fb::TensorLayout*>(e.layout);
     if (layout) {
       auto dt = ir_dtype(static_cast<int8_t>(layout->scalar_type()));
-      if (!dt) throw Error(ErrorCode::Unsupported, "scalar type " + std::to_string(int(layout->scalar_type())) + " has no nnbridge dtype",
+      if (!dt) throw Error(ErrorId::DataType, "scalar type " + std::to_string(int(layout->scalar_type())) + " has no nnbridge dtype",
                            {}, "named_data[" + std::to_string(k) + "].tensor_layout.scalar_type");
       v.type.dtype = *dt;
       if (layout->sizes())
@@ -168,7 +168,7 @@ Graph read_ptd_graph(const Source& src, const LoadOptions& o) {
       }
       auto need = v.type.byte_size();
       if (!need || static_cast<uint64_t>(*need) > e.bytes.size())
-        throw Error(ErrorCode::Invalid, "the tensor_layout needs more bytes than the segment's " + std::to_string(e.bytes.size()), {},
+        throw Error(ErrorId::Shape, "the tensor_layout needs more bytes than the segment's " + std::to_string(e.bytes.size()), {},
                     "named_data[" + std::to_string(k) + "].tensor_layout");
       v.constant = e.bytes.slice(0, static_cast<std::size_t>(*need));
     } else {
@@ -186,7 +186,7 @@ Graph read_ptd_graph(const Source& src, const LoadOptions& o) {
 
 void write_ptd_graph(const Graph& g, const std::filesystem::path& path, const SaveOptions&) {
   if (!g.nodes.empty() || !g.inputs.empty())
-    throw Error(ErrorCode::Unsupported, "a .ptd holds named data only, and this graph has " + std::to_string(g.nodes.size()) +
+    throw Error(ErrorId::NoForm, "a .ptd holds named data only, and this graph has " + std::to_string(g.nodes.size()) +
                                             " nodes and " + std::to_string(g.inputs.size()) +
                                             " inputs: write a .pte (named data it does not hold goes to the .ptd beside it)",
                 path.string());

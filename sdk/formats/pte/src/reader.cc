@@ -28,7 +28,7 @@ std::filesystem::path find_ptd(const Source& src, const LoadOptions& o) {
     fs::path p(given);
     if (p.is_relative() && !fs::exists(p) && !src.path.empty() && fs::exists(src.path.parent_path() / p)) p = src.path.parent_path() / p;
     if (!fs::is_regular_file(p))
-      throw Error(ErrorCode::Io, "the named-data file " + given + " (--named-data, reader option pte.named_data) does not exist or is not a file");
+      throw Error(fs::exists(p) ? ErrorId::IoNotRegular : ErrorId::IoOpen, "the named-data file " + given + " (--named-data, reader option pte.named_data) does not exist or is not a file");
     return p;
   }
   if (src.path.empty()) return {};
@@ -80,21 +80,22 @@ void check_io(const et::ExecutionPlan& plan, const Graph& g, const std::string& 
   auto one = [&](const flatbuffers::Vector<int32_t>* ids, const std::vector<ValueId>& ours, const char* what) {
     const std::size_t n = ids ? ids->size() : 0;
     if (n != ours.size())
-      throw Error(ErrorCode::Invalid, std::string("the method has ") + std::to_string(n) + " " + what + ", its Vulkan delegate " +
+      throw Error(ErrorId::Arity, std::string("the method has ") + std::to_string(n) + " " + what + ", its Vulkan delegate " +
                                           std::to_string(ours.size()), {}, where + "." + what);
     for (std::size_t k = 0; k < n; ++k) {
       const std::string w = where + "." + what + "[" + std::to_string(k) + "]";
       const int32_t id = ids->Get(static_cast<flatbuffers::uoffset_t>(k));
       if (!plan.values() || id < 0 || static_cast<std::size_t>(id) >= plan.values()->size())
-        throw Error(ErrorCode::Invalid, "value " + std::to_string(id) + " is outside the method's values", {}, w);
+        throw Error(ErrorId::DanglingReference, "value " + std::to_string(id) + " is outside the method's values", {}, w);
       const et::Tensor* t = plan.values()->Get(static_cast<flatbuffers::uoffset_t>(id))->val_as_Tensor();
-      if (!t) throw Error(ErrorCode::Unsupported, "value " + std::to_string(id) + " is not a tensor", {}, w);
+      if (!t) throw Error(ErrorId::Feature, "value " + std::to_string(id) + " is not a tensor", {}, w);
       const TensorType& want = g.values[ours[k]].type;
       std::vector<int64_t> sizes;
       if (t->sizes()) sizes.assign(t->sizes()->begin(), t->sizes()->end());
       auto dt = ir_dtype(static_cast<int8_t>(t->scalar_type()));
       if (!dt || *dt != want.dtype || sizes != want.shape)
-        throw Error(ErrorCode::Invalid, "the method's tensor and the delegate's " + g.values[ours[k]].name + " differ in type or shape", {}, w);
+        throw Error(!dt || *dt != want.dtype ? ErrorId::TypeMismatch : ErrorId::Shape,
+                    "the method's tensor and the delegate's " + g.values[ours[k]].name + " differ in type or shape", {}, w);
     }
   };
   one(plan.inputs(), g.inputs, "inputs");
@@ -158,9 +159,9 @@ Graph read_pte(const Source& src, const LoadOptions& o) {
     for (flatbuffers::uoffset_t k = 0; k < p.named_data()->size(); ++k) {
       const et::NamedData* e = p.named_data()->Get(k);
       const std::string w = "named_data[" + std::to_string(k) + "]";
-      if (!e->key()) throw Error(ErrorCode::Malformed, "an entry without a key", {}, w + ".key");
+      if (!e->key()) throw Error(ErrorId::MalformedOther, "an entry without a key", {}, w + ".key");
       if (e->segment_index() >= v.segments.size())
-        throw Error(ErrorCode::Invalid, "segment_index " + std::to_string(e->segment_index()) + " names no segment", {}, w + ".segment_index");
+        throw Error(ErrorId::DanglingReference, "segment_index " + std::to_string(e->segment_index()) + " names no segment", {}, w + ".segment_index");
       in_pte.emplace(e->key()->str(), e->segment_index());
     }
   vkgraph::NamedDataResolver named;
@@ -185,7 +186,7 @@ Graph read_pte(const Source& src, const LoadOptions& o) {
     g = vkgraph::read_delegate_payload(payload, o, "pte", &named, hint, "pte");
   } catch (const Error& e) {
     if (!e.file().empty() && e.file() != src.file) throw;
-    throw Error(e.code(), e.message(), {}, payload_where + (e.where().empty() ? "" : "." + e.where()));
+    throw Error(e.id(), e.message(), {}, payload_where + (e.where().empty() ? "" : "." + e.where()));
   }
   check_io(*plan, g, "execution_plan[" + std::to_string(plan_index) + "]");
 

@@ -68,7 +68,7 @@ template <class T>
 void require_aligned(const flatbuffers::Vector<T>* v, const uint8_t* base, const std::string& where) {
   static_assert(sizeof(T) == 8);
   if (v && v->size() && (reinterpret_cast<const uint8_t*>(v->Data()) - base) % 8 != 0)
-    throw Error(ErrorCode::Unsupported,
+    throw Error(ErrorId::UnsupportedOther,
                 "8-byte elements off their alignment (no FlatBuffers builder writes that); the Program cannot be rewritten",
                 {}, "metadata." + keys::kProgram + ": " + where);
 }
@@ -97,7 +97,7 @@ std::vector<uint8_t> rewrite(const Graph& g, const Bytes& program, const std::ve
   const auto file = std::as_bytes(std::span<const uint8_t>(program.data));
   const auto* base = reinterpret_cast<const uint8_t*>(file.data());
   flatbuffers::Verifier verifier(base, file.size());
-  if (!et::VerifyProgramBuffer(verifier)) throw Error(ErrorCode::Invalid, "metadata pte.program is not a verified Program", {}, "metadata." + keys::kProgram);
+  if (!et::VerifyProgramBuffer(verifier)) throw Error(ErrorId::AttributeValue, "metadata pte.program is not a verified Program", {}, "metadata." + keys::kProgram);
   const et::Program& p = *et::GetProgram(base);
   require_aligned_lists(p, base);
   const auto* method = find_as<std::string>(g.metadata, keys::kMethod);
@@ -115,7 +115,7 @@ std::vector<uint8_t> rewrite(const Graph& g, const Bytes& program, const std::ve
       ok = t && ir_dtype(static_cast<int8_t>(t->scalar_type())) == g.values[ours[k]].type.dtype && sizes == g.values[ours[k]].type.shape;
     }
     if (!ok)
-      throw Error(ErrorCode::Unsupported, std::string("the graph's ") + what + " no longer match method \"" +
+      throw Error(ErrorId::Feature, std::string("the graph's ") + what + " no longer match method \"" +
                                               (plan->name() ? plan->name()->str() : "") + "\"'s (remove metadata pte.program to write a new Program)",
                   {}, "metadata." + keys::kProgram);
   };
@@ -130,7 +130,7 @@ std::vector<uint8_t> rewrite(const Graph& g, const Bytes& program, const std::ve
     p.UnPackTo(&t);
     t.backend_delegate_data[call.index]->data = payload;
     if (!t.segments.empty())
-      throw Error(ErrorCode::Unsupported, "a Program with both inline delegate data and segments is not rewritten", {}, "segments");
+      throw Error(ErrorId::Feature, "a Program with both inline delegate data and segments is not rewritten", {}, "segments");
     return pack(t);
   }
 
@@ -151,7 +151,7 @@ std::vector<uint8_t> rewrite(const Graph& g, const Bytes& program, const std::ve
     else if (auto it = key_of.find(static_cast<uint32_t>(k)); it != key_of.end())
       segs[k] = named.at(it->second).bytes();
     else
-      throw Error(ErrorCode::Invalid, "segment " + std::to_string(k) + " has no contents: neither metadata " + keys::kSegment +
+      throw Error(ErrorId::AttributeValue, "segment " + std::to_string(k) + " has no contents: neither metadata " + keys::kSegment +
                                           std::to_string(k) + " nor a constant with its named-data key", {}, "metadata." + keys::kSegment + std::to_string(k));
     same_sizes = same_sizes && segs[k].size() == p.segments()->Get(static_cast<flatbuffers::uoffset_t>(k))->size();
   }
@@ -159,7 +159,7 @@ std::vector<uint8_t> rewrite(const Graph& g, const Bytes& program, const std::ve
     // The Program bytes stay as they are; the segments go back where they were.
     std::vector<uint8_t> out = program.data;
     auto h = parse_extended_header(file, UINT64_MAX);
-    if (!h) throw Error(ErrorCode::Invalid, "metadata pte.program has segments but no extended header", {}, "metadata." + keys::kProgram);
+    if (!h) throw Error(ErrorId::AttributeValue, "metadata pte.program has segments but no extended header", {}, "metadata." + keys::kProgram);
     uint64_t extent = 0;
     for (std::size_t k = 0; k < n; ++k) {
       const et::DataSegment* s = p.segments()->Get(static_cast<flatbuffers::uoffset_t>(k));
@@ -193,9 +193,9 @@ std::vector<uint8_t> fresh(const Graph& g, const std::vector<uint8_t>& payload) 
   auto tensor = [&](ValueId id, const std::string& where) {
     const Value& v = g.values[id];
     const int8_t st = scalar_type(v.type.dtype);
-    if (st < 0) throw Error(ErrorCode::Unsupported, "ExecuTorch has no scalar type for " + std::string(to_string(v.type.dtype)), {}, where);
+    if (st < 0) throw Error(ErrorId::DataType, "ExecuTorch has no scalar type for " + std::string(to_string(v.type.dtype)), {}, where);
     auto bytes = v.type.byte_size();
-    if (!bytes) throw Error(ErrorCode::Unsupported, "value \"" + v.name + "\" has no fully known shape", {}, where);
+    if (!bytes) throw Error(ErrorId::NoForm, "value \"" + v.name + "\" has no fully known shape", {}, where);
     auto t = std::make_unique<et::TensorT>();
     t->scalar_type = static_cast<et::ScalarType>(st);
     for (std::size_t k = 0; k < v.type.shape.size(); ++k) {

@@ -1,5 +1,7 @@
 // Verifying and decoding a VkGraph flatbuffer into a RawGraph.
+#include <cstdint>
 #include <cstring>
+#include <limits>
 #include <memory>
 
 #include "nnbridge/error.h"
@@ -13,12 +15,7 @@ namespace {
 namespace fb = ::vkgraph;
 using flatbuffers::uoffset_t;
 
-[[noreturn]] void malformed(const std::string& where, const std::string& msg) {
-  throw Error(ErrorCode::Malformed, msg, {}, where);
-}
-[[noreturn]] void invalid(const std::string& where, const std::string& msg) {
-  throw Error(ErrorCode::Invalid, msg, {}, where);
-}
+[[noreturn]] void fail(ErrorId id, const std::string& where, const std::string& msg) { throw Error(id, msg, {}, where); }
 
 std::string at(const char* vec, std::size_t i) { return std::string(vec) + "[" + std::to_string(i) + "]"; }
 
@@ -60,7 +57,7 @@ void reject_legacy_calls(const uint8_t* p, std::size_t n, const flatbuffers::Ver
     const auto* name = t->GetPointer<const flatbuffers::String*>(4);
     const auto* args = t->GetPointer<const flatbuffers::Vector<int32_t>*>(6);
     if (!vi.VerifyString(name) || !vi.VerifyVector(args) || !printable(name)) continue;
-    throw Error(ErrorCode::Unsupported,
+    throw Error(ErrorId::Version,
                 "OperatorCall \"" + name->str() +
                     "\" has the ExecuTorch 0.2 layout (name, args; no node_id), which reads wrongly under the "
                     "current schema with the same VK00 identifier; re-export it with a current ExecuTorch",
@@ -104,28 +101,149 @@ std::string locate_failure(const uint8_t* p, std::size_t n, const flatbuffers::V
   return "";
 }
 
+// After a failed verification: whether an offset or a length in the VkGraph's tables points past
+// the end of the buffer (a cut file, a root offset past the end). Bounds checks only, following
+// the schema's tables; each position is visited once, so the walk is linear in the size.
+class PastEnd {
+ public:
+  PastEnd(const uint8_t* p, std::size_t n) : p_(p), n_(n) {}
+
+  bool operator()() {
+    const std::size_t root = target(0);
+    for (auto vt : {fb::VkGraph::VT_STORAGE_TYPE_OVERRIDE, fb::VkGraph::VT_MEMORY_LAYOUT_OVERRIDE}) field(root, vt, 1);
+    vector(root, fb::VkGraph::VT_VERSION, 1, true);
+    vector(root, fb::VkGraph::VT_INPUT_IDS, 4);
+    vector(root, fb::VkGraph::VT_OUTPUT_IDS, 4);
+    tables(root, fb::VkGraph::VT_CHAIN, [&](std::size_t t) {
+      field(t, fb::OperatorCall::VT_NODE_ID, 4);
+      vector(t, fb::OperatorCall::VT_NAME, 1, true);
+      vector(t, fb::OperatorCall::VT_ARGS, 4);
+    });
+    tables(root, fb::VkGraph::VT_VALUES, [&](std::size_t t) { value(t); });
+    for (auto vt : {fb::VkGraph::VT_CONSTANTS, fb::VkGraph::VT_SHADERS})
+      tables(root, vt, [&](std::size_t t) {
+        field(t, fb::VkBytes::VT_OFFSET, 8);
+        field(t, fb::VkBytes::VT_LENGTH, 8);
+        vector(t, fb::VkBytes::VT_NAMED_KEY, 1, true);
+      });
+    return past_;
+  }
+
+ private:
+  static constexpr std::size_t kNone = SIZE_MAX;
+
+  bool in(uint64_t at, uint64_t len) {
+    if (at <= n_ && len <= n_ - at) return true;
+    past_ = true;
+    return false;
+  }
+  uint32_t u32(std::size_t at) const {
+    uint32_t v;
+    std::memcpy(&v, p_ + at, 4);
+    return v;
+  }
+  uint16_t u16(std::size_t at) const {
+    uint16_t v;
+    std::memcpy(&v, p_ + at, 2);
+    return v;
+  }
+  // Where the uoffset at `at` points (4 bytes there), or kNone.
+  std::size_t target(std::size_t at) {
+    if (at == kNone || !in(at, 4)) return kNone;
+    const uint64_t to = uint64_t(at) + u32(at);
+    return in(to, 4) ? static_cast<std::size_t>(to) : kNone;
+  }
+  // Field `voff` (`size` bytes) of the table at `t`, or kNone when it is absent.
+  std::size_t field(std::size_t t, flatbuffers::voffset_t voff, std::size_t size) {
+    if (t == kNone) return kNone;
+    const int64_t vt = int64_t(t) - int32_t(u32(t));
+    if (vt < 0 || !in(uint64_t(vt), 4)) return kNone;
+    const std::size_t v = static_cast<std::size_t>(vt);
+    const uint16_t vsize = u16(v), tsize = u16(v + 2);
+    if (!in(v, vsize) || !in(t, tsize) || voff + 2u > vsize) return kNone;
+    const uint16_t off = u16(v + voff);
+    return off != 0 && in(uint64_t(t) + off, size) ? t + off : kNone;
+  }
+  // The vector (a string with its terminator) field `voff` points to: its position, or kNone.
+  std::size_t vector(std::size_t t, flatbuffers::voffset_t voff, uint64_t elem, bool string = false) {
+    const std::size_t v = target(field(t, voff, 4));
+    return v != kNone && in(uint64_t(v) + 4, u32(v) * elem + (string ? 1 : 0)) ? v : kNone;
+  }
+  template <class F>
+  void tables(std::size_t t, flatbuffers::voffset_t voff, F each) {
+    const std::size_t v = vector(t, voff, 4);
+    if (v == kNone) return;
+    for (uint32_t k = 0, len = u32(v); k < len; ++k) each(target(v + 4 + 4 * std::size_t(k)));
+  }
+  void value(std::size_t t) {
+    const std::size_t tag_at = field(t, fb::VkValue::VT_VALUE_TYPE, 1);
+    const std::size_t u = target(field(t, fb::VkValue::VT_VALUE, 4));
+    if (tag_at == kNone || u == kNone) return;
+    field(u, 4, 1);  // the table and its vtable
+    switch (static_cast<fb::GraphTypes>(p_[tag_at])) {
+      case fb::GraphTypes::VkTensor:
+        vector(u, fb::VkTensor::VT_DIMS, 4);
+        for (auto vt : {fb::VkTensor::VT_CONSTANT_ID, fb::VkTensor::VT_MEM_OBJ_ID}) field(u, vt, 4);
+        for (auto vt : {fb::VkTensor::VT_DATATYPE, fb::VkTensor::VT_STORAGE_TYPE, fb::VkTensor::VT_MEMORY_LAYOUT,
+                        fb::VkTensor::VT_STAGING_DATATYPE})
+          field(u, vt, 1);
+        break;
+      case fb::GraphTypes::Int:
+      case fb::GraphTypes::Double: field(u, 4, 8); break;
+      case fb::GraphTypes::SymInt: field(u, 4, 4); break;
+      case fb::GraphTypes::IntList:
+      case fb::GraphTypes::DoubleList: vector(u, 4, 8); break;
+      case fb::GraphTypes::BoolList: vector(u, 4, 1); break;
+      case fb::GraphTypes::ValueList: vector(u, 4, 4); break;
+      case fb::GraphTypes::String: vector(u, 4, 1, true); break;
+      default: break;
+    }
+  }
+
+  const uint8_t* p_;
+  std::size_t n_;
+  bool past_ = false;
+};
+
+// The identifier of a failed verification: Truncated when an offset or a length points past the
+// end, DepthLimit / ResourceLimit when the buffer verifies without the max_depth / max_tables
+// limits, VerifyFailed otherwise.
+ErrorId failure_id(const uint8_t* p, std::size_t n, const flatbuffers::Verifier::Options& o) {
+  if (PastEnd(p, n)()) return ErrorId::Truncated;
+  auto verifies = [&](const flatbuffers::Verifier::Options& x) {
+    flatbuffers::Verifier v(p, n, x);
+    return fb::VerifyVkGraphBuffer(v);
+  };
+  flatbuffers::Verifier::Options deep = o;
+  deep.max_depth = std::numeric_limits<uoffset_t>::max();
+  if (verifies(deep)) return ErrorId::DepthLimit;
+  deep.max_tables = std::numeric_limits<uoffset_t>::max();
+  if (verifies(deep)) return ErrorId::ResourceLimit;
+  return ErrorId::VerifyFailed;
+}
+
 RawTensor tensor_of(const fb::VkTensor* t, const std::string& w, std::size_t n_constants) {
   RawTensor r;
   r.datatype = static_cast<int8_t>(t->datatype());
-  if (!data_type_name(r.datatype)) malformed(w + ".datatype", "VkDataType " + std::to_string(r.datatype) + " is not defined");
-  if (r.datatype == kDataTypeUnset) invalid(w + ".datatype", "UNSET is only meaningful as staging_datatype");
+  if (!data_type_name(r.datatype)) fail(ErrorId::BadEncoding, w + ".datatype", "VkDataType " + std::to_string(r.datatype) + " is not defined");
+  if (r.datatype == kDataTypeUnset) fail(ErrorId::AttributeValue, w + ".datatype", "UNSET is only meaningful as staging_datatype");
   r.staging_datatype = static_cast<int8_t>(t->staging_datatype());
   if (!data_type_name(r.staging_datatype))
-    malformed(w + ".staging_datatype", "VkDataType " + std::to_string(r.staging_datatype) + " is not defined");
+    fail(ErrorId::BadEncoding, w + ".staging_datatype", "VkDataType " + std::to_string(r.staging_datatype) + " is not defined");
   r.storage_type = static_cast<uint8_t>(t->storage_type());
   if (!storage_type_name(r.storage_type))
-    malformed(w + ".storage_type", "VkStorageType " + std::to_string(r.storage_type) + " is not defined");
+    fail(ErrorId::BadEncoding, w + ".storage_type", "VkStorageType " + std::to_string(r.storage_type) + " is not defined");
   r.memory_layout = static_cast<uint8_t>(t->memory_layout());
   if (!memory_layout_name(r.memory_layout))
-    malformed(w + ".memory_layout", "VkMemoryLayout " + std::to_string(r.memory_layout) + " is not defined");
+    fail(ErrorId::BadEncoding, w + ".memory_layout", "VkMemoryLayout " + std::to_string(r.memory_layout) + " is not defined");
   if (t->dims()) r.dims.assign(t->dims()->begin(), t->dims()->end());
   else r.dims_present = false;
   r.constant_id = t->constant_id();
   r.mem_obj_id = t->mem_obj_id();
   if (r.constant_id >= 0 && static_cast<std::size_t>(r.constant_id) >= n_constants)
-    invalid(w + ".constant_id", "constant " + std::to_string(r.constant_id) + ", but `constants` has " +
-                                    std::to_string(n_constants) +
-                                    " entries (an absent constant_id reads as 0: non-constant tensors must store -1)");
+    fail(ErrorId::DanglingReference, w + ".constant_id",
+         "constant " + std::to_string(r.constant_id) + ", but `constants` has " + std::to_string(n_constants) +
+             " entries (an absent constant_id reads as 0: non-constant tensors must store -1)");
   return r;
 }
 
@@ -154,9 +272,9 @@ RawValue value_of(const fb::VkValue* vv, std::size_t i, std::size_t n_constants)
   const std::string w = at("values", i);
   RawValue r;
   const auto tag = static_cast<uint8_t>(vv->value_type());
-  if (tag == 0) malformed(w + ".value_type", "NONE: the value has no kind");
-  if (tag > kKindCount) malformed(w + ".value_type", "unknown GraphTypes kind " + std::to_string(tag) + " (1..11 are defined)");
-  if (!vv->value()) malformed(w + ".value", "missing table for kind " + std::string(kind_name(Kind(tag))));
+  if (tag == 0) fail(ErrorId::BadEncoding, w + ".value_type", "NONE: the value has no kind");
+  if (tag > kKindCount) fail(ErrorId::BadEncoding, w + ".value_type", "unknown GraphTypes kind " + std::to_string(tag) + " (1..11 are defined)");
+  if (!vv->value()) fail(ErrorId::BadEncoding, w + ".value", "missing table for kind " + std::string(kind_name(Kind(tag))));
   r.kind = Kind(tag);
   switch (r.kind) {
     case Kind::Null: break;
@@ -188,7 +306,7 @@ RawValue value_of(const fb::VkValue* vv, std::size_t i, std::size_t n_constants)
 
 void check_index(int64_t id, std::size_t n, const std::string& w) {
   if (id < 0 || static_cast<uint64_t>(id) >= n)
-    invalid(w, "value index " + std::to_string(id) + " is out of range (" + std::to_string(n) + " values)");
+    fail(ErrorId::DanglingReference, w, "value index " + std::to_string(id) + " is out of range (" + std::to_string(n) + " values)");
 }
 
 std::vector<RawBytes> bytes_of(const flatbuffers::Vector<flatbuffers::Offset<fb::VkBytes>>* v) {
@@ -209,8 +327,8 @@ std::vector<RawBytes> bytes_of(const flatbuffers::Vector<flatbuffers::Offset<fb:
 
 RawGraph decode(std::span<const std::byte> bytes, const VerifierLimits& limits) {
   const std::size_t n = bytes.size();
-  if (n < 8) malformed("", "too short for a FlatBuffer (" + std::to_string(n) + " bytes)");
-  if (n >= FLATBUFFERS_MAX_BUFFER_SIZE) malformed("", "larger than a FlatBuffer can be");
+  if (n < 8) fail(ErrorId::Truncated, "", "too short for a FlatBuffer (" + std::to_string(n) + " bytes)");
+  if (n >= FLATBUFFERS_MAX_BUFFER_SIZE) fail(ErrorId::MalformedOther, "", "larger than a FlatBuffer can be");
   // Scalars are read in place: a buffer at an odd address (inside a payload) is copied first.
   std::unique_ptr<uint64_t[]> aligned;
   const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
@@ -220,13 +338,13 @@ RawGraph decode(std::span<const std::byte> bytes, const VerifierLimits& limits) 
     p = reinterpret_cast<const uint8_t*>(aligned.get());
   }
   if (!fb::VkGraphBufferHasIdentifier(p))
-    malformed("(file identifier)", "bytes 4..7 are not the VkGraph identifier VK00");
+    fail(ErrorId::BadIdentifier, "(file identifier)", "bytes 4..7 are not the VkGraph identifier VK00");
   const auto o = options_of(limits);
   reject_legacy_calls(p, n, o);
   {
     flatbuffers::Verifier v(p, n, o);
     if (!fb::VerifyVkGraphBuffer(v))
-      malformed(locate_failure(p, n, o),
+      fail(failure_id(p, n, o), locate_failure(p, n, o),
                 "not a valid VkGraph (FlatBuffers verification failed: truncated, bad offsets, or over the "
                 "limits of the reader options max_depth / max_tables)");
   }
@@ -244,10 +362,10 @@ RawGraph decode(std::span<const std::byte> bytes, const VerifierLimits& limits) 
   g.shaders = bytes_of(root->shaders());
   g.storage_type_override = static_cast<uint8_t>(root->storage_type_override());
   if (!storage_type_name(g.storage_type_override))
-    malformed("storage_type_override", "VkStorageType " + std::to_string(g.storage_type_override) + " is not defined");
+    fail(ErrorId::BadEncoding, "storage_type_override", "VkStorageType " + std::to_string(g.storage_type_override) + " is not defined");
   g.memory_layout_override = static_cast<uint8_t>(root->memory_layout_override());
   if (!memory_layout_name(g.memory_layout_override))
-    malformed("memory_layout_override", "VkMemoryLayout " + std::to_string(g.memory_layout_override) + " is not defined");
+    fail(ErrorId::BadEncoding, "memory_layout_override", "VkMemoryLayout " + std::to_string(g.memory_layout_override) + " is not defined");
 
   if (const auto* values = root->values()) {
     g.values.reserve(values->size());
@@ -264,9 +382,9 @@ RawGraph decode(std::span<const std::byte> bytes, const VerifierLimits& limits) 
       const auto* c = chain->Get(i);
       RawOp op;
       op.node_id = c->node_id();
-      if (!c->name()) malformed(at("chain", i) + ".name", "missing operator name");
+      if (!c->name()) fail(ErrorId::MalformedOther, at("chain", i) + ".name", "missing operator name");
       op.name = c->name()->str();
-      if (!c->args()) malformed(at("chain", i) + ".args", "missing (every operator has at least its output)");
+      if (!c->args()) fail(ErrorId::MalformedOther, at("chain", i) + ".args", "missing (every operator has at least its output)");
       op.args.assign(c->args()->begin(), c->args()->end());
       for (std::size_t k = 0; k < op.args.size(); ++k)
         check_index(op.args[k], nv, at("chain", i) + ".args[" + std::to_string(k) + "]");

@@ -8,8 +8,8 @@ namespace nnbridge::formats::vkgraph {
 
 namespace {
 
-[[noreturn]] void malformed(const char* field, const std::string& msg) {
-  throw Error(ErrorCode::Malformed, msg, {}, std::string("header") + (*field ? "." : "") + field);
+[[noreturn]] void malformed(ErrorId id, const char* field, const std::string& msg) {
+  throw Error(id, msg, {}, std::string("header") + (*field ? "." : "") + field);
 }
 
 uint64_t le(std::span<const std::byte> b, std::size_t at, std::size_t n) {
@@ -27,8 +27,8 @@ void put(std::vector<uint8_t>& out, uint64_t v, std::size_t n) {
 DelegateHeader parse_delegate_header(std::span<const std::byte> payload) {
   const uint64_t size = payload.size();
   if (size < DelegateHeader::kHeaderSize)
-    malformed("", "the payload is " + std::to_string(size) + " bytes, shorter than the 30-byte VH00 header");
-  if (std::memcmp(payload.data() + 4, "VH00", 4) != 0) malformed("magic", "bytes 4..7 are not \"VH00\"");
+    malformed(ErrorId::Truncated, "", "the payload is " + std::to_string(size) + " bytes, shorter than the 30-byte VH00 header");
+  if (std::memcmp(payload.data() + 4, "VH00", 4) != 0) malformed(ErrorId::BadIdentifier, "magic", "bytes 4..7 are not \"VH00\"");
   DelegateHeader h;
   h.header_size = static_cast<uint16_t>(le(payload, 8, 2));
   h.flatbuffer_offset = static_cast<uint32_t>(le(payload, 10, 4));
@@ -37,24 +37,24 @@ DelegateHeader parse_delegate_header(std::span<const std::byte> payload) {
   h.bytes_size = le(payload, 22, 8);
   // The checks of ExecuTorch's VulkanDelegateHeader::is_valid/parse, in 64-bit arithmetic.
   if (h.header_size < DelegateHeader::kHeaderSize)
-    malformed("header_size", std::to_string(h.header_size) + " is less than 30");
+    malformed(ErrorId::BadIdentifier, "header_size", std::to_string(h.header_size) + " is less than 30");
   if (h.flatbuffer_offset < h.header_size)
-    malformed("flatbuffer_offset", std::to_string(h.flatbuffer_offset) + " lies inside the " +
+    malformed(ErrorId::MalformedOther, "flatbuffer_offset", std::to_string(h.flatbuffer_offset) + " lies inside the " +
                                        std::to_string(h.header_size) + "-byte header");
-  if (h.flatbuffer_size == 0) malformed("flatbuffer_size", "0: there is no flatbuffer");
+  if (h.flatbuffer_size == 0) malformed(ErrorId::MalformedOther, "flatbuffer_size", "0: there is no flatbuffer");
   const uint64_t fb_end = uint64_t(h.flatbuffer_offset) + h.flatbuffer_size;
   if (fb_end > size)
-    malformed("flatbuffer_size", "the flatbuffer [" + std::to_string(h.flatbuffer_offset) + ", " +
+    malformed(ErrorId::Truncated, "flatbuffer_size", "the flatbuffer [" + std::to_string(h.flatbuffer_offset) + ", " +
                                      std::to_string(fb_end) + ") runs past the end of the " + std::to_string(size) +
                                      "-byte payload");
   if (h.bytes_offset < fb_end)
-    malformed("bytes_offset", std::to_string(h.bytes_offset) + " lies before the end of the flatbuffer (" +
+    malformed(ErrorId::MalformedOther, "bytes_offset", std::to_string(h.bytes_offset) + " lies before the end of the flatbuffer (" +
                                   std::to_string(fb_end) + ")");
   if (h.bytes_offset > size)
-    malformed("bytes_offset", std::to_string(h.bytes_offset) + " is past the end of the " + std::to_string(size) +
+    malformed(ErrorId::Truncated, "bytes_offset", std::to_string(h.bytes_offset) + " is past the end of the " + std::to_string(size) +
                                   "-byte payload");
   if (h.bytes_size > size - h.bytes_offset)
-    malformed("bytes_size", "the constant segment [" + std::to_string(h.bytes_offset) + ", +" +
+    malformed(ErrorId::Truncated, "bytes_size", "the constant segment [" + std::to_string(h.bytes_offset) + ", +" +
                                 std::to_string(h.bytes_size) + ") runs past the end of the " + std::to_string(size) +
                                 "-byte payload");
   return h;

@@ -32,14 +32,14 @@ std::optional<NamedDataResolver> folder_resolver(const LoadOptions& o, const std
   const std::string dir = option(o.options, format + ".named_data");
   if (dir.empty()) return std::nullopt;
   if (!std::filesystem::is_directory(dir))
-    throw Error(ErrorCode::Io, "the named-data folder " + dir + " (reader option " + format + ".named_data) does not exist or is not a "
+    throw Error(ErrorId::IoOpen, "the named-data folder " + dir + " (reader option " + format + ".named_data) does not exist or is not a "
                                "folder (a .ptd belongs to a .pte: read the .pte with it)");
   NamedDataResolver r;
   r.where = "the folder " + dir;
   r.how = "put a file named as the key there";
   r.find = [dir](const std::string& key) -> std::optional<Buffer> {
     if (key.find('/') != std::string::npos || key == "." || key == "..")
-      throw Error(ErrorCode::Invalid, "the named-data key \"" + key + "\" is not a file name");
+      throw Error(ErrorId::AttributeValue, "the named-data key \"" + key + "\" is not a file name");
     auto path = std::filesystem::path(dir) / key;
     if (!std::filesystem::exists(path)) return std::nullopt;
     auto file = MappedFile::open(path);
@@ -89,7 +89,7 @@ Graph read_delegate_payload(const Source& src, const LoadOptions& o, const std::
     return to_ir(rg, src, Segment{offset, size}, format, named, hint);
   } catch (const Error& e) {
     // Places inside the flatbuffer read "flatbuffer.values[3]..." in payload messages.
-    throw Error(e.code(), e.message(), {}, "flatbuffer" + (e.where().empty() ? "" : "." + e.where()));
+    throw Error(e.id(), e.message(), {}, "flatbuffer" + (e.where().empty() ? "" : "." + e.where()));
   }
 }
 
@@ -101,10 +101,10 @@ Graph read_delegate(const Source& src, const LoadOptions& o) {
 std::vector<uint8_t> write_vkgraph(const Graph& g, const SaveOptions& o) {
   const std::string mode = option(o.options, "vkgraph.constants");
   if (!mode.empty() && mode != "external")
-    throw Error(ErrorCode::Invalid, "vkgraph.constants must be \"external\", not \"" + mode + "\"");
+    throw Error(ErrorId::OptionValue, "vkgraph.constants must be \"external\", not \"" + mode + "\"");
   Written w = from_ir(g, false);
   if (w.constants_with_data > 0 && mode.empty())
-    throw Error(ErrorCode::Unsupported,
+    throw Error(ErrorId::NoForm,
                 std::to_string(w.constants_with_data) +
                     " constants have data, which a bare VkGraph cannot hold: write a vkdelegate payload, or pass "
                     "the writer option vkgraph.constants=external (nnbridge convert -O vkgraph.constants=external) to write "
@@ -117,13 +117,13 @@ std::vector<uint8_t> write_delegate_payload(const Graph& g, const SaveOptions& o
 std::vector<uint8_t> write_delegate(const Graph& g, const SaveOptions& o) {
   const std::string embed = option(o.options, "vkdelegate.embed_named_data");
   if (!embed.empty() && embed != "true" && embed != "false")
-    throw Error(ErrorCode::Invalid, "vkdelegate.embed_named_data must be true or false, not \"" + embed + "\"");
+    throw Error(ErrorId::OptionValue, "vkdelegate.embed_named_data must be true or false, not \"" + embed + "\"");
   Written w = from_ir(g, true, embed == "true");
   const std::vector<uint8_t> fb = encode(w.raw);
   // ExecuTorch's serialize_vulkan_graph: header padded to 32, flatbuffer (no size prefix)
   // padded to 16, then the segment (each constant already padded to 16).
   const std::size_t header_len = 32, fb_len = (fb.size() + 15) / 16 * 16;
-  if (header_len + fb_len > UINT32_MAX) throw Error(ErrorCode::Unsupported, "the flatbuffer is too large for the VH00 header");
+  if (header_len + fb_len > UINT32_MAX) throw Error(ErrorId::UnsupportedOther, "the flatbuffer is too large for the VH00 header");
   DelegateHeader h;
   h.flatbuffer_offset = static_cast<uint32_t>(header_len);
   h.flatbuffer_size = static_cast<uint32_t>(fb.size());

@@ -165,8 +165,8 @@ class Lowering {
     return out_.add_value(std::move(v));
   }
   const TensorType& type(ValueId v) const { return out_.values[v].type; }
-  [[noreturn]] void unsupported(const Node& n, const std::string& why) const {
-    throw Error(ErrorCode::Unsupported, "node '" + n.name + "' (" + n.op + "): " + why);
+  [[noreturn]] void unsupported(const Node& n, const std::string& why, ErrorId id = ErrorId::NoForm) const {
+    throw Error(id, "node '" + n.name + "' (" + n.op + "): " + why);
   }
 
   ValueId transpose(ValueId x, const Ints& perm, const std::string& name) {
@@ -266,7 +266,8 @@ class Lowering {
                          ": a VkTensor holds no scale or zero point, and ExecuTorch's Vulkan runtime computes on "
                          "quantized values only in its int8 operators (quantize_per_tensor / dequantize_per_tensor, "
                          "et_vk.q8ta_*: int8 tensors in packed-int8 layouts)" +
-                         (u8 ? "; it has none for uint8" : "; nnbridge does not write that form"));
+                         (u8 ? "; it has none for uint8" : "; nnbridge does not write that form"),
+                  ErrorId::DataType);
     };
     for (std::size_t k = 0; k < n.inputs.size(); ++k) check(n.inputs[k], "input", k);
     for (std::size_t k = 0; k < n.outputs.size(); ++k) check(n.outputs[k], "output", k);

@@ -345,7 +345,7 @@ AtenArgs from_canonical(const OpRow& row, const AttrMap& attrs, const MapContext
         break;
       case RenameKind::IntAsInts: {
         const auto& v = it->second.get<std::vector<int64_t>>();
-        if (v.size() != 1) throw Error(ErrorCode::Unsupported, row.aten + " takes one " + r.aten + ", not " + std::to_string(v.size()));
+        if (v.size() != 1) throw Error(ErrorId::NoForm, row.aten + " takes one " + r.aten + ", not " + std::to_string(v.size()));
         out[r.aten] = Attr(v[0]);
         break;
       }
@@ -354,14 +354,14 @@ AtenArgs from_canonical(const OpRow& row, const AttrMap& attrs, const MapContext
   if (row.from) row.from(full, c, out);
   // Nothing may be lost on the way: what the operator can say must read back as the node's attributes.
   auto back = to_canonical(row, out, c);
-  if (!back) throw Error(ErrorCode::Unsupported, row.aten + " cannot express this " + row.op);
+  if (!back) throw Error(ErrorId::NoForm, row.aten + " cannot express this " + row.op);
   for (const auto& [name, v] : full) {
     if (name.find('.') != std::string::npos) continue;
     if (std::find(row.loose.begin(), row.loose.end(), name) != row.loose.end()) continue;
     auto it = back->find(name);
     const Attr* got = it != back->end() ? &it->second : schema_default(row.op, name);
     if (!got || !numbers_equal(*got, v))
-      throw Error(ErrorCode::Unsupported, row.aten + " cannot express " + row.op + " attribute '" + name + "' = " +
+      throw Error(ErrorId::NoForm, row.aten + " cannot express " + row.op + " attribute '" + name + "' = " +
                                               (v.is<double>() ? std::to_string(v.get<double>())
                                                : v.is<int64_t>() ? std::to_string(v.get<int64_t>())
                                                                  : std::string(to_string(v.type()))));

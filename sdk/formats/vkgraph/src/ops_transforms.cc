@@ -13,7 +13,7 @@ namespace {
 
 using Ints = std::vector<int64_t>;
 
-[[noreturn]] void unsupported(const std::string& msg) { throw Error(ErrorCode::Unsupported, msg); }
+[[noreturn]] void unsupported(const std::string& msg) { throw Error(ErrorId::NoForm, msg); }
 
 const Attr* find(const AttrMap& m, const char* k) {
   auto it = m.find(k);

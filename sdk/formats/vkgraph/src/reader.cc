@@ -43,10 +43,10 @@ class Reader {
     std::set<uint32_t> seen;
     for (std::size_t k = 0; k < rg_.input_ids.size(); ++k) {
       uint32_t id = rg_.input_ids[k];
-      if (!seen.insert(id).second) throw Error(ErrorCode::Invalid, "value " + std::to_string(id) + " is listed twice", {}, at("input_ids", k));
+      if (!seen.insert(id).second) throw Error(ErrorId::DuplicateName, "value " + std::to_string(id) + " is listed twice", {}, at("input_ids", k));
       const Kind kind = rg_.values[id].kind;
       if (kind != Kind::Tensor && kind != Kind::SymInt)
-        throw Error(ErrorCode::Invalid, "value " + std::to_string(id) + " is a " + kind_name(kind) +
+        throw Error(ErrorId::TypeMismatch, "value " + std::to_string(id) + " is a " + kind_name(kind) +
                                             ", not a VkTensor or SymInt: ExecuTorch's Vulkan runtime cannot take it as an input",
                     {}, at("input_ids", k));
       names_[id] = "input_" + std::to_string(k);
@@ -54,7 +54,7 @@ class Reader {
     for (std::size_t k = 0; k < rg_.output_ids.size(); ++k) {
       const uint32_t id = rg_.output_ids[k];
       if (rg_.values[id].kind != Kind::Tensor)
-        throw Error(ErrorCode::Invalid, "value " + std::to_string(id) + " is a " + kind_name(rg_.values[id].kind) +
+        throw Error(ErrorId::TypeMismatch, "value " + std::to_string(id) + " is a " + kind_name(rg_.values[id].kind) +
                                             ", not a VkTensor: ExecuTorch's Vulkan runtime cannot return it as an output",
                     {}, at("output_ids", k));
       if (names_[id].empty()) names_[id] = "output_" + std::to_string(k);
@@ -110,7 +110,7 @@ class Reader {
     if (t.memory_layout != kDefaultLayout) v.attrs[keys::kMemoryLayout] = Attr(memory_layout_name(t.memory_layout));
     v.attrs[keys::kStagingType] = Attr(data_type_name(t.staging_datatype));
     auto bytes = v.type.byte_size();
-    if (!bytes) throw Error(ErrorCode::Invalid, "the element count overflows", {}, w + ".dims");
+    if (!bytes) throw Error(ErrorId::Shape, "the element count overflows", {}, w + ".dims");
     if (t.constant_id >= 0) {
       const auto cid = static_cast<std::size_t>(t.constant_id);
       v.constant = constant_data(cid, uint64_t(*bytes), w);
@@ -131,30 +131,30 @@ class Reader {
     const std::string cw = at("constants", cid);
     if (b.offset == kNamedDataOffset) {
       if (!b.key_present || b.named_key.empty())
-        throw Error(ErrorCode::Invalid, "a named-data constant without a key", {}, cw + ".named_key");
+        throw Error(ErrorId::AttributeValue, "a named-data constant without a key", {}, cw + ".named_key");
       if (!named_) return std::nullopt;
       std::optional<Buffer> data;
       try {
         data = named_->find(b.named_key);
       } catch (const Error& e) {
         if (!e.where().empty() || !e.file().empty()) throw;
-        throw Error(e.code(), e.message(), {}, cw + ".named_key");
+        throw Error(e.id(), e.message(), {}, cw + ".named_key");
       }
       if (!data && named_->missing_ok) return std::nullopt;
       if (!data)
-        throw Error(ErrorCode::Io, "named data \"" + b.named_key + "\" is not in " + named_->where +
+        throw Error(ErrorId::IoOpen, "named data \"" + b.named_key + "\" is not in " + named_->where +
                                        (named_->how.empty() ? "" : ": " + named_->how), {}, cw + ".named_key");
       if (data->size() < need)
-        throw Error(ErrorCode::Invalid, "named data \"" + b.named_key + "\" has " + std::to_string(data->size()) +
+        throw Error(ErrorId::Shape, "named data \"" + b.named_key + "\" has " + std::to_string(data->size()) +
                                             " bytes, the tensor needs " + std::to_string(need), {}, w);
       return data->slice(0, static_cast<std::size_t>(need));
     }
     if (!seg_) return std::nullopt;
     if (b.offset > seg_->size || (b.offset == seg_->size && need > 0))
-      throw Error(ErrorCode::Invalid, "offset " + std::to_string(b.offset) + " is outside the " + std::to_string(seg_->size) +
+      throw Error(ErrorId::DanglingReference, "offset " + std::to_string(b.offset) + " is outside the " + std::to_string(seg_->size) +
                                           "-byte constant segment", {}, cw + ".offset");
     if (need > seg_->size - b.offset)
-      throw Error(ErrorCode::Invalid, "the tensor needs " + std::to_string(need) + " bytes at offset " +
+      throw Error(ErrorId::Shape, "the tensor needs " + std::to_string(need) + " bytes at offset " +
                                           std::to_string(b.offset) + ", past the end of the " +
                                           std::to_string(seg_->size) + "-byte constant segment", {}, w);
     return src_.view(seg_->offset + static_cast<std::size_t>(b.offset), static_cast<std::size_t>(need));
@@ -263,7 +263,7 @@ class Reader {
       const RawBytes& b = rg_.constants[k];
       if (b.offset == kNamedDataOffset || (used[k] >= 0 && uint64_t(used[k]) == b.length)) continue;
       if (b.offset > seg_->size || b.length > seg_->size - b.offset)
-        throw Error(ErrorCode::Invalid, "[" + std::to_string(b.offset) + ", +" + std::to_string(b.length) +
+        throw Error(ErrorId::DanglingReference, "[" + std::to_string(b.offset) + ", +" + std::to_string(b.length) +
                                             ") is outside the " + std::to_string(seg_->size) + "-byte constant segment",
                     {}, at("constants", k));
       auto bytes = src_.bytes.subspan(seg_->offset + static_cast<std::size_t>(b.offset), static_cast<std::size_t>(b.length));

@@ -50,6 +50,7 @@
 #include <cmath>
 #include <cstring>
 #include <map>
+#include <optional>
 #include <set>
 #include <tuple>
 
@@ -72,8 +73,8 @@ const T* find_as(const AttrMap& m, const std::string& k) {
   return a && a->is<T>() ? &a->get<T>() : nullptr;
 }
 
-[[noreturn]] void invalid_meta(const std::string& key, const std::string& msg) {
-  throw Error(ErrorCode::Invalid, msg, {}, "metadata." + key);
+[[noreturn]] void invalid_meta(const std::string& key, const std::string& msg, ErrorId id = ErrorId::AttributeValue) {
+  throw Error(id, msg, {}, "metadata." + key);
 }
 
 std::size_t align16(std::size_t n) { return (n + 15) / 16 * 16; }
@@ -191,7 +192,7 @@ class Writer {
     const auto* key = find_as<std::vector<std::string>>(g_.metadata, keys::kConstants + "named_key");
     if (!off) return;
     if (!len || !key || len->size() != off->size() || key->size() != off->size())
-      invalid_meta(keys::kConstants + "*", "offset, length and named_key differ in length");
+      invalid_meta(keys::kConstants + "*", "offset, length and named_key differ in length", ErrorId::Arity);
     auto absent = absent_set();
     for (std::size_t k = 0; k < off->size(); ++k) {
       RawBytes b{static_cast<uint64_t>((*off)[k]), static_cast<uint64_t>((*len)[k]), (*key)[k], true};
@@ -210,7 +211,7 @@ class Writer {
 
   int32_t tensor_slot(ValueId id, const std::string& where) {
     if (id >= g_.values.size())
-      throw Error(ErrorCode::Invalid, "value id " + std::to_string(id) + " out of range", {}, where);
+      throw Error(ErrorId::DanglingReference, "value id " + std::to_string(id) + " out of range", {}, where);
     if (!made_.count(id)) {
       RawValue v;
       v.kind = Kind::Tensor;
@@ -228,19 +229,19 @@ class Writer {
     RawTensor t;
     t.datatype = vk_dtype(v.type.dtype);
     if (t.datatype < 0)
-      throw Error(ErrorCode::Unsupported, "VkGraph has no data type for " + std::string(to_string(v.type.dtype)), {}, w);
+      throw Error(ErrorId::DataType, "VkGraph has no data type for " + std::string(to_string(v.type.dtype)), {}, w);
     if (v.type.quantization)
-      throw Error(ErrorCode::Unsupported, "VkTensor carries no quantization parameters", {}, w);
-    if (v.type.unknown_rank) throw Error(ErrorCode::Unsupported, "VkTensor needs a known shape", {}, w);
+      throw Error(ErrorId::DataType, "VkTensor carries no quantization parameters", {}, w);
+    if (v.type.unknown_rank) throw Error(ErrorId::NoForm, "VkTensor needs a known shape", {}, w);
     for (int64_t d : v.type.shape) {
-      if (d < 0 || d > int64_t(UINT32_MAX)) throw Error(ErrorCode::Unsupported, "VkTensor needs known dims that fit 32 bits", {}, w);
+      if (d < 0 || d > int64_t(UINT32_MAX)) throw Error(ErrorId::NoForm, "VkTensor needs known dims that fit 32 bits", {}, w);
       t.dims.push_back(static_cast<uint32_t>(d));
     }
     if (const auto* b = find_as<bool>(v.attrs, keys::kDimsAbsent); b && *b && t.dims.empty()) t.dims_present = false;
     if (const auto* m = find_as<int64_t>(v.attrs, keys::kMemObjId)) t.mem_obj_id = narrow_field<int32_t>(*m, w + ".mem_obj_id");
     auto enum_attr = [&](const std::string& key, auto& field, auto parse) {
       if (const auto* s = find_as<std::string>(v.attrs, key))
-        if (!parse(*s, field)) throw Error(ErrorCode::Invalid, "unknown value \"" + *s + "\"", {}, w + ".attrs." + key);
+        if (!parse(*s, field)) throw Error(ErrorId::AttributeValue, "unknown value \"" + *s + "\"", {}, w + ".attrs." + key);
     };
     enum_attr(keys::kStorageType, t.storage_type, parse_storage_type_name);
     enum_attr(keys::kMemoryLayout, t.memory_layout, parse_memory_layout_name);
@@ -256,7 +257,7 @@ class Writer {
     if (const auto* c = find_as<int64_t>(v.attrs, keys::kConstantId)) {
       if (*c < 0) return static_cast<int32_t>(*c);
       if (static_cast<std::size_t>(*c) >= table.size())
-        throw Error(ErrorCode::Invalid, "constant " + std::to_string(*c) + " is not in the graph's constants table (" +
+        throw Error(ErrorId::DanglingReference, "constant " + std::to_string(*c) + " is not in the graph's constants table (" +
                                             std::to_string(table.size()) + " entries)", {}, w + ".attrs." + keys::kConstantId);
       auto k = static_cast<std::size_t>(*c);
       if (v.constant && (table[k].offset != kNamedDataOffset || embed_named_)) share(k, *v.constant, w);
@@ -282,7 +283,7 @@ class Writer {
     const Buffer& have = it->second;
     const std::size_t common = std::min(have.size(), data.size());
     if (common > 0 && std::memcmp(have.data(), data.data(), common) != 0)
-      throw Error(ErrorCode::Unsupported, "shares constants[" + std::to_string(k) +
+      throw Error(ErrorId::NoForm, "shares constants[" + std::to_string(k) +
                                               "] with another tensor whose data differs in the bytes both hold",
                   {}, w + ".attrs." + keys::kConstantId);
     if (data.size() > have.size()) it->second = data;
@@ -310,7 +311,7 @@ class Writer {
         bytes = std::as_bytes(std::span<const uint8_t>(*data_[k]));
       else if (!ir_data_.count(k)) {
         if (need_data_)
-          throw Error(ErrorCode::Unsupported, "the graph has no data for this constant (read from a bare VkGraph?)", {},
+          throw Error(ErrorId::UnsupportedOther, "the graph has no data for this constant (read from a bare VkGraph?)", {},
                       "constants[" + std::to_string(k) + "]");
         continue;  // a bare VkGraph keeps the recorded offset and length
       }
@@ -335,7 +336,7 @@ class Writer {
       op.args = native_args(n, label);
     } else {
       auto rows = rows_for_op(n.op);
-      if (rows.empty()) throw Error(ErrorCode::Unsupported, "VkGraph has no operator for " + label, {}, "nodes[" + std::to_string(i) + "]");
+      if (rows.empty()) throw Error(ErrorId::NoForm, "VkGraph has no operator for " + label, {}, "nodes[" + std::to_string(i) + "]");
       const auto* want = find_as<std::string>(n.attrs, keys::kName);
       // New OperatorCalls use only what ExecuTorch's Vulkan runtime registers; a node read from a
       // VkGraph keeps the operator it was read as (the file said it).
@@ -348,13 +349,14 @@ class Writer {
       if (rows.empty()) {
         std::string names;
         for (const std::string& u : unregistered) names += (names.empty() ? "" : ", ") + u;
-        throw Error(ErrorCode::Unsupported,
+        throw Error(ErrorId::NoForm,
                     "VkGraph cannot express " + label + ": ExecuTorch's Vulkan runtime registers no operator for it (" + names +
                         (unregistered.size() == 1 ? " is" : " are") + " not registered)",
                     {}, "nodes[" + std::to_string(i) + "]");
       }
       std::stable_partition(rows.begin(), rows.end(), [&](const OpRow* r) { return want && r->aten == *want; });
       std::string why;
+      std::optional<ErrorId> why_id;  // the reasons' identifier when they all share one
       for (const OpRow* r : rows) {
         try {
           op.args = args_for(n, *r);
@@ -363,30 +365,31 @@ class Writer {
         } catch (const Error& e) {
           if (e.code() != ErrorCode::Unsupported) throw;
           if (why.find(e.message()) == std::string::npos) why += (why.empty() ? "" : "; ") + e.message();
+          why_id = !why_id || *why_id == e.id() ? e.id() : ErrorId::NoForm;
         }
       }
       if (op.name.empty())
-        throw Error(ErrorCode::Unsupported, "VkGraph cannot express " + label + ": " + why, {}, "nodes[" + std::to_string(i) + "]");
+        throw Error(why_id.value_or(ErrorId::NoForm), "VkGraph cannot express " + label + ": " + why, {}, "nodes[" + std::to_string(i) + "]");
     }
     raw().chain.push_back(std::move(op));
   }
 
   std::vector<int32_t> native_args(const Node& n, const std::string& label) {
     const auto* kept = find_as<std::vector<int64_t>>(n.attrs, keys::kArgs);
-    if (!kept) throw Error(ErrorCode::Unsupported, label + " has no vk.args: a native VkGraph operator is written back as it was read");
+    if (!kept) throw Error(ErrorId::NoForm, label + " has no vk.args: a native VkGraph operator is written back as it was read");
     for (ValueId v : n.inputs)
       if (v != kNoValue) tensor_slot(v, label);
     for (ValueId v : n.outputs) tensor_slot(v, label);
     std::vector<int32_t> args;
     for (int64_t a : *kept) {
       if (a < 0 || static_cast<std::size_t>(a) >= raw().values.size())
-        throw Error(ErrorCode::Invalid, label + ": vk.args names value " + std::to_string(a) + ", outside the table");
+        throw Error(ErrorId::DanglingReference, label + ": vk.args names value " + std::to_string(a) + ", outside the table");
       args.push_back(static_cast<int32_t>(a));
     }
     std::vector<int64_t> in, out;
     native_tensors(args, raw().values, in, out);
     if (!same_values(in, n.inputs) || !same_values(out, n.outputs))
-      throw Error(ErrorCode::Unsupported, label + ": its inputs or outputs no longer match vk.args (native operators are "
+      throw Error(ErrorId::Feature, label + ": its inputs or outputs no longer match vk.args (native operators are "
                                                   "written back verbatim)");
     // The arguments the reader copied into attributes must still be what vk.args names.
     if (const auto* name = find_as<std::string>(n.attrs, keys::kName))
@@ -395,7 +398,7 @@ class Writer {
           for (const auto& [k, a] : c->aten) {
             auto it = n.attrs.find(k);
             if (it != n.attrs.end() && !(it->second == a))
-              throw Error(ErrorCode::Unsupported, label + ": attribute " + k + " differs from the value vk.args names "
+              throw Error(ErrorId::Feature, label + ": attribute " + k + " differs from the value vk.args names "
                                                           "(native operators are written back verbatim)");
           }
           break;
@@ -414,9 +417,9 @@ class Writer {
     const std::string label = "node '" + n.name + "' (" + n.op + ")";
     const int ni = row.tensor_inputs(), no = row.tensor_outputs();
     if (ni >= 0 && (n.inputs.size() > static_cast<std::size_t>(ni) || !fits_required(row, n)))
-      throw Error(ErrorCode::Unsupported, row.aten + " takes " + std::to_string(ni) + " tensor inputs");
+      throw Error(ErrorId::NoForm, row.aten + " takes " + std::to_string(ni) + " tensor inputs");
     if (no >= 0 && n.outputs.size() != static_cast<std::size_t>(no))
-      throw Error(ErrorCode::Unsupported, row.aten + " has " + std::to_string(no) + " outputs");
+      throw Error(ErrorId::NoForm, row.aten + " has " + std::to_string(no) + " outputs");
     std::vector<TensorType> in, out;
     std::vector<bool> constant;
     for (ValueId v : n.inputs) {
@@ -476,7 +479,7 @@ class Writer {
       if (v && a.kind == ArgKind::Any) return add(scalar_of(*v, a));
       if (a.kind == ArgKind::OptInt || a.kind == ArgKind::OptNumber || a.kind == ArgKind::OptInts || a.kind == ArgKind::Any)
         return add(RawValue{});
-      throw Error(ErrorCode::Unsupported, label + ": no value for " + a.name);
+      throw Error(ErrorId::NoForm, label + ": no value for " + a.name);
     }
     return add(scalar_of(*v, a));
   }
@@ -494,7 +497,7 @@ class Writer {
     } else if (v.is<std::string>()) r.kind = Kind::String, r.s = v.get<std::string>();
     else if (v.is<std::vector<int64_t>>()) r.kind = Kind::IntList, r.ints = v.get<std::vector<int64_t>>();
     else if (v.is<std::vector<double>>()) r.kind = Kind::DoubleList, r.doubles = v.get<std::vector<double>>();
-    else throw Error(ErrorCode::Unsupported, "argument " + a.name + " has no VkGraph form");
+    else throw Error(ErrorId::NoForm, "argument " + a.name + " has no VkGraph form");
     return r;
   }
 

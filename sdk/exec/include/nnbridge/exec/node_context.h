@@ -16,14 +16,14 @@
 
 namespace nnbridge::exec {
 
-/// Error(Unsupported) thrown while preparing a node that needs the value of an input that is not
+/// Error(Unsupported, id Feature) thrown while preparing a node that needs the value of an input that is not
 /// a constant (a Reshape shape, a Slice's starts computed from graph inputs), or whose output
 /// shape depends on such values (NonZero). A backend's prepare() answers it with an input-bound
 /// plan (nnbridge/exec/input_bound.h) when the graph has inputs to bind.
 class NeedsValue : public Error {
  public:
   NeedsValue(std::string message, std::string where = {})
-      : Error(ErrorCode::Unsupported, std::move(message), {}, std::move(where)) {}
+      : Error(ErrorId::Feature, std::move(message), {}, std::move(where)) {}
 };
 
 /// One node as its kernel factory sees it. Factories throw Error(Unsupported) for attribute
@@ -58,8 +58,16 @@ struct NodeContext {
   const std::vector<float>& value(std::size_t input, std::string_view what) const;
   /// attr_int(name, fallback) normalized against `rank` (nnbridge/axis.h: ONNX's [-r, r-1]).
   int64_t attr_axis(std::string_view name, int64_t fallback, int64_t rank) const;
-  [[noreturn]] void unsupported(const std::string& what) const;  ///< throws Error(Unsupported)
-  [[noreturn]] void invalid(const std::string& what) const;      ///< throws Error(Invalid)
+  /// Throws Error(id, what); `id` must be an Unsupported one (ErrorId::DataType for a dtype the
+  /// kernel lacks, ErrorId::Feature for an attribute value or input form it does not implement).
+  [[noreturn]] void unsupported(ErrorId id, const std::string& what) const;
+  /// Throws Error(id, what); `id` must be an Invalid one (ErrorId::Shape, ErrorId::Arity,
+  /// ErrorId::AttributeValue, ...).
+  [[noreturn]] void invalid(ErrorId id, const std::string& what) const;
+  /// unsupported(ErrorId::Feature, what).
+  [[noreturn]] void unsupported(const std::string& what) const;
+  /// invalid(ErrorId::InvalidOther, what).
+  [[noreturn]] void invalid(const std::string& what) const;
 };
 
 /// Scale per output channel for an Int32 bias (input 2) that carries no quantization while X

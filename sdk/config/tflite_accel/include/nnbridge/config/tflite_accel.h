@@ -96,8 +96,9 @@ struct LoadOptions {
   /// default 100 there) and nested tables and vectors for fb and fb-json (FlatBuffers'
   /// verifier). max_tables: tables the FlatBuffers verifier visits (fb, fb-json). proto-json
   /// keeps protobuf's own fixed nesting bound (100) and fb-json's text parser FlatBuffers'
-  /// (64) before these apply. An exceeded bound is Error(Unsupported) naming the option for the
-  /// size, Error(Malformed) naming the bound for depth and tables.
+  /// (64) before these apply. An exceeded bound is Error(Io, ErrorId::IoTooLarge) naming the
+  /// option for the size, Error(Malformed) naming the bound for depth and tables (the protobuf
+  /// parser's or the FlatBuffers verifier's refusal).
   VerifierLimits limits;
 };
 
@@ -106,8 +107,8 @@ struct LoadOptions {
 std::vector<std::string> reader_limit_options();
 /// `defaults` with the reader options among `options` applied (keys reader_limit_options(),
 /// decimal integers from 1; depth and tables up to 2^32 - 1, size up to 2^31 - 1). Throws
-/// Error(Invalid) naming the option for any other value, or a key that is not one of them
-/// (listing the valid keys).
+/// Error(Invalid) naming the option for any other value, and Error(ErrorId::UnknownOption,
+/// nnbridge.unsupported.305) for a key that is not one of them (listing the valid keys).
 VerifierLimits reader_limits(const std::map<std::string, std::string, std::less<>>& options,
                              const VerifierLimits& defaults = LoadOptions{}.limits);
 

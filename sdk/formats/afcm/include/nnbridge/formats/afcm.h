@@ -69,10 +69,12 @@ namespace nnbridge::formats::afcm {
 /// Reading a file and writing it back gives a buffer that flatc decodes to the same JSON,
 /// including what TFLite drops (ProgramBinary, enum values it maps to UNKNOWN).
 ///
-/// Errors: Error(Malformed) for bytes that do not verify (`where` names the part, e.g.
-/// "programs[2].objects[0]"), lack the AFCM identifier, or use a union member the schema does
-/// not have; Error(Unsupported) for an OpenCL program cache. The writer throws
-/// Error(Unsupported) for a node of another op (naming it) and Error(Invalid) for a gl.Program
+/// Errors (identifiers of nnbridge/error.h): bytes that do not verify (`where` names the part,
+/// e.g. "programs[2].objects[0]") are Truncated (an offset or size past the end), DepthLimit,
+/// ResourceLimit or VerifyFailed; bytes 4..7 other than "AFCM" BadIdentifier; a union member the
+/// schema does not have BadEncoding; an OpenCL program cache Feature. The writer throws
+/// Error(NoForm) for a node of another op (naming it) and an Invalid identifier (AttributeValue,
+/// Arity, Narrowing, DanglingReference) for a gl.Program
 /// that does not follow the form above ("nodes[3].attrs.gl.objects.binding[0]"), including an
 /// attribute it does not know (it would be lost). Writing is deterministic and atomic.
 ///

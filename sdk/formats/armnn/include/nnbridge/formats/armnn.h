@@ -43,7 +43,8 @@ namespace nnbridge::formats::armnn {
 ///   write them, are ignored for the graph and kept as `armnn.ignoredInputSlots` /
 ///   `armnn.ignoredOutputSlots[...]` for the writer; those vectors may also be absent
 ///   (`armnn.inputSlotsAbsent` / `armnn.outputSlotsAbsent`). Any other layer without its
-///   slot vectors is Error(Malformed).
+///   slot vectors is Error(MalformedOther); slot counts other than the layer kind's are
+///   Error(Arity).
 /// - ElementwiseBinary: operation Add/Div/Maximum/Minimum/Mul/Sub -> Add/Div/Max/Min/Mul/Sub,
 ///   SqDiff (6) -> SquaredDifference, Power (7) -> Pow (the released BinaryOperation numbers).
 /// - Splitter -> Split (axis; the view sizes as the split input) when the views cut the input
@@ -101,18 +102,20 @@ namespace nnbridge::formats::armnn {
 /// - Each `inputIds` / `outputIds` entry must name an Input / Output layer as Arm NN's
 ///   deserializer looks it up (SetupInputLayers / SetupOutputLayers): by LayerBase.index when
 ///   featureVersions.bindingIdsScheme is 0, by layerBindingId otherwise. Anything else is
-///   Error(Invalid), where "inputIds[k]" / "outputIds[k]" (Arm NN refuses such files too).
+///   Error(DanglingReference), where "inputIds[k]" / "outputIds[k]" (Arm NN refuses such files
+///   too).
 ///
 /// Reader options (LoadOptions::options):
 ///   armnn.layout = released (default) | seed   -- the seed's pre-release union order is read
 ///                                                only when asked for, never guessed; a seed
-///                                                file read without it is Error(Unsupported).
+///                                                file read without it is Error(Version).
 ///   armnn.max_depth, armnn.max_tables, armnn.max_size -- the FlatBuffers verifier's bounds
 ///                                                (VerifierLimits in nnbridge/format.h: defaults
 ///                                                64, 100000000, 2^31 - 1 bytes; a 1M-layer graph
 ///                                                loads with them). A file over a bound is
-///                                                Error(Malformed) (depth, tables) or
-///                                                Error(Unsupported) (size) naming the option.
+///                                                Error(DepthLimit) / Error(ResourceLimit)
+///                                                (depth, tables) or Error(IoTooLarge) (size),
+///                                                naming the option.
 /// Writer options (SaveOptions::options):
 ///   armnn.bindingIdsScheme, armnn.weightsLayoutScheme, armnn.constantTensorsAsInputs = 0|1
 ///   armnn.fileIdentifier = 0|1, armnn.layout = released | seed
@@ -120,10 +123,15 @@ namespace nnbridge::formats::armnn {
 /// weightsLayoutScheme 0 and constantTensorsAsInputs 0 (what Arm NN 20.08 writes: 20.08
 /// ignores the later fields, current Arm NN converts these schemes on load), with identifier.
 ///
-/// Errors: Error(Malformed) with `where` in the schema's field names
-/// ("layers[2].layer.base.inputSlots[1].connection.sourceLayerIndex") for anything that
-/// does not verify or does not add up; Error(Unsupported) for an op or value the format
-/// cannot hold (naming the node) and for seed-layout files read without the option.
+/// Errors (identifiers of nnbridge/error.h), with `where` in the schema's field names
+/// ("layers[2].layer.base.inputSlots[1].connection.sourceLayerIndex"): bytes that do not verify
+/// are Truncated (an offset or size past the end, nnbridge/verify_failure.h), DepthLimit,
+/// ResourceLimit or VerifyFailed; an unknown union tag or an element count that overflows is
+/// BadEncoding; an absent required table or vector is MalformedOther; a connection or id that
+/// names no layer is DanglingReference, two layers with one LayerBase.index DuplicateName.
+/// Writing: NoForm for an op or value the format cannot hold (naming the node), Narrowing for
+/// an identity field out of its schema type's range; Version for seed-layout files read without
+/// the option.
 /// Writing is deterministic (the same Graph gives the same bytes) and atomic.
 FormatHandler format_handler();
 
@@ -136,11 +144,11 @@ FormatHandler format_handler();
 /// number, `<union>_type` keys) and yields the same bytes, which the armnn reader then reads:
 /// a JSON file and the binary flatc makes of it give the same IR. Rules and errors are the
 /// armnn reader's (`where` in the schema's field names, which are the JSON's keys), plus
-/// Error(Malformed) with where = "line L, column C" for text the parser refuses and for a NUL
+/// Error(Syntax) with where = "line L, column C" for text the parser refuses and for a NUL
 /// byte (where = "byte N"). The IR's source_format is "armnn-json".
 /// Sniffing: a JSON object whose first 64 KiB use the keys `layers` and `layer_type`.
 /// Reader options: armnn-json.max_size (bytes of text, default 2^31 - 1; over it:
-/// Error(Unsupported)), armnn-json.max_depth and armnn-json.max_tables (the verifier's bounds
+/// Error(IoTooLarge)), armnn-json.max_depth and armnn-json.max_tables (the verifier's bounds
 /// on the compiled buffer, as for armnn).
 ///
 /// Writing: the armnn writer's buffer printed as strict JSON (quoted keys, enum names, fields

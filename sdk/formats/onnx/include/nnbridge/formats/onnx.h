@@ -82,7 +82,8 @@ namespace nnbridge::formats::onnx {
 ///
 /// Reader options: onnx.max_size (bytes of the .onnx file, default and at most 2^31 - 1),
 /// onnx.max_nodes (default 10000000), onnx.max_tensors (initializers plus Constant nodes, default
-/// 10000000); over a limit: Error(Unsupported) naming the option.
+/// 10000000); over a limit: Error naming the option, identifier IoTooLarge for onnx.max_size and
+/// ResourceLimit for the counts (docs/errors.md), as the other readers' limits.
 ///
 /// Writing: Arm NN's forms first become ONNX's (nnbridge/rewrite.h: an NHWC Conv, pool,
 /// normalization or DepthToSpace/SpaceToDepth between Transposes to and from NCHW, nhwc_as_nchw;

@@ -100,8 +100,9 @@ struct ExtendedHeader {
 };
 
 /// The extended header of `file`, nullopt when bytes 8..11 are not "eh00" (a Program without
-/// segments). Error(Malformed), `where` "extended_header.<field>": a length below 24, a
-/// program_size below 16 or past the end, a segment_base_offset before program_size or past the end.
+/// segments). Error(Malformed), `where` "extended_header.<field>": a length below 24
+/// (BadIdentifier), a program_size below 16 or past the end, a segment_base_offset before
+/// program_size or past the end (Truncated when past the end, else MalformedOther).
 std::optional<ExtendedHeader> parse_extended_header(std::span<const std::byte> file);
 /// The 32 header bytes for `h` (always length 32).
 std::vector<uint8_t> encode_extended_header(const ExtendedHeader& h);
@@ -115,8 +116,8 @@ struct FlatTensorHeader {
   static constexpr uint32_t kLength = 40;
   friend bool operator==(const FlatTensorHeader&, const FlatTensorHeader&) = default;
 };
-/// Error(Malformed), `where` "header.<field>", when the magic is not "FH01", the length is below
-/// 40 or an extent lies outside the file.
+/// Error(Malformed), `where` "header.<field>", when the magic is not "FH01" or the length is below
+/// 40 (BadIdentifier), or an extent lies outside the file (Truncated).
 FlatTensorHeader parse_flat_tensor_header(std::span<const std::byte> file);
 
 }  // namespace nnbridge::formats::pte

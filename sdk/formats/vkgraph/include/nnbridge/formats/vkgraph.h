@@ -186,6 +186,8 @@ struct DelegateHeader {
 /// fewer than 30 bytes, magic other than "VH00", header_size < 30, flatbuffer_offset <
 /// header_size, flatbuffer_size 0, flatbuffer or segment past the end (64-bit arithmetic,
 /// so sums that wrap in 32 bits are caught), bytes_offset before the flatbuffer's end.
+/// Identifiers (docs/errors.md): Truncated for fewer than 30 bytes and extents past the end,
+/// BadIdentifier for the magic and header_size, MalformedOther for overlapping or empty regions.
 DelegateHeader parse_delegate_header(std::span<const std::byte> payload);
 /// The 30 header bytes for `h`.
 std::vector<uint8_t> encode_delegate_header(const DelegateHeader& h);

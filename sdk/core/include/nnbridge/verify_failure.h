@@ -1,0 +1,65 @@
+// Why a FlatBuffers verification failed, as an error identifier (for readers of FlatBuffers formats).
+#pragma once
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstddef>
+#include <cstdint>
+#include <cstring>
+
+#include "nnbridge/error.h"
+
+namespace nnbridge {
+
+/// Bytes after the end that verify_failure's second zero-tailed try fills with 32-bit words of
+/// this value (see there).
+inline constexpr std::uint32_t kVerifyFailureTail = 256;
+
+/// After `verify(p, n, max_depth, max_tables)` returned false for the `n` bytes at `p`, the
+/// identifier that says why. `verify` is a callable `bool(const std::uint8_t*, std::size_t,
+/// unsigned max_depth, unsigned max_tables)` that runs the format's flatbuffers::Verifier with
+/// those bounds (its Options::max_depth / max_tables); it is retried with changed input:
+/// - ErrorId::DepthLimit when the bytes verify with twice `max_depth` (at least 64, FlatBuffers'
+///   default, and at most 1024 unless `max_depth` already is more) and the same `max_tables`;
+/// - ErrorId::ResourceLimit when they verify with twice `max_tables` plus n / 4;
+/// - ErrorId::Truncated when they verify once followed by zero bytes up to FlatBuffers' 2 GiB
+///   limit (FLATBUFFERS_MAX_BUFFER_SIZE): every failed check was an offset or a size past the end,
+///   which is what cutting a file short does. Zero bytes read as an empty table (soffset 0: the
+///   vtable is the table itself, of size 0), an empty vector or an empty string. A table or vector
+///   cut in two would read its lost offsets as 0, which no verifier accepts, so a second try sets
+///   the kVerifyFailureTail bytes after the end to 32-bit words of that value: an offset read there
+///   points into the zeros beyond. The tail is an anonymous mapping: pages the verifier never reads
+///   cost no memory;
+/// - ErrorId::VerifyFailed otherwise.
+/// Each retry does at most about twice the work the bounds allowed the first verification.
+template <class Verify>
+ErrorId verify_failure(const std::uint8_t* p, std::size_t n, unsigned max_depth, unsigned max_tables, Verify verify) {
+  const unsigned deeper =
+      std::max(max_depth, std::min(std::max(max_depth > 0x7FFF'FFFFu ? max_depth : 2 * max_depth, 64u), 1024u));
+  if (deeper > max_depth && verify(p, n, deeper, max_tables)) return ErrorId::DepthLimit;
+  const std::uint64_t more = std::min<std::uint64_t>(2 * std::uint64_t(max_tables) + n / 4, 0xFFFF'FFFFu);
+  if (more > max_tables && verify(p, n, max_depth, unsigned(more))) return ErrorId::ResourceLimit;
+  // 2^31 - 2: one below the verifier's bound, which it asserts the size is under.
+  constexpr std::size_t kPadded = (std::size_t{1} << 31) - 2;
+  if (n == 0 || n >= kPadded - kVerifyFailureTail) return ErrorId::VerifyFailed;
+  void* m = mmap(nullptr, kPadded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (m == MAP_FAILED) return ErrorId::VerifyFailed;
+  auto* q = static_cast<std::uint8_t*>(m);
+  std::memcpy(q, p, n);
+  bool padded_ok = verify(q, kPadded, max_depth, max_tables);
+  if (!padded_ok) {
+    // The same with the words just past the end (4-byte aligned) set to kVerifyFailureTail: an
+    // object cut in two reads its lost offsets as pointing into the zeros beyond, not as 0.
+    const std::size_t from = (n + 3) & ~std::size_t{3};
+    for (std::size_t k = from; k < from + kVerifyFailureTail; k += 4) {
+      const std::uint32_t w = kVerifyFailureTail;
+      std::memcpy(q + k, &w, 4);
+    }
+    padded_ok = verify(q, kPadded, max_depth, max_tables);
+  }
+  munmap(m, kPadded);
+  return padded_ok ? ErrorId::Truncated : ErrorId::VerifyFailed;
+}
+
+}  // namespace nnbridge

@@ -13,6 +13,7 @@
 #include "memory_plan.h"
 #include "nnbridge/cpu_ref.h"
 #include "nnbridge/exec/input_bound.h"
+#include "nnbridge/exec/option_keys.h"
 #include "nnbridge/exec/prepare.h"
 
 namespace nnbridge::cpu_ref {
@@ -190,6 +191,7 @@ class CpuBackend final : public Backend {
   // A graph whose shapes or operands depend on the values of its inputs is planned per run with
   // the inputs bound (nnbridge/exec/input_bound.h).
   std::unique_ptr<Plan> prepare(const Graph& g, const BackendOptions& options) const override {
+    exec::check_option_keys(options, "cpu", {});
     try {
       return prepare_static(g, options);
     } catch (const exec::NeedsValue&) {

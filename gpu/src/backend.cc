@@ -12,6 +12,7 @@
 #include "nnbridge/exec/convert.h"
 #include "nnbridge/gpu.h"
 #include "nnbridge/exec/input_bound.h"
+#include "nnbridge/exec/option_keys.h"
 #include "nnbridge/exec/prepare.h"
 #include "custom_layers.h"
 #include "ops.h"
@@ -170,13 +171,11 @@ class GpuBackend final : public Backend {
 
   std::unique_ptr<Plan> prepare(const Graph& g, const BackendOptions& options) const override {
     std::string device_spec, fallback = "none", cache_dir;
+    exec::check_option_keys(options, "opencl", {"device", "fallback", "cache_dir"});
     for (const auto& [key, value] : options.options) {
-      if (key.rfind("opencl.", 0) != 0) continue;  // another backend's
       if (key == "opencl.device") device_spec = value;
       else if (key == "opencl.fallback") fallback = value;
       else if (key == "opencl.cache_dir") cache_dir = value;
-      else throw Error(ErrorId::UnknownOption, "unknown option \"" + key +
-                                               "\" (the opencl backend knows opencl.device, opencl.fallback, opencl.cache_dir)");
     }
     if (fallback != "none" && fallback != "cpu")
       throw Error(ErrorId::OptionValue, "opencl.fallback must be none or cpu, not \"" + fallback + "\"");

@@ -77,10 +77,7 @@ Launch pad(const OpContext& c) {
     if (v.size() != 1) k.invalid(ErrorId::Shape, "constant_value must hold one value");
     value = v[0];
   }
-  // Arm NN 20.08 CpuRef writes the pad value into quantized storage as is (cpu's rule, same file).
-  const auto& oq = k.out[0].quantization;
-  if (k.from_armnn && is_quantized(k.out[0].dtype) && oq && !oq->scales.empty() && !(k.has_input(2) && is_quantized(k.in[2].dtype)))
-    value = static_cast<float>(oq->scales[0] * (value - static_cast<double>(oq->zero_points.empty() ? 0 : oq->zero_points[0])));
+  // constant_value is a real value, also for a quantized output (cpu's rule, same file).
   const Shape ist = strides_of(is);
   std::vector<GatherDim> dims;
   for (int64_t d = 0; d < r; ++d) dims.push_back(GatherDim{os[d], -pads[d], 1, is[d], ist[d], code});

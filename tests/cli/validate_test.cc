@@ -115,6 +115,12 @@ TEST_CASE("validate: usage errors exit 2, bad input exits 3") {
   r = cli("validate " + model + " --inputs " + q(c / "no_such_dir") + " --expected " + q(c / "outputs"));
   CHECK(r.rc == 3);
   CHECK(contains(r.out, "no_such_dir"));
+  CHECK(contains(r.out, "[nnbridge.io.101]"));
+  CHECK(contains(r.out, "no such folder"));
+  r = cli("validate " + model + " --inputs " + q(c / "inputs/x.npy") + " --expected " + q(c / "outputs"));
+  CHECK(r.rc == 3);
+  CHECK(contains(r.out, "[nnbridge.io.105]"));
+  CHECK(contains(r.out, "not a folder"));
   const fs::path extra = temp_dir() / "extra";
   fs::create_directories(extra);
   fs::copy_file(c / "outputs/y.npy", extra / "y.npy");
@@ -122,6 +128,17 @@ TEST_CASE("validate: usage errors exit 2, bad input exits 3") {
   r = cli(validate_args(c, extra.string()));
   CHECK(r.rc == 3);
   CHECK(contains(r.out, "\"z.npy\" is not a graph output"));
+  CHECK(contains(r.out, "nnbridge.invalid.401"));  // docs/errors.md: DanglingReference
+  // A stray file among the inputs is an input the graph does not have: MissingInput, as
+  // conformance and Python's run() say.
+  const fs::path stray_inputs = temp_dir() / "stray_inputs";
+  fs::create_directories(stray_inputs);
+  fs::copy_file(c / "inputs/x.npy", stray_inputs / "x.npy", fs::copy_options::overwrite_existing);
+  fs::copy_file(c / "inputs/x.npy", stray_inputs / "w.npy", fs::copy_options::overwrite_existing);
+  r = cli("validate " + model + " --inputs " + q(stray_inputs) + " --expected " + q(c / "outputs"));
+  CHECK(r.rc == 3);
+  CHECK(contains(r.out, "\"w.npy\" is not a graph input"));
+  CHECK(contains(r.out, "nnbridge.invalid.410"));
   fs::remove(extra / "y.npy");
   fs::remove(extra / "z.npy");
   r = cli(validate_args(c, extra.string()));

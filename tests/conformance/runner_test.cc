@@ -122,6 +122,17 @@ TEST_CASE("conformance: --filter keeps the cases whose name matches, and all pas
   CHECK(has_line(r.out, "1 passed, 0 failed"));
   Result none = cli("conformance " + q(root) + " --filter 'nothing*'");
   CHECK(none.rc == 3);
+  // A -B key of no backend is a usage error; a misspelt key of cpu fails each case it prepares
+  // with nnbridge.unsupported.305 (docs/errors.md), never a run with the default.
+  Result typo = cli("conformance " + q(root) + " --filter '*/pass' -B cpux.threads=1");
+  CAPTURE(typo.out);
+  CHECK(typo.rc == 2);
+  CHECK(typo.out.find("option \"cpux.threads\" names no backend") != std::string::npos);
+  Result unknown = cli("conformance " + q(root) + " --filter '*/pass' -B cpu.bogus=1");
+  CAPTURE(unknown.out);
+  CHECK(unknown.rc == 1);
+  CHECK(unknown.out.find("[nnbridge.unsupported.305]") != std::string::npos);
+  CHECK(unknown.out.find("\"cpu.bogus\"") != std::string::npos);
 }
 
 TEST_CASE("conformance: --json reports every case with its status, checks and the counts") {
@@ -169,6 +180,8 @@ TEST_CASE("conformance: expected errors must match code and message, and a bad c
   // docs/errors.md: the hundreds digit is the code, so io.201 names no identifier.
   write(root / "digit_id" / "model.armnn", truncated);
   write(root / "digit_id" / "case.json", R"({"format": "armnn", "expect_error": {"id": "nnbridge.io.201"}})");
+  write(root / "no_id" / "model.armnn", truncated);
+  write(root / "no_id" / "case.json", R"({"format": "armnn", "expect_error": {"message_contains": "past"}})");
   Result r = cli("conformance " + q(root) + " --jobs 1");
   CAPTURE(r.out);
   CHECK(r.rc == 1);
@@ -186,7 +199,9 @@ TEST_CASE("conformance: expected errors must match code and message, and a bad c
   CHECK(r.out.find("case.json: expect_error.id: ") != std::string::npos);
   CHECK(has_line(r.out, "FAIL errors/digit_id: Invalid: [nnbridge.invalid.409] "));
   CHECK(r.out.find("\"nnbridge.io.201\": the hundreds digit of an identifier is its code") != std::string::npos);
-  CHECK(has_line(r.out, "0 passed, 8 failed, 1 skipped"));
+  CHECK(has_line(r.out, "FAIL errors/no_id: Invalid: [nnbridge.invalid.409] "));
+  CHECK(r.out.find("case.json: expect_error: names no error: give \"id\"") != std::string::npos);
+  CHECK(has_line(r.out, "0 passed, 9 failed, 1 skipped"));
 }
 
 TEST_CASE("conformance: conversions and execution through them") {

@@ -210,6 +210,18 @@ const std::string kHead = R"({"format": "nnbridge-ir", "version": 1, )";
 
 TEST_CASE("malformed JSON names the path") {
   CHECK(error_where("{not json").rfind("byte ", 0) == 0);
+  // The 0-based offset of the byte the parser stopped at: ']' is byte 5 of "[1,2,]", 'x' byte 9
+  // of "{\"a\": 1} x" (counted by hand); nlohmann's own exception ids stay out of the message.
+  CHECK(error_where("[1,2,]") == "byte 5");
+  CHECK(error_where("{\"a\": 1} x") == "byte 9");
+  try {
+    from_json("[1,2,]", {}, "in.json");
+    FAIL("parsed");
+  } catch (const Error& e) {
+    CHECK(e.id() == ErrorId::Syntax);
+    CHECK(std::string(e.what()).find("json.exception") == std::string::npos);
+    CHECK(std::string(e.what()).find("line 1, column 6") != std::string::npos);
+  }
   CHECK(error_where(R"({"format": "onnx", "version": 1, "values": [], "nodes": [], "inputs": [], "outputs": []})") ==
         "format");
   CHECK(error_where(R"({"format": "nnbridge-ir", "version": 2, "values": [], "nodes": [], "inputs": [], "outputs": []})",

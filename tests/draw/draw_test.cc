@@ -16,6 +16,7 @@
 #include "nnbridge/draw.h"
 #include "nnbridge/error.h"
 #include "nnbridge/io.h"
+#include "support/error_id.h"
 #include "support/flatc.h"
 #include "support/paths.h"
 
@@ -125,6 +126,9 @@ TEST_CASE("draw: to_dot is DOT text with rankdir and HTML labels") {
   CHECK(dot.find("<B>Conv</B>") != std::string::npos);
   o.rankdir = "XY";
   CHECK_THROWS_WITH_AS(to_dot(g, o), doctest::Contains("rankdir \"XY\""), Error);
+  CHECK(test::thrown_id([&] { to_dot(g, o); }) == ErrorId::OptionValue);
+  CHECK(test::thrown_id([&] { render_bytes(g, "jpeg"); }) == ErrorId::UnknownFormat);
+  CHECK(test::thrown_id([&] { render(g, "picture.jpeg"); }) == ErrorId::UnknownFormat);
 }
 
 TEST_CASE("draw: nodes sharing a name scope are boxed in nested clusters") {
@@ -167,6 +171,63 @@ TEST_CASE("draw: nodes sharing a name scope are boxed in nested clusters") {
   CHECK(to_dot(g, o).find("subgraph") == std::string::npos);
   o.scopes = -2;
   CHECK_THROWS_WITH_AS(to_dot(g, o), doctest::Contains("scopes = -2"), Error);
+  CHECK(test::thrown_id([&] { to_dot(g, o); }) == ErrorId::OptionValue);
+}
+
+TEST_CASE("draw: edges of values the file leaves untyped carry the inferred type") {
+  // As PyTorch's exports: only the graph input and output are typed. Relu keeps its input's
+  // type and Transpose perm [1, 0] swaps the dims (ONNX Relu-14, Transpose-13), so the inner
+  // edges are float32 [2, 3] and float32 [3, 2].
+  Graph g;
+  const ValueId x = g.add_value({"x", TensorType{DataType::Float32, {2, 3}}});
+  const TensorType unknown{DataType::Undefined, {}, true};  // nothing known, not even the rank
+  const ValueId r = g.add_value({"r", unknown});
+  const ValueId t = g.add_value({"t", unknown});
+  const ValueId y = g.add_value({"y", TensorType{DataType::Float32, {3, 2}}});
+  g.inputs = {x};
+  g.add_node({"Relu", "relu", {x}, {r}, {}});
+  g.add_node({"Transpose", "transpose", {r}, {t}, {{"perm", std::vector<int64_t>{1, 0}}}});
+  g.add_node({"Relu", "relu2", {t}, {y}, {}});
+  g.outputs = {y};
+  const std::string dot = to_dot(g);
+  CHECK(dot.find("label=\"float32 [2, 3]\"") != std::string::npos);
+  CHECK(dot.find("label=\"float32 [3, 2]\"") != std::string::npos);
+  CHECK(dot.find("label=\"?") == std::string::npos);
+  CHECK(g.values[r].type == unknown);  // the caller's graph is not changed
+}
+
+TEST_CASE("draw: the DOT text is the same on every call, clusters in the order of their first node") {
+  // Graphviz's default ID discipline orders subgraphs by the address of their name string, so the
+  // cluster order changed from call to call; 40 scopes of 2 nodes each, drawn 20 times.
+  Graph g;
+  const auto f32 = [](std::vector<int64_t> s) { return TensorType{DataType::Float32, std::move(s)}; };
+  ValueId prev = g.add_value({"x", f32({1, 4})});
+  g.inputs = {prev};
+  for (int k = 0; k < 40; ++k)
+    for (const char* leaf : {"a", "b"}) {
+      const std::string name = "s" + std::to_string(k) + "/" + leaf;
+      const ValueId out = g.add_value({name + ":0", f32({1, 4})});
+      g.add_node({"Relu", name, {prev}, {out}, {}});
+      prev = out;
+    }
+  g.outputs = {prev};
+  const std::string first = to_dot(g);
+  REQUIRE(count_of(first, "subgraph cluster_") == 40);
+  std::size_t at = 0;
+  for (int k = 0; k < 40; ++k) {  // cluster_k holds nodes 2k and 2k+1 and comes k-th
+    const std::size_t here = first.find("subgraph cluster_" + std::to_string(k) + " ");
+    REQUIRE(here != std::string::npos);
+    CHECK(here >= at);
+    at = here;
+    const std::string body = first.substr(here, first.find('}', here) - here);
+    CHECK(body.find("label=<s" + std::to_string(k) + ">") != std::string::npos);
+    CHECK(body.find("node" + std::to_string(2 * k) + "\t[") != std::string::npos);
+    CHECK(body.find("node" + std::to_string(2 * k + 1) + "\t[") != std::string::npos);
+  }
+  for (int i = 0; i < 20; ++i) {
+    std::vector<std::string> noise(static_cast<std::size_t>(i) * 7, std::string(40, 'x'));  // other heap states
+    CHECK(to_dot(g) == first);
+  }
 }
 
 TEST_CASE("draw: PNG and PDF come out as such files") {

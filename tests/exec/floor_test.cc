@@ -6,11 +6,14 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <map>
+#include <optional>
 #include <set>
 
 #include "nnbridge/axis.h"
 #include "nnbridge/error.h"
 #include "nnbridge/exec/convert.h"
+#include "nnbridge/exec/option_keys.h"
 #include "nnbridge/exec/prepare.h"
 #include "nnbridge/exec/shape.h"
 
@@ -252,6 +255,39 @@ TEST_CASE("prepare_nodes: a node without a kernel runs on the fallback list's ba
   const TensorMap out = plan->run(in);
   auto y = out.at("y").values<float>();
   CHECK(std::vector<float>(y.begin(), y.end()) == std::vector<float>{2.0f, -4.0f, 0.5f, 6.0f});
+}
+
+TEST_CASE("check_option_keys: a key of this backend it does not know, or of no backend, is refused") {
+  const auto id_of = [](std::map<std::string, std::string, std::less<>> keys, bool registry) -> std::optional<ErrorId> {
+    BackendOptions o;
+    o.options = std::move(keys);
+    try {
+      if (registry) exec::check_option_backends(o);
+      else exec::check_option_keys(o, "stub_k", {"device", "fallback"});
+    } catch (const Error& e) {
+      return e.id();
+    }
+    return std::nullopt;
+  };
+  // What a backend checks: its own keys, and that every key has a prefix.
+  CHECK(id_of({{"stub_k.device", "0"}, {"stub_k.fallback", "cpu"}}, false) == std::nullopt);
+  CHECK(id_of({{"stub_k.devices", "0"}}, false) == ErrorId::UnknownOption);  // misspelt
+  CHECK(id_of({{"stub_k", "0"}}, false) == ErrorId::UnknownOption);          // no '.': no backend
+  CHECK(id_of({{".device", "0"}}, false) == ErrorId::UnknownOption);
+  // Another backend's key is that backend's to check (validate() and fallback share options),
+  // registered or not.
+  CHECK(id_of({{"stub_other.anything", "1"}}, false) == std::nullopt);
+  CHECK(id_of({{"no_such_backend.device", "0"}}, false) == std::nullopt);
+  // What an entry point checks: every prefix names a registered backend.
+  register_backend(std::make_shared<StubBackend>("stub_k", std::set<std::string>{}));
+  CHECK(id_of({{"stub_k.anything", "1"}}, true) == std::nullopt);
+  CHECK(id_of({{"no_such_backend.device", "0"}}, true) == ErrorId::UnknownOption);
+  CHECK(id_of({{"device", "0"}}, true) == ErrorId::UnknownOption);
+  BackendOptions o;
+  o.options["stub_k.colour"] = "red";
+  CHECK_THROWS_WITH_AS(exec::check_option_keys(o, "stub_k", {"device", "fallback"}),
+                       doctest::Contains("stub_k.device, stub_k.fallback"), Error);
+  CHECK_THROWS_WITH_AS(exec::check_option_keys(o, "stub_k", {}), doctest::Contains("has no options"), Error);
 }
 
 TEST_CASE("prepare_nodes: errors name the node") {

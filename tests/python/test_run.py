@@ -170,6 +170,16 @@ def test_unknown_backend_and_option():
         nnbridge.run(g, inputs, backend="nope")
     assert e.value.id == "nnbridge.invalid.409"  # an argument outside its domain
     assert "cpu" in nnbridge.backends()
+    # A misspelt backend option is an error, not a run with the default (docs/errors.md 305).
+    with pytest.raises(nnbridge.UnsupportedError, match='"cpu.bogus"') as e:
+        nnbridge.run(g, inputs, bogus=1)
+    assert e.value.id == "nnbridge.unsupported.305"
+    with pytest.raises(nnbridge.UnsupportedError, match="names no backend") as e:
+        nnbridge.run(g, inputs, **{"nosuchbackend.threads": 1})
+    assert e.value.id == "nnbridge.unsupported.305"
+    if "opencl" in nnbridge.backends():  # another registered backend's key is left to it
+        out = nnbridge.run(g, inputs, **{"opencl.fallback": "cpu"})
+        assert set(out) == {"y"}
 
 
 def test_validate_against_arm_nn_outputs():

@@ -5,6 +5,7 @@
 
 #include "common.h"
 #include "nnbridge/cpu_ref.h"
+#include "nnbridge/exec/option_keys.h"
 #include "nnbridge/tensor_files.h"
 #ifdef NNBRIDGE_PY_HAVE_OPENCL
 #include "nnbridge/gpu.h"
@@ -42,6 +43,7 @@ BackendOptions backend_options(int threads, const std::vector<std::string>& exte
   o.threads = threads;
   o.extensions = extensions;
   o.options = options_from_kwargs(kw, backend);
+  exec::check_option_backends(o);  // a key of no registered backend: a misspelt name
   return o;
 }
 

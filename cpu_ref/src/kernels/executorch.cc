@@ -111,7 +111,7 @@ Kernel make_conv_with_clamp(const KernelContext& c) {
   conv.attrs["pads"] = Attr(Shape{p[0], p[1], p[0], p[1]});
   conv.attrs["dilations"] = Attr(d);
   conv.attrs["group"] = Attr(c.attr_int("groups", 1));
-  KernelContext cc{conv, find_schema("Conv"), c.in, c.out, c.constants, c.from_armnn, c.threads, c.in_attrs};
+  KernelContext cc{conv, find_schema("Conv"), c.in, c.out, c.constants, c.threads, c.in_attrs};
   Kernel k = kernels().at("Conv")(cc);
   const float lo = c.has_attr("output_min") ? static_cast<float>(c.attr_float("output_min"))
                                             : -std::numeric_limits<float>::infinity();

@@ -220,13 +220,8 @@ Kernel make_pad(const KernelContext& ctx) {
     if (v.size() != 1) ctx.invalid(ErrorId::Shape, "constant_value must hold one value");
     value = v[0];
   }
-  // Arm NN 20.08 CpuRef writes the pad value into quantized storage as is (RefPadWorkload:
-  // static_cast<T>(padValue)), so for a quantized output it means q = value, not real = value
-  // (the Arm NN reader gives a float32 constant_value; a quantized one is a real value already).
-  const auto& oq = ctx.out[0].quantization;
-  if (ctx.from_armnn && is_quantized(ctx.out[0].dtype) && oq && !oq->scales.empty() &&
-      !(ctx.has_input(2) && is_quantized(ctx.in[2].dtype)))
-    value = static_cast<float>(oq->scales[0] * (value - static_cast<double>(oq->zero_points.empty() ? 0 : oq->zero_points[0])));
+  // constant_value is a real value, also for a quantized output (the Arm NN reader turns
+  // padValue, a stored integer there, into one: sdk/formats/armnn/src/ops_transforms.cc).
   Shape ist = strides_of(is);
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     const int64_t n = numel(os);

@@ -10,6 +10,7 @@
 #include "internal.h"
 #include "nnbridge/conformance.h"
 #include "nnbridge/error.h"
+#include "nnbridge/json_syntax.h"
 #include "nnbridge/io.h"
 #include "nnbridge/json.h"
 #include "nnbridge/npy.h"
@@ -301,7 +302,7 @@ class CaseRun {
     try {
       want = nlohmann::json::parse(read_text(expected));
     } catch (const nlohmann::json::exception& e) {
-      throw Error(ErrorId::Syntax, std::string("not JSON: ") + e.what(), expected.string());
+      throw json_syntax_error(e, expected.string());
     }
     // Compare through the IR's own reader so that the expected file may inline or leave out defaults.
     nlohmann::json got = ir_json(g);

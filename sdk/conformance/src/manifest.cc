@@ -11,6 +11,7 @@
 #include "internal.h"
 #include "nnbridge/conformance.h"
 #include "nnbridge/error.h"
+#include "nnbridge/json_syntax.h"
 
 namespace nnbridge::conformance {
 
@@ -103,6 +104,9 @@ std::optional<ExpectedError> read_expect_error(const json& c, const fs::path& fi
   x.code = get_string(*e, "code", file);
   x.id = get_string(*e, "id", file);
   x.message_contains = get_string(*e, "message_contains", file);
+  if (x.id.empty() && x.code.empty())
+    bad_key(file, "expect_error", "names no error: give \"id\" (an identifier of docs/errors.md, such as "
+                                  "\"nnbridge.malformed.201\") or at least \"code\"");
   if (!x.id.empty()) {
     // "nnbridge.<code>.<number>": the code is implied; a `code` given beside it must agree.
     static const std::regex kId(R"(nnbridge\.(io|malformed|unsupported|invalid|backend)\.[1-5][0-9][0-9])");
@@ -210,7 +214,7 @@ CaseSpec read_case(const fs::path& dir) {
     try {
       c = json::parse(ss.str());
     } catch (const json::exception& e) {
-      throw Error(ErrorId::Syntax, std::string("not JSON: ") + e.what(), file.string());
+      throw json_syntax_error(e, file.string());
     }
     if (!c.is_object()) throw Error(ErrorId::InvalidOther, "must be a JSON object", file.string());
     s.has_manifest = true;

@@ -9,6 +9,7 @@
 #include "internal.h"
 #include "nnbridge/conformance.h"
 #include "nnbridge/error.h"
+#include "nnbridge/json_syntax.h"
 #include "nnbridge/format.h"
 
 namespace nnbridge::conformance {
@@ -95,7 +96,7 @@ Results read_results(const fs::path& file) {
   try {
     j = json::parse(ss.str());
   } catch (const json::exception& e) {
-    throw Error(ErrorId::Syntax, std::string("not JSON: ") + e.what(), file.string());
+    throw json_syntax_error(e, file.string());
   }
   if (!j.is_object() || j.value("format", std::string()) != kFormat)
     throw Error(ErrorId::BadIdentifier,

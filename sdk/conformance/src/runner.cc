@@ -18,6 +18,7 @@
 #include "internal.h"
 #include "nnbridge/conformance.h"
 #include "nnbridge/error.h"
+#include "nnbridge/json_syntax.h"
 
 extern char** environ;
 
@@ -231,7 +232,7 @@ std::map<std::string, std::string, std::less<>> read_known_failures(const std::f
   try {
     j = nlohmann::json::parse(ss.str());
   } catch (const nlohmann::json::exception& e) {
-    throw Error(ErrorId::Syntax, std::string("not JSON: ") + e.what(), file.string());
+    throw json_syntax_error(e, file.string());
   }
   if (!j.is_object()) throw Error(ErrorId::InvalidOther, "must be an object {\"<case name>\": \"<reason>\"}", file.string());
   for (const auto& [k, v] : j.items()) {

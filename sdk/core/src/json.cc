@@ -8,6 +8,7 @@
 
 #include "base64.h"
 #include "nnbridge/error.h"
+#include "nnbridge/json_syntax.h"
 #include "nnbridge/order.h"
 
 namespace nnbridge {
@@ -463,10 +464,8 @@ Graph from_json_resolving(std::string_view text, const SidecarResolver& resolve,
     j = Json::parse(text.begin(), text.end());
   } catch (const Error& e) {
     throw e.with_file(file);
-  } catch (const nlohmann::json::parse_error& e) {
-    throw Error(ErrorId::Syntax, std::string("not JSON: ") + e.what(), file, "byte " + std::to_string(e.byte));
-  } catch (const nlohmann::json::exception& e) {  // e.g. a number out of the double range
-    throw Error(ErrorId::Syntax, std::string("not JSON: ") + e.what(), file);
+  } catch (const nlohmann::json::exception& e) {  // a parse error, or a number out of the double range
+    throw json_syntax_error(e, file);
   }
   try {
     return Reader(resolve, file).graph(j);

@@ -17,6 +17,7 @@
 #include "nnbridge/format.h"
 #include "nnbridge/io.h"
 #include "nnbridge/op_schema.h"
+#include "nnbridge/rewrite.h"
 
 namespace nnbridge {
 
@@ -50,6 +51,28 @@ int put_string(void* chan, const char* text) {
 }
 int flush_nothing(void*) { return 0; }
 
+/// cgraph's ID discipline: its default uses the address of each name's string as the object's
+/// ID, and agwrite orders subgraphs by ID, so the order of the clusters in the DOT text changed
+/// from call to call. This one declines every name (cgraph then keeps names in its internal map)
+/// and hands out IDs in creation order, so the DOT text is a function of the graph alone.
+struct SequentialIds {
+  IDTYPE next = 1;
+};
+void* ids_open(Agraph_t*, Agdisc_t*) { return new SequentialIds; }
+long ids_map(void* state, int, char* name, IDTYPE* id, int create) {
+  if (name || !create) return 0;  // names: cgraph's internal map; lookups of unnamed: none
+  auto* s = static_cast<SequentialIds*>(state);
+  *id = s->next;
+  s->next += 2;  // odd, as cgraph expects of IDs without a name of the discipline's own
+  return 1;
+}
+long ids_alloc(void*, int, IDTYPE) { return 0; }
+void ids_free(void*, int, IDTYPE) {}
+char* ids_print(void*, int, IDTYPE) { return nullptr; }
+void ids_close(void* state) { delete static_cast<SequentialIds*>(state); }
+void ids_register(void*, int, void*) {}
+Agiddisc_t sequential_id_disc = {ids_open, ids_map, ids_alloc, ids_free, ids_print, ids_close, ids_register};
+
 /// The drawing as a cgraph graph (closed by the destructor), with Graphviz's error handler
 /// collecting messages for its lifetime. Build and use it with graphviz_lock() held.
 class Drawing {
@@ -58,7 +81,7 @@ class Drawing {
     graphviz_messages().clear();
     previous_handler_ = agseterrf(collect_message);
     io_ = {AgIoDisc.afread, put_string, flush_nothing};
-    disc_ = {&AgMemDisc, &AgIdDisc, &io_};
+    disc_ = {&AgMemDisc, &sequential_id_disc, &io_};
     g_ = agopen(c("nnbridge"), Agdirected, &disc_);
     if (!g_) throw Error(ErrorCode::Invalid, "Graphviz cannot create a graph: " + graphviz_messages());
   }
@@ -93,9 +116,9 @@ class Drawing {
 void check_options(const Graph& g, const DrawOptions& o) {
   static const std::set<std::string, std::less<>> kRankdirs = {"TB", "LR", "BT", "RL"};
   if (!kRankdirs.count(o.rankdir))
-    throw Error(ErrorCode::Invalid, "rankdir \"" + clean_utf8(o.rankdir) + "\" is none of TB, LR, BT, RL");
+    throw Error(ErrorId::OptionValue, "rankdir \"" + clean_utf8(o.rankdir) + "\" is none of TB, LR, BT, RL");
   if (o.scopes < -1)
-    throw Error(ErrorCode::Invalid, "scopes = " + std::to_string(o.scopes) +
+    throw Error(ErrorId::OptionValue, "scopes = " + std::to_string(o.scopes) +
                                         " is below -1 (-1: every level of name scopes boxed, 0: none)");
   const std::size_t n = drawn_node_count(g);
   if (o.max_nodes != 0 && n > o.max_nodes)
@@ -108,7 +131,7 @@ void check_options(const Graph& g, const DrawOptions& o) {
     for (const auto* ids : {&n.inputs, &n.outputs})
       for (std::size_t k = 0; k < ids->size(); ++k)
         if ((*ids)[k] != kNoValue && (*ids)[k] >= g.values.size())
-          throw Error(ErrorCode::Invalid, "value id " + std::to_string((*ids)[k]) + " outside the graph's " +
+          throw Error(ErrorId::DanglingReference, "value id " + std::to_string((*ids)[k]) + " outside the graph's " +
                                               std::to_string(g.values.size()) + " values",
                       {}, "nodes[" + std::to_string(i) + "]." + (ids == &n.inputs ? "inputs" : "outputs") + "[" +
                               std::to_string(k) + "]");
@@ -116,7 +139,7 @@ void check_options(const Graph& g, const DrawOptions& o) {
   for (const auto* ids : {&g.inputs, &g.outputs})
     for (std::size_t k = 0; k < ids->size(); ++k)
       if ((*ids)[k] >= g.values.size())
-        throw Error(ErrorCode::Invalid, "value id " + std::to_string((*ids)[k]) + " outside the graph's " +
+        throw Error(ErrorId::DanglingReference, "value id " + std::to_string((*ids)[k]) + " outside the graph's " +
                                             std::to_string(g.values.size()) + " values",
                     {}, std::string(ids == &g.inputs ? "inputs" : "outputs") + "[" + std::to_string(k) + "]");
 }
@@ -176,8 +199,20 @@ std::string node_label(const Graph& g, const Node& n, const std::string& title, 
 }
 
 /// Builds the drawing of `g` into `d`.
+void build_typed(const Graph& g, const DrawOptions& o, Drawing& d);
+
+// Edge labels show types: what the file leaves unknown is inferred first (on a copy; the ids
+// are checked before inference walks them).
 void build(const Graph& g, const DrawOptions& o, Drawing& d) {
   check_options(g, o);
+  const bool known = std::all_of(g.values.begin(), g.values.end(), [](const Value& v) { return v.type.fully_known(); });
+  if (known) return build_typed(g, o, d);
+  Graph typed = g;
+  infer_missing_types(typed);
+  build_typed(typed, o, d);
+}
+
+void build_typed(const Graph& g, const DrawOptions& o, Drawing& d) {
   Agraph_t* root = d.graph();
   agattr(root, AGRAPH, c("rankdir"), c(o.rankdir));
   agattr(root, AGRAPH, c("ranksep"), c("0.3"));
@@ -316,7 +351,7 @@ std::string render_bytes(const Graph& g, std::string_view format, const DrawOpti
   const std::string fmt = to_lower(std::string(format));
   if (fmt == "dot" || fmt == "gv") return to_dot(g, options);
   if (fmt != "svg" && fmt != "png" && fmt != "pdf")
-    throw Error(ErrorCode::Unsupported, "cannot draw as \"" + clean_utf8(format) + "\": formats are svg, png, pdf, dot");
+    throw Error(ErrorId::UnknownFormat, "cannot draw as \"" + clean_utf8(format) + "\": formats are svg, png, pdf, dot");
   std::lock_guard<std::mutex> lock(graphviz_lock());
   // One Graphviz context for the process: it loads the plugin list once.
   static GVC_t* gvc = gvContext();
@@ -343,7 +378,7 @@ std::string render_bytes(const Graph& g, std::string_view format, const DrawOpti
 void render(const Graph& g, const std::filesystem::path& path, const DrawOptions& options) {
   const std::string fmt = draw_format_of(path);
   if (fmt.empty())
-    throw Error(ErrorCode::Unsupported,
+    throw Error(ErrorId::UnknownFormat,
                 "cannot tell the picture format from the extension \"" + path.extension().string() +
                     "\": use .svg, .png, .pdf or .dot",
                 path.string());

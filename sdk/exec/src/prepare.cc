@@ -216,7 +216,6 @@ PreparedGraph prepare_nodes(const Graph& g, const BackendOptions& options, std::
   std::vector<bool> ready(g.values.size(), false);
   for (ValueId id : g.inputs) ready[id] = true;
   for (std::size_t v = 0; v < g.values.size(); ++v) ready[v] = ready[v] || g.values[v].constant.has_value();
-  const bool from_armnn = g.source_format == "armnn";
   const std::string self_name(self);
   // Steps are built in a stable topological order (the file's order need not be one: graph.h).
   for (const std::size_t i : topological_order(g)) {
@@ -279,7 +278,7 @@ PreparedGraph prepare_nodes(const Graph& g, const BackendOptions& options, std::
       builder.add_foreign(i, std::move(f));
       continue;
     }
-    NodeContext ctx{n, find_schema(n.op), {}, {}, {}, from_armnn, threads, {}};
+    NodeContext ctx{n, find_schema(n.op), {}, {}, {}, threads, {}};
     for (ValueId v : n.inputs) {
       ctx.in.push_back(v == kNoValue ? TensorType{} : work.values[v].type);
       ctx.constants.push_back(v == kNoValue ? nullptr : p.constants[v].get());

@@ -12,6 +12,7 @@
 #include "nnbridge/conformance.h"
 #include "nnbridge/cpu_ref.h"
 #include "nnbridge/error.h"
+#include "nnbridge/exec/option_keys.h"
 #ifdef NNBRIDGE_HAVE_OPENCL
 #include "nnbridge/gpu.h"
 #endif
@@ -101,6 +102,14 @@ int run_conformance(const ConformanceArgs& a) {
     return kUsage;
   }
   o.case_options.backend_options = key_values(a.backend_options);
+  try {  // -B key of no registered backend: a misspelt name, a usage error like --backends'
+    BackendOptions keys;
+    keys.options = {o.case_options.backend_options.begin(), o.case_options.backend_options.end()};
+    exec::check_option_backends(keys);
+  } catch (const Error& e) {
+    std::cerr << "nnbridge: error: -B: " << e.message() << "\n";
+    return kUsage;
+  }
   if (!a.flatc.empty() && a.schemas.empty()) {
     std::cerr << "nnbridge: error: --flatc needs --schemas DIR (the folder holding armnn/, afcm/, vkgraph/ schemas)\n";
     return kUsage;

@@ -57,7 +57,9 @@ TensorMap read_npy_folder(const std::string& dir, const std::vector<std::pair<st
                           const char* what) {
   namespace fs = std::filesystem;
   const fs::path folder = dir;
-  if (!fs::is_directory(folder)) throw Error(ErrorId::IoOpen, "not a folder", dir);
+  std::error_code ec;
+  if (!fs::exists(folder, ec)) throw Error(ErrorId::IoOpen, "no such folder", dir);
+  if (!fs::is_directory(folder, ec)) throw Error(ErrorId::IoNotRegular, "not a folder (a folder of .npy files is expected)", dir);
   std::vector<std::string> file_names;
   try {
     file_names = npy_file_names(types, what);
@@ -70,8 +72,11 @@ TensorMap read_npy_folder(const std::string& dir, const std::vector<std::pair<st
   for (const auto& e : fs::directory_iterator(folder)) {
     const std::string f = e.path().filename().string();
     if (!files.count(f))
-      throw Error(ErrorId::DanglingReference, "\"" + f + "\" is not a " + what + " (" + what + " files: " + names +
-                                          "; '%' and '/' in a name are written %25 and %2F)", e.path().string());
+      // An input file the graph has no input for is MissingInput, as conformance and run() say;
+      // an expected-output file the graph has no output for refers to nothing.
+      throw Error(std::string_view(what) == "graph input" ? ErrorId::MissingInput : ErrorId::DanglingReference,
+                  "\"" + f + "\" is not a " + what + " (" + what + " files: " + names +
+                      "; '%' and '/' in a name are written %25 and %2F)", e.path().string());
   }
   TensorMap out;
   for (std::size_t k = 0; k < types.size(); ++k) {

@@ -65,6 +65,8 @@ TEST_CASE("armnn limits: armnn.max_tables admits exactly the file's table count"
   auto e = error_of(bytes, with("armnn.max_tables", std::to_string(tables - 1)));
   REQUIRE(e);
   CHECK(e->id() == ErrorId::ResourceLimit);
+  CHECK(std::string(e->what()).find("armnn.max_tables = " + std::to_string(tables - 1) + " allows") != std::string::npos);
+  CHECK(std::string(e->what()).find("max_depth") == std::string::npos);
 }
 
 TEST_CASE("armnn limits: armnn.max_depth admits exactly the deepest nesting") {
@@ -74,7 +76,8 @@ TEST_CASE("armnn limits: armnn.max_depth admits exactly the deepest nesting") {
   auto e = error_of(bytes, with("armnn.max_depth", "6"));
   REQUIRE(e);
   CHECK(e->id() == ErrorId::DepthLimit);
-  CHECK(std::string(e->what()).find("armnn.max_depth") != std::string::npos);
+  CHECK(std::string(e->what()).find("armnn.max_depth = 6 allows") != std::string::npos);
+  CHECK(std::string(e->what()).find("max_tables") == std::string::npos);  // only the limit that was hit
 }
 
 TEST_CASE("armnn limits: armnn.max_size bounds the input in bytes") {

@@ -38,9 +38,9 @@ uint64_t u64(const std::vector<uint8_t>& b, std::size_t at) {
   for (int i = 7; i >= 0; --i) v = (v << 8) | b[at + static_cast<std::size_t>(i)];
   return v;
 }
+// One scratch folder per process, removed at exit (tests/support/paths.h temp_dir()).
 fs::path scratch(const std::string& name) {
-  fs::path d = fs::temp_directory_path() / ("nnbridge_pte_" + std::to_string(::getpid()));
-  fs::create_directories(d);
+  static const fs::path d = nnbridge::test::temp_dir();
   return d / name;
 }
 

@@ -7,6 +7,8 @@
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
+#include <string>
+#include <string_view>
 
 #include "nnbridge/error.h"
 
@@ -60,6 +62,27 @@ ErrorId verify_failure(const std::uint8_t* p, std::size_t n, unsigned max_depth,
   }
   munmap(m, kPadded);
   return padded_ok ? ErrorId::Truncated : ErrorId::VerifyFailed;
+}
+
+/// The message for verify_failure's answer `id` about a `what` ("Arm NN SerializedGraph"): a
+/// limit names the one reader option that was exceeded and its value (`options` is the option
+/// prefix, "armnn": "armnn.max_depth = 64"), so the user knows which to raise.
+inline std::string verify_failure_message(ErrorId id, std::string_view what, std::string_view options,
+                                          unsigned max_depth, unsigned max_tables) {
+  const std::string head = "not a valid " + std::string(what) + " (FlatBuffers verification failed: ";
+  switch (id) {
+    case ErrorId::DepthLimit:
+      return head + "tables nest deeper than the reader option " + std::string(options) +
+             ".max_depth = " + std::to_string(max_depth) + " allows; raise it to read the file)";
+    case ErrorId::ResourceLimit:
+      return head + "more tables than the reader option " + std::string(options) + ".max_tables = " +
+             std::to_string(max_tables) + " allows; raise it to read the file)";
+    case ErrorId::Truncated:
+      return head + "the bytes end inside a table, or an offset points past their end)";
+    default:
+      return head + "bad offsets, sizes, alignment or vtables; within the reader options " + std::string(options) +
+             ".max_depth / " + std::string(options) + ".max_tables)";
+  }
 }
 
 }  // namespace nnbridge

@@ -59,8 +59,10 @@ std::size_t drawn_node_count(const Graph& g);
 ///   ("output <name>  <type>"); a graph input that is also a graph output says so; a node whose
 ///   op has no canonical schema (a format-native op) is filled orange;
 /// - an edge goes from the producer of each non-constant node input (a node or a graph input) to
-///   the node, labelled with the tensor's dtype and shape ("float32 [1, 8, 8, 1]", "?" for an
-///   unknown dimension, "[*]" for an unknown rank; a per-tensor quantized type adds its scale and
+///   the node, labelled with the tensor's dtype and shape ("float32 [1, 8, 8, 1]"; what the file
+///   leaves unknown, as PyTorch's ONNX exports do for inner tensors, is filled by op-schema shape
+///   inference first, nnbridge/rewrite.h infer_missing_types; "?" for a dimension still
+///   unknown, "[*]" for an unknown rank; a per-tensor quantized type adds its scale and
 ///   zero point). An input that nothing produces and that is no graph input is a note
 ///   ("<name> (no producer)").
 /// - nodes that share a name scope are boxed in a cluster `cluster_<k>` (DrawOptions::scopes),

@@ -261,18 +261,18 @@ Model read_model(const Source& src, const VerifierLimits& limits) {
                 "this is a TFLite GPU OpenCL program cache (root CompiledCache of cl/compiled_program_cache.fbs, which "
                 "shares the AFCM identifier), not an OpenGL compiled model; nnbridge does not read program caches",
                 {}, "(root)");
-  if (!gl_ok)
-    malformed(verify_failure(p, bytes.size(), o.max_depth, o.max_tables,
-                             [](const uint8_t* q, std::size_t n, unsigned depth, unsigned tables) {
-                               flatbuffers::Verifier::Options r;
-                               r.max_depth = depth;
-                               r.max_tables = tables;
-                               flatbuffers::Verifier v(q, n, r);
-                               return fb::VerifyCompiledModelBuffer(v);
-                             }),
-              Locator(p, bytes.size(), o).run(),
-              "not a valid TFLite GPU GL CompiledModel (FlatBuffers verification failed: truncated, bad offsets, or "
-              "over the limits of the reader options afcm.max_depth / afcm.max_tables)");
+  if (!gl_ok) {
+    const ErrorId id = verify_failure(p, bytes.size(), o.max_depth, o.max_tables,
+                                      [](const uint8_t* q, std::size_t n, unsigned depth, unsigned tables) {
+                                        flatbuffers::Verifier::Options r;
+                                        r.max_depth = depth;
+                                        r.max_tables = tables;
+                                        flatbuffers::Verifier v(q, n, r);
+                                        return fb::VerifyCompiledModelBuffer(v);
+                                      });
+    malformed(id, Locator(p, bytes.size(), o).run(),
+              verify_failure_message(id, "TFLite GPU GL CompiledModel", "afcm", o.max_depth, o.max_tables));
+  }
 
   const auto* root = flatbuffers::GetRoot<fb::CompiledModel>(p);
   Model m;

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cmath>
 #include <numeric>
+#include <optional>
 
 #include "nnbridge/error.h"
 #include "ops.h"
@@ -307,27 +308,61 @@ void split_from(const AttrMap& a, const MapContext& c, FieldMap& f) {
   }
 }
 
-bool pad_to(const FieldMap& f, const reflection::Object& o, const MapContext&, AttrMap& out) {
+// Arm NN 20.08 CpuRef writes padValue into a quantized output's storage as is (RefPadWorkload:
+// static_cast<T>(padValue), which truncates toward zero), so for such an output padValue is a
+// stored integer q, while the canonical Pad's constant_value is always a real value (ONNX Pad-13
+// pads with that value). Read: value = scale * (q - zero_point); written: q = round(value /
+// scale) + zero_point, clamped to the storage type. The per-tensor scale and zero point apply
+// (Arm NN's Pad output is never per-axis). Other outputs: the value itself.
+struct PadStorage {
+  double scale = 0, zero_point = 0, lowest = 0, highest = 0;
+};
+std::optional<PadStorage> pad_storage(const std::vector<TensorType>& outputs) {
+  if (outputs.empty() || !is_quantized(outputs[0].dtype)) return std::nullopt;
+  const auto& q = outputs[0].quantization;
+  if (!q || q->scales.empty() || !(q->scales[0] > 0)) return std::nullopt;
+  PadStorage p;
+  p.scale = q->scales[0];
+  p.zero_point = q->zero_points.empty() ? 0.0 : static_cast<double>(q->zero_points[0]);
+  switch (outputs[0].dtype) {
+    case DataType::QAsymmU8: p.lowest = 0, p.highest = 255; break;
+    case DataType::QSymmS16: p.lowest = -32768, p.highest = 32767; break;
+    default: p.lowest = -128, p.highest = 127; break;  // QAsymmS8, QSymmS8
+  }
+  return p;
+}
+
+bool pad_to(const FieldMap& f, const reflection::Object& o, const MapContext& c, AttrMap& out) {
   Ints list = get_ints(f, "descriptor.padList");
   if (list.size() % 2) return false;
   size_t n = list.size() / 2;
   Ints pads(list.size());
   for (size_t i = 0; i < n; ++i) pads[i] = list[2 * i], pads[n + i] = list[2 * i + 1];
   out["pads"] = Attr(pads);
-  out["value"] = Attr(F(f, o, "descriptor.padValue"));
+  const double pad_value = F(f, o, "descriptor.padValue");
+  if (const auto q = pad_storage(c.outputs)) {
+    const double stored = std::clamp(std::trunc(pad_value), q->lowest, q->highest);
+    out["value"] = Attr(q->scale * (stored - q->zero_point));
+  } else {
+    out["value"] = Attr(pad_value);
+  }
   static const char* modes[] = {"constant", "reflect", "symmetric"};
   int64_t m = I(f, o, "descriptor.paddingMode");
   if (m < 0 || m > 2) return false;
   out["mode"] = Attr(modes[m]);
   return true;
 }
-void pad_from(const AttrMap& a, const MapContext&, FieldMap& f) {
+void pad_from(const AttrMap& a, const MapContext& c, FieldMap& f) {
   Ints pads = aints(a, "pads");
   size_t n = pads.size() / 2;
   Ints list(pads.size());
   for (size_t i = 0; i < n; ++i) list[2 * i] = pads[i], list[2 * i + 1] = pads[n + i];
   f["descriptor.padList"] = Attr(list);
-  f["descriptor.padValue"] = Attr(double(f32(A(a, "value") ? af(a, "value") : 0.0)));  // constant_value absent: 0
+  const double value = A(a, "value") ? af(a, "value") : 0.0;  // constant_value absent: 0
+  if (const auto q = pad_storage(c.outputs))
+    f["descriptor.padValue"] = Attr(std::clamp(std::nearbyint(value / q->scale) + q->zero_point, q->lowest, q->highest));
+  else
+    f["descriptor.padValue"] = Attr(double(f32(value)));
   std::string m = astr(a, "mode");
   if (m == "constant") f["descriptor.paddingMode"] = Attr(int64_t{0});
   else if (m == "reflect") f["descriptor.paddingMode"] = Attr(int64_t{1});

@@ -123,9 +123,11 @@ class Reader {
                   "the union tags and LayerBase.layerType values follow the pre-release seed layout, not the released "
                   "Arm NN schema; read it with the option armnn.layout=seed",
                   {}, "layers[0].layer_type");
-    if (!ok) malformed(failure_id(p, n, o), locate_failure(p, n, o), "not a valid Arm NN SerializedGraph (FlatBuffers verification "
-                                               "failed: truncated, bad offsets, or over the limits of the reader options "
-                                               "armnn.max_depth / armnn.max_tables)");
+    if (!ok) {
+      const ErrorId id = failure_id(p, n, o);
+      malformed(id, locate_failure(p, n, o),
+                verify_failure_message(id, "Arm NN SerializedGraph", "armnn", o.max_depth, o.max_tables));
+    }
   }
 
   // Why verification failed (nnbridge/verify_failure.h): truncated, over a limit, or other.

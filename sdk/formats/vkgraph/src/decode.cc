@@ -5,6 +5,7 @@
 #include <memory>
 
 #include "nnbridge/error.h"
+#include "nnbridge/verify_failure.h"
 #include "raw.h"
 #include "vkgraph/schema_generated.h"
 
@@ -343,10 +344,12 @@ RawGraph decode(std::span<const std::byte> bytes, const VerifierLimits& limits) 
   reject_legacy_calls(p, n, o);
   {
     flatbuffers::Verifier v(p, n, o);
-    if (!fb::VerifyVkGraphBuffer(v))
-      fail(failure_id(p, n, o), locate_failure(p, n, o),
-                "not a valid VkGraph (FlatBuffers verification failed: truncated, bad offsets, or over the "
-                "limits of the reader options max_depth / max_tables)");
+    if (!fb::VerifyVkGraphBuffer(v)) {
+      const ErrorId id = failure_id(p, n, o);
+      fail(id, locate_failure(p, n, o),
+           verify_failure_message(id, "VkGraph", "vkgraph", o.max_depth, o.max_tables) +
+               " (a .vkdelegate payload's options are vkdelegate.*)");
+    }
   }
   const fb::VkGraph* root = fb::GetVkGraph(p);
   RawGraph g;

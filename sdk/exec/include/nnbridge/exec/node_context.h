@@ -35,7 +35,6 @@ struct NodeContext {
   std::vector<TensorType> in;        ///< resolved input types (Undefined for an absent optional input)
   std::vector<TensorType> out;       ///< resolved output types (shapes fully known)
   std::vector<const std::vector<float>*> constants;  ///< float32 contents of constant inputs, else nullptr
-  bool from_armnn = false;           ///< the graph was read from an Arm NN file: Arm NN CpuRef's rules apply
   int threads = 1;                   ///< worker threads a kernel may use (BackendOptions::threads, resolved)
   /// Format-specific attributes of each input value (Value::attrs), nullptr for an absent input:
   /// what the IR's types do not carry, e.g. the scale of an Arm NN Int32 tensor.

@@ -502,10 +502,39 @@ std::size_t scalar_gather_as_reshape(Graph& g) {
   return changed;
 }
 
+namespace {
+// Resize's scales (input 2) and sizes (input 3) list X's dims in X's order: in NCHW order for X
+// transposed from NHWC. False (nothing changed) unless each present one is a constant of 4
+// elements and roi (input 1) is absent or empty.
+bool resize_operands_as_nchw(Graph& g, Names& names, Node& n) {
+  auto present = [&](std::size_t k) { return k < n.inputs.size() && valid(g, n.inputs[k]); };
+  if (present(1) && (!g.values[n.inputs[1]].constant || g.values[n.inputs[1]].constant->size() != 0)) return false;
+  for (std::size_t k : {2, 3}) {
+    if (!present(k)) continue;
+    const Value& v = g.values[n.inputs[k]];
+    const std::size_t width = v.type.dtype == DataType::Float32 ? 4 : v.type.dtype == DataType::Int64 ? 8 : 0;
+    if (!v.constant || width == 0 || v.constant->size() != 4 * width) return false;
+  }
+  for (std::size_t k : {2, 3}) {
+    if (!present(k)) continue;
+    Value v = g.values[n.inputs[k]];
+    const std::size_t width = v.constant->size() / 4;
+    std::vector<std::byte> b(v.constant->size());
+    const std::size_t from[4] = {0, 3, 1, 2};
+    for (std::size_t d = 0; d < 4; ++d) std::memcpy(b.data() + d * width, v.constant->data() + from[d] * width, width);
+    v.name = names.unique(n.name + (k == 2 ? "_scales_nchw" : "_sizes_nchw"));
+    v.constant = Buffer::owned(std::move(b));
+    v.attrs.clear();
+    n.inputs[k] = g.add_value(std::move(v));
+  }
+  return true;
+}
+}  // namespace
+
 std::size_t nhwc_as_nchw(Graph& g) {
   static const std::set<std::string> ops{"Conv",           "ConvTranspose", "MaxPool",     "AveragePool",
                                          "LpPool",         "GlobalAveragePool", "GlobalMaxPool", "BatchNormalization",
-                                         "InstanceNormalization", "LRN",   "DepthToSpace", "SpaceToDepth"};
+                                         "InstanceNormalization", "LRN",   "DepthToSpace", "SpaceToDepth", "Resize"};
   auto rank4 = [&](ValueId v) {
     return valid(g, v) && !g.values[v].type.unknown_rank && g.values[v].type.shape.size() == 4;
   };
@@ -521,6 +550,10 @@ std::size_t nhwc_as_nchw(Graph& g) {
     const Attr* layout = find(n, "data_layout");
     if (!ops.count(n.op) || !layout || !layout->is<std::string>() || layout->get<std::string>() != "NHWC" ||
         n.inputs.empty() || n.outputs.size() != 1 || !rank4(n.inputs[0]) || !rank4(n.outputs[0])) {
+      out.push_back(std::move(n));
+      continue;
+    }
+    if (n.op == "Resize" && !resize_operands_as_nchw(g, names, n)) {
       out.push_back(std::move(n));
       continue;
     }

@@ -195,10 +195,12 @@ std::size_t layer_norm_decomposed(Graph& g);
 /// A node with `data_layout` NHWC (Arm NN's default layout; a TfLite-parser network holds nothing
 /// else) of a op whose NCHW form is the ONNX operator: Conv, ConvTranspose, MaxPool, AveragePool,
 /// LpPool, GlobalAveragePool, GlobalMaxPool, BatchNormalization, InstanceNormalization, LRN,
-/// DepthToSpace, SpaceToDepth, with a rank-4 input and one rank-4 output of known shapes, becomes
-/// Transpose(perm 0,3,1,2) -> the op with `data_layout` NCHW -> Transpose(perm 0,2,3,1), for
-/// formats whose tensors are NCHW (ONNX). The op's other inputs (weights, per-channel parameters)
-/// are unchanged: their layout is given by `kernel_layout` (weights_as_oihw) or is per channel.
+/// DepthToSpace, SpaceToDepth, Resize, with a rank-4 input and one rank-4 output of known shapes,
+/// becomes Transpose(perm 0,3,1,2) -> the op with `data_layout` NCHW -> Transpose(perm 0,2,3,1),
+/// for formats whose tensors are NCHW (ONNX). The op's other inputs (weights, per-channel
+/// parameters) are unchanged: their layout is given by `kernel_layout` (weights_as_oihw) or is
+/// per channel; Resize's constant scales / sizes, which list X's dims, are permuted to NCHW
+/// order (a Resize with a non-empty roi or non-constant scales / sizes is left).
 /// Returns the number of nodes changed.
 std::size_t nhwc_as_nchw(Graph& g);
 
@@ -213,6 +215,53 @@ std::size_t gemm_input_as_matrix(Graph& g);
 /// 0.5 * X * (1 + Tanh(sqrt(2 / pi) * (X + 0.044715 * X^3))), with scalar constants. Returns the
 /// number of nodes changed.
 std::size_t gelu_as_arithmetic(Graph& g);
+
+/// ONNX forms (sdk/core/src/rewrite_onnx_forms.cc): canonical ops and attributes that ONNX
+/// opset 17 has no operator for, as the ONNX operators that compute the same, for the ONNX
+/// writer. Each returns the number of nodes it replaced; nodes it cannot rewrite (types or
+/// attributes it needs unknown) are left for the writer to refuse by name.
+/// - Square(X) -> Mul(X, X).
+/// - Rsqrt(X) -> Reciprocal(Sqrt(X)).
+/// - ScaledTanh (alpha * tanh(beta * X), Arm NN's TanH activation) of float32 X -> Mul, Tanh, Mul.
+/// - NotEqual(A, B) -> Not(Equal(A, B)).
+/// - SquaredDifference(A, B) -> D = Sub(A, B), Mul(D, D).
+/// - Stack(axis) of N inputs -> Unsqueeze-13 of each at `axis`, then Concat(axis): Stack's axis
+///   counts in the output rank as both of theirs do.
+/// - ArgMax / ArgMin with an Int32 output (Arm NN ArgMinMax) -> the op with an Int64 output (ONNX
+///   ArgMax-13 has no other) and Cast(to int32).
+/// - ConstantOfShape with an Int32 shape (Arm NN Fill) -> Cast(to int64) of the shape first
+///   (ConstantOfShape-9 takes int64).
+/// - InstanceNormalization with scalar gamma / beta attributes (Arm NN) and no scale / B inputs,
+///   of a float32 NCHW X of known channels C -> scale and B as float32 [C] constants filled with
+///   them (ONNX InstanceNormalization-6).
+/// - LpNormalization p = 2 with epsilon > 0 (Arm NN L2Normalization: X / sqrt(max(sum X^2,
+///   epsilon)) along axis) of float32 X of known rank -> Mul, ReduceSum(keepdims), Max, Sqrt, Div.
+/// - LpPool p = 2 with mean = 1 (Arm NN L2 pooling: the square root of the average of squares,
+///   the divisor as AveragePool's) of float32 X without dilation -> Sqrt(AveragePool(X * X)) with
+///   the same window, pads, ceil_mode and count_include_pad.
+/// - StridedSlice without ellipsis_mask / new_axis_mask, of X of known shape -> Slice-13 with
+///   constant starts / ends / axes / steps resolved from begin, end, strides and the masks as
+///   TensorFlow does, then Squeeze-13 of the shrink_axis_mask dims.
+/// - SpaceToBatchND / BatchToSpaceND of a rank-4 X of known shape with two spatial dims (NHWC or
+///   NCHW) -> TensorFlow's definition as ONNX operators: Pad, Reshape splitting each spatial dim
+///   into (dim / block, block), Transpose moving the blocks in front of the batch (block row,
+///   block column, batch: the output batch index is (i_h * block_w + i_w) * N + n), Reshape; and
+///   the inverse followed by a Slice of the crops.
+std::size_t square_as_mul(Graph& g);
+std::size_t rsqrt_as_reciprocal(Graph& g);
+std::size_t scaled_tanh_as_arithmetic(Graph& g);
+std::size_t not_equal_as_not(Graph& g);
+std::size_t squared_difference_as_sub_mul(Graph& g);
+std::size_t stack_as_concat(Graph& g);
+std::size_t arg_index_as_int64(Graph& g);
+std::size_t shape_input_as_int64(Graph& g);
+std::size_t instance_norm_scale_inputs(Graph& g);
+std::size_t lp_normalization_epsilon_as_arithmetic(Graph& g);
+std::size_t lp_pool_mean_as_average(Graph& g);
+std::size_t strided_slice_as_slice(Graph& g);
+std::size_t space_batch_as_reshapes(Graph& g);
+/// All of the ONNX forms above, in that order.
+std::size_t onnx_forms(Graph& g);
 
 /// Affine (alpha * X + beta: the experimental ONNX Affine-1, Arm NN's Linear activation) of a
 /// float32 X becomes Mul by the constant scalar alpha then Add of beta, for formats without the op

@@ -4,6 +4,7 @@
 #include <charconv>
 #include <climits>
 #include <regex>
+#include <set>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -406,14 +407,18 @@ void write_model(const Graph& g, const std::filesystem::path& path, const SaveOp
   // Arm NN's forms (a graph read from an .armnn file) in ONNX's (nnbridge/rewrite.h): NHWC ops
   // between Transposes to and from NCHW, FullyConnected's input of rank > 2 reshaped to a matrix,
   // weights in an Arm NN layout permuted to OIHW, the Linear activation (Affine) as Mul and Add,
-  // Gelu (ONNX Gelu-20, after opset 17) as its arithmetic. The graph is copied only when one applies.
+  // Gelu (ONNX Gelu-20, after opset 17) as its arithmetic, and the other ops opset 17 lacks as
+  // ONNX operators (onnx_forms). The graph is copied only when one applies.
   auto armnn_form = [&](const Node& n) {
     const Attr* layout = n.attrs.count("data_layout") ? &n.attrs.at("data_layout") : nullptr;
     const bool nhwc = layout && layout->is<std::string>() && layout->get<std::string>() == "NHWC";
     const bool gemm_nd = n.op == "Gemm" && !n.inputs.empty() && n.inputs[0] < g.values.size() &&
                          g.values[n.inputs[0]].type.shape.size() > 2;
+    static const std::set<std::string, std::less<>> kOnnxForms = {
+        "Square", "Rsqrt", "ScaledTanh", "NotEqual", "SquaredDifference", "Stack", "ArgMax", "ArgMin", "ConstantOfShape",
+        "InstanceNormalization", "LpNormalization", "LpPool", "StridedSlice", "SpaceToBatchND", "BatchToSpaceND"};
     return ((n.op == "Conv" || n.op == "ConvTranspose") && n.attrs.count("kernel_layout")) || n.op == "Affine" || nhwc ||
-           gemm_nd || n.op == "Gelu";
+           gemm_nd || n.op == "Gelu" || kOnnxForms.count(n.op);
   };
   for (const Node& n : g.nodes)
     if (armnn_form(n)) {
@@ -423,6 +428,7 @@ void write_model(const Graph& g, const std::filesystem::path& path, const SaveOp
       weights_as_oihw(lowered);
       affine_as_mul_add(lowered);
       gelu_as_arithmetic(lowered);
+      onnx_forms(lowered);
       Writer(lowered, path, options).run();
       return;
     }

@@ -89,10 +89,14 @@ namespace nnbridge::formats::onnx {
 /// normalization or DepthToSpace/SpaceToDepth between Transposes to and from NCHW, nhwc_as_nchw;
 /// FullyConnected's rank > 2 input reshaped to a matrix, gemm_input_as_matrix; weights to OIHW;
 /// Affine as Mul and Add; Gelu, an ONNX operator only from opset 20, as Gelu-20's arithmetic,
-/// gelu_as_arithmetic); then canonical ops through the same table (an attribute ONNX opset 17
-/// cannot express, such as data_layout NHWC of another op, Softmax beta != 1, MatMul transA or
-/// Arm NN's LpPool mean, and canonical ops without an ONNX operator such as Stack or
-/// SquaredDifference, are Error(Unsupported) naming the node);
+/// gelu_as_arithmetic; Square, Rsqrt, ScaledTanh, NotEqual, SquaredDifference, Stack, Int32 ArgMax / ArgMin and
+/// Fill shapes, InstanceNormalization's scalar gamma / beta, LpNormalization's epsilon and
+/// LpPool's mean, StridedSlice, SpaceToBatchND and BatchToSpaceND as the ONNX operators that
+/// compute them, onnx_forms); then
+/// canonical ops through the same table (an attribute ONNX opset 17 cannot express, such as
+/// data_layout NHWC of another op, Softmax beta != 1 or MatMul transA, and canonical ops without
+/// an ONNX operator such as ChannelShuffle or Rank, are Error(Unsupported) naming
+/// the node);
 /// operands from the recorded constant when it still holds the attribute's value, else a new
 /// int64 (or X-typed scalar) initializer named `<node>_<attribute>`; unnamed and repeated value
 /// names get unique ones; nodes in stored order, or topological order when that is not. A graph

@@ -8,7 +8,9 @@
 #include <string>
 #include <vector>
 
+#include "nnbridge/error.h"
 #include "nnbridge/rewrite.h"
+#include "nnbridge/strided_slice.h"
 
 using namespace nnbridge;
 
@@ -244,4 +246,31 @@ TEST_CASE("onnx forms: SpaceToBatchND and BatchToSpaceND as TensorFlow's reshape
   Graph odd = unary("BatchToSpaceND", f32({3, 1, 2, 2}), f32({1, 1, 4, 4}),
                     {{"block_shape", Attr(Ints{2, 2})}, {"crops", Attr(Ints{0, 0, 0, 0})}});
   CHECK(space_batch_as_reshapes(odd) == 0);
+}
+
+TEST_CASE("resolve_strided_slice: TensorFlow's index rules, by hand") {
+  // [5][-1:0:-2] takes 4, 2; [5][7:9] is empty (both clamp to 5); dims past the entries whole.
+  auto r = resolve_strided_slice({5, 3}, {-1}, {0}, {-2}, 0, 0, 0);
+  REQUIRE(r.size() == 2);
+  CHECK((r[0].begin == 4 && r[0].end == 0 && r[0].step == -2 && r[0].count == 2 && !r[0].shrink));
+  CHECK((r[1].begin == 0 && r[1].end == 3 && r[1].step == 1 && r[1].count == 3));
+  r = resolve_strided_slice({5}, {7}, {9}, {1}, 0, 0, 0);
+  CHECK((r[0].count == 0 && r[0].begin == 0 && r[0].end == 0));
+  // begin_mask with a negative stride starts at the last element, end_mask runs past the first.
+  r = resolve_strided_slice({5}, {0}, {0}, {-1}, 1, 1, 0);
+  CHECK((r[0].begin == 4 && r[0].end == -1 && r[0].count == 5));
+  // shrink: one index, counted from the end when negative.
+  r = resolve_strided_slice({5}, {-2}, {0}, {3}, 0, 0, 1);
+  CHECK((r[0].begin == 3 && r[0].end == 4 && r[0].step == 1 && r[0].count == 1 && r[0].shrink));
+  const auto id_of = [](auto f) {
+    try {
+      f();
+    } catch (const Error& e) {
+      return e.id();
+    }
+    return ErrorId::InvalidOther;
+  };
+  CHECK(id_of([] { resolve_strided_slice({5}, {0}, {5}, {0}, 0, 0, 0); }) == ErrorId::AttributeValue);
+  CHECK(id_of([] { resolve_strided_slice({5}, {5}, {0}, {1}, 0, 0, 1); }) == ErrorId::AttributeValue);
+  CHECK(id_of([] { resolve_strided_slice({5}, {0, 0}, {1, 1}, {1, 1}, 0, 0, 0); }) == ErrorId::Shape);
 }

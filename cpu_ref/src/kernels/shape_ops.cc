@@ -7,6 +7,7 @@
 
 #include "../kernel.h"
 #include "nnbridge/exec/slice.h"
+#include "nnbridge/strided_slice.h"
 
 namespace nnbridge::cpu_ref {
 
@@ -77,45 +78,29 @@ Kernel make_slice(const KernelContext& ctx) {
 }
 
 // TF StridedSlice (Arm NN StridedSlice): begin/end/strides with begin_mask, end_mask and
-// shrink_axis_mask; begin and end clamped to [0, dim] (stride > 0) or [-1, dim - 1] (stride < 0).
+// shrink_axis_mask, resolved by nnbridge/strided_slice.h.
 Kernel make_strided_slice(const KernelContext& ctx) {
   const Shape& is = ctx.in[0].shape;
   const int64_t r = static_cast<int64_t>(is.size());
   if (ctx.attr_int("ellipsis_mask", 0) != 0 || ctx.attr_int("new_axis_mask", 0) != 0)
     ctx.unsupported("StridedSlice with ellipsis_mask or new_axis_mask");
-  Shape begin = ctx.attr_ints("begin"), end = ctx.attr_ints("end"), strides = ctx.attr_ints("strides");
+  const Shape begin = ctx.attr_ints("begin"), end = ctx.attr_ints("end");
+  Shape strides = ctx.attr_ints("strides");
   if (strides.empty()) strides.assign(begin.size(), 1);
-  if (end.size() != begin.size() || strides.size() != begin.size() || static_cast<int64_t>(begin.size()) > r)
-    ctx.invalid(ErrorId::Shape, "begin/end/strides sizes");
-  const int64_t bm = ctx.attr_int("begin_mask", 0), em = ctx.attr_int("end_mask", 0), sm = ctx.attr_int("shrink_axis_mask", 0);
+  std::vector<StridedDim> dims;
+  try {
+    dims = resolve_strided_slice(is, begin, end, strides, ctx.attr_int("begin_mask", 0), ctx.attr_int("end_mask", 0),
+                                 ctx.attr_int("shrink_axis_mask", 0));
+  } catch (const Error& e) {
+    ctx.invalid(e.id(), e.message());
+  }
   Shape ist = strides_of(is), counts(r), str(r);
   int64_t base = 0;
   for (int64_t d = 0; d < r; ++d) {
-    const int64_t dim = is[d];
-    int64_t b = 0, e = dim, st = 1;
-    const bool entry = d < static_cast<int64_t>(begin.size());
-    if (entry) {
-      st = strides[d];
-      if (st == 0) ctx.invalid(ErrorId::AttributeValue, "strides must not be 0");
-      const bool shrink = (sm >> d) & 1;
-      if (shrink) {
-        b = begin[d] < 0 ? begin[d] + dim : begin[d];
-        if (b < 0 || b >= dim) ctx.invalid(ErrorId::AttributeValue, "shrink index out of range");
-        e = b + 1, st = 1;
-      } else {
-        auto fix = [&](int64_t v, bool masked, bool is_begin) {
-          if (masked) return st > 0 ? (is_begin ? 0 : dim) : (is_begin ? dim - 1 : -1);
-          if (v < 0) v += dim;
-          return st > 0 ? std::clamp<int64_t>(v, 0, dim) : std::clamp<int64_t>(v, -1, dim - 1);
-        };
-        b = fix(begin[d], (bm >> d) & 1, true);
-        e = fix(end[d], (em >> d) & 1, false);
-      }
-    }
-    const int64_t span = st > 0 ? e - b : b - e, as = st > 0 ? st : -st;
-    counts[d] = span <= 0 ? 0 : (span + as - 1) / as;
-    base += (counts[d] ? b : 0) * ist[d];
-    str[d] = st * ist[d];
+    const StridedDim& s = dims[static_cast<std::size_t>(d)];
+    counts[d] = s.count;
+    base += (s.count ? s.begin : 0) * ist[d];
+    str[d] = s.step * ist[d];
   }
   if (numel(counts) != numel(ctx.out[0].shape)) ctx.invalid(ErrorId::Shape, "output size does not match the slice");
   return strided_gather(counts, str, base);

@@ -5,7 +5,9 @@
 #include <cmath>
 #include <limits>
 
+#include "nnbridge/error.h"
 #include "nnbridge/rewrite.h"
+#include "nnbridge/strided_slice.h"
 #include "rewrite_edit.h"
 
 namespace nnbridge {
@@ -250,44 +252,28 @@ std::size_t strided_slice_as_slice(Graph& g) {
     const Attr* sa = find(n, "strides");
     if (!ba || !ea || !ba->is<Ints>() || !ea->is<Ints>() || (sa && !sa->is<Ints>())) return false;
     const Ints& begin = ba->get<Ints>();
-    const Ints& end = ea->get<Ints>();
     const Ints strides = sa ? sa->get<Ints>() : Ints(begin.size(), 1);
     const Ints dims = xt->shape;
-    const std::size_t r = dims.size();
-    if (end.size() != begin.size() || strides.size() != begin.size() || begin.size() > r) return false;
-    const int64_t bm = int_or(n, "begin_mask", 0), em = int_or(n, "end_mask", 0), sm = int_or(n, "shrink_axis_mask", 0);
-    // Each entry resolved as TensorFlow does (negative indices count from the end once, then
-    // clamped to [0, dim] for a positive stride, [-1, dim - 1] for a negative one; a shrunk dim
-    // takes one index), and stated so that ONNX Slice-13's own clamping keeps it: an end of -1
-    // (before the first element) as INT64_MIN, an empty range as [0, 0).
-    Ints starts, ends, axes, steps, shape = dims, squeezed;
-    for (std::size_t d = 0; d < begin.size(); ++d) {
-      const int64_t dim = dims[d];
-      if (dim < 0) return false;
-      int64_t st = strides[d], b, e;
-      if (st == 0) return false;
-      if ((sm >> d) & 1) {
-        b = begin[d] < 0 ? begin[d] + dim : begin[d];
-        if (b < 0 || b >= dim) return false;
-        e = b + 1, st = 1;
-        squeezed.push_back(int64_t(d));
-      } else {
-        auto fix = [&](int64_t v, bool masked, bool is_begin) {
-          if (masked) return st > 0 ? (is_begin ? 0 : dim) : (is_begin ? dim - 1 : -1);
-          if (v < 0) v += dim;
-          return st > 0 ? std::clamp<int64_t>(v, 0, dim) : std::clamp<int64_t>(v, -1, dim - 1);
-        };
-        b = fix(begin[d], (bm >> d) & 1, true);
-        e = fix(end[d], (em >> d) & 1, false);
-      }
-      const int64_t span = st > 0 ? e - b : b - e, as = st > 0 ? st : -st;
-      const int64_t count = span <= 0 ? 0 : (span + as - 1) / as;
-      if (count == 0) b = 0, e = 0, st = 1;
-      shape[d] = count;
-      starts.push_back(b);
-      ends.push_back(e < 0 ? std::numeric_limits<int64_t>::min() : e);
+    if (std::any_of(dims.begin(), dims.end(), [](int64_t d) { return d < 0; })) return false;
+    std::vector<StridedDim> resolved;
+    try {
+      resolved = resolve_strided_slice(dims, begin, ea->get<Ints>(), strides, int_or(n, "begin_mask", 0),
+                                       int_or(n, "end_mask", 0), int_or(n, "shrink_axis_mask", 0));
+    } catch (const Error&) {
+      return false;  // the checker names it
+    }
+    // Stated so that ONNX Slice-13's own clamping keeps each resolved range: an end of -1 (before
+    // the first element, a negative step) as INT64_MIN, since -1 would mean the last element.
+    Ints starts, ends, axes, steps, shape, squeezed;
+    for (std::size_t d = 0; d < resolved.size(); ++d) {
+      const StridedDim& s = resolved[d];
+      shape.push_back(s.count);
+      if (s.shrink) squeezed.push_back(int64_t(d));
+      if (d >= begin.size()) continue;
+      starts.push_back(s.begin);
+      ends.push_back(s.end < 0 ? std::numeric_limits<int64_t>::min() : s.end);
       axes.push_back(int64_t(d));
-      steps.push_back(st);
+      steps.push_back(s.step);
     }
     TensorType sliced = *xt;
     sliced.shape = shape;

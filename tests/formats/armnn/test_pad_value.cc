@@ -1,5 +1,7 @@
-// An Arm NN Pad's padValue for a quantized output is a stored integer (Arm NN 20.08 CpuRef,
-// RefPadWorkload: static_cast<T>(padValue)); the canonical Pad's constant_value is the real value
+// An Arm NN Pad's padValue for a quantized output is a stored integer (Arm NN 20.08 CpuRef's
+// Pad.cpp quantizes it at scale 1, offset 0: rounded half away from zero, saturated; run through
+// Debian's Arm NN 20.08 with this file's network, padValue 3.7, 3.5, 2.5, 300 and -3 filled
+// QAsymmU8 storage with 4, 4, 3, 255 and 0); the canonical Pad's constant_value is the real value
 // it stands for, scale * (q - zero_point), and the writer turns it back. Values by hand.
 #include <doctest/doctest.h>
 
@@ -63,10 +65,12 @@ TEST_CASE("armnn Pad: a quantized output's padValue is a stored integer, read as
   g = read(flatc_binary(pad_json("QAsymmU8", ""), "pad_q0"));
   CHECK(constant_value(g) == -5.0f);
   CHECK(written_pad_value(g, "pad_q0_back") == 0.0);
-  // static_cast<uint8_t> truncates 3.7 to 3; 300 does not fit uint8 and is taken as 255:
-  // 0.5 * (255 - 10) = 122.5.
-  CHECK(constant_value(read(flatc_binary(pad_json("QAsymmU8", "3.7"), "pad_q37"))) == -3.5f);
+  // 3.7 rounds to 4: 0.5 * (4 - 10) = -3; 2.5 rounds away from zero to 3: -3.5; 300 saturates
+  // to 255: 0.5 * (255 - 10) = 122.5; -3 to 0: -5.
+  CHECK(constant_value(read(flatc_binary(pad_json("QAsymmU8", "3.7"), "pad_q37"))) == -3.0f);
+  CHECK(constant_value(read(flatc_binary(pad_json("QAsymmU8", "2.5"), "pad_q25"))) == -3.5f);
   CHECK(constant_value(read(flatc_binary(pad_json("QAsymmU8", "300"), "pad_q300"))) == 122.5f);
+  CHECK(constant_value(read(flatc_binary(pad_json("QAsymmU8", "-3"), "pad_qm3"))) == -5.0f);
   // int8 storage: q = -20 gives 0.5 * (-20 - 10) = -15.
   CHECK(constant_value(read(flatc_binary(pad_json("QAsymmS8", "-20"), "pad_s8"))) == -15.0f);
 }

@@ -308,12 +308,13 @@ void split_from(const AttrMap& a, const MapContext& c, FieldMap& f) {
   }
 }
 
-// Arm NN 20.08 CpuRef writes padValue into a quantized output's storage as is (RefPadWorkload:
-// static_cast<T>(padValue), which truncates toward zero), so for such an output padValue is a
-// stored integer q, while the canonical Pad's constant_value is always a real value (ONNX Pad-13
-// pads with that value). Read: value = scale * (q - zero_point); written: q = round(value /
-// scale) + zero_point, clamped to the storage type. The per-tensor scale and zero point apply
-// (Arm NN's Pad output is never per-axis). Other outputs: the value itself.
+// Arm NN 20.08 CpuRef fills a quantized Pad output with padValue quantized at scale 1 and offset
+// 0 (reference workloads Pad.cpp: "Pad Value should not be quantized with scale and offset of the
+// tensor info"; armnn::Quantize rounds half away from zero and saturates), so for such an output
+// padValue is a stored integer q, while the canonical Pad's constant_value is always a real value
+// (ONNX Pad-13 pads with that value). Read: value = scale * (q - zero_point); written: q =
+// round(value / scale) + zero_point, saturated to the storage type. The per-tensor scale and zero
+// point apply (Arm NN's Pad output is never per-axis). Other outputs: the value itself.
 struct PadStorage {
   double scale = 0, zero_point = 0, lowest = 0, highest = 0;
 };
@@ -341,7 +342,7 @@ bool pad_to(const FieldMap& f, const reflection::Object& o, const MapContext& c,
   out["pads"] = Attr(pads);
   const double pad_value = F(f, o, "descriptor.padValue");
   if (const auto q = pad_storage(c.outputs)) {
-    const double stored = std::clamp(std::trunc(pad_value), q->lowest, q->highest);
+    const double stored = std::clamp(std::round(pad_value), q->lowest, q->highest);
     out["value"] = Attr(q->scale * (stored - q->zero_point));
   } else {
     out["value"] = Attr(pad_value);
@@ -360,7 +361,7 @@ void pad_from(const AttrMap& a, const MapContext& c, FieldMap& f) {
   f["descriptor.padList"] = Attr(list);
   const double value = A(a, "value") ? af(a, "value") : 0.0;  // constant_value absent: 0
   if (const auto q = pad_storage(c.outputs))
-    f["descriptor.padValue"] = Attr(std::clamp(std::nearbyint(value / q->scale) + q->zero_point, q->lowest, q->highest));
+    f["descriptor.padValue"] = Attr(std::clamp(std::round(value / q->scale) + q->zero_point, q->lowest, q->highest));
   else
     f["descriptor.padValue"] = Attr(double(f32(value)));
   std::string m = astr(a, "mode");

@@ -56,8 +56,9 @@ namespace nnbridge::formats::armnn {
 ///   name>" and placed after all other values, in layer order: Slice begin / size -> starts,
 ///   ends (begin + size), axes (0, 1, ...) as int64; Pad padList -> pads (ONNX order),
 ///   padValue -> constant_value (a float32 scalar, always the real value: for a quantized
-///   output Arm NN 20.08 CpuRef stores padValue as is, truncated to the storage type, so it is
-///   read as scale * (q - zero_point) and written back as round(value / scale) + zero_point);
+///   output Arm NN 20.08 CpuRef stores padValue as is, rounded half away from zero and
+///   saturated to the storage type (q), so it is read as scale * (q - zero_point) and written
+///   back as round(value / scale) + zero_point);
 ///   Splitter view sizes -> split; Activation
 ///   BoundedReLu b / a -> Clip min / max (float32 scalars); Reduce Sum axis -> ReduceSum axes
 ///   (an empty list: every dim); Resize / ResizeBilinear targetHeight / targetWidth -> sizes

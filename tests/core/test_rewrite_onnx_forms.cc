@@ -274,3 +274,21 @@ TEST_CASE("resolve_strided_slice: TensorFlow's index rules, by hand") {
   CHECK(id_of([] { resolve_strided_slice({5}, {5}, {0}, {1}, 0, 0, 1); }) == ErrorId::AttributeValue);
   CHECK(id_of([] { resolve_strided_slice({5}, {0, 0}, {1, 1}, {1, 1}, 0, 0, 0); }) == ErrorId::Shape);
 }
+
+TEST_CASE("onnx forms: Softmax and LogSoftmax with beta as Mul by beta first") {
+  // Arm NN Softmax: exp(beta * (x - max)) / sum = softmax(beta * x).
+  Graph g = unary("Softmax", f32({2, 3}), f32({2, 3}), {{"beta", Attr(2.0)}, {"axis", Attr(int64_t{1})}});
+  CHECK(softmax_beta_as_mul(g) == 1);
+  CHECK(ops(g) == std::vector<std::string>{"Mul", "Softmax"});
+  CHECK(g.nodes[0].inputs[0] == g.inputs[0]);
+  CHECK(data<float>(g.values[g.nodes[0].inputs[1]]) == std::vector<float>{2.0f});
+  CHECK(g.nodes[1].inputs[0] == g.nodes[0].outputs[0]);
+  CHECK(!g.nodes[1].attrs.count("beta"));
+  CHECK(g.nodes[1].attrs.at("axis").get<int64_t>() == 1);
+  CHECK(g.nodes[1].outputs == g.outputs);
+
+  Graph one = unary("LogSoftmax", f32({3}), f32({3}), {{"beta", Attr(1.0)}});
+  CHECK(softmax_beta_as_mul(one) == 0);
+  Graph quant = unary("Softmax", TensorType{DataType::QAsymmU8, {3}, false, Quantization{{0.1}, {0}, {}}}, f32({3}), {{"beta", Attr(2.0)}});
+  CHECK(softmax_beta_as_mul(quant) == 0);  // float32 only: quantized tensors become QDQ first
+}

@@ -160,6 +160,35 @@ TEST_CASE("weights_as_oihw permutes OHWI and depthwise 1HWO weights into OIHW") 
   CHECK(g.values.size() == 5);  // the old constants, read by nothing, are gone
 }
 
+TEST_CASE("weights_as_oihw moves a per-axis quantization axis with its dim") {
+  // Per-axis scales belong to the output channels: 1HWO's axis 3 becomes OIHW's axis 0; MIHW
+  // [M, I, H, W] becomes [I * M, 1, H, W], output channel i * M + m taking the scale of its m.
+  auto qconst = [](Graph& g, const char* name, Ints shape, std::vector<double> scales, int64_t axis) {
+    const std::size_t n = std::size_t(shape[0] * shape[1] * shape[2] * shape[3]);
+    std::vector<std::byte> b(n, std::byte{1});
+    return g.add_value(Value{name, TensorType{DataType::QSymmS8, std::move(shape), false, Quantization{std::move(scales), {0}, axis}},
+                             Buffer::owned(std::move(b)), {}});
+  };
+  Graph g;
+  const ValueId x = tensor(g, "x", f32({1, 2, 3, 3}));
+  g.inputs = {x};
+  const ValueId w1 = qconst(g, "w1", {1, 2, 2, 3}, {0.1, 0.2, 0.3}, 3);    // 1HWO, O = 3
+  const ValueId w2 = qconst(g, "w2", {2, 2, 1, 1}, {0.5, 0.25}, 0);         // MIHW, M = 2, I = 2
+  const ValueId y1 = tensor(g, "y1"), y2 = tensor(g, "y2");
+  g.add_node(Node{"Conv", "a", {x, w1}, {y1}, {{"kernel_layout", Attr(std::string("1HWO"))}}});
+  g.add_node(Node{"Conv", "b", {x, w2}, {y2}, {{"kernel_layout", Attr(std::string("MIHW"))}}});
+  g.outputs = {y1, y2};
+  CHECK(weights_as_oihw(g) == 2);
+  const TensorType& t1 = g.values[g.nodes[0].inputs[1]].type;
+  CHECK(t1.shape == Ints{3, 1, 2, 2});
+  CHECK(t1.quantization->axis == 0);
+  CHECK(t1.quantization->scales == std::vector<double>{0.1, 0.2, 0.3});
+  const TensorType& t2 = g.values[g.nodes[1].inputs[1]].type;
+  CHECK(t2.shape == Ints{4, 1, 1, 1});
+  CHECK(t2.quantization->axis == 0);
+  CHECK(t2.quantization->scales == std::vector<double>{0.5, 0.25, 0.5, 0.25});
+}
+
 TEST_CASE("grouped_conv_as_split splits X W and B into the groups and concatenates") {
   Graph g;
   const ValueId x = tensor(g, "x", f32({1, 4, 3, 3}));

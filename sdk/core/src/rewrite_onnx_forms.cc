@@ -395,12 +395,31 @@ std::size_t space_batch_as_reshapes(Graph& g) {
   });
 }
 
+std::size_t softmax_beta_as_mul(Graph& g) {
+  Names names(g);
+  return expand_nodes(g, [&](Node& n, std::vector<Node>& out) {
+    const TensorType* xt = type_at(g, n, 0);
+    const double beta = float_or(n, "beta", 1.0);
+    if ((n.op != "Softmax" && n.op != "LogSoftmax") || beta == 1.0 || !xt || xt->dtype != DataType::Float32 || n.inputs.size() != 1 ||
+        !one_output(g, n))
+      return false;
+    const TensorType t = *xt;
+    const ValueId b = add_f32(g, names, n.name + "_beta", {float(beta)}, {});
+    const ValueId scaled = add_tensor(g, names, n.name + "_scaled", t);
+    out.push_back(Node{"Mul", n.name + "_scaled", {n.inputs[0], b}, {scaled}, {}});
+    n.inputs[0] = scaled;
+    n.attrs.erase("beta");
+    out.push_back(std::move(n));
+    return true;
+  });
+}
+
 std::size_t onnx_forms(Graph& g) {
   return square_as_mul(g) + rsqrt_as_reciprocal(g) + scaled_tanh_as_arithmetic(g) + not_equal_as_not(g) +
          squared_difference_as_sub_mul(g) +
          stack_as_concat(g) + arg_index_as_int64(g) + shape_input_as_int64(g) + instance_norm_scale_inputs(g) +
          lp_normalization_epsilon_as_arithmetic(g) + lp_pool_mean_as_average(g) + strided_slice_as_slice(g) +
-         space_batch_as_reshapes(g);
+         space_batch_as_reshapes(g) + softmax_beta_as_mul(g);
 }
 
 }  // namespace nnbridge

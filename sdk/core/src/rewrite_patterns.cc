@@ -153,6 +153,28 @@ std::size_t weights_as_oihw(Graph& g) {
     Buffer data = permute_bytes(*w.constant, s, perm, es);
     TensorType t = w.type;
     t.shape = shape;
+    if (t.quantization && t.quantization->axis) {  // per-axis weights: the axis moves with its dim
+      Quantization& q = *t.quantization;
+      const int64_t old_axis = *q.axis < 0 ? *q.axis + 4 : *q.axis;
+      if (shape == out_shape) {
+        for (int64_t d = 0; d < 4; ++d)
+          if (perm[std::size_t(d)] == old_axis) q.axis = d;
+      } else {
+        // MIHW -> [I * M, 1, H, W]: output channel i * M + m takes the scale of its m (axis 0) or
+        // its i (axis 1).
+        const int64_t m = s[0], in = s[1];
+        if ((old_axis != 0 && old_axis != 1) || int64_t(q.scales.size()) != s[std::size_t(old_axis)]) continue;
+        auto spread = [&](const auto& per) {
+          std::decay_t<decltype(per)> r;
+          for (int64_t i = 0; i < in; ++i)
+            for (int64_t j = 0; j < m; ++j) r.push_back(per[std::size_t(old_axis == 0 ? j : i)]);
+          return r;
+        };
+        q.scales = spread(q.scales);
+        if (q.zero_points.size() > 1) q.zero_points = spread(q.zero_points);
+        q.axis = 0;
+      }
+    }
     const ValueId nw = g.add_value(Value{names.unique(w.name + "_oihw"), t, std::move(data), {}});
     g.nodes[i].inputs[1] = nw;
     g.nodes[i].attrs.erase("kernel_layout");

@@ -24,6 +24,52 @@ using namespace nnbridge;
 namespace fs = std::filesystem;
 namespace ox = nnbridge::test::onnx;
 
+namespace {
+// The golden case tests/golden/armnn/NAME (model.armnn, or model.vkgraph) written as ONNX passes
+// python3-onnx's full check, and the model read back computes the case's expected outputs on cpu
+// within `tol`; for integer outputs, `ties` elements may instead differ by exactly one (results
+// halfway between two stored integers, which ONNX and Arm NN round differently), and no more.
+void golden_through_onnx(const std::string& name, const Tolerance& tol, int ties = 0) {
+  CAPTURE(name);
+  cpu_ref::register_backend();
+  auto cpu = find_backend("cpu");
+  REQUIRE(cpu);
+  const fs::path dir = test::source_dir() / "tests/golden/armnn" / name;
+  Graph g = load(fs::exists(dir / "model.armnn") ? dir / "model.armnn" : dir / "model.vkgraph");
+  const fs::path written = test::temp_dir() / (fs::path(name).filename().string() + ".onnx");
+  save(g, written);
+  CHECK(ox::full_check(written) == "");
+  Graph back = load(written);
+  std::vector<std::string> in_names, out_names;
+  for (ValueId id : back.inputs) in_names.push_back(back.values[id].name);
+  for (ValueId id : back.outputs) out_names.push_back(back.values[id].name);
+  const auto in_stems = tensor_file_stems(in_names, "input"), out_stems = tensor_file_stems(out_names, "output");
+  TensorMap inputs, expected;
+  for (std::size_t i = 0; i < in_names.size(); ++i) inputs.emplace(in_names[i], read_npy(dir / "inputs" / (in_stems[i] + ".npy")));
+  for (std::size_t j = 0; j < out_names.size(); ++j)
+    if (fs::exists(dir / "outputs" / (out_stems[j] + ".npy")))
+      expected.emplace(out_names[j], read_npy(dir / "outputs" / (out_stems[j] + ".npy")));
+  REQUIRE(!expected.empty());
+  TensorMap actual = cpu->prepare(back, {})->run(inputs);
+  if (ties == 0) {
+    for (const auto& r : compare_outputs(actual, expected, tol, "cpu")) CHECK_MESSAGE(r.passed, (r.output + ": " + r.message));
+    return;
+  }
+  int one_step = 0;
+  for (const auto& [out, e] : expected) {
+    REQUIRE(actual.count(out));
+    REQUIRE(actual.at(out).dtype() == e.dtype());
+    const auto a = actual.at(out).to_double(), x = e.to_double();
+    REQUIRE(a.size() == x.size());
+    for (std::size_t i = 0; i < a.size(); ++i) {
+      CHECK(std::fabs(a[i] - x[i]) <= 1.0);
+      one_step += a[i] != x[i];
+    }
+  }
+  CHECK(one_step == ties);
+}
+}  // namespace
+
 TEST_CASE("onnx from armnn: golden networks convert, pass the full check and compute Arm NN's outputs") {
   NNBRIDGE_REQUIRE_ONNX();
   const std::vector<std::string> cases = {
@@ -50,31 +96,33 @@ TEST_CASE("onnx from armnn: golden networks convert, pass the full check and com
       "strided_slice", "strided_slice_masks", "strided_slice_shrink",
       // TensorFlow's definition as Pad / Reshape / Transpose / Reshape (and back, then Slice)
       "space_to_batch_nd", "space_to_batch_nd_nchw", "batch_to_space_nd", "batch_to_space_nd_nchw"};
-  cpu_ref::register_backend();
-  auto cpu = find_backend("cpu");
-  REQUIRE(cpu);
-  const fs::path out = test::temp_dir();
-  for (const std::string& name : cases) {
-    CAPTURE(name);
-    const fs::path dir = test::source_dir() / "tests/golden/armnn" / name;
-    Graph g = load(fs::exists(dir / "model.armnn") ? dir / "model.armnn" : dir / "model.vkgraph");
-    const fs::path written = out / (fs::path(name).filename().string() + ".onnx");
-    save(g, written);
-    CHECK(ox::full_check(written) == "");
-    Graph back = load(written);
-    std::vector<std::string> in_names, out_names;
-    for (ValueId id : back.inputs) in_names.push_back(back.values[id].name);
-    for (ValueId id : back.outputs) out_names.push_back(back.values[id].name);
-    const auto in_stems = tensor_file_stems(in_names, "input"), out_stems = tensor_file_stems(out_names, "output");
-    TensorMap inputs, expected;
-    for (std::size_t i = 0; i < in_names.size(); ++i) inputs.emplace(in_names[i], read_npy(dir / "inputs" / (in_stems[i] + ".npy")));
-    for (std::size_t j = 0; j < out_names.size(); ++j)
-      if (fs::exists(dir / "outputs" / (out_stems[j] + ".npy")))
-        expected.emplace(out_names[j], read_npy(dir / "outputs" / (out_stems[j] + ".npy")));
-    REQUIRE(!expected.empty());
-    TensorMap actual = cpu->prepare(back, {})->run(inputs);
-    for (const auto& r : compare_outputs(actual, expected, Tolerance{}, "cpu")) CHECK_MESSAGE(r.passed, (r.output + ": " + r.message));
-  }
+  for (const std::string& name : cases) golden_through_onnx(name, Tolerance{});
+}
+
+TEST_CASE("onnx from armnn: quantized golden networks as QDQ (DequantizeLinear / QuantizeLinear around float ops)") {
+  // Each quantized tensor is stored as uint8 / int8 / int16 and every result is requantized by a
+  // QuantizeLinear, so the ONNX model computes Arm NN CpuRef's stored integers exactly, except
+  // where a result lies exactly halfway between two grid points: ONNX QuantizeLinear rounds half to
+  // even, armnn::Quantize half away from zero.
+  NNBRIDGE_REQUIRE_ONNX();
+  const std::vector<std::string> exact = {
+      "activation_bounded_relu_qsymms16", "activation_relu_qasymmu8", "activation_sigmoid_qasymms8", "add_qasymmu8",
+      "avgpool_nchw_qasymmu8_pad_ignore_value", "constant_qasymmu8_mul", "conv2d_nchw_per_axis_qasymmu8",
+      "conv2d_nchw_qasymms8_stride2_pad1", "conv2d_per_axis_qsymms8", "conv2d_qasymmu8", "depthwise_nhwc_per_axis_qasymms8",
+      "dequantize_qasymms8", "fully_connected_qasymmu8_4d_input", "maxpool_nchw_qasymms8_pad", "maxpool_qasymmu8",
+      "mean_qasymmu8_rescale", "mul_qsymms16", "pad_qasymmu8", "quantize_to_qasymmu8", "quantize_to_qsymms16",
+      "reshape_qasymmu8", "resize_nearest_nchw_qasymmu8", "softmax_beta_qasymmu8", "softmax_qasymms8_beta",
+      "space_to_batch_nd_qasymmu8", "transpose_conv2d_nhwc_qasymmu8"};
+  for (const std::string& name : exact) golden_through_onnx(name, Tolerance{});
+  // Ties, checked by hand from the inputs: sub_qasymms8 (a - b) / 0.1 = 38.5 and 42.5 (Arm NN 39
+  // and 43, ONNX 38 and 42); concat_qasymmu8_rescale b's 0.25 * (q - 130) / 0.2 + 128 = 228.5
+  // (229, 228); likewise the others, with the number of such elements.
+  for (const auto& [name, ties] : std::vector<std::pair<std::string, int>>{{"sub_qasymms8", 2},
+                                                                            {"concat_qasymmu8_rescale", 1},
+                                                                            {"avgpool_qasymms8", 1},
+                                                                            {"depthwise_nchw_qasymmu8_m2", 2},
+                                                                            {"resize_bilinear_nchw_qasymms8_rescale", 1}})
+    golden_through_onnx(name, Tolerance{}, ties);
 }
 
 // `back` (one input, one output: a make_models.py to_armnn model after a round trip) run on cpu

@@ -132,12 +132,20 @@ TEST_CASE("onnx writer: operand constants are written exactly (Slice ends = INT6
   CHECK(out == "[-7, 9223372036854775807, 1, 2]\n");
 }
 
-TEST_CASE("onnx writer: a quantized dtype has no ONNX tensor type") {
+TEST_CASE("onnx writer: a quantized tensor is written as QDQ, one without a usable scale is refused") {
   Graph g = binary("Add", DataType::Float32);
   g.values[0].type.dtype = DataType::QAsymmU8;
   g.values[0].type.quantization = Quantization{{0.5}, {3}, std::nullopt};
-  const Error e = save_error(g, test::temp_dir() / "q.onnx");
+  const std::filesystem::path dir = test::temp_dir();
+  save(g, dir / "q.onnx");
+  Graph back = load(dir / "q.onnx");
+  CHECK(back.values[back.inputs[0]].type.dtype == DataType::UInt8);
+  CHECK(back.nodes[0].op == "DequantizeLinear");
+
+  g.values[0].type.quantization = Quantization{{0.0}, {3}, std::nullopt};  // scale 0: no grid
+  const Error e = save_error(g, dir / "q0.onnx");
   CHECK(e.id() == ErrorId::DataType);
   CHECK(e.where() == "values[0]");
   CHECK(e.message().find("qasymmu8") != std::string::npos);
+  CHECK(!std::filesystem::exists(dir / "q0.onnx"));
 }

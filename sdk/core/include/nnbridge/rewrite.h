@@ -247,6 +247,8 @@ std::size_t gelu_as_arithmetic(Graph& g);
 ///   into (dim / block, block), Transpose moving the blocks in front of the batch (block row,
 ///   block column, batch: the output batch index is (i_h * block_w + i_w) * N + n), Reshape; and
 ///   the inverse followed by a Slice of the crops.
+/// - Softmax / LogSoftmax with beta != 1 (Arm NN: exp(beta * (x - max)) / sum, the softmax of
+///   beta * X) of float32 X -> Mul(X, beta) then the op without beta (ONNX Softmax-13).
 std::size_t square_as_mul(Graph& g);
 std::size_t rsqrt_as_reciprocal(Graph& g);
 std::size_t scaled_tanh_as_arithmetic(Graph& g);
@@ -260,6 +262,7 @@ std::size_t lp_normalization_epsilon_as_arithmetic(Graph& g);
 std::size_t lp_pool_mean_as_average(Graph& g);
 std::size_t strided_slice_as_slice(Graph& g);
 std::size_t space_batch_as_reshapes(Graph& g);
+std::size_t softmax_beta_as_mul(Graph& g);
 /// All of the ONNX forms above, in that order.
 std::size_t onnx_forms(Graph& g);
 

@@ -12,6 +12,7 @@
 #include "external.h"
 #include "nnbridge/error.h"
 #include "nnbridge/rewrite.h"
+#include "nnbridge/rewrite_qdq.h"
 #include "nnbridge/order.h"
 #include "onnx/checker.h"
 #include "onnx/shape_inference/implementation.h"
@@ -404,8 +405,8 @@ class Writer {
 }  // namespace
 
 void write_model(const Graph& g, const std::filesystem::path& path, const SaveOptions& options) {
-  // Arm NN's forms (a graph read from an .armnn file) in ONNX's (nnbridge/rewrite.h): NHWC ops
-  // between Transposes to and from NCHW, FullyConnected's input of rank > 2 reshaped to a matrix,
+  // Arm NN's forms (a graph read from an .armnn file) in ONNX's (nnbridge/rewrite.h): quantized
+  // tensors as QDQ nodes (nnbridge/rewrite_qdq.h), NHWC ops between Transposes to and from NCHW, FullyConnected's input of rank > 2 reshaped to a matrix,
   // weights in an Arm NN layout permuted to OIHW, the Linear activation (Affine) as Mul and Add,
   // Gelu (ONNX Gelu-20, after opset 17) as its arithmetic, and the other ops opset 17 lacks as
   // ONNX operators (onnx_forms). The graph is copied only when one applies.
@@ -417,15 +418,21 @@ void write_model(const Graph& g, const std::filesystem::path& path, const SaveOp
     static const std::set<std::string, std::less<>> kOnnxForms = {
         "Square", "Rsqrt", "ScaledTanh", "NotEqual", "SquaredDifference", "Stack", "ArgMax", "ArgMin", "ConstantOfShape",
         "InstanceNormalization", "LpNormalization", "LpPool", "StridedSlice", "SpaceToBatchND", "BatchToSpaceND"};
+    const auto beta = n.attrs.find("beta");
+    const bool softmax_beta = (n.op == "Softmax" || n.op == "LogSoftmax") && beta != n.attrs.end() && beta->second.is<double>() &&
+                              beta->second.get<double>() != 1.0;
     return ((n.op == "Conv" || n.op == "ConvTranspose") && n.attrs.count("kernel_layout")) || n.op == "Affine" || nhwc ||
-           gemm_nd || n.op == "Gelu" || kOnnxForms.count(n.op);
+           gemm_nd || n.op == "Gelu" || softmax_beta || kOnnxForms.count(n.op);
   };
+  const bool quantized = std::any_of(g.values.begin(), g.values.end(), [](const Value& v) { return is_quantized(v.type.dtype); });
   for (const Node& n : g.nodes)
-    if (armnn_form(n)) {
+    if (quantized || armnn_form(n)) {
+      // Weights are permuted while still constants, before quantized tensors become QDQ nodes.
       Graph lowered = g;
+      weights_as_oihw(lowered);
+      quantized_as_qdq(lowered);
       nhwc_as_nchw(lowered);
       gemm_input_as_matrix(lowered);
-      weights_as_oihw(lowered);
       affine_as_mul_add(lowered);
       gelu_as_arithmetic(lowered);
       onnx_forms(lowered);

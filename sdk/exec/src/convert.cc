@@ -76,8 +76,9 @@ void store_int(const float* v, std::size_t n, std::byte* out, const QParams* qp)
     double x;
     if (qp && qp->q) {
       std::size_t s = qp->slice(i);
-      // Arm NN armnn::Quantize: round(value / scale) + offset, then clamp.
-      x = std::round(static_cast<double>(v[i]) / qp->scale(s)) + static_cast<double>(qp->zero(s));
+      // Arm NN armnn::Quantize: round(value / scale) + offset, then clamp; the division in float,
+      // as Arm NN's (in double, 4.25f / 0.1f is 42.4999... where Arm NN's float quotient is 42.5).
+      x = static_cast<double>(std::round(v[i] / qp->scale(s))) + static_cast<double>(qp->zero(s));
     } else {
       x = std::trunc(static_cast<double>(v[i]));
     }

@@ -58,10 +58,9 @@ TensorMap through_onnx(const Graph& g, const TensorMap& inputs, const std::strin
   return find_backend("cpu")->prepare(back, {})->run(inputs);
 }
 
-}  // namespace
-
-TEST_CASE("qdq: Add of a quantized input and a quantized constant, requantized (ties to even)") {
-  NNBRIDGE_REQUIRE_ONNX();
+// y = x + c, all qasymmu8: x an input (scale 0.5, zero point 10), c a constant [2, 2, 1, 4]
+// (scale 0.25), y (scale 0.5, zero point 10); values 0, 1, 2 in that order.
+Graph quantized_add() {
   Graph g;
   const ValueId x = g.add_value(Value{"x", quant(DataType::QAsymmU8, {1, 4}, {0.5}, {10}), {}, {}});
   const ValueId c = g.add_value(Value{"c", quant(DataType::QAsymmU8, {1, 4}, {0.25}, {0}), bytes<uint8_t>({2, 2, 1, 4}), {}});
@@ -69,6 +68,15 @@ TEST_CASE("qdq: Add of a quantized input and a quantized constant, requantized (
   g.inputs = {x};
   g.outputs = {y};
   g.add_node(Node{"Add", "add", {x, c}, {y}, {}});
+  return g;
+}
+
+}  // namespace
+
+TEST_CASE("qdq: Add of a quantized input and a quantized constant, requantized (ties to even)") {
+  NNBRIDGE_REQUIRE_ONNX();
+  const Graph g = quantized_add();
+  const ValueId x = 0, c = 1, y = 2;
 
   Graph r = g;
   CHECK(quantized_as_qdq(r) == 3);
@@ -171,4 +179,65 @@ TEST_CASE("qdq: a tensor without usable quantization is left for the writer to r
     CHECK(std::string(e.what()).find("value 'x' has the quantized dtype qasymmu8") != std::string::npos);
   }
   CHECK(!fs::exists(dir / "qdq_refused.onnx"));
+}
+
+TEST_CASE("qdq: qdq_as_quantized folds an ONNX QDQ graph back into quantized tensors") {
+  // The Add graph of the first case, written as ONNX and read back: DQ(x), DQ(c), Add, Q(y).
+  NNBRIDGE_REQUIRE_ONNX();
+  const Graph g = quantized_add();
+  const ValueId x = 0, c = 1, y = 2;
+  const fs::path written = test::temp_dir() / "qdq_fold.onnx";
+  save(g, written);
+  Graph back = load(written);
+  CHECK(qdq_as_quantized(back) == 3);
+  CHECK(ops(back) == std::vector<std::string>{"Add"});
+  REQUIRE(back.nodes[0].inputs.size() == 2);
+  const TensorType& xt = back.values[back.nodes[0].inputs[0]].type;
+  const TensorType& ct = back.values[back.nodes[0].inputs[1]].type;
+  const TensorType& yt = back.values[back.nodes[0].outputs[0]].type;
+  CHECK(xt == g.values[x].type);
+  CHECK(ct == g.values[c].type);
+  CHECK(yt == g.values[y].type);
+  CHECK(back.values[back.nodes[0].inputs[1]].constant->size() == 4);
+  CHECK(back.values.size() == 3);  // the scale and zero-point constants are gone
+
+  // A stored tensor whose two readers disagree on its scale keeps its nodes.
+  Graph two = load(written);
+  for (Node& n : two.nodes)
+    if (n.op == "DequantizeLinear" && two.values[n.inputs[0]].name == "x") {
+      Node other = n;
+      other.name = "other";
+      other.inputs[1] = two.add_value(Value{"s2", TensorType{DataType::Float32, {}, false, {}}, bytes<float>({0.75f}), {}});
+      other.outputs = {two.add_value(Value{"x_other", TensorType{DataType::Float32, {1, 4}, false, {}}, {}, {}})};
+      two.outputs.push_back(other.outputs[0]);
+      two.add_node(std::move(other));
+      break;
+    }
+  qdq_as_quantized(two);
+  for (ValueId v : two.inputs) CHECK(two.values[v].type.dtype == DataType::UInt8);
+}
+
+TEST_CASE("qdq: a requantizing QuantizeLinear after a Reshape stays (Arm NN's Reshape copies bytes)") {
+  // ONNX: x (uint8, scale 1) -> DequantizeLinear -> Reshape -> QuantizeLinear (scale 2) -> y.
+  // Folding the Q into the Reshape would make Arm NN copy x's bytes into y's grid unchanged.
+  Graph g;
+  const TensorType u8{DataType::UInt8, {2, 2}, false, {}};
+  const ValueId x = g.add_value(Value{"x", u8, {}, {}});
+  const ValueId s1 = g.add_value(Value{"s1", TensorType{DataType::Float32, {}, false, {}}, bytes<float>({1.0f}), {}});
+  const ValueId s2 = g.add_value(Value{"s2", TensorType{DataType::Float32, {}, false, {}}, bytes<float>({2.0f}), {}});
+  const ValueId z = g.add_value(Value{"z", TensorType{DataType::UInt8, {}, false, {}}, bytes<uint8_t>({0}), {}});
+  const ValueId shape = g.add_value(Value{"shape", TensorType{DataType::Int64, {1}, false, {}}, bytes<int64_t>({4}), {}});
+  const ValueId xf = g.add_value(Value{"xf", TensorType{DataType::Float32, {2, 2}, false, {}}, {}, {}});
+  const ValueId r = g.add_value(Value{"r", TensorType{DataType::Float32, {4}, false, {}}, {}, {}});
+  const ValueId y = g.add_value(Value{"y", TensorType{DataType::UInt8, {4}, false, {}}, {}, {}});
+  g.inputs = {x};
+  g.outputs = {y};
+  g.add_node(Node{"DequantizeLinear", "dq", {x, s1, z}, {xf}, {}});
+  g.add_node(Node{"Reshape", "reshape", {xf, shape}, {r}, {}});
+  g.add_node(Node{"QuantizeLinear", "q", {r, s2, z}, {y}, {}});
+  CHECK(qdq_as_quantized(g) == 3);  // x, y and the Reshape's output (x's grid)
+  CHECK(ops(g) == std::vector<std::string>{"Reshape", "QuantizeLinear"});
+  CHECK(g.nodes[1].inputs.size() == 1);
+  CHECK(g.values[g.nodes[0].outputs[0]].type.quantization->scales == std::vector<double>{1.0});
+  CHECK(g.values[g.outputs[0]].type.quantization->scales == std::vector<double>{2.0});
 }

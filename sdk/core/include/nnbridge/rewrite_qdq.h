@@ -42,4 +42,29 @@ namespace nnbridge {
 /// name. Returns the number of tensors rewritten.
 std::size_t quantized_as_qdq(Graph& g);
 
+/// The inverse, for formats with quantized tensor types (Arm NN): a graph in ONNX's QDQ form
+/// gets quantized tensors back.
+/// - A uint8 / int8 tensor read by DequantizeLinear or written by QuantizeLinear with a constant
+///   float32 scale (scalar, or 1-D with `axis`) and a constant zero point (or none) takes that
+///   grid: uint8 -> qasymmu8, int8 -> qasymms8, per-axis int8 with zero points 0 -> qsymms8 (Arm
+///   NN's per-axis type). A tensor whose Q / DQ nodes disagree, or whose scale or zero point is
+///   not a constant, is left, with its nodes.
+/// - QuantizeLinear(r) -> q, where r is computed by an op that nothing else reads: the op writes q
+///   itself (a quantized output is rounded to its grid). Otherwise the node stays as Arm NN's
+///   Quantize (one input).
+/// - DequantizeLinear(q) -> r, where r is not a graph output and no Cast reads it: r's readers
+///   read q (an op dequantizes a quantized input). Otherwise the node stays as Arm NN's
+///   Dequantize (one input).
+/// - The bias of Conv / ConvTranspose / Gemm given as DequantizeLinear(Int32 constant, scales,
+///   zero point 0) whose scales are X scale * W scale (per output channel, to a relative 1e-6):
+///   the Int32 constant itself (Arm NN's quantized bias).
+/// - Reshape, Transpose, Squeeze, Unsqueeze, Flatten, Identity, MaxPool, Slice, Gather, Split,
+///   DepthToSpace, SpaceToDepth and Concat whose inputs are then quantized with one grid and whose
+///   float32 outputs are not graph outputs give their outputs that grid: they move values, so the
+///   values stay on it (Arm NN's layers take and give one data type).
+/// Rounding: armnn::Quantize rounds half away from zero, ONNX QuantizeLinear half to even, so a
+/// result exactly halfway between two grid points can differ by one step. Returns the number of
+/// tensors given a quantized type.
+std::size_t qdq_as_quantized(Graph& g);
+
 }  // namespace nnbridge

@@ -15,12 +15,15 @@
 // constant as FullyConnected (Arm NN 20.08 has no BatchMatMul), operands of lower rank given
 // leading 1s (20.08 broadcasts between equal ranks), Sqrt and Abs as Activation layers (what
 // 20.08's CpuRef runs), Gather by a scalar as Gather by [1] + Reshape. A graph that needs none of
-// them is not copied, so a graph read from an Arm NN file is written from itself.
+// them is not copied, so a graph read from an Arm NN file is written from itself. ONNX's QDQ form
+// (QuantizeLinear / DequantizeLinear with scale inputs) becomes quantized tensors
+// (qdq_as_quantized, nnbridge/rewrite_qdq.h).
 #include <optional>
 #include <string>
 
 #include "internal.h"
 #include "nnbridge/rewrite.h"
+#include "nnbridge/rewrite_qdq.h"
 
 namespace nnbridge::formats::armnn {
 
@@ -59,6 +62,7 @@ bool needs_lowering(const Graph& g, bool patterns) {
     if (n.op == "Reshape" && n.inputs.size() == 2) return true;
     if (has_operand_inputs(n)) return true;
     if (n.op == "Identity" && !n.attrs.count("armnn.layer")) return true;
+    if ((n.op == "QuantizeLinear" || n.op == "DequantizeLinear") && n.inputs.size() > 1) return true;  // ONNX's QDQ form
     if (n.op == "GlobalAveragePool" || n.op == "GlobalMaxPool" || n.op == "Flatten" || n.op == "Squeeze" ||
         n.op == "Unsqueeze")
       return true;
@@ -83,6 +87,31 @@ std::size_t unary_as_activation(Graph& g) {
   return changed;
 }
 
+// Arm NN validates the Signed32 bias of a quantized Convolution2d / DepthwiseConvolution2d /
+// TransposeConvolution2d / FullyConnected against scale = input scale * weight scale, computed in
+// float (per output channel, quantizationScales with dim 0, for per-axis weights). An Int32 bias
+// from another format (ONNX's QDQ form) states no scale: it gets that one.
+std::size_t bias_quantization_scales(Graph& g) {
+  std::size_t changed = 0;
+  for (const Node& n : g.nodes) {
+    if ((n.op != "Conv" && n.op != "ConvTranspose" && n.op != "Gemm") || n.inputs.size() < 3) continue;
+    const ValueId x = n.inputs[0], w = n.inputs[1], b = n.inputs[2];
+    if (x >= g.values.size() || w >= g.values.size() || b >= g.values.size()) continue;
+    const TensorType &xt = g.values[x].type, &wt = g.values[w].type;
+    Value& bias = g.values[b];
+    if (bias.type.dtype != DataType::Int32 || bias.type.quantization || bias.attrs.count("armnn.tensorInfo.quantizationScale") ||
+        !is_quantized(xt.dtype) || !is_quantized(wt.dtype) || !xt.quantization || !wt.quantization ||
+        xt.quantization->scales.empty() || wt.quantization->scales.empty())
+      continue;
+    std::vector<double> scales;
+    for (double ws : wt.quantization->scales) scales.push_back(double(float(xt.quantization->scales[0]) * float(ws)));
+    bias.attrs["armnn.tensorInfo.quantizationScale"] = Attr(scales[0]);
+    if (wt.quantization->axis && scales.size() > 1) bias.attrs["armnn.tensorInfo.quantizationScales"] = Attr(scales);
+    ++changed;
+  }
+  return changed;
+}
+
 }  // namespace
 
 std::optional<Graph> lower_for_armnn(const Graph& g) {
@@ -102,6 +131,7 @@ std::optional<Graph> lower_for_armnn(const Graph& g) {
     same_rank_operands(out);  // Arm NN 20.08 broadcasts between equal ranks only
     scalar_gather_as_reshape(out);
   }
+  if (qdq_as_quantized(out) > 0) bias_quantization_scales(out);  // ONNX's QDQ form as quantized tensors
   drop_identity(out, "armnn.");
   global_pools_as_windows(out);
   shape_ops_as_reshape(out, "armnn.");

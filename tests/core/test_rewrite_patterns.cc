@@ -189,6 +189,32 @@ TEST_CASE("weights_as_oihw moves a per-axis quantization axis with its dim") {
   CHECK(t2.quantization->scales == std::vector<double>{0.5, 0.25, 0.5, 0.25});
 }
 
+TEST_CASE("conv_transpose_weights_as_oihw permutes ONNX's [C_in, C_out, kH, kW] to [C_out, C_in, kH, kW]") {
+  Graph g;
+  const ValueId x = tensor(g, "x", f32({1, 2, 1, 1}));
+  g.inputs = {x};
+  // IOHW [2, 3, 1, 1]: element (i, o) = 10 i + o -> OIHW [3, 2, 1, 1]: (o, i) order.
+  const ValueId w = f32c(g, "w", {0, 1, 2, 10, 11, 12}, {2, 3, 1, 1});
+  const ValueId y = tensor(g, "y");
+  g.add_node(Node{"ConvTranspose", "deconv", {x, w}, {y}, {}});
+  g.outputs = {y};
+  CHECK(conv_transpose_weights_as_oihw(g) == 1);
+  const Value& w2 = g.values[g.nodes[0].inputs[1]];
+  CHECK(w2.type.shape == Ints{3, 2, 1, 1});
+  CHECK(f32s(w2) == std::vector<float>{0, 10, 1, 11, 2, 12});
+  CHECK(g.nodes[0].attrs.at("kernel_layout").get<std::string>() == "OIHW");
+  CHECK(conv_transpose_weights_as_oihw(g) == 0);  // stated layouts are left
+
+  Graph grouped;
+  const ValueId gx = tensor(grouped, "x", f32({1, 2, 1, 1}));
+  const ValueId gw = f32c(grouped, "w", {0, 1}, {2, 1, 1, 1});
+  const ValueId gy = tensor(grouped, "y");
+  grouped.inputs = {gx};
+  grouped.add_node(Node{"ConvTranspose", "deconv", {gx, gw}, {gy}, {{"group", Attr(int64_t{2})}}});
+  grouped.outputs = {gy};
+  CHECK(conv_transpose_weights_as_oihw(grouped) == 0);
+}
+
 TEST_CASE("grouped_conv_as_split splits X W and B into the groups and concatenates") {
   Graph g;
   const ValueId x = tensor(g, "x", f32({1, 4, 3, 3}));

@@ -184,6 +184,33 @@ std::size_t weights_as_oihw(Graph& g) {
   return changed;
 }
 
+std::size_t conv_transpose_weights_as_oihw(Graph& g) {
+  std::size_t changed = 0;
+  Names names(g);
+  for (Node& n : g.nodes) {
+    if (n.op != "ConvTranspose" || find(n, "kernel_layout") || int_or(n, "group", 1) != 1 ||
+        str_or(n, "data_layout", "NCHW") != "NCHW" || n.inputs.size() < 2 || !valid(g, n.inputs[1]))
+      continue;
+    const Value& w = g.values[n.inputs[1]];
+    if (!w.constant || !w.type.fully_known() || w.type.shape.size() != 4) continue;
+    const Ints s = w.type.shape, perm{1, 0, 2, 3};
+    TensorType t = w.type;
+    t.shape = {s[1], s[0], s[2], s[3]};
+    if (t.quantization && t.quantization->axis) {  // the axis moves with its dim
+      const int64_t a = *t.quantization->axis < 0 ? *t.quantization->axis + 4 : *t.quantization->axis;
+      t.quantization->axis = a == 0 ? 1 : a == 1 ? 0 : a;
+    }
+    const std::size_t es = w.constant->size() / std::size_t(*w.type.element_count());
+    Buffer data = permute_bytes(*w.constant, s, perm, es);
+    const std::string name = names.unique(w.name + "_oihw");
+    n.inputs[1] = g.add_value(Value{name, t, std::move(data), {}});
+    n.attrs["kernel_layout"] = Attr(std::string("OIHW"));
+    ++changed;
+  }
+  if (changed) remove_nodes(g, std::vector<bool>(g.nodes.size(), false));
+  return changed;
+}
+
 std::size_t grouped_conv_as_split(Graph& g) {
   std::size_t changed = 0;
   const std::size_t count = g.nodes.size();

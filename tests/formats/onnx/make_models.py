@@ -440,6 +440,20 @@ def to_armnn():
                                       helper.make_node("Unsqueeze", ["f", "ax"], ["u"]),
                                       helper.make_node("Squeeze", ["u", "ax"], ["y"])],
         xg, xg.reshape(1, 60), [const("ax", np.array([0], np.int64))])
+    # ConvTranspose-11, W [C_in, C_out, kH, kW] (Arm NN's TransposeConvolution2d takes [O, I, H, W]):
+    # each input element scatters x * W[c, o] into the full (H - 1) * s + k output, then the pads
+    # are cropped; plus B.
+    xt = RNG.standard_normal((1, 3, 3, 3)).astype(np.float32)
+    wt = RNG.standard_normal((3, 2, 3, 3)).astype(np.float32)
+    bt = RNG.standard_normal(2).astype(np.float32)
+    full = np.zeros((1, 2, 7, 7), np.float64)
+    for c in range(3):
+        for i in range(3):
+            for j in range(3):
+                full[0, :, 2 * i:2 * i + 3, 2 * j:2 * j + 3] += xt[0, c, i, j] * wt[c].astype(np.float64)
+    yt = full[:, :, 1:6, 1:6] + bt.reshape(1, 2, 1, 1)
+    arm("conv_transpose_stride2_pad1", [helper.make_node("ConvTranspose", ["x", "w", "b"], ["y"], strides=[2, 2], pads=[1, 1, 1, 1])],
+        xt, yt, [const("w", wt), const("b", bt)])
 
     d = os.path.join(OUT, "to_armnn_refused")
     want = {}

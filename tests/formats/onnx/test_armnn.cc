@@ -211,7 +211,7 @@ TEST_CASE("onnx to armnn: implicit forms are written explicitly and compute the 
     for (const Issue& i : issues) CHECK_MESSAGE(i.severity != Issue::Severity::Error, (i.where + ": " + i.message));
     expect_numpy_output(back, e.path());
   }
-  CHECK(seen == 11);
+  CHECK(seen == 12);
 }
 
 TEST_CASE("onnx to armnn: an attribute no Arm NN layer holds is refused naming the node and the attribute") {

@@ -160,6 +160,13 @@ std::size_t hard_sigmoid_as_activations(Graph& g);
 /// them. Returns the number of nodes changed.
 std::size_t weights_as_oihw(Graph& g);
 
+/// The other way, for formats whose transposed convolution takes [O, I, H, W] weights (Arm NN
+/// TransposeConvolution2d, NCHW): an NCHW ConvTranspose with group 1, no kernel_layout (ONNX
+/// ConvTranspose-11's [C_in, C_out, kH, kW]) and constant weights gets them permuted to
+/// [C_out, C_in, kH, kW] with kernel_layout OIHW (a per-axis quantization axis moves with its
+/// dim). Returns the number of nodes changed.
+std::size_t conv_transpose_weights_as_oihw(Graph& g);
+
 /// NCHW Conv with 1 < group < C (a grouped, not depthwise, convolution: ONNX Conv-11 splits the
 /// channels of X, W and B into `group` equal parts and concatenates the results) becomes that:
 /// Split of X on axis 1 (equal parts), one Conv with group 1 per part with its slice of the

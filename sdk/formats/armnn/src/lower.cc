@@ -17,7 +17,8 @@
 // 20.08's CpuRef runs), Gather by a scalar as Gather by [1] + Reshape. A graph that needs none of
 // them is not copied, so a graph read from an Arm NN file is written from itself. ONNX's QDQ form
 // (QuantizeLinear / DequantizeLinear with scale inputs) becomes quantized tensors
-// (qdq_as_quantized, nnbridge/rewrite_qdq.h).
+// (qdq_as_quantized, nnbridge/rewrite_qdq.h); ONNX ConvTranspose weights [C_in, C_out, kH, kW]
+// become TransposeConvolution2d's [O, I, H, W].
 #include <optional>
 #include <string>
 
@@ -63,6 +64,7 @@ bool needs_lowering(const Graph& g, bool patterns) {
     if (has_operand_inputs(n)) return true;
     if (n.op == "Identity" && !n.attrs.count("armnn.layer")) return true;
     if ((n.op == "QuantizeLinear" || n.op == "DequantizeLinear") && n.inputs.size() > 1) return true;  // ONNX's QDQ form
+    if (n.op == "ConvTranspose" && !n.attrs.count("kernel_layout")) return true;  // ONNX's [C_in, C_out, kH, kW]
     if (n.op == "GlobalAveragePool" || n.op == "GlobalMaxPool" || n.op == "Flatten" || n.op == "Squeeze" ||
         n.op == "Unsqueeze")
       return true;
@@ -132,6 +134,7 @@ std::optional<Graph> lower_for_armnn(const Graph& g) {
     scalar_gather_as_reshape(out);
   }
   if (qdq_as_quantized(out) > 0) bias_quantization_scales(out);  // ONNX's QDQ form as quantized tensors
+  conv_transpose_weights_as_oihw(out);
   drop_identity(out, "armnn.");
   global_pools_as_windows(out);
   shape_ops_as_reshape(out, "armnn.");

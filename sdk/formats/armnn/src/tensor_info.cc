@@ -204,6 +204,10 @@ TensorType read_tensor_info(const armnnSerializer::TensorInfo* info, const std::
 
 flatbuffers::uoffset_t write_tensor_info(flatbuffers::FlatBufferBuilder& b, const TensorType& t,
                                          const AttrMap& attrs, const std::string& prefix, const std::string& where) {
+  // armnn::MaxNumOfTensorDimensions: Arm NN's TensorShape holds at most 5 dimensions, and its
+  // deserializer refuses a file with more (the reader takes one).
+  if (!t.unknown_rank && t.shape.size() > 5)
+    throw Error(ErrorId::NoForm, "rank " + std::to_string(t.shape.size()) + ": Arm NN tensors have at most 5 dimensions", {}, where);
   FieldMap m = derive_tensor_info(t, where);
   overlay_fields(m, attrs, prefix);
   return build_table(b, object("armnnSerializer.TensorInfo"), "", m);

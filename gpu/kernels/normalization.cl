@@ -122,3 +122,47 @@ __kernel void mvn(__global const float* x, __global float* y, __global const int
     y[at] = (float)((x[at] - mean) / (sqrt(var) + eps));
   }
 }
+
+// LpNormalization with p = 2 (ONNX LpNormalization-1; Arm NN L2Normalization), one work item
+// per (outer, inner) position: x / sqrt(max(sum of x^2 over the C elements inner apart,
+// epsilon)), summed in float in index order as cpu_ref/src/kernels/normalization.cc make_lpnorm.
+__kernel void lp_norm2(__global const float* x, __global float* y, int C, int inner, float epsilon) {
+  const int p = (int)get_global_id(0);
+  const int o = p / inner, e = p % inner;
+  __global const float* xr = x + o * C * inner + e;
+  float sum = 0.0f;
+  for (int c = 0; c < C; ++c) sum += xr[c * inner] * xr[c * inner];
+  const float inv = 1.0f / sqrt(max(sum, epsilon));
+  for (int c = 0; c < C; ++c) y[o * C * inner + e + c * inner] = xr[c * inner] * inv;
+}
+
+// Arm NN Normalization, LocalBrightness (RefNormalizationWorkload.cpp), one work item per
+// element of an NHWC (nhwc 1) or NCHW tensor: x / pow(k + alpha * acc, beta), acc the sum of
+// squares over channels c - radius .. c + radius (across) or over the (2 radius + 1)^2 window
+// of the channel's plane (within), in cpu_ref's order (conv_transpose.cc make_armnn_normalization).
+__kernel void armnn_normalization(__global const float* x, __global float* y, int C, int H, int W, int nhwc, int within,
+                                  int radius, float alpha, float beta, float k) {
+  const int i = (int)get_global_id(0);
+  int n, c, h, w;
+  if (nhwc) {
+    c = i % C, w = (i / C) % W, h = (i / (C * W)) % H, n = i / (C * W * H);
+  } else {
+    w = i % W, h = (i / W) % H, c = (i / (W * H)) % C, n = i / (W * H * C);
+  }
+  float acc = 0.0f;
+  if (within) {
+    for (int dy = -radius; dy <= radius; ++dy)
+      for (int dx = -radius; dx <= radius; ++dx) {
+        const int yy = h + dy, xx = w + dx;
+        if (yy < 0 || yy >= H || xx < 0 || xx >= W) continue;
+        const float v = x[nhwc ? ((n * H + yy) * W + xx) * C + c : ((n * C + c) * H + yy) * W + xx];
+        acc += v * v;
+      }
+  } else {
+    for (int cc = max(0, c - radius); cc <= min(C - 1, c + radius); ++cc) {
+      const float v = x[nhwc ? ((n * H + h) * W + w) * C + cc : ((n * C + cc) * H + h) * W + w];
+      acc += v * v;
+    }
+  }
+  y[i] = x[i] / pow(k + acc * alpha, beta);
+}

@@ -120,15 +120,15 @@ std::shared_ptr<const Device> open_device(std::string_view spec) {
     d->context = cl::Context(d->device);
     d->queue = cl::CommandQueue(d->context, d->device);
     d->label = label_of(pick->info);
+    if (d->device.getInfo<CL_DEVICE_SINGLE_FP_CONFIG>() & CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT)
+      d->build_options += " -cl-fp32-correctly-rounded-divide-sqrt";
     slot = d;
   }
   return slot;
 }
 
 cl::Program get_program(const Device& dev, std::string_view file, const std::string& source, const std::string& what) {
-  // Single precision only, IEEE rounding of / and sqrt is not asked for: the kernels' results
-  // are compared with cpu's within the tolerances of the Arm NN tests.
-  return get_program(dev, file, source, what, "-cl-std=CL1.2");
+  return get_program(dev, file, source, what, dev.build_options);
 }
 
 cl::Program get_program(const Device& dev, std::string_view file, const std::string& source, const std::string& what,

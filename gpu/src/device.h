@@ -16,6 +16,13 @@ struct Device {
   cl::Context context;
   cl::CommandQueue queue;
   std::string label;  ///< "platform: device"
+  /// The embedded kernels' build options: "-cl-std=CL1.2", plus
+  /// "-cl-fp32-correctly-rounded-divide-sqrt" where CL_DEVICE_SINGLE_FP_CONFIG offers
+  /// CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT. OpenCL 1.2 (section 7.4) lets single-precision x / y
+  /// be 2.5 ulp off and sqrt 3 ulp unless asked; cpu's are IEEE-754 correctly rounded, and a
+  /// quotient one ulp off moves rint(x / scale) across a .5 tie (NVIDIA's driver did that in
+  /// ONNX's DynamicQuantizeLinear test). PoCL offers and honours the option.
+  std::string build_options = "-cl-std=CL1.2";
   /// opencl.cache_dir (gpu.h): where get_program() keeps program binaries; empty = memory only.
   /// open_device() leaves it empty; prepare() copies the Device and sets it for its plan.
   std::filesystem::path cache_dir;
@@ -33,8 +40,8 @@ std::shared_ptr<const Device> open_device(std::string_view spec);
 /// built now from source (and then written to dev.cache_dir). A build failure throws
 /// Error(Backend) whose message holds `what` (the node asking for it), `file` and the build log.
 cl::Program get_program(const Device& dev, std::string_view file, const std::string& source, const std::string& what);
-/// get_program() with the given build options instead of the embedded kernels' "-cl-std=CL1.2"
-/// (custom layers pass their CompilerOptions as written).
+/// get_program() with the given build options instead of the embedded kernels'
+/// Device::build_options (custom layers pass their CompilerOptions as written).
 cl::Program get_program(const Device& dev, std::string_view file, const std::string& source, const std::string& what,
                         const std::string& options);
 /// get_program() for the embedded kernel file `file` ("conv.cl").

@@ -47,11 +47,12 @@ using OpTable = std::map<std::string, OpFactory, std::less<>>;
 void add_elementwise_ops(OpTable&);  // ops.cc: unary, binary, variadic, Where, Mod, Identity-like copies, Transpose, Concat
 void add_nn_ops(OpTable&);           // ops_nn.cc: Softmax, Gemm, MatMul, Reduce*, BatchNormalization
 void add_convert_ops(OpTable&);  // ops_convert.cc: Cast*, *QuantizeLinear, Shape, Size, Rank, ConstantOfShape, Dropout
-void add_data_ops(OpTable&);  // ops_data.cc: Slice, Pad, Split, Tile, Expand, CumSum, ArgMax, ... (and the three below)
+void add_data_ops(OpTable&);  // ops_data.cc: Slice, Pad, Split, Tile, Expand, CumSum, ArgMax, ... (and the four below)
+void add_rearrange_ops(OpTable&);  // ops_rearrange.cc: ReverseV2, ChannelShuffle, StridedSlice, Stack, Space/BatchND
 void add_index_ops(OpTable&);  // ops_index.cc: Gather*, Scatter*, OneHot, TopK, NonZero, Compress, Unique
 void add_resize_ops(OpTable&);  // ops_resize.cc: Resize
 void add_matrix_ops(OpTable&);  // ops_matrix.cc: Trilu, EyeLike, Det, Einsum
-void add_norm_ops(OpTable&);   // ops_norm.cc: LayerNormalization, InstanceNormalization, LRN
+void add_norm_ops(OpTable&);   // ops_norm.cc: LayerNormalization, InstanceNormalization, LRN, LpNormalization, armnn.Normalization
 void add_loss_ops(OpTable&);   // ops_loss.cc: NegativeLogLikelihoodLoss, SoftmaxCrossEntropyLoss
 void add_window_ops(OpTable&); // ops_window.cc: Conv, ConvTranspose, MaxPool, AveragePool, LpPool, global pools
 void add_rnn_ops(OpTable&);     // ops_rnn.cc: RNN, GRU, LSTM (ONNX)

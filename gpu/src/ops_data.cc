@@ -312,6 +312,7 @@ void add_data_ops(OpTable& t) {
   t["Hardmax"] = hardmax;
   t["Range"] = range;
   add_index_ops(t);
+  add_rearrange_ops(t);
   add_resize_ops(t);
   add_matrix_ops(t);
 }

@@ -133,9 +133,54 @@ Launch mvn(const OpContext& c) {
   };
 }
 
+// cpu_ref/src/kernels/normalization.cc make_lpnorm (ONNX LpNormalization-1 with p = 2; Arm NN
+// L2Normalization with its eps): x / sqrt(max(sum over the axis of x^2, epsilon)), the sum in
+// float32 in index order as cpu adds it.
+Launch lp_norm(const OpContext& c) {
+  const KernelContext& k = c.k;
+  if (k.attr_int("p", 2) != 2) k.unsupported("LpNormalization with p != 2");
+  const int64_t r = static_cast<int64_t>(k.in[0].shape.size());
+  const ChannelView v(k.in[0].shape, k.attr_axis("axis", -1, r));
+  const float eps = static_cast<float>(k.attr_float("epsilon", 0.0));
+  c.to_int(numel(k.in[0].shape));
+  const int C = c.to_int(v.c), inner = c.to_int(v.inner);
+  const int64_t items = v.c > 0 ? v.outer * v.inner : 0;
+  cl::Kernel kern = c.kernel("normalization.cl", "lp_norm2");
+  return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
+    set_args(kern, in[0], out[0], C, inner, eps);
+    enqueue(dev, kern, items);
+  };
+}
+
+// cpu_ref/src/kernels/conv_transpose.cc make_armnn_normalization (Arm NN NormalizationLayer,
+// RefNormalizationWorkload: LocalBrightness, Across or Within channels, NHWC or NCHW): x / (k +
+// alpha * sum x^2)^beta over normSize / 2 neighbours each side, without ONNX LRN's division by
+// the size; the descriptor fields as cpu reads them (absent: 0).
+Launch armnn_normalization(const OpContext& c) {
+  const KernelContext& k = c.k;
+  auto fi = [&](const char* n) { return k.attr_int(std::string("armnn.descriptor.") + n, 0); };
+  auto ff = [&](const char* n) { return static_cast<float>(k.attr_float(std::string("armnn.descriptor.") + n, 0.0)); };
+  if (fi("normMethodType") != 0) k.unsupported("Normalization method LocalContrast");
+  const Shape& s = k.in[0].shape;
+  if (s.size() != 4) k.unsupported("only rank-4 input is implemented");
+  if (k.out[0].shape != s) k.invalid(ErrorId::Shape, "output shape differs from the input's");
+  const int nhwc = fi("dataLayout") == 0 ? 1 : 0, within = fi("normChannelType") == 1 ? 1 : 0;
+  const int C = c.to_int(nhwc ? s[3] : s[1]), H = c.to_int(nhwc ? s[1] : s[2]), W = c.to_int(nhwc ? s[2] : s[3]);
+  const int radius = c.to_int(fi("normSize") / 2);
+  const float alpha = ff("alpha"), beta = ff("beta"), kk = ff("k");
+  const int64_t n = c.to_int(numel(s));
+  cl::Kernel kern = c.kernel("normalization.cl", "armnn_normalization");
+  return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
+    set_args(kern, in[0], out[0], C, H, W, nhwc, within, radius, alpha, beta, kk);
+    enqueue(dev, kern, n);
+  };
+}
+
 }  // namespace
 
 void add_norm_ops(OpTable& t) {
+  t["LpNormalization"] = lp_norm;
+  t["armnn.Normalization"] = armnn_normalization;
   t["LayerNormalization"] = layer_norm;
   t["InstanceNormalization"] = instance_norm;
   t["LRN"] = lrn;

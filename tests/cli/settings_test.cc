@@ -30,24 +30,28 @@ bool have_opencl() {
   return false;
 }
 
-// x [2, 3] float32 -> LpNormalization (p = 2, axis -1) -> y, with x = [[3, 4, 0], [1, 2, 2]] in in/.
+// x [1, 2, 3] float32 -> vk.aten.max_pool2d.default (kernel_size [1, 3], stride [1, 3]: each row's
+// maximum, PyTorch's max_pool2d on a [C, H, W] input) -> y [1, 2, 1], with x = [[[3, 4, 0], [1, 2,
+// 2]]] in in/. A format-native op with a cpu kernel and no opencl one, so GPU settings must fall back.
 struct Model {
   fs::path dir, model, in;
 };
-Model lp_model() {
+constexpr const char* kNoOpenclKernel = "vk.aten.max_pool2d.default";
+Model pool_model() {
   Model m{temp_dir(), {}, {}};
   m.model = m.dir / "model.json";
   m.in = m.dir / "in";
   Graph g;
-  g.values.push_back(Value{"x", TensorType{DataType::Float32, {2, 3}, false, std::nullopt}, {}, {}});
-  g.values.push_back(Value{"y", TensorType{DataType::Float32, {2, 3}, false, std::nullopt}, {}, {}});
-  g.nodes.push_back(Node{"LpNormalization", "the_node", {0}, {1}, {{"axis", Attr(int64_t{-1})}, {"p", Attr(int64_t{2})}}});
+  g.values.push_back(Value{"x", TensorType{DataType::Float32, {1, 2, 3}, false, std::nullopt}, {}, {}});
+  g.values.push_back(Value{"y", TensorType{DataType::Float32, {1, 2, 1}, false, std::nullopt}, {}, {}});
+  g.nodes.push_back(Node{kNoOpenclKernel, "the_node", {0}, {1},
+                         {{"kernel_size", Attr(std::vector<int64_t>{1, 3})}, {"stride", Attr(std::vector<int64_t>{1, 3})}}});
   g.inputs = {0};
   g.outputs = {1};
   save(g, m.model);
   fs::create_directories(m.in);
-  // A version 1.0 .npy written by hand: '<f4', shape (2, 3), header padded to 128 bytes as NumPy does.
-  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (2, 3), }";
+  // A version 1.0 .npy written by hand: '<f4', shape (1, 2, 3), header padded to 128 bytes as NumPy does.
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2, 3), }";
   header.resize(128 - 10 - 1, ' ');
   header += '\n';
   std::string bytes = std::string("\x93NUMPY\x01\x00", 8) + char(header.size()) + '\0' + header;
@@ -86,9 +90,9 @@ TEST_CASE("run --settings: GPU + allow_automatic_fallback_on_compilation_error r
   if (!have_opencl()) return;
 #ifdef NNBRIDGE_HAVE_OPENCL
   const auto ops = gpu::supported_ops();
-  REQUIRE(std::find(ops.begin(), ops.end(), "LpNormalization") == ops.end());  // the fallback path is what runs
+  REQUIRE(std::find(ops.begin(), ops.end(), kNoOpenclKernel) == ops.end());  // the fallback path is what runs
 #endif
-  const Model m = lp_model();
+  const Model m = pool_model();
   const fs::path s = settings_file("gpu_fallback.txtpb", kGpuFallback);
   Result r = cli(run_args(m) + " --settings " + q(s));
   REQUIRE(r.rc == 0);
@@ -97,20 +101,20 @@ TEST_CASE("run --settings: GPU + allow_automatic_fallback_on_compilation_error r
   CHECK(summary(r)["requested_backend"] == "opencl");
   CHECK(summary(r)["backends"] == nlohmann::json{{"cpu", 1}});
   REQUIRE(summary(r)["nodes"].size() == 1);
-  CHECK(summary(r)["nodes"][0]["op"] == "LpNormalization");
+  CHECK(summary(r)["nodes"][0]["op"] == kNoOpenclKernel);
   CHECK(summary(r)["nodes"][0]["backend"] == "cpu");
-  // x / ||x||_2 per row, by hand: [3, 4, 0] / 5, [1, 2, 2] / 3.
+  // Each row's maximum, by hand: max(3, 4, 0) = 4, max(1, 2, 2) = 2.
   const std::string y = read_file(m.dir / "out/y.npy");
-  const float want[] = {0.6f, 0.8f, 0.0f, 1.0f / 3, 2.0f / 3, 2.0f / 3};
-  for (int i = 0; i < 6; ++i) CHECK(npy_float(y, i) == doctest::Approx(want[i]).epsilon(1e-6));
+  CHECK(npy_float(y, 0) == 4.0f);
+  CHECK(npy_float(y, 1) == 2.0f);
 
   // Without the fallback the op is refused, naming it (exit 3); --fallback none beats the settings.
   r = cli(run_args(m, "out2") + " --settings " + q(settings_file("gpu.txtpb", "delegate: GPU\n")));
   CHECK(r.rc == 3);
-  CHECK(contains(r.out, "LpNormalization"));
+  CHECK(contains(r.out, kNoOpenclKernel));
   r = cli(run_args(m, "out3") + " --settings " + q(s) + " --fallback none");
   CHECK(r.rc == 3);
-  CHECK(contains(r.out, "LpNormalization"));
+  CHECK(contains(r.out, kNoOpenclKernel));
   CHECK(!fs::exists(m.dir / "out3"));
   // --backend cpu beats delegate GPU.
   r = cli(run_args(m, "out4") + " --settings " + q(s) + " --backend cpu");
@@ -119,7 +123,7 @@ TEST_CASE("run --settings: GPU + allow_automatic_fallback_on_compilation_error r
 }
 
 TEST_CASE("run --settings: NONE and XNNPACK choose cpu, num_threads gives threads unless --threads is given") {
-  const Model m = lp_model();
+  const Model m = pool_model();
   struct Case {
     const char* file;
     const char* text;
@@ -145,7 +149,7 @@ TEST_CASE("run --settings: NONE and XNNPACK choose cpu, num_threads gives thread
 TEST_CASE("run --settings: TFLite's own XNNPACK settings file (../shared/samples/tflite_settings)") {
   auto dir = shared_sample("tflite_settings");
   NNBRIDGE_REQUIRE_SHARED(dir);
-  const Model m = lp_model();
+  const Model m = pool_model();
   // The file says delegate XNNPACK, xnnpack_settings.num_threads 5.
   const Result r = cli(run_args(m) + " --settings " + q(*dir / "test_xnnpack_settings.json"));
   REQUIRE(r.rc == 0);
@@ -158,7 +162,7 @@ TEST_CASE("run --settings: TFLite's own XNNPACK settings file (../shared/samples
 }
 
 TEST_CASE("run/validate --settings: other delegates exit 3, naming the delegate and the file") {
-  const Model m = lp_model();
+  const Model m = pool_model();
   for (const char* d : {"NNAPI", "HEXAGON", "EDGETPU", "EDGETPU_CORAL", "CORE_ML", "ARMNN", "MTK_NEURON"}) {
     CAPTURE(d);
     const fs::path s = settings_file(std::string(d) + ".txtpb", std::string("delegate: ") + d + "\n");
@@ -181,7 +185,7 @@ TEST_CASE("run/validate --settings: other delegates exit 3, naming the delegate 
 
 TEST_CASE("validate --settings: the settings' backend is checked against cpu") {
   if (!have_opencl()) return;
-  const Model m = lp_model();
+  const Model m = pool_model();
   const fs::path s = settings_file("gpu_fallback.pb.json",
                                    R"({"delegate": "GPU", "fallbackSettings": {"allowAutomaticFallbackOnCompilationError": true}})");
   const Result r = cli("validate " + q(m.model) + " --inputs " + q(m.in) + " --settings " + q(s));
@@ -191,7 +195,7 @@ TEST_CASE("validate --settings: the settings' backend is checked against cpu") {
 }
 
 TEST_CASE("--benchmark-event: END from run and validate, ERROR with stage and codes, decoded by protoc") {
-  const Model m = lp_model();
+  const Model m = pool_model();
   const fs::path s = settings_file("cpu3.txtpb", "delegate: XNNPACK\ncpu_settings { num_threads: 3 }\n");
   const fs::path ev = m.dir / "event.pb";
   Result r = cli(run_args(m) + " --settings " + q(s) + " --benchmark-event " + q(ev));
@@ -249,7 +253,7 @@ TEST_CASE("--benchmark-event: END from run and validate, ERROR with stage and co
 
 TEST_CASE("--benchmark-event: ERROR at INITIALIZATION sourced to GPU when the opencl plan cannot be built") {
   if (!have_opencl()) return;
-  const Model m = lp_model();
+  const Model m = pool_model();
   const Result r = cli(run_args(m) + " --backend opencl --benchmark-event " + q(m.dir / "gpu.pb"));
   CHECK(r.rc == 3);
   const auto d = protoc_decode_event(m.dir / "gpu.pb");
@@ -259,7 +263,7 @@ TEST_CASE("--benchmark-event: ERROR at INITIALIZATION sourced to GPU when the op
 }
 
 TEST_CASE("run --settings-message: names the root instead of trying TFLiteSettings, then ComputeSettings") {
-  const Model m = lp_model();
+  const Model m = pool_model();
   const fs::path s = settings_file("compute.txtpb", "tflite_settings { delegate: NNAPI }\n");
   // Tried in order: a ComputeSettings asking for NNAPI.
   Result r = cli(run_args(m, "a") + " --settings " + q(s));

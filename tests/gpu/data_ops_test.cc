@@ -186,3 +186,108 @@ TEST_CASE("opencl Det and Einsum") {
   OneNode sum({2, 2});
   CHECK(sum.run("Einsum", {}, {}, {{"equation", Attr(std::string("ij->"))}}, {1, 2, 3, 4}) == std::vector<float>{10});
 }
+
+TEST_CASE("opencl ReverseV2 and ChannelShuffle (Arm NN): gathers with a negative step and a transposed view") {
+  if (!have_opencl()) return;
+  const std::vector<float> x{1, 2, 3, 4, 5, 6};  // [2, 3]
+  // Axes [0, -1] (attribute): both dims reversed -> [[6, 5, 4], [3, 2, 1]].
+  OneNode both({2, 3});
+  CHECK(both.run("ReverseV2", {}, {2, 3}, {{"axis", Attr(std::vector<int64_t>{0, -1})}}, x) == std::vector<float>{6, 5, 4, 3, 2, 1});
+  // Axis -1 as a constant input: each row reversed -> [[3, 2, 1], [6, 5, 4]].
+  OneNode cols({2, 3});
+  CHECK(cols.run("ReverseV2", {cols.ints("axes", {-1})}, {2, 3}, {}, x) == std::vector<float>{3, 2, 1, 6, 5, 4});
+  // Axis 0 as a graph input, read back at run time: the rows swapped -> [[4, 5, 6], [1, 2, 3]];
+  // an axis outside [-2, 2) is refused when the run reads it, as cpu refuses it.
+  OneNode rows({2, 3});
+  const TensorType axes_type{DataType::Int32, {1}, false, std::nullopt};
+  const ValueId axes = rows.add("axes", axes_type);
+  rows.g.inputs.push_back(axes);
+  TensorMap more;
+  more["axes"] = HostTensor::from_values<int32_t>(axes_type, std::vector<int32_t>{0});
+  CHECK(rows.run("ReverseV2", {axes}, {2, 3}, {}, x, more) == std::vector<float>{4, 5, 6, 1, 2, 3});
+  OneNode bad({2, 3});
+  const ValueId bad_axes = bad.add("axes", axes_type);
+  bad.g.inputs.push_back(bad_axes);
+  more["axes"] = HostTensor::from_values<int32_t>(axes_type, std::vector<int32_t>{2});
+  CHECK_THROWS_WITH_AS(bad.run("ReverseV2", {bad_axes}, {2, 3}, {}, x, more), doctest::Contains("axis 2 is out of range for rank 2"), Error);
+  // ChannelShuffle, 6 channels in group 2 (k = 3): output channel i * 2 + j takes input channel
+  // j * 3 + i -> channels 0, 3, 1, 4, 2, 5.
+  OneNode shuffle({1, 6});
+  CHECK(shuffle.run("ChannelShuffle", {}, {1, 6}, {{"axis", Attr(int64_t{1})}, {"group", Attr(int64_t{2})}}, {0, 1, 2, 3, 4, 5}) ==
+        std::vector<float>{0, 3, 1, 4, 2, 5});
+}
+
+TEST_CASE("opencl StridedSlice and Stack (Arm NN)") {
+  if (!have_opencl()) return;
+  const std::vector<float> x{1, 2, 3, 4, 5, 6};  // [[1, 2, 3], [4, 5, 6]]
+  // Rows 0..2, columns 2 down to 0 (excluded) by -1: [[3, 2], [6, 5]].
+  OneNode s({2, 3});
+  const AttrMap attrs{{"begin", Attr(std::vector<int64_t>{0, 2})}, {"end", Attr(std::vector<int64_t>{2, 0})},
+                      {"strides", Attr(std::vector<int64_t>{1, -1})}};
+  CHECK(s.run("StridedSlice", {}, {2, 2}, attrs, x) == std::vector<float>{3, 2, 6, 5});
+  // shrink_axis_mask bit 0 with begin[0] = -1: row 1 alone, its dim dropped: [6, 5].
+  OneNode shrunk({2, 3});
+  AttrMap a2 = attrs;
+  a2["begin"] = Attr(std::vector<int64_t>{-1, 2});
+  a2["shrink_axis_mask"] = Attr(int64_t{1});
+  CHECK(shrunk.run("StridedSlice", {}, {2}, a2, x) == std::vector<float>{6, 5});
+  // Stack of x [2] and a constant c [2] on a new axis 1: [[x0, c0], [x1, c1]].
+  OneNode st({2});
+  const ValueId c = st.add("c", ty(DataType::Float32, {2}));
+  const float cv[] = {10, 20};
+  st.g.values[c].constant = Buffer::copy_of(std::as_bytes(std::span<const float>(cv)));
+  CHECK(st.run("Stack", {c}, {2, 2}, {{"axis", Attr(int64_t{1})}}, {1, 2}) == std::vector<float>{1, 10, 2, 20});
+}
+
+TEST_CASE("opencl SpaceToBatchND and BatchToSpaceND (Arm NN, NCHW and NHWC): two gathers each") {
+  if (!have_opencl()) return;
+  // x [1, 1, 2, 3] = [[1, 2, 3], [4, 5, 6]], block 2 x 2, one column of padding on the right:
+  // padded [[1, 2, 3, 0], [4, 5, 6, 0]]; batch (by * 2 + bx) takes rows by, by + 2, ... and
+  // columns bx, bx + 2: b0 [1, 3], b1 [2, 0], b2 [4, 6], b3 [5, 0].
+  const std::vector<float> x{1, 2, 3, 4, 5, 6};
+  const std::vector<float> batches{1, 3, 2, 0, 4, 6, 5, 0};
+  const AttrMap s2b{{"block_shape", Attr(std::vector<int64_t>{2, 2})}, {"pads", Attr(std::vector<int64_t>{0, 0, 0, 1})}};
+  OneNode nchw({1, 1, 2, 3});
+  CHECK(nchw.run("SpaceToBatchND", {}, {4, 1, 1, 2}, s2b, x) == batches);
+  // The same tensor as NHWC [1, 2, 3, 1] (one channel: the same element order).
+  AttrMap s2b_nhwc = s2b;
+  s2b_nhwc["data_layout"] = Attr(std::string("NHWC"));
+  OneNode nhwc({1, 2, 3, 1});
+  CHECK(nhwc.run("SpaceToBatchND", {}, {4, 1, 2, 1}, s2b_nhwc, x) == batches);
+  // BatchToSpaceND with the padding as crops gives x back.
+  const AttrMap b2s{{"block_shape", Attr(std::vector<int64_t>{2, 2})}, {"crops", Attr(std::vector<int64_t>{0, 0, 0, 1})}};
+  OneNode back({4, 1, 1, 2});
+  CHECK(back.run("BatchToSpaceND", {}, {1, 1, 2, 3}, b2s, batches) == x);
+  // Two channels, NHWC: [1, 1, 2, 2] holds (c0, c1) pairs (1, 10), (2, 20); block [1, 2] puts
+  // column bx into batch bx: [[1, 10]], [[2, 20]].
+  AttrMap s2b_c{{"block_shape", Attr(std::vector<int64_t>{1, 2})}, {"pads", Attr(std::vector<int64_t>{0, 0, 0, 0})},
+                {"data_layout", Attr(std::string("NHWC"))}};
+  OneNode two({1, 1, 2, 2});
+  CHECK(two.run("SpaceToBatchND", {}, {2, 1, 1, 2}, s2b_c, {1, 10, 2, 20}) == std::vector<float>{1, 10, 2, 20});
+}
+
+TEST_CASE("opencl LpNormalization and Arm NN Normalization, by hand") {
+  if (!have_opencl()) return;
+  // x / ||x||_2 per row: [3, 4, 0] / 5, [1, 2, 2] / 3.
+  OneNode lp({2, 3});
+  const std::vector<float> y = lp.run("LpNormalization", {}, {2, 3}, {{"axis", Attr(int64_t{-1})}}, {3, 4, 0, 1, 2, 2});
+  const float want[] = {0.6f, 0.8f, 0.0f, 1.0f / 3, 2.0f / 3, 2.0f / 3};
+  REQUIRE(y.size() == 6);
+  for (int i = 0; i < 6; ++i) CHECK(y[i] == doctest::Approx(want[i]).epsilon(1e-6));
+  // Arm NN LocalBrightness, normSize 3 (one neighbour each side), alpha 1, beta 1, k 1 on
+  // [1, 2, 3]: x / (1 + sum of squares): 1 / (1 + 1 + 4), 2 / (1 + 1 + 4 + 9), 3 / (1 + 4 + 9).
+  const float lrn[] = {1.0f / 6, 2.0f / 15, 3.0f / 14};
+  auto norm = [](int64_t channel_type, int64_t layout, const Shape& s) {
+    OneNode n(s);
+    return n.run("armnn.Normalization", {}, s,
+                 {{"armnn.descriptor.normChannelType", Attr(channel_type)}, {"armnn.descriptor.dataLayout", Attr(layout)},
+                  {"armnn.descriptor.normSize", Attr(int64_t{3})}, {"armnn.descriptor.alpha", Attr(1.0)},
+                  {"armnn.descriptor.beta", Attr(1.0)}, {"armnn.descriptor.k", Attr(1.0)}},
+                 {1, 2, 3});
+  };
+  // Across channels: NCHW [1, 3, 1, 1]. Within a channel: NHWC [1, 1, 3, 1] (one row of 3).
+  for (const std::vector<float>& got : {norm(0, 1, {1, 3, 1, 1}), norm(1, 0, {1, 1, 3, 1})}) {
+    REQUIRE(got.size() == 3);
+    for (int i = 0; i < 3; ++i) CHECK(got[i] == doctest::Approx(lrn[i]).epsilon(1e-6));
+  }
+}

@@ -9,7 +9,10 @@
 // float16 and bfloat16 are therefore computed in float32 and rounded per node (float16: ties
 // away from zero, as cpu and Arm NN's Half.hpp; bfloat16: ties to even), bit for bit as cpu, on
 // every device: no kernel uses the `half` type, so cl_khr_fp16 is neither needed nor used
-// (PoCL's CPU device does not report it).
+// (PoCL's CPU device does not report it). Division and sqrt are correctly rounded, as cpu's,
+// on every device that offers it (CL_FP_CORRECTLY_ROUNDED_DIVIDE_SQRT: PoCL, NVIDIA's driver);
+// OpenCL's default allows 2.5 ulp for x / y, which moved a DynamicQuantizeLinear result one step
+// on an NVIDIA H200 until the kernels were built with -cl-fp32-correctly-rounded-divide-sqrt.
 //
 // Options (BackendOptions::options):
 //   opencl.device    = N | text   the N-th device of all platforms (0-based, in list_devices()

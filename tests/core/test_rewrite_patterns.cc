@@ -563,3 +563,71 @@ TEST_CASE("scalar_gather_as_reshape gathers by a one-element index and reshapes 
   CHECK(g.nodes[1].attrs.at("shape").get<Ints>() == Ints{1, 8});
   CHECK(g.values[g.nodes[1].outputs[0]].name == "y");
 }
+
+TEST_CASE("fold_shape_arithmetic folds a chain that reads the shape of a Pad padded by the chain before, in one pass") {
+  // Swin Transformer's form: a Pad whose pads are shape arithmetic, then shape arithmetic on the
+  // Pad's output. x [2, 3]; pads = [0, 0, 0, Shape(x)[1] - 2] = [0, 0, 0, 1] (ONNX Pad-13: begin
+  // values, then end values) -> y [2, 4]; shape = [Shape(y)[1], -1] = [4, -1] -> Reshape.
+  Graph g;
+  const ValueId x = tensor(g, "x", f32({2, 3}));
+  g.inputs = {x};
+  const ValueId s1 = tensor(g, "s1"), d1 = tensor(g, "d1"), p = tensor(g, "p"), pads = tensor(g, "pads"), y = tensor(g, "y");
+  const ValueId s2 = tensor(g, "s2"), d2 = tensor(g, "d2"), shape = tensor(g, "shape"), z = tensor(g, "z");
+  g.add_node(Node{"Shape", "shape1", {x}, {s1}, {}});
+  g.add_node(Node{"Gather", "gather1", {s1, i64(g, "i1", {1}, {1})}, {d1}, {{"axis", Attr(int64_t{0})}}});
+  g.add_node(Node{"Sub", "sub", {d1, i64(g, "two", {2}, {1})}, {p}, {}});
+  g.add_node(Node{"Concat", "concat1", {i64(g, "zeros", {0, 0, 0}, {3}), p}, {pads}, {{"axis", Attr(int64_t{0})}}});
+  g.add_node(Node{"Pad", "pad", {x, pads}, {y}, {}});
+  g.add_node(Node{"Shape", "shape2", {y}, {s2}, {}});
+  g.add_node(Node{"Gather", "gather2", {s2, i64(g, "i2", {1}, {1})}, {d2}, {{"axis", Attr(int64_t{0})}}});
+  g.add_node(Node{"Concat", "concat2", {d2, i64(g, "rest", {-1}, {1})}, {shape}, {{"axis", Attr(int64_t{0})}}});
+  g.add_node(Node{"Reshape", "reshape", {y, shape}, {z}, {}});
+  g.outputs = {z};
+  infer_missing_types(g);  // y's shape is unknown here: the pads are not constants yet
+  CHECK(fold_shape_arithmetic(g) == 7);
+  REQUIRE(g.nodes.size() == 2);
+  CHECK(g.nodes[0].op == "Pad");
+  CHECK(i64s(g.values[g.nodes[0].inputs[1]]) == Ints{0, 0, 0, 1});
+  CHECK(g.values[g.nodes[0].outputs[0]].type.shape == Ints{2, 4});
+  CHECK(g.nodes[1].op == "Reshape");
+  CHECK(i64s(g.values[g.nodes[1].inputs[1]]) == Ints{4, -1});
+}
+
+TEST_CASE("inference_dropout_as_identity: Dropout that computes its input becomes Identity, a random one stays") {
+  // ONNX Dropout-13: output = data when training_mode is false (absent: false) or ratio is 0.
+  auto dropout = [](std::vector<std::pair<const char*, Value>> operands, bool mask_read) {
+    Graph g;
+    const ValueId x = tensor(g, "x", f32({4}));
+    g.inputs = {x};
+    std::vector<ValueId> in{x};
+    for (auto& [name, v] : operands) {
+      v.name = name;
+      in.push_back(v.name.empty() ? kNoValue : g.add_value(v));
+    }
+    const ValueId y = tensor(g, "y", f32({4})), mask = tensor(g, "mask");
+    g.add_node(Node{"Dropout", "drop", in, {y, mask}, {}});
+    g.outputs = {y};
+    if (mask_read) g.outputs.push_back(mask);
+    const std::size_t changed = inference_dropout_as_identity(g);
+    return std::make_pair(changed, g);
+  };
+  auto ratio = [](float r) { return Value{"", f32({}), bytes(std::vector<float>{r}), {}}; };
+  auto training = [](bool t) {
+    return Value{"", TensorType{DataType::Bool, {}, false, std::nullopt}, bytes(std::vector<uint8_t>{uint8_t(t)}), {}};
+  };
+  // PyTorch's export of p = 0 in training mode: ratio 0, training_mode true -> Identity(x) -> y.
+  auto [n1, g1] = dropout({{"ratio", ratio(0)}, {"training", training(true)}}, false);
+  CHECK(n1 == 1);
+  REQUIRE(g1.nodes.size() == 1);
+  CHECK(g1.nodes[0].op == "Identity");
+  CHECK(g1.nodes[0].inputs == std::vector<ValueId>{0});
+  CHECK(g1.nodes[0].outputs.size() == 1);
+  CHECK(drop_identity(g1) == 0);  // y is a graph output read from the graph input x: the Identity stays
+  // No operands (inference): Identity.
+  CHECK(dropout({}, false).first == 1);
+  // ratio 0.5 in training mode draws random numbers: it stays. So does one whose mask is read.
+  CHECK(dropout({{"ratio", ratio(0.5f)}, {"training", training(true)}}, false).first == 0);
+  CHECK(dropout({}, true).first == 0);
+  // training_mode false with ratio 0.5: Identity.
+  CHECK(dropout({{"ratio", ratio(0.5f)}, {"training", training(false)}}, false).first == 1);
+}

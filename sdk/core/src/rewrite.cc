@@ -64,6 +64,31 @@ bool merge(TensorType& have, const TensorType& inferred) {
 
 }  // namespace
 
+namespace rewrite_detail {
+
+bool infer_node_types(Graph& g, std::size_t i) {
+  const Node& n = g.nodes[i];
+  bool needed = false;
+  for (ValueId v : n.outputs)
+    if (v < g.values.size() && !g.values[v].type.fully_known()) needed = true;
+  if (!needed) return false;
+  std::optional<std::vector<TensorType>> inferred;
+  try {
+    inferred = infer_types(g, i);
+  } catch (const Error&) {
+    return false;
+  }
+  if (!inferred) return false;
+  bool changed = false;
+  for (std::size_t k = 0; k < n.outputs.size() && k < inferred->size(); ++k) {
+    ValueId v = n.outputs[k];
+    if (v < g.values.size() && !g.values[v].is_constant() && merge(g.values[v].type, (*inferred)[k])) changed = true;
+  }
+  return changed;
+}
+
+}  // namespace rewrite_detail
+
 std::size_t infer_missing_types(Graph& g) {
   std::vector<std::size_t> order;
   try {
@@ -72,24 +97,8 @@ std::size_t infer_missing_types(Graph& g) {
     return 0;  // a cycle: the checker and every writer refuse it
   }
   std::size_t changed = 0;
-  for (std::size_t i : order) {
-    const Node& n = g.nodes[i];
-    bool needed = false;
-    for (ValueId v : n.outputs)
-      if (v < g.values.size() && !g.values[v].type.fully_known()) needed = true;
-    if (!needed) continue;
-    std::optional<std::vector<TensorType>> inferred;
-    try {
-      inferred = infer_types(g, i);
-    } catch (const Error&) {
-      continue;
-    }
-    if (!inferred) continue;
-    for (std::size_t k = 0; k < n.outputs.size() && k < inferred->size(); ++k) {
-      ValueId v = n.outputs[k];
-      if (v < g.values.size() && !g.values[v].is_constant() && merge(g.values[v].type, (*inferred)[k])) ++changed;
-    }
-  }
+  for (std::size_t i : order)
+    if (rewrite_detail::infer_node_types(g, i)) ++changed;
   return changed;
 }
 
@@ -472,6 +481,33 @@ bool has_fields_of(const Node& n, std::string_view prefix) {
   return it != n.attrs.end() && std::string_view(it->first).substr(0, prefix.size()) == prefix;
 }
 }  // namespace
+
+std::size_t inference_dropout_as_identity(Graph& g) {
+  std::vector<bool> read(g.values.size(), false);
+  for (const Node& n : g.nodes)
+    for (ValueId v : n.inputs)
+      if (v < g.values.size()) read[v] = true;
+  for (ValueId v : g.outputs)
+    if (v < g.values.size()) read[v] = true;
+  // The single number of optional input k: `def` when absent, nullopt when not a constant.
+  auto number = [&](const Node& n, std::size_t k, double def) -> std::optional<double> {
+    if (k >= n.inputs.size() || n.inputs[k] == kNoValue) return def;
+    if (n.inputs[k] >= g.values.size()) return std::nullopt;
+    const auto v = const_numbers(g.values[n.inputs[k]], true);
+    if (!v || v->size() != 1) return std::nullopt;
+    return (*v)[0];
+  };
+  std::size_t changed = 0;
+  for (Node& n : g.nodes) {
+    if (n.op != "Dropout" || n.inputs.empty() || n.outputs.empty()) continue;
+    if (n.outputs.size() > 1 && n.outputs[1] != kNoValue && n.outputs[1] < read.size() && read[n.outputs[1]]) continue;
+    const auto ratio = number(n, 1, 0.5), training = number(n, 2, 0.0);
+    if (!ratio || !training || (*training != 0 && *ratio != 0)) continue;
+    n = Node{"Identity", n.name, {n.inputs[0]}, {n.outputs[0]}, {}};
+    ++changed;
+  }
+  return changed;
+}
 
 std::size_t drop_identity(Graph& g, std::string_view keep_prefix) {
   std::vector<std::size_t> order;

@@ -30,6 +30,11 @@ inline std::string str_or(const Node& n, const char* k, const char* def) {
   const Attr* a = find(n, k);
   return a && a->is<std::string>() ? a->get<std::string>() : def;
 }
+/// Node `i`'s output types that are not fully known, from the op's schema (infer_types): the
+/// declared parts kept, the unknown ones filled. True when a type changed; a failing inference
+/// changes nothing. (rewrite.cc; infer_missing_types runs it per node.)
+bool infer_node_types(Graph& g, std::size_t i);
+
 inline bool valid(const Graph& g, ValueId v) { return v != kNoValue && v < g.values.size(); }
 inline const TensorType* type_at(const Graph& g, const Node& n, std::size_t k) {
   return k < n.inputs.size() && valid(g, n.inputs[k]) ? &g.values[n.inputs[k]].type : nullptr;

@@ -358,7 +358,14 @@ std::size_t fold_shape_arithmetic(Graph& g) {
   std::size_t folded = 0;
   for (std::size_t i : order) {
     const Node& n = g.nodes[i];
-    if (n.outputs.size() != 1 || !valid(g, n.outputs[0]) || is_output[n.outputs[0]]) continue;
+    // A node that does not fold gets its output types now, from inputs that earlier nodes may
+    // just have made constants (a Pad whose pads were shape arithmetic): the Shape nodes after it
+    // then fold in this same pass, so a chain of such stages (one per block of a transformer)
+    // folds in one pass, not one pass per stage.
+    if (n.outputs.size() != 1 || !valid(g, n.outputs[0]) || is_output[n.outputs[0]]) {
+      infer_node_types(g, i);
+      continue;
+    }
     if (auto e = fold_expand(g, n)) {
       Value& out = g.values[n.outputs[0]];
       out.type = e->first;
@@ -368,7 +375,10 @@ std::size_t fold_shape_arithmetic(Graph& g) {
       continue;
     }
     auto r = fold_node(g, n);
-    if (!r || r->data.size() > kMaxFolded) continue;
+    if (!r || r->data.size() > kMaxFolded) {
+      infer_node_types(g, i);
+      continue;
+    }
     Value& out = g.values[n.outputs[0]];
     out.type = TensorType{r->dtype, r->shape, false, std::nullopt};
     out.constant = int_bytes(*r);

@@ -93,6 +93,14 @@ bool has_operand_inputs(const Node& n);
 /// "Arm NN") cannot write, since its descriptor holds the value itself.
 void require_constant_operands(const Graph& g, std::string_view format);
 
+/// Dropout nodes that compute their input (ONNX Dropout-13: output = data when training_mode,
+/// input 2, is false or absent, or when ratio, input 1, is 0, since the kept values are scaled by
+/// 1 / (1 - ratio)) become Identity, where both inputs are absent or constants and nothing reads
+/// the mask (output 1). PyTorch exports a module whose dropout has p = 0 (torchvision's Swin
+/// Transformer attention) with training_mode true. Run drop_identity after it. Returns the
+/// number of nodes changed.
+std::size_t inference_dropout_as_identity(Graph& g);
+
 /// Identity nodes (ONNX Identity-16: the output is the input) without attributes in
 /// `keep_prefix` (the target format's own fields, e.g. "armnn." for the node an Arm NN Output
 /// layer reads as; empty: none kept) are removed:
@@ -141,8 +149,10 @@ std::size_t asymmetric_pads_as_pad(Graph& g);
 /// Expand-13, numpy broadcasting; output at most 1 MiB, e.g. a class token),
 /// each in topological order, so a chain folds whole. Each folded node's output becomes a
 /// constant and the node is removed; constants nothing reads any more are removed (value ids
-/// shift). Graph outputs are never folded. Run infer_missing_types first. Returns the number of
-/// nodes folded.
+/// shift). Graph outputs are never folded. A node that does not fold gets its missing output
+/// types inferred as the pass reaches it (as infer_missing_types would), so a stage whose shape
+/// depends on the stage before (a Swin Transformer block padding to its window) folds in the same
+/// pass. Run infer_missing_types first. Returns the number of nodes folded.
 std::size_t fold_shape_arithmetic(Graph& g);
 
 /// HardSigmoid in forms formats have (ONNX HardSigmoid-6: max(0, min(1, alpha * X + beta))):

@@ -63,6 +63,7 @@ bool needs_lowering(const Graph& g, bool patterns) {
     if (n.op == "Reshape" && n.inputs.size() == 2) return true;
     if (has_operand_inputs(n)) return true;
     if (n.op == "Identity" && !n.attrs.count("armnn.layer")) return true;
+    if (n.op == "Dropout") return true;
     if ((n.op == "QuantizeLinear" || n.op == "DequantizeLinear") && n.inputs.size() > 1) return true;  // ONNX's QDQ form
     if (n.op == "ConvTranspose" && !n.attrs.count("kernel_layout")) return true;  // ONNX's [C_in, C_out, kH, kW]
     if (n.op == "GlobalAveragePool" || n.op == "GlobalMaxPool" || n.op == "Flatten" || n.op == "Squeeze" ||
@@ -135,6 +136,7 @@ std::optional<Graph> lower_for_armnn(const Graph& g) {
   }
   if (qdq_as_quantized(out) > 0) bias_quantization_scales(out);  // ONNX's QDQ form as quantized tensors
   conv_transpose_weights_as_oihw(out);
+  inference_dropout_as_identity(out);
   drop_identity(out, "armnn.");
   global_pools_as_windows(out);
   shape_ops_as_reshape(out, "armnn.");

@@ -589,7 +589,7 @@ bool needs_neutral_rewrites(const Graph& g) {
     for (ValueId v : n.outputs)
       if (v < g.values.size() && (g.values[v].type.dtype == DataType::Undefined || g.values[v].type.unknown_rank))
         return true;
-    if (n.op == "GlobalAveragePool" || n.op == "GlobalMaxPool" || n.op == "Flatten") return true;
+    if (n.op == "GlobalAveragePool" || n.op == "GlobalMaxPool" || n.op == "Flatten" || n.op == "Dropout") return true;
     if (n.op == "Transpose" && !n.attrs.count("perm")) return true;
     if (n.op == "Reshape" && n.inputs.size() == 2) return true;
     if (auto it = n.attrs.find("auto_pad");
@@ -639,7 +639,9 @@ Lowered lower_for_aten(const Graph& g) {
     infer_missing_types(pre);
     // A folded chain can make the next one's types known: fold and infer until nothing changes.
     for (int round = 0; fold && round < 8 && fold_shape_arithmetic(pre) > 0; ++round) infer_missing_types(pre);
-    if (fold) drop_identity(pre, "vk.");  // readers of an Identity (of a float parameter, say) read its input
+    // Readers of an Identity (of a float parameter, say, or a Dropout that computes its input)
+    // read its input.
+    if (inference_dropout_as_identity(pre) > 0 || fold) drop_identity(pre, "vk.");
     global_pools_as_windows(pre);
     shape_ops_as_reshape(pre, "vk.");
     explicit_transpose_perm(pre);

@@ -79,3 +79,33 @@ __kernel void pool(__global const float* x, __global float* y, __global float* i
   y[i] = (float)res;
   if (want_indices) indices[i] = (float)best;
 }
+
+// PyTorch's max_pool2d (ExecuTorch vk.aten.max_pool2d / max_pool2d_with_indices), one work item
+// per output element of `planes` planes: the window starts at o * stride - padding and takes the
+// taps inside the plane; the maximum starts at -inf with the first inside tap's index, a larger
+// value or a NaN replaces it (the last NaN wins), and the index is h * W + w within the plane
+// (written when indices is 1), as cpu_ref/src/kernels/executorch.cc make_torch_max_pool.
+__kernel void torch_max_pool2d(__global const float* x, __global float* y, __global float* yi, int indices, int H, int W,
+                               int OH, int OW, int kh, int kw, int sh, int sw, int ph, int pw, int dh, int dw) {
+  const int i = (int)get_global_id(0);
+  const int ow = i % OW, oh = (i / OW) % OH, plane = i / (OW * OH);
+  __global const float* xp = x + plane * H * W;
+  float best = -INFINITY;
+  int at = -1;
+  for (int a = 0; a < kh; ++a) {
+    const int h = oh * sh - ph + a * dh;
+    if (h < 0 || h >= H) continue;
+    for (int b = 0; b < kw; ++b) {
+      const int w = ow * sw - pw + b * dw;
+      if (w < 0 || w >= W) continue;
+      const float v = xp[h * W + w];
+      if (at < 0) at = h * W + w;
+      if (v > best || isnan(v)) {
+        best = v;
+        at = h * W + w;
+      }
+    }
+  }
+  y[i] = best;
+  if (indices) yi[i] = (float)at;
+}

@@ -449,6 +449,7 @@ const OpTable& ops() {
     add_data_ops(t);
     add_rnn_ops(t);
     add_qlinear_ops(t);
+    add_executorch_ops(t);
     return t;
   }();
   return table;

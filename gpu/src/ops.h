@@ -57,6 +57,7 @@ void add_loss_ops(OpTable&);   // ops_loss.cc: NegativeLogLikelihoodLoss, Softma
 void add_window_ops(OpTable&); // ops_window.cc: Conv, ConvTranspose, MaxPool, AveragePool, LpPool, global pools
 void add_rnn_ops(OpTable&);     // ops_rnn.cc: RNN, GRU, LSTM (ONNX)
 void add_qlinear_ops(OpTable&); // ops_qlinear.cc: ConvInteger, QLinearConv, MatMulInteger, QLinearMatMul
+void add_executorch_ops(OpTable&);  // ops_executorch.cc: vk.aten.max_pool2d(_with_indices).default
 const OpTable& ops();
 
 /// Runs `k` over `n` work items (nothing when n is 0).

@@ -30,28 +30,29 @@ bool have_opencl() {
   return false;
 }
 
-// x [1, 2, 3] float32 -> vk.aten.max_pool2d.default (kernel_size [1, 3], stride [1, 3]: each row's
-// maximum, PyTorch's max_pool2d on a [C, H, W] input) -> y [1, 2, 1], with x = [[[3, 4, 0], [1, 2,
-// 2]]] in in/. A format-native op with a cpu kernel and no opencl one, so GPU settings must fall back.
+// x [1, 1, 2, 3] float32 -> vk.et_vk.conv_with_clamp.default (W [1, 1, 1, 3] of ones: each row's
+// sum, clamped to output_max 6) -> y [1, 1, 2, 1], with x = [[[[3, 4, 0], [1, 2, 2]]]] in in/. A format-native op with a cpu kernel and no opencl one, so GPU settings must fall back.
 struct Model {
   fs::path dir, model, in;
 };
-constexpr const char* kNoOpenclKernel = "vk.aten.max_pool2d.default";
-Model pool_model() {
+constexpr const char* kNoOpenclKernel = "vk.et_vk.conv_with_clamp.default";
+Model conv_clamp_model() {
   Model m{temp_dir(), {}, {}};
   m.model = m.dir / "model.json";
   m.in = m.dir / "in";
   Graph g;
-  g.values.push_back(Value{"x", TensorType{DataType::Float32, {1, 2, 3}, false, std::nullopt}, {}, {}});
-  g.values.push_back(Value{"y", TensorType{DataType::Float32, {1, 2, 1}, false, std::nullopt}, {}, {}});
-  g.nodes.push_back(Node{kNoOpenclKernel, "the_node", {0}, {1},
-                         {{"kernel_size", Attr(std::vector<int64_t>{1, 3})}, {"stride", Attr(std::vector<int64_t>{1, 3})}}});
+  g.values.push_back(Value{"x", TensorType{DataType::Float32, {1, 1, 2, 3}, false, std::nullopt}, {}, {}});
+  g.values.push_back(Value{"y", TensorType{DataType::Float32, {1, 1, 2, 1}, false, std::nullopt}, {}, {}});
+  const float ones[] = {1, 1, 1};
+  g.values.push_back(Value{"W", TensorType{DataType::Float32, {1, 1, 1, 3}, false, std::nullopt},
+                           Buffer::copy_of(std::as_bytes(std::span<const float>(ones))), {}});
+  g.nodes.push_back(Node{kNoOpenclKernel, "the_node", {0, 2}, {1}, {{"output_max", Attr(6.0)}}});
   g.inputs = {0};
   g.outputs = {1};
   save(g, m.model);
   fs::create_directories(m.in);
-  // A version 1.0 .npy written by hand: '<f4', shape (1, 2, 3), header padded to 128 bytes as NumPy does.
-  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 2, 3), }";
+  // A version 1.0 .npy written by hand: '<f4', shape (1, 1, 2, 3), header padded to 128 bytes as NumPy does.
+  std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (1, 1, 2, 3), }";
   header.resize(128 - 10 - 1, ' ');
   header += '\n';
   std::string bytes = std::string("\x93NUMPY\x01\x00", 8) + char(header.size()) + '\0' + header;
@@ -92,7 +93,7 @@ TEST_CASE("run --settings: GPU + allow_automatic_fallback_on_compilation_error r
   const auto ops = gpu::supported_ops();
   REQUIRE(std::find(ops.begin(), ops.end(), kNoOpenclKernel) == ops.end());  // the fallback path is what runs
 #endif
-  const Model m = pool_model();
+  const Model m = conv_clamp_model();
   const fs::path s = settings_file("gpu_fallback.txtpb", kGpuFallback);
   Result r = cli(run_args(m) + " --settings " + q(s));
   REQUIRE(r.rc == 0);
@@ -103,10 +104,10 @@ TEST_CASE("run --settings: GPU + allow_automatic_fallback_on_compilation_error r
   REQUIRE(summary(r)["nodes"].size() == 1);
   CHECK(summary(r)["nodes"][0]["op"] == kNoOpenclKernel);
   CHECK(summary(r)["nodes"][0]["backend"] == "cpu");
-  // Each row's maximum, by hand: max(3, 4, 0) = 4, max(1, 2, 2) = 2.
+  // Each row's sum clamped to 6, by hand: 3 + 4 + 0 = 7 -> 6; 1 + 2 + 2 = 5.
   const std::string y = read_file(m.dir / "out/y.npy");
-  CHECK(npy_float(y, 0) == 4.0f);
-  CHECK(npy_float(y, 1) == 2.0f);
+  CHECK(npy_float(y, 0) == 6.0f);
+  CHECK(npy_float(y, 1) == 5.0f);
 
   // Without the fallback the op is refused, naming it (exit 3); --fallback none beats the settings.
   r = cli(run_args(m, "out2") + " --settings " + q(settings_file("gpu.txtpb", "delegate: GPU\n")));
@@ -123,7 +124,7 @@ TEST_CASE("run --settings: GPU + allow_automatic_fallback_on_compilation_error r
 }
 
 TEST_CASE("run --settings: NONE and XNNPACK choose cpu, num_threads gives threads unless --threads is given") {
-  const Model m = pool_model();
+  const Model m = conv_clamp_model();
   struct Case {
     const char* file;
     const char* text;
@@ -149,7 +150,7 @@ TEST_CASE("run --settings: NONE and XNNPACK choose cpu, num_threads gives thread
 TEST_CASE("run --settings: TFLite's own XNNPACK settings file (../shared/samples/tflite_settings)") {
   auto dir = shared_sample("tflite_settings");
   NNBRIDGE_REQUIRE_SHARED(dir);
-  const Model m = pool_model();
+  const Model m = conv_clamp_model();
   // The file says delegate XNNPACK, xnnpack_settings.num_threads 5.
   const Result r = cli(run_args(m) + " --settings " + q(*dir / "test_xnnpack_settings.json"));
   REQUIRE(r.rc == 0);
@@ -162,7 +163,7 @@ TEST_CASE("run --settings: TFLite's own XNNPACK settings file (../shared/samples
 }
 
 TEST_CASE("run/validate --settings: other delegates exit 3, naming the delegate and the file") {
-  const Model m = pool_model();
+  const Model m = conv_clamp_model();
   for (const char* d : {"NNAPI", "HEXAGON", "EDGETPU", "EDGETPU_CORAL", "CORE_ML", "ARMNN", "MTK_NEURON"}) {
     CAPTURE(d);
     const fs::path s = settings_file(std::string(d) + ".txtpb", std::string("delegate: ") + d + "\n");
@@ -185,7 +186,7 @@ TEST_CASE("run/validate --settings: other delegates exit 3, naming the delegate 
 
 TEST_CASE("validate --settings: the settings' backend is checked against cpu") {
   if (!have_opencl()) return;
-  const Model m = pool_model();
+  const Model m = conv_clamp_model();
   const fs::path s = settings_file("gpu_fallback.pb.json",
                                    R"({"delegate": "GPU", "fallbackSettings": {"allowAutomaticFallbackOnCompilationError": true}})");
   const Result r = cli("validate " + q(m.model) + " --inputs " + q(m.in) + " --settings " + q(s));
@@ -195,7 +196,7 @@ TEST_CASE("validate --settings: the settings' backend is checked against cpu") {
 }
 
 TEST_CASE("--benchmark-event: END from run and validate, ERROR with stage and codes, decoded by protoc") {
-  const Model m = pool_model();
+  const Model m = conv_clamp_model();
   const fs::path s = settings_file("cpu3.txtpb", "delegate: XNNPACK\ncpu_settings { num_threads: 3 }\n");
   const fs::path ev = m.dir / "event.pb";
   Result r = cli(run_args(m) + " --settings " + q(s) + " --benchmark-event " + q(ev));
@@ -253,7 +254,7 @@ TEST_CASE("--benchmark-event: END from run and validate, ERROR with stage and co
 
 TEST_CASE("--benchmark-event: ERROR at INITIALIZATION sourced to GPU when the opencl plan cannot be built") {
   if (!have_opencl()) return;
-  const Model m = pool_model();
+  const Model m = conv_clamp_model();
   const Result r = cli(run_args(m) + " --backend opencl --benchmark-event " + q(m.dir / "gpu.pb"));
   CHECK(r.rc == 3);
   const auto d = protoc_decode_event(m.dir / "gpu.pb");
@@ -263,7 +264,7 @@ TEST_CASE("--benchmark-event: ERROR at INITIALIZATION sourced to GPU when the op
 }
 
 TEST_CASE("run --settings-message: names the root instead of trying TFLiteSettings, then ComputeSettings") {
-  const Model m = pool_model();
+  const Model m = conv_clamp_model();
   const fs::path s = settings_file("compute.txtpb", "tflite_settings { delegate: NNAPI }\n");
   // Tried in order: a ComputeSettings asking for NNAPI.
   Result r = cli(run_args(m, "a") + " --settings " + q(s));

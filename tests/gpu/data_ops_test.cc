@@ -291,3 +291,27 @@ TEST_CASE("opencl LpNormalization and Arm NN Normalization, by hand") {
     for (int i = 0; i < 3; ++i) CHECK(got[i] == doctest::Approx(lrn[i]).epsilon(1e-6));
   }
 }
+
+TEST_CASE("opencl vk.aten.max_pool2d_with_indices (PyTorch max_pool2d): values and per-plane indices, ceil_mode") {
+  if (!have_opencl()) return;
+  // x [1, 1, 3, 3] = [[1, 5, 2], [7, 3, 9], [4, 8, 6]]; kernel 2, stride 2, padding 0, ceil_mode
+  // true: 2 x 2 windows starting at rows / cols 0 and 2 (the last takes what is inside):
+  // (0, 0): {1, 5, 7, 3} -> 7 at 3; (0, 1): {2, 9} -> 9 at 5; (1, 0): {4, 8} -> 8 at 7; (1, 1): {6} at 8.
+  OneNode n({1, 1, 3, 3});
+  const ValueId idx = n.add("idx", ty(DataType::Float32, {1, 1, 2, 2}));
+  const AttrMap attrs{{"kernel_size", Attr(std::vector<int64_t>{2, 2})}, {"stride", Attr(std::vector<int64_t>{2, 2})},
+                      {"padding", Attr(std::vector<int64_t>{0, 0})}, {"dilation", Attr(std::vector<int64_t>{1, 1})},
+                      {"ceil_mode", Attr(true)}};
+  const ValueId y = n.add("y", ty(DataType::Float32, {1, 1, 2, 2}));
+  n.g.nodes.push_back(Node{"vk.aten.max_pool2d_with_indices.default", "the_node", {0}, {y, idx}, attrs});
+  n.g.inputs = {0};
+  n.g.outputs = {y, idx};
+  auto plan = gpu::backend()->prepare(n.g, {});
+  TensorMap in;
+  in["x"] = HostTensor::from_values<float>(n.g.values[0].type, std::vector<float>{1, 5, 2, 7, 3, 9, 4, 8, 6});
+  const TensorMap out = plan->run(in);
+  auto v = out.at("y").values<float>();
+  auto i = out.at("idx").values<float>();
+  CHECK(std::vector<float>(v.begin(), v.end()) == std::vector<float>{7, 9, 8, 6});
+  CHECK(std::vector<float>(i.begin(), i.end()) == std::vector<float>{3, 5, 7, 8});
+}

@@ -41,15 +41,17 @@ Graph one_node(const std::string& op, AttrMap attrs = {}) {
   return g;
 }
 
-// x [1, 2, 3] -> vk.aten.max_pool2d.default (kernel_size [1, 3], stride [1, 3]: each row's
-// maximum) -> y [1, 2, 1]: a format-native op cpu runs and opencl has no kernel for.
-constexpr const char* kNoOpenclKernel = "vk.aten.max_pool2d.default";
+// x [1, 1, 2, 3] -> vk.et_vk.conv_with_clamp.default (W [1, 1, 1, 3] of ones: each row's sum,
+// clamped to output_max 6) -> y [1, 1, 2, 1]: a format-native op cpu runs and opencl has no kernel for.
+constexpr const char* kNoOpenclKernel = "vk.et_vk.conv_with_clamp.default";
 Graph no_opencl_kernel_graph() {
   Graph g;
-  g.values.push_back(Value{"x", TensorType{DataType::Float32, {1, 2, 3}, false, std::nullopt}, {}, {}});
-  g.values.push_back(Value{"y", TensorType{DataType::Float32, {1, 2, 1}, false, std::nullopt}, {}, {}});
-  g.nodes.push_back(Node{kNoOpenclKernel, "the_node", {0}, {1},
-                         {{"kernel_size", Attr(std::vector<int64_t>{1, 3})}, {"stride", Attr(std::vector<int64_t>{1, 3})}}});
+  g.values.push_back(Value{"x", TensorType{DataType::Float32, {1, 1, 2, 3}, false, std::nullopt}, {}, {}});
+  g.values.push_back(Value{"y", TensorType{DataType::Float32, {1, 1, 2, 1}, false, std::nullopt}, {}, {}});
+  const float ones[] = {1, 1, 1};
+  g.values.push_back(Value{"W", TensorType{DataType::Float32, {1, 1, 1, 3}, false, std::nullopt},
+                           Buffer::copy_of(std::as_bytes(std::span<const float>(ones))), {}});
+  g.nodes.push_back(Node{kNoOpenclKernel, "the_node", {0, 2}, {1}, {{"output_max", Attr(6.0)}}});
   g.inputs = {0};
   g.outputs = {1};
   return g;
@@ -169,13 +171,13 @@ TEST_CASE("opencl: an op without a kernel is Unsupported naming it, or runs on c
   auto plan = gpu::backend()->prepare(g, o);
   const std::vector<float> x{3, 4, 0, 1, 2, 2};
   TensorMap in;
-  in["x"] = HostTensor::from_values<float>(TensorType{DataType::Float32, {1, 2, 3}, false, std::nullopt}, x);
+  in["x"] = HostTensor::from_values<float>(TensorType{DataType::Float32, {1, 1, 2, 3}, false, std::nullopt}, x);
   const TensorMap out = plan->run(in);
   auto y = out.at("y").values<float>();
-  // Each row's maximum, by hand: max(3, 4, 0) = 4, max(1, 2, 2) = 2.
+  // Each row's sum clamped to 6, by hand: 3 + 4 + 0 = 7 -> 6; 1 + 2 + 2 = 5.
   REQUIRE(y.size() == 2);
-  CHECK(y[0] == 4.0f);
-  CHECK(y[1] == 2.0f);
+  CHECK(y[0] == 6.0f);
+  CHECK(y[1] == 5.0f);
 }
 
 TEST_CASE("opencl: a Conv whose W is a graph input runs on the device") {

@@ -19,6 +19,7 @@
 #include <limits>
 
 #include "../kernel.h"
+#include "nnbridge/exec/torch_pool.h"
 
 namespace nnbridge::cpu_ref {
 
@@ -33,36 +34,10 @@ Shape pair_of(const KernelContext& c, std::string_view name, const Shape& empty)
   return v;
 }
 
-// PyTorch's pooling_output_shape (aten/src/ATen/native/Pool.h).
-int64_t pooled_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dilation, bool ceil_mode) {
-  const int64_t span = in + 2 * pad - dilation * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
-  int64_t out = (span >= 0 ? span / stride : -((-span + stride - 1) / stride)) + 1;
-  if (ceil_mode && (out - 1) * stride >= in + pad) --out;
-  return out;
-}
-
 Kernel make_torch_max_pool(const KernelContext& c) {
-  const Shape& xs = c.in.at(0).shape;
-  if (xs.size() != 3 && xs.size() != 4) c.unsupported("max_pool2d takes X of rank 3 or 4");
-  const Shape k = pair_of(c, "kernel_size", {});
-  if (k.empty()) c.invalid(ErrorId::AttributeValue, "kernel_size is missing");
-  const Shape s = pair_of(c, "stride", k), p = pair_of(c, "padding", {0, 0}), d = pair_of(c, "dilation", {1, 1});
-  const bool ceil_mode = c.has_attr("ceil_mode") && c.attr(std::string_view("ceil_mode"))->is<bool>() &&
-                         c.attr(std::string_view("ceil_mode"))->get<bool>();
-  for (int i = 0; i < 2; ++i) {
-    if (k[i] <= 0 || s[i] <= 0 || d[i] <= 0) c.invalid(ErrorId::AttributeValue, "kernel_size, stride and dilation must be positive");
-    if (p[i] < 0 || p[i] > k[i] / 2) c.invalid(ErrorId::AttributeValue, "padding must be in [0, kernel_size / 2] (PyTorch's rule)");
-  }
-  const std::size_t r = xs.size();
-  const int64_t planes = r == 4 ? xs[0] * xs[1] : xs[0], H = xs[r - 2], W = xs[r - 1];
-  const int64_t OH = pooled_size(H, k[0], p[0], s[0], d[0], ceil_mode), OW = pooled_size(W, k[1], p[1], s[1], d[1], ceil_mode);
-  if (OH <= 0 || OW <= 0) c.invalid(ErrorId::Shape, "the pooled output would be empty");
-  Shape want = xs;
-  want[r - 2] = OH;
-  want[r - 1] = OW;
-  for (std::size_t o = 0; o < c.out.size(); ++o)
-    if (c.out[o].shape != want)
-      c.invalid(ErrorId::Shape, "output " + std::to_string(o) + " is declared with another shape than max_pool2d gives");
+  const exec::TorchMaxPool m = exec::torch_max_pool(c);  // the geometry both backends read
+  const Shape k = m.k, s = m.s, p = m.p, d = m.d;
+  const int64_t planes = m.planes, H = m.H, W = m.W, OH = m.OH, OW = m.OW;
   const bool indices = c.out.size() > 1;
   const int threads = c.threads;
   return [=](std::span<const float* const> in, std::span<float* const> out) {

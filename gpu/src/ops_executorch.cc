@@ -1,0 +1,34 @@
+// ExecuTorch Vulkan operators without a canonical form (vk.*), on the opencl backend:
+// vk.aten.max_pool2d.default and vk.aten.max_pool2d_with_indices.default, PyTorch's max_pool2d
+// with its per-plane indices (kernels/pool.cl torch_max_pool2d). The geometry and its refusals
+// are the exec floor's (nnbridge/exec/torch_pool.h), the same cpu reads.
+#include "nnbridge/exec/torch_pool.h"
+#include "ops_util.h"
+
+namespace nnbridge::gpu {
+
+namespace {
+
+Launch torch_max_pool(const OpContext& c) {
+  const exec::TorchMaxPool m = exec::torch_max_pool(c.k);
+  const int64_t n = c.to_int(m.planes * m.OH * m.OW);
+  c.to_int(m.planes * m.H * m.W);
+  const int indices = c.k.out.size() > 1 ? 1 : 0;
+  const int H = c.to_int(m.H), W = c.to_int(m.W), OH = c.to_int(m.OH), OW = c.to_int(m.OW);
+  const int kh = c.to_int(m.k[0]), kw = c.to_int(m.k[1]), sh = c.to_int(m.s[0]), sw = c.to_int(m.s[1]);
+  const int ph = c.to_int(m.p[0]), pw = c.to_int(m.p[1]), dh = c.to_int(m.d[0]), dw = c.to_int(m.d[1]);
+  cl::Kernel kern = c.kernel("pool.cl", "torch_max_pool2d");
+  return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
+    set_args(kern, in[0], out[0], indices ? out[1] : out[0], indices, H, W, OH, OW, kh, kw, sh, sw, ph, pw, dh, dw);
+    enqueue(dev, kern, n);
+  };
+}
+
+}  // namespace
+
+void add_executorch_ops(OpTable& t) {
+  t["vk.aten.max_pool2d.default"] = torch_max_pool;
+  t["vk.aten.max_pool2d_with_indices.default"] = torch_max_pool;
+}
+
+}  // namespace nnbridge::gpu

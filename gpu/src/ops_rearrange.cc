@@ -6,7 +6,7 @@
 #include <string>
 #include <vector>
 
-#include "nnbridge/strided_slice.h"
+#include "nnbridge/exec/slice.h"
 #include "ops_util.h"
 
 namespace nnbridge::gpu {
@@ -84,39 +84,22 @@ Launch channel_shuffle(const OpContext& c) {
   return strided_gather(c, {plain(outer, ch * inner), plain(per, inner), plain(group, per * inner), plain(inner, 1)}, 0);
 }
 
-// cpu_ref/src/kernels/shape_ops.cc make_strided_slice (TensorFlow / Arm NN StridedSlice without
-// ellipsis_mask or new_axis_mask, resolved by nnbridge/strided_slice.h): per input dim `count`
-// elements from `begin`, `step` apart; shrunk dims are one element and vanish from the output's
-// shape, not from the order of the elements.
+// TensorFlow / Arm NN StridedSlice (nnbridge/exec/slice.h strided_slice_dims, as cpu): per input
+// dim `count` elements from `begin`, `step` apart; shrunk dims are one element and vanish from
+// the output's shape, not from the order of the elements.
 Launch strided_slice(const OpContext& c) {
-  const KernelContext& k = c.k;
-  const Shape& is = k.in[0].shape;
-  const int64_t r = static_cast<int64_t>(is.size());
-  if (k.attr_int("ellipsis_mask", 0) != 0 || k.attr_int("new_axis_mask", 0) != 0)
-    k.unsupported("StridedSlice with ellipsis_mask or new_axis_mask");
-  const Shape begin = k.attr_ints("begin"), end = k.attr_ints("end");
-  Shape strides = k.attr_ints("strides");
-  if (strides.empty()) strides.assign(begin.size(), 1);
-  std::vector<StridedDim> dims;
-  try {
-    dims = resolve_strided_slice(is, begin, end, strides, k.attr_int("begin_mask", 0), k.attr_int("end_mask", 0),
-                                 k.attr_int("shrink_axis_mask", 0));
-  } catch (const Error& e) {
-    k.invalid(e.id(), e.message());
-  }
+  const Shape& is = c.k.in[0].shape;
+  const std::vector<StridedDim> dims = exec::strided_slice_dims(c.k);
   const Shape ist = strides_of(is);
   std::vector<GatherDim> g;
-  int64_t count = 1;
-  for (int64_t d = 0; d < r; ++d) {
-    const StridedDim& s = dims[static_cast<std::size_t>(d)];
+  for (std::size_t d = 0; d < dims.size(); ++d) {
+    const StridedDim& s = dims[d];
     GatherDim e = plain(s.count, ist[d]);
     e.start = s.count ? s.begin : 0;
     e.step = s.count > 1 ? s.step : 1;
     e.len = is[d];
     g.push_back(e);
-    count *= s.count;
   }
-  if (count != numel(k.out[0].shape)) k.invalid(ErrorId::Shape, "output size does not match the slice");
   return strided_gather(c, g, 0);
 }
 

@@ -25,15 +25,6 @@ namespace nnbridge::cpu_ref {
 
 namespace {
 
-// A 1- or 2-element ATen int list as two values (an empty list gives `empty`).
-Shape pair_of(const KernelContext& c, std::string_view name, const Shape& empty) {
-  Shape v = c.attr_ints(name, empty);
-  if (v.empty()) v = empty;
-  if (v.size() == 1) v.push_back(v[0]);
-  if (v.size() != 2) c.invalid(ErrorId::Shape, std::string(name) + " has " + std::to_string(v.size()) + " elements, not 1 or 2");
-  return v;
-}
-
 Kernel make_torch_max_pool(const KernelContext& c) {
   const exec::TorchMaxPool m = exec::torch_max_pool(c);  // the geometry both backends read
   const Shape k = m.k, s = m.s, p = m.p, d = m.d;
@@ -76,7 +67,7 @@ Kernel make_conv_with_clamp(const KernelContext& c) {
     c.unsupported("conv_with_clamp with transposed = true");
   const std::size_t spatial = c.in.at(0).shape.size() >= 2 ? c.in[0].shape.size() - 2 : 0;
   if (spatial != 2) c.unsupported("conv_with_clamp is implemented for 2-D convolution (rank-4 input)");
-  const Shape s = pair_of(c, "stride", {1, 1}), p = pair_of(c, "padding", {0, 0}), d = pair_of(c, "dilation", {1, 1});
+  const Shape s = exec::aten_pair(c, "stride", {1, 1}), p = exec::aten_pair(c, "padding", {0, 0}), d = exec::aten_pair(c, "dilation", {1, 1});
   Node conv;
   conv.op = "Conv";
   conv.name = c.node.name;

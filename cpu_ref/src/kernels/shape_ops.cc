@@ -82,18 +82,7 @@ Kernel make_slice(const KernelContext& ctx) {
 Kernel make_strided_slice(const KernelContext& ctx) {
   const Shape& is = ctx.in[0].shape;
   const int64_t r = static_cast<int64_t>(is.size());
-  if (ctx.attr_int("ellipsis_mask", 0) != 0 || ctx.attr_int("new_axis_mask", 0) != 0)
-    ctx.unsupported("StridedSlice with ellipsis_mask or new_axis_mask");
-  const Shape begin = ctx.attr_ints("begin"), end = ctx.attr_ints("end");
-  Shape strides = ctx.attr_ints("strides");
-  if (strides.empty()) strides.assign(begin.size(), 1);
-  std::vector<StridedDim> dims;
-  try {
-    dims = resolve_strided_slice(is, begin, end, strides, ctx.attr_int("begin_mask", 0), ctx.attr_int("end_mask", 0),
-                                 ctx.attr_int("shrink_axis_mask", 0));
-  } catch (const Error& e) {
-    ctx.invalid(e.id(), e.message());
-  }
+  const std::vector<StridedDim> dims = exec::strided_slice_dims(ctx);
   Shape ist = strides_of(is), counts(r), str(r);
   int64_t base = 0;
   for (int64_t d = 0; d < r; ++d) {
@@ -102,7 +91,6 @@ Kernel make_strided_slice(const KernelContext& ctx) {
     base += (s.count ? s.begin : 0) * ist[d];
     str[d] = s.step * ist[d];
   }
-  if (numel(counts) != numel(ctx.out[0].shape)) ctx.invalid(ErrorId::Shape, "output size does not match the slice");
   return strided_gather(counts, str, base);
 }
 

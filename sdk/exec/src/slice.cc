@@ -39,4 +39,23 @@ SliceWindow slice_window(const NodeContext& ctx) {
   return w;
 }
 
+std::vector<StridedDim> strided_slice_dims(const NodeContext& ctx) {
+  if (ctx.attr_int("ellipsis_mask", 0) != 0 || ctx.attr_int("new_axis_mask", 0) != 0)
+    ctx.unsupported("StridedSlice with ellipsis_mask or new_axis_mask");
+  const Shape begin = ctx.attr_ints("begin"), end = ctx.attr_ints("end");
+  Shape strides = ctx.attr_ints("strides");
+  if (strides.empty()) strides.assign(begin.size(), 1);
+  std::vector<StridedDim> dims;
+  try {
+    dims = resolve_strided_slice(ctx.in[0].shape, begin, end, strides, ctx.attr_int("begin_mask", 0),
+                                 ctx.attr_int("end_mask", 0), ctx.attr_int("shrink_axis_mask", 0));
+  } catch (const Error& e) {
+    ctx.invalid(e.id(), e.message());
+  }
+  int64_t count = 1;
+  for (const StridedDim& d : dims) count *= d.count;
+  if (count != numel(ctx.out[0].shape)) ctx.invalid(ErrorId::Shape, "output size does not match the slice");
+  return dims;
+}
+
 }  // namespace nnbridge::exec

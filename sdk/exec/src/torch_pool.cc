@@ -8,15 +8,6 @@ namespace nnbridge::exec {
 
 namespace {
 
-// A 1- or 2-element ATen int list as two values (an empty list gives `empty`).
-Shape pair_of(const NodeContext& c, std::string_view name, const Shape& empty) {
-  Shape v = c.attr_ints(name, empty);
-  if (v.empty()) v = empty;
-  if (v.size() == 1) v.push_back(v[0]);
-  if (v.size() != 2) c.invalid(ErrorId::Shape, std::string(name) + " has " + std::to_string(v.size()) + " elements, not 1 or 2");
-  return v;
-}
-
 // PyTorch's pooling_output_shape (aten/src/ATen/native/Pool.h).
 int64_t pooled_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t dilation, bool ceil_mode) {
   const int64_t span = in + 2 * pad - dilation * (k - 1) - 1 + (ceil_mode ? stride - 1 : 0);
@@ -27,15 +18,23 @@ int64_t pooled_size(int64_t in, int64_t k, int64_t pad, int64_t stride, int64_t 
 
 }  // namespace
 
+Shape aten_pair(const NodeContext& c, std::string_view name, const Shape& empty) {
+  Shape v = c.attr_ints(name, empty);
+  if (v.empty()) v = empty;
+  if (v.size() == 1) v.push_back(v[0]);
+  if (v.size() != 2) c.invalid(ErrorId::Shape, std::string(name) + " has " + std::to_string(v.size()) + " elements, not 1 or 2");
+  return v;
+}
+
 TorchMaxPool torch_max_pool(const NodeContext& c) {
   const Shape& xs = c.in.at(0).shape;
   if (xs.size() != 3 && xs.size() != 4) c.unsupported("max_pool2d takes X of rank 3 or 4");
   TorchMaxPool m;
-  m.k = pair_of(c, "kernel_size", {});
+  m.k = aten_pair(c, "kernel_size", {});
   if (m.k.empty()) c.invalid(ErrorId::AttributeValue, "kernel_size is missing");
-  m.s = pair_of(c, "stride", m.k);
-  m.p = pair_of(c, "padding", {0, 0});
-  m.d = pair_of(c, "dilation", {1, 1});
+  m.s = aten_pair(c, "stride", m.k);
+  m.p = aten_pair(c, "padding", {0, 0});
+  m.d = aten_pair(c, "dilation", {1, 1});
   m.ceil_mode = c.has_attr("ceil_mode") && c.attr(std::string_view("ceil_mode"))->is<bool>() &&
                 c.attr(std::string_view("ceil_mode"))->get<bool>();
   for (int i = 0; i < 2; ++i) {

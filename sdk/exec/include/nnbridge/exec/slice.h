@@ -3,6 +3,7 @@
 
 #include "nnbridge/exec/node_context.h"
 #include "nnbridge/exec/shape.h"
+#include "nnbridge/strided_slice.h"
 
 namespace nnbridge::exec {
 
@@ -18,5 +19,12 @@ struct SliceWindow {
 /// [-1, dim - 1]. Error(Invalid) for operands of different lengths, a repeated axis, a step of 0
 /// or a count that disagrees with the resolved output shape.
 SliceWindow slice_window(const NodeContext& ctx);
+
+/// TensorFlow / Arm NN StridedSlice of node `ctx` (attributes begin, end, strides (absent: 1
+/// each), begin_mask, end_mask, shrink_axis_mask) resolved against input 0's shape by
+/// nnbridge/strided_slice.h, one entry per input dim. Error(Unsupported) for ellipsis_mask or
+/// new_axis_mask; Error(Invalid) for what resolve_strided_slice refuses, or an element count that
+/// disagrees with the resolved output shape.
+std::vector<StridedDim> strided_slice_dims(const NodeContext& ctx);
 
 }  // namespace nnbridge::exec

@@ -2,6 +2,8 @@
 // both backends compute it: the node's arguments read and checked once.
 #pragma once
 
+#include <string_view>
+
 #include "nnbridge/exec/node_context.h"
 #include "nnbridge/exec/shape.h"
 
@@ -14,6 +16,11 @@ struct TorchMaxPool {
   int64_t planes = 0, H = 0, W = 0, OH = 0, OW = 0;
   bool ceil_mode = false;
 };
+
+/// An ATen int list argument of one or two elements as two (one: both; empty or absent:
+/// `empty`), Error(Invalid) naming `name` for another length. (ATen's IntArrayRef[2] arguments:
+/// kernel_size, stride, padding, dilation.)
+Shape aten_pair(const NodeContext& ctx, std::string_view name, const Shape& empty);
 
 /// PyTorch 1.13's max_pool2d (aten/src/ATen/native/Pooling.cpp, Pool.h pooling_output_shape) of
 /// node `ctx`: X [N, C, H, W] or [C, H, W]; kernel_size, stride, padding, dilation lists of one

@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "nnbridge/exec/rearrange.h"
 #include "nnbridge/exec/slice.h"
 #include "ops_util.h"
 
@@ -13,10 +14,10 @@ namespace nnbridge::gpu {
 
 namespace {
 
-// cpu_ref/src/kernels/rearrange.cc make_reverse (TensorFlow ReverseV2; Arm NN ReverseV2Impl):
-// the axes are input 1 (a constant, else read back on each run) or the `axis` attribute;
-// negative axes count from the end, an axis named twice is reversed once. A reversed dim reads
-// coordinate len - 1 - c: start len - 1, step -1.
+// ReverseV2 (nnbridge/exec/rearrange.h reversed_dims, as cpu): the axes are input 1 (a
+// constant, else read back on each run) or the `axis` attribute. A reversed dim reads coordinate
+// len - 1 - c: start len - 1, step -1. An axis out of range is refused when the node runs, as cpu
+// refuses it, also when it is known at prepare.
 Launch reverse_v2(const OpContext& c) {
   const KernelContext& k = c.k;
   const Shape is = k.in[0].shape;
@@ -26,16 +27,9 @@ Launch reverse_v2(const OpContext& c) {
   const Shape attr_axes = k.attr_ints("axis");
   const RunValue axes = axes_input ? RunValue(k, 1) : RunValue();
   const Shape st = strides_of(is);
-  // The gather's per-dim entries for a set of reversed dims (6 ints per dim, ops_util.h GatherDim).
-  auto meta_for = [=](const std::vector<float>& from_input) {
-    std::vector<bool> flip(static_cast<std::size_t>(r), false);
-    const std::size_t n_axes = axes_input ? from_input.size() : attr_axes.size();
-    for (std::size_t i = 0; i < n_axes; ++i) {
-      const int64_t a = axes_input ? static_cast<int64_t>(from_input[i]) : attr_axes[i];
-      if (a < -r || a >= r)
-        throw Error(ErrorId::Execution, "ReverseV2 axis " + std::to_string(a) + " is out of range for rank " + std::to_string(r));
-      flip[static_cast<std::size_t>(a < 0 ? a + r : a)] = true;
-    }
+  // The gather's entries (6 ints per dim, ops_util.h GatherDim) for the dims `axes` reverses.
+  auto meta_for = [=](const Shape& axes) {
+    const std::vector<bool> flip = exec::reversed_dims(r, axes);
     std::vector<int> m;
     for (int64_t d = 0; d < r; ++d) {
       const bool f = flip[static_cast<std::size_t>(d)] && is[d] > 1;
@@ -44,13 +38,20 @@ Launch reverse_v2(const OpContext& c) {
     }
     return m;
   };
+  auto as_ints = [](const std::vector<float>& v) { return Shape(v.begin(), v.end()); };
   for (int64_t d = 0; d < r; ++d) c.to_int(st[d]);
   const int64_t n = numel(is);
   c.to_int(n);
   cl::Kernel kern = c.kernel("data.cl", "gather_strided");
   const int rank = static_cast<int>(r);
   if (!axes_input || axes.is_constant()) {
-    cl::Buffer mb = c.ints(meta_for(axes_input ? axes.get(c.dev, cl::Buffer()) : std::vector<float>{}));
+    std::vector<int> m;
+    try {
+      m = meta_for(axes_input ? as_ints(axes.get(c.dev, cl::Buffer())) : attr_axes);
+    } catch (const Error& e) {
+      return [e](const Device&, std::span<const cl::Buffer>, std::span<const cl::Buffer>) -> void { throw e; };
+    }
+    cl::Buffer mb = c.ints(m);
     return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
       set_args(kern, in[0], out[0], rank, mb, 0, 0.0f);
       enqueue(dev, kern, n);
@@ -58,7 +59,7 @@ Launch reverse_v2(const OpContext& c) {
   }
   cl::Buffer mb(c.dev.context, CL_MEM_READ_WRITE, static_cast<std::size_t>(std::max<int64_t>(6 * r, 1)) * sizeof(int));
   return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
-    const std::vector<int> m = meta_for(axes.get(dev, in[1]));
+    const std::vector<int> m = meta_for(as_ints(axes.get(dev, in[1])));
     if (!m.empty()) dev.queue.enqueueWriteBuffer(mb, CL_TRUE, 0, m.size() * sizeof(int), m.data());
     set_args(kern, in[0], out[0], rank, mb, 0, 0.0f);
     enqueue(dev, kern, n);
@@ -129,51 +130,29 @@ Launch stack(const OpContext& c) {
   };
 }
 
-// Rank-4 [n, c, h, w] dims of `s` and their strides, for the data_layout of cpu_ref/src/kernels/space.cc.
-struct Spatial {
-  int64_t n, c, h, w;           // sizes
-  int64_t sn, sc, sh, sw;       // strides in elements
-  bool nhwc;
-  Spatial(const KernelContext& k, const Shape& s) {
-    if (s.size() != 4) k.unsupported("only rank-4 tensors are implemented");
-    nhwc = k.attr_string("data_layout", "NCHW") == "NHWC";
-    const Shape st = strides_of(s);
-    n = s[0], sn = st[0];
-    c = nhwc ? s[3] : s[1], sc = nhwc ? st[3] : st[1];
-    h = nhwc ? s[1] : s[2], sh = nhwc ? st[1] : st[2];
-    w = nhwc ? s[2] : s[3], sw = nhwc ? st[2] : st[3];
-  }
-  /// Four dims in the tensor's own order from the ones given for n, c, h and w.
-  std::vector<GatherDim> order(GatherDim dn, GatherDim dc, GatherDim dh, GatherDim dw) const {
-    return nhwc ? std::vector<GatherDim>{dn, dh, dw, dc} : std::vector<GatherDim>{dn, dc, dh, dw};
-  }
-};
-
 // A device buffer of `n` floats (at least one) for a pass between two gathers.
 cl::Buffer scratch(const OpContext& c, int64_t n) {
   return cl::Buffer(c.dev.context, CL_MEM_READ_WRITE, static_cast<std::size_t>(std::max<int64_t>(n, 1)) * sizeof(float));
 }
 
-// cpu_ref/src/kernels/space.cc make_space_to_batch (TensorFlow / Arm NN SpaceToBatchND, pads
-// [top, bottom, left, right]): output batch (by * bw + bx) * N + n reads the zero-padded input at
-// (y * bh + by - top, x * bw + bx - left). Pass 1 pads (constant 0: a real 0, as cpu), pass 2
-// reads the padded tensor P with separable strides.
+// Four gather dims in a tensor's own order (NCHW or NHWC) from those for n, c, h and w.
+std::vector<GatherDim> in_layout(bool nhwc, GatherDim dn, GatherDim dc, GatherDim dh, GatherDim dw) {
+  return nhwc ? std::vector<GatherDim>{dn, dh, dw, dc} : std::vector<GatherDim>{dn, dc, dh, dw};
+}
+
+// SpaceToBatchND (nnbridge/exec/rearrange.h, as cpu): pass 1 pads the input into P (zeros: a
+// real 0, as cpu; h and w grown to what the output reads), pass 2 reads P with separable strides,
+// the output batch split into [by, bx, n].
 Launch space_to_batch(const OpContext& c) {
-  const KernelContext& k = c.k;
-  const Spatial i(k, k.in[0].shape), o(k, k.out[0].shape);
-  const Shape block = k.attr_ints("block_shape"), pads = k.attr_ints("pads");
-  if (block.size() != 2 || pads.size() != 4) k.unsupported("only 2 spatial dims are implemented");
-  if (block[0] < 1 || block[1] < 1 || o.n != i.n * block[0] * block[1] || o.c != i.c) k.invalid(ErrorId::Shape, "shapes do not match block_shape");
+  const exec::SpaceBatch sb = exec::space_to_batch(c.k);
+  const exec::SpatialDims &i = sb.x, &o = sb.y;
+  const Shape &block = sb.block, &pads = sb.edges;
   const int64_t ph = o.h * block[0], pw = o.w * block[1];
-  if (pads[0] < 0 || pads[2] < 0 || ph > i.h + pads[0] + pads[1] || pw > i.w + pads[2] + pads[3])
-    k.invalid(ErrorId::Shape, "shapes do not match block_shape and pads");
-  // P: the input's layout with h and w grown to ph, pw (only the part the output reads).
+  StridedGather pad = strided_gather(c, in_layout(o.nhwc, plain(i.n, i.sn), plain(i.c, i.sc), GatherDim{ph, -pads[0], 1, i.h, i.sh, 1},
+                                                  GatherDim{pw, -pads[2], 1, i.w, i.sw, 1}), 0);
   const Shape p_shape = o.nhwc ? Shape{i.n, ph, pw, i.c} : Shape{i.n, i.c, ph, pw};
-  StridedGather pad = strided_gather(c, o.order(plain(i.n, i.sn), plain(i.c, i.sc), GatherDim{ph, -pads[0], 1, i.h, i.sh, 1},
-                                                GatherDim{pw, -pads[2], 1, i.w, i.sw, 1}), 0);
   const Shape pst = strides_of(p_shape);
   const int64_t psn = pst[0], psc = o.nhwc ? pst[3] : pst[1], psh = o.nhwc ? pst[1] : pst[2], psw = o.nhwc ? pst[2] : pst[3];
-  // Output batch index = (by * bw + bx) * N + n: three dims where the output has one.
   const GatherDim by = plain(block[0], psh), bx = plain(block[1], psw), n = plain(i.n, psn);
   const GatherDim ch = plain(o.c, psc), y = plain(o.h, block[0] * psh), x = plain(o.w, block[1] * psw);
   StridedGather move = strided_gather(c, o.nhwc ? std::vector<GatherDim>{by, bx, n, y, x, ch} : std::vector<GatherDim>{by, bx, n, ch, y, x}, 0);
@@ -184,18 +163,12 @@ Launch space_to_batch(const OpContext& c) {
   };
 }
 
-// cpu_ref/src/kernels/space.cc make_batch_to_space (TensorFlow / Arm NN BatchToSpaceND, crops
-// [top, bottom, left, right]): output (n, c, y, x) reads input batch ((py % bh) * bw + px % bw)
-// * N + n at (py / bh, px / bw), py = y + top, px = x + left. Pass 1 builds the uncropped
-// tensor F (h * bh by w * bw, separable in [yq, by] and [xq, bx]), pass 2 crops it.
+// BatchToSpaceND (nnbridge/exec/rearrange.h, as cpu): pass 1 builds the uncropped tensor F (h *
+// bh by w * bw, separable in [yq, by] and [xq, bx]), pass 2 crops it.
 Launch batch_to_space(const OpContext& c) {
-  const KernelContext& k = c.k;
-  const Spatial i(k, k.in[0].shape), o(k, k.out[0].shape);
-  const Shape block = k.attr_ints("block_shape"), crops = k.attr_ints("crops");
-  if (block.size() != 2 || crops.size() != 4) k.unsupported("only 2 spatial dims are implemented");
-  if (block[0] < 1 || block[1] < 1 || i.n != o.n * block[0] * block[1] || o.c != i.c || crops[0] < 0 || crops[2] < 0 ||
-      o.h + crops[0] > i.h * block[0] || o.w + crops[2] > i.w * block[1])
-    k.invalid(ErrorId::Shape, "shapes do not match block_shape and crops");
+  const exec::SpaceBatch sb = exec::batch_to_space(c.k);
+  const exec::SpatialDims &i = sb.x, &o = sb.y;
+  const Shape &block = sb.block, &crops = sb.edges;
   const int64_t fh = i.h * block[0], fw = i.w * block[1];
   const GatherDim n = plain(o.n, i.sn), ch = plain(o.c, i.sc);
   const GatherDim yq = plain(i.h, i.sh), by = plain(block[0], block[1] * o.n * i.sn);
@@ -204,10 +177,8 @@ Launch batch_to_space(const OpContext& c) {
   const Shape f_shape = o.nhwc ? Shape{o.n, fh, fw, o.c} : Shape{o.n, o.c, fh, fw};
   const Shape fst = strides_of(f_shape);
   const int64_t fsh = o.nhwc ? fst[1] : fst[2], fsw = o.nhwc ? fst[2] : fst[3], fsc = o.nhwc ? fst[3] : fst[1];
-  GatherDim cy = plain(o.h, fsh), cx = plain(o.w, fsw);
-  cy.start = crops[0], cy.len = fh;
-  cx.start = crops[2], cx.len = fw;
-  StridedGather crop = strided_gather(c, o.order(plain(o.n, fst[0]), plain(o.c, fsc), cy, cx), 0);
+  const GatherDim cy{o.h, crops[0], 1, fh, fsh, 0}, cx{o.w, crops[2], 1, fw, fsw, 0};
+  StridedGather crop = strided_gather(c, in_layout(o.nhwc, plain(o.n, fst[0]), plain(o.c, fsc), cy, cx), 0);
   cl::Buffer f = scratch(c, numel(f_shape));
   return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
     unfold.run(dev, in[0], f);

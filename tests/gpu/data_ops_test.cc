@@ -210,6 +210,10 @@ TEST_CASE("opencl ReverseV2 and ChannelShuffle (Arm NN): gathers with a negative
   bad.g.inputs.push_back(bad_axes);
   more["axes"] = HostTensor::from_values<int32_t>(axes_type, std::vector<int32_t>{2});
   CHECK_THROWS_WITH_AS(bad.run("ReverseV2", {bad_axes}, {2, 3}, {}, x, more), doctest::Contains("axis 2 is out of range for rank 2"), Error);
+  // The same axis as the attribute: known at prepare, still refused when the node runs, as cpu.
+  OneNode attr_bad({2, 3});
+  CHECK_THROWS_WITH_AS(attr_bad.run("ReverseV2", {}, {2, 3}, {{"axis", Attr(std::vector<int64_t>{-3})}}, x),
+                       doctest::Contains("axis -3 is out of range for rank 2"), Error);
   // ChannelShuffle, 6 channels in group 2 (k = 3): output channel i * 2 + j takes input channel
   // j * 3 + i -> channels 0, 3, 1, 4, 2, 5.
   OneNode shuffle({1, 6});

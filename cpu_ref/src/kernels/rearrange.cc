@@ -15,6 +15,7 @@
 #include <cstring>
 
 #include "../kernel.h"
+#include "nnbridge/exec/rearrange.h"
 
 namespace nnbridge::cpu_ref {
 
@@ -52,13 +53,9 @@ Kernel make_reverse(const KernelContext& ctx) {
   const int64_t n_axes = axes_input ? numel(ctx.in[1].shape) : static_cast<int64_t>(attr_axes.size());
   const Shape st = strides_of(is);
   return [=](std::span<const float* const> in, std::span<float* const> out) {
-    std::vector<bool> flip(static_cast<std::size_t>(r), false);
-    for (int64_t k = 0; k < n_axes; ++k) {
-      int64_t a = axes_input ? static_cast<int64_t>(in[1][k]) : attr_axes[k];
-      if (a < -r || a >= r)
-        throw Error(ErrorId::Execution, "ReverseV2 axis " + std::to_string(a) + " is out of range for rank " + std::to_string(r));
-      flip[a < 0 ? a + r : a] = true;
-    }
+    Shape axes = attr_axes;
+    if (axes_input) axes.assign(in[1], in[1] + n_axes);
+    const std::vector<bool> flip = exec::reversed_dims(r, axes);
     const int64_t n = numel(is);
     std::vector<int64_t> idx(static_cast<std::size_t>(r), 0);
     for (int64_t i = 0; i < n; ++i) {

@@ -2,6 +2,7 @@
 // (mode DCR: TF / Arm NN; CRD: ONNX's other mode), SpaceToBatchND, BatchToSpaceND, in NCHW
 // or NHWC. Channel order of a block: (block_y * bs + block_x) * C + c.
 #include "../kernel.h"
+#include "nnbridge/exec/rearrange.h"
 
 namespace nnbridge::cpu_ref {
 
@@ -54,13 +55,12 @@ Kernel make_depth_to_space(const KernelContext& ctx) {
   };
 }
 
-// SpaceToBatchND: output batch b = (block_y * bw + block_x) * N + n reads the zero-padded input
-// at (y * bh + block_y - pad_top, x * bw + block_x - pad_left).
+// SpaceToBatchND / BatchToSpaceND: the geometry of nnbridge/exec/rearrange.h, read once for
+// both backends; here applied element by element.
 Kernel make_space_to_batch(const KernelContext& ctx) {
-  Dims i = dims(ctx, ctx.in[0].shape), o = dims(ctx, ctx.out[0].shape);
-  Shape block = ctx.attr_ints("block_shape"), pads = ctx.attr_ints("pads");
-  if (block.size() != 2 || pads.size() != 4) ctx.unsupported("only 2 spatial dims are implemented");
-  if (block[0] < 1 || block[1] < 1 || o.n != i.n * block[0] * block[1] || o.c != i.c) ctx.invalid(ErrorId::Shape, "shapes do not match block_shape");
+  const exec::SpaceBatch sb = exec::space_to_batch(ctx);
+  const Dims i = dims(ctx, ctx.in[0].shape), o = dims(ctx, ctx.out[0].shape);
+  const Shape block = sb.block, pads = sb.edges;
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     for (int64_t b = 0; b < o.n; ++b) {
       const int64_t n = b % i.n, blk = b / i.n, by = blk / block[1], bx = blk % block[1];
@@ -76,12 +76,9 @@ Kernel make_space_to_batch(const KernelContext& ctx) {
 }
 
 Kernel make_batch_to_space(const KernelContext& ctx) {
-  Dims i = dims(ctx, ctx.in[0].shape), o = dims(ctx, ctx.out[0].shape);
-  Shape block = ctx.attr_ints("block_shape"), crops = ctx.attr_ints("crops");
-  if (block.size() != 2 || crops.size() != 4) ctx.unsupported("only 2 spatial dims are implemented");
-  if (block[0] < 1 || block[1] < 1 || i.n != o.n * block[0] * block[1] || o.c != i.c || crops[0] < 0 || crops[2] < 0 ||
-      o.h + crops[0] > i.h * block[0] || o.w + crops[2] > i.w * block[1])
-    ctx.invalid(ErrorId::Shape, "shapes do not match block_shape and crops");
+  const exec::SpaceBatch sb = exec::batch_to_space(ctx);
+  const Dims i = dims(ctx, ctx.in[0].shape), o = dims(ctx, ctx.out[0].shape);
+  const Shape block = sb.block, crops = sb.edges;
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     for (int64_t n = 0; n < o.n; ++n)
       for (int64_t c = 0; c < o.c; ++c)

@@ -1,5 +1,6 @@
 // fold_shape_arithmetic of nnbridge/rewrite.h: the Shape/Gather/arithmetic/Concat/Slice/Where/
-// Transpose/Expand chains exporters emit, evaluated on int constants (the rule's source is stated there).
+// Transpose/Expand/ScatterND/Range chains exporters emit, evaluated on small int, bool and float
+// constants (each op's rule and its ONNX source are stated beside it and in the header).
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -9,10 +10,12 @@
 #include <vector>
 
 #include "nnbridge/axis.h"
+#include "nnbridge/dtype.h"
 #include "nnbridge/error.h"
 #include "nnbridge/order.h"
 #include "nnbridge/rewrite.h"
 #include "rewrite_edit.h"
+#include "rewrite_fold_tensor.h"
 
 namespace nnbridge {
 
@@ -21,59 +24,6 @@ using namespace rewrite_detail;
 namespace {
 
 // ---- fold_shape_arithmetic --------------------------------------------------------------------
-
-struct IntTensor {
-  DataType dtype = DataType::Int64;
-  Ints shape;
-  Ints data;
-};
-constexpr std::size_t kMaxFolded = 1024;
-
-std::optional<IntTensor> int_constant(const Graph& g, ValueId v) {
-  if (!valid(g, v)) return std::nullopt;
-  const Value& val = g.values[v];
-  const DataType dt = val.type.dtype;
-  if (!val.constant || val.type.unknown_rank || (dt != DataType::Int64 && dt != DataType::Int32 && dt != DataType::Bool))
-    return std::nullopt;
-  const std::size_t es = dt == DataType::Int64 ? 8 : dt == DataType::Int32 ? 4 : 1;
-  const std::size_t n = val.constant->size() / es;
-  auto count = val.type.element_count();
-  if (!count || std::size_t(*count) != n || n > kMaxFolded) return std::nullopt;
-  IntTensor t{dt, val.type.shape, Ints(n)};
-  for (std::size_t i = 0; i < n; ++i) {
-    if (dt == DataType::Int64) {
-      std::memcpy(&t.data[i], val.constant->data() + 8 * i, 8);
-    } else if (dt == DataType::Bool) {
-      t.data[i] = val.constant->data()[i] != std::byte{0};
-    } else {
-      int32_t x;
-      std::memcpy(&x, val.constant->data() + 4 * i, 4);
-      t.data[i] = x;
-    }
-  }
-  return t;
-}
-
-Buffer int_bytes(const IntTensor& t) {
-  if (t.dtype == DataType::Int64) return bytes_of(t.data);
-  if (t.dtype == DataType::Bool) {
-    std::vector<uint8_t> v;
-    for (int64_t x : t.data) v.push_back(x != 0);
-    return bytes_of(v);
-  }
-  std::vector<int32_t> v(t.data.begin(), t.data.end());
-  return bytes_of(v);
-}
-
-std::optional<Ints> ints_operand(const Graph& g, const Node& n, std::size_t k, const char* attr) {
-  if (k < n.inputs.size() && n.inputs[k] != kNoValue) {
-    auto t = int_constant(g, n.inputs[k]);
-    if (!t) return std::nullopt;
-    return t->data;
-  }
-  if (const Attr* a = find(n, attr); a && a->is<Ints>()) return a->get<Ints>();
-  return Ints{};
-}
 
 int64_t binary(const std::string& op, int64_t a, int64_t b, bool& ok) {
   // A result int64 cannot hold (and INT64_MIN / -1) is left unfolded, as a division by 0 is.
@@ -96,203 +46,204 @@ int64_t binary(const std::string& op, int64_t a, int64_t b, bool& ok) {
   return op == "Mod.fmod" || m == 0 || (m < 0) == (b < 0) ? m : m + b;
 }
 
-// The outputs of node n when every input it reads is an int constant (or, for Shape / Size,
-// when its input's shape is known); nullopt when the node is not such shape arithmetic.
-std::optional<IntTensor> fold_node(const Graph& g, const Node& n) {
-  if (n.outputs.size() != 1 || !valid(g, n.outputs[0]) || n.inputs.empty()) return std::nullopt;
-  const TensorType& out_type = g.values[n.outputs[0]].type;
-  if (n.op == "Shape" || n.op == "Size") {
-    const TensorType* x = type_at(g, n, 0);
-    if (!x || x->unknown_rank) return std::nullopt;
-    for (int64_t d : x->shape)
-      if (d < 0) return std::nullopt;
-    if (n.op == "Size") {
-      int64_t count = 1;
-      for (int64_t d : x->shape) count *= d;
-      return IntTensor{DataType::Int64, {}, {count}};
-    }
-    const int64_t r = int64_t(x->shape.size());
-    int64_t start = int_or(n, "start", 0), end = int_or(n, "end", r);
-    if (start < 0) start += r;
-    if (end < 0) end += r;  // ONNX Shape-15: negative counts from the back, then clamped
-    start = std::clamp<int64_t>(start, 0, r);
-    end = std::clamp<int64_t>(end, 0, r);
-    Ints dims(x->shape.begin() + start, x->shape.begin() + std::max(start, end));
-    return IntTensor{DataType::Int64, {int64_t(dims.size())}, dims};
+// Add / Sub / Mul / Div of two floats in the dtype's arithmetic (IEEE 754, round to nearest: a
+// float32 result is the float32 operation's, as a backend computes it).
+double binary_real(const std::string& op, DataType dt, double a, double b) {
+  if (dt == DataType::Float32) {
+    const float x = float(a), y = float(b);
+    return op == "Add" ? x + y : op == "Sub" ? x - y : op == "Mul" ? x * y : x / y;
   }
-  if (n.op == "ConstantOfShape") {
-    auto shape = int_constant(g, n.inputs[0]);
-    const DataType dt = out_type.dtype;
-    if (!shape || shape->shape.size() != 1 || (dt != DataType::Int64 && dt != DataType::Int32)) return std::nullopt;
+  return op == "Add" ? a + b : op == "Sub" ? a - b : op == "Mul" ? a * b : a / b;
+}
+
+bool fits(DataType dt, int64_t x) {
+  return dt != DataType::Int32 || (x >= std::numeric_limits<int32_t>::min() && x <= std::numeric_limits<int32_t>::max());
+}
+
+std::optional<Folded> fold_shape(const Node& n, const TensorType* x) {
+  if (!x || x->unknown_rank) return std::nullopt;
+  for (int64_t d : x->shape)
+    if (d < 0) return std::nullopt;
+  if (n.op == "Size") {
     int64_t count = 1;
-    for (int64_t d : shape->data) {
-      if (d < 0 || (d > 0 && count > int64_t(kMaxFolded) / d)) return std::nullopt;
-      count *= d;
-    }
-    const double v = float_or(n, "value", 0.0);
-    if (v != std::floor(v)) return std::nullopt;
-    return IntTensor{dt, shape->data, Ints(std::size_t(count), int64_t(v))};
+    for (int64_t d : x->shape) count *= d;
+    return Folded{DataType::Int64, {}, {count}, {}};
+  }
+  const int64_t r = int64_t(x->shape.size());
+  int64_t start = int_or(n, "start", 0), end = int_or(n, "end", r);
+  if (start < 0) start += r;
+  if (end < 0) end += r;  // ONNX Shape-15: negative counts from the back, then clamped
+  start = std::clamp<int64_t>(start, 0, r);
+  end = std::clamp<int64_t>(end, 0, r);
+  Ints dims(x->shape.begin() + start, x->shape.begin() + std::max(start, end));
+  return Folded{DataType::Int64, {int64_t(dims.size())}, dims, {}};
+}
+
+// ONNX ConstantOfShape-9: `value` (default float32 0) repeated over the shape input.
+std::optional<Folded> fold_constant_of_shape(const Graph& g, const Node& n, DataType dt) {
+  auto shape = int_input(g, n, 0);
+  if (dt == DataType::Undefined) dt = DataType::Float32;
+  if (!shape || shape->shape.size() != 1 || !foldable_dtype(dt)) return std::nullopt;
+  std::size_t count = 1;
+  for (int64_t d : shape->ints) {
+    if (d < 0 || (d > 0 && count > kMaxFolded / std::size_t(d))) return std::nullopt;
+    count *= std::size_t(d);
+  }
+  const double v = float_or(n, "value", 0.0);
+  Folded t{dt, shape->ints, {}, {}};
+  if (t.real()) {
+    t.reals.assign(count, dt == DataType::Float32 ? double(float(v)) : v);
+  } else {
+    if (v != std::floor(v) || !fits(dt, int64_t(v))) return std::nullopt;
+    t.ints.assign(count, dt == DataType::Bool ? int64_t(v != 0) : int64_t(v));
+  }
+  return t;
+}
+
+// Where-16, Not-1, Equal-13, Add / Sub / Mul / Div-14, Mod-13: elementwise with numpy broadcasting.
+std::optional<Folded> fold_elementwise(const Graph& g, const Node& n) {
+  std::vector<Folded> in;
+  for (std::size_t k = 0; k < n.inputs.size(); ++k) {
+    auto t = folded_constant(g, n.inputs[k]);
+    if (!t) return std::nullopt;
+    in.push_back(std::move(*t));
+  }
+  const std::size_t want = n.op == "Where" ? 3 : n.op == "Not" ? 1 : 2;
+  if (in.size() != want) return std::nullopt;
+  std::vector<const Ints*> shapes;
+  for (const Folded& t : in) shapes.push_back(&t.shape);
+  auto b = broadcast(shapes);
+  if (!b) return std::nullopt;
+  const std::size_t total = b->src.empty() ? 0 : b->src[0].size();
+  if (n.op == "Not") {
+    if (in[0].dtype != DataType::Bool) return std::nullopt;
+    Folded r{DataType::Bool, b->shape, Ints(total), {}};
+    for (std::size_t i = 0; i < total; ++i) r.ints[i] = !in[0].ints[b->src[0][i]];
+    return r;
   }
   if (n.op == "Where") {
-    auto c = int_constant(g, n.inputs[0]);
-    auto x = n.inputs.size() == 3 ? int_constant(g, n.inputs[1]) : std::nullopt;
-    auto y = n.inputs.size() == 3 ? int_constant(g, n.inputs[2]) : std::nullopt;
-    if (!c || !x || !y || c->dtype != DataType::Bool || x->dtype != y->dtype || x->dtype == DataType::Bool)
-      return std::nullopt;
-    const std::size_t len = std::max({c->data.size(), x->data.size(), y->data.size()});
-    IntTensor r{x->dtype, {}, Ints(len)};
-    for (const IntTensor* t : {&*c, &*x, &*y}) {
-      if (t->data.size() != len && t->data.size() != 1) return std::nullopt;
-      if (t->data.size() == len && t->shape.size() >= r.shape.size()) r.shape = t->shape;
+    const Folded &c = in[0], &x = in[1], &y = in[2];
+    if (c.dtype != DataType::Bool || x.dtype != y.dtype) return std::nullopt;
+    Folded r{x.dtype, b->shape, {}, {}};
+    for (std::size_t i = 0; i < total; ++i) {
+      const bool take_x = c.ints[b->src[0][i]] != 0;
+      if (x.real()) r.reals.push_back(take_x ? x.reals[b->src[1][i]] : y.reals[b->src[2][i]]);
+      else r.ints.push_back(take_x ? x.ints[b->src[1][i]] : y.ints[b->src[2][i]]);
     }
-    auto at = [&](const IntTensor& t, std::size_t i) { return t.data[t.data.size() == 1 ? 0 : i]; };
-    for (std::size_t i = 0; i < len; ++i) r.data[i] = at(*c, i) ? at(*x, i) : at(*y, i);
     return r;
   }
-  auto a = int_constant(g, n.inputs[0]);
-  if (!a) return std::nullopt;
+  const Folded &x = in[0], &y = in[1];
+  if (x.dtype != y.dtype) return std::nullopt;
+  const auto &sx = b->src[0], &sy = b->src[1];
   if (n.op == "Equal") {
-    auto b = n.inputs.size() == 2 ? int_constant(g, n.inputs[1]) : std::nullopt;
-    if (!b || a->dtype != b->dtype) return std::nullopt;
-    const std::size_t na = a->data.size(), nb = b->data.size();
-    if (na != nb && na != 1 && nb != 1) return std::nullopt;
-    IntTensor r{DataType::Bool, na >= nb ? a->shape : b->shape, Ints(std::max(na, nb))};
-    for (std::size_t i = 0; i < r.data.size(); ++i) r.data[i] = a->data[na == 1 ? 0 : i] == b->data[nb == 1 ? 0 : i];
+    Folded r{DataType::Bool, b->shape, Ints(total), {}};
+    for (std::size_t i = 0; i < total; ++i)
+      r.ints[i] = x.real() ? x.reals[sx[i]] == y.reals[sy[i]] : x.ints[sx[i]] == y.ints[sy[i]];
     return r;
   }
-  if (n.op == "Add" || n.op == "Sub" || n.op == "Mul" || n.op == "Div" || n.op == "Mod") {
-    auto b = n.inputs.size() == 2 ? int_constant(g, n.inputs[1]) : std::nullopt;
-    if (!b || a->dtype != b->dtype) return std::nullopt;
-    const std::size_t na = a->data.size(), nb = b->data.size();
-    if (na != nb && na != 1 && nb != 1) return std::nullopt;
-    IntTensor r{a->dtype, na >= nb ? a->shape : b->shape, Ints(std::max(na, nb))};
-    if (a->shape.size() > r.shape.size() || b->shape.size() > r.shape.size()) {
-      if (!out_type.fully_known()) return std::nullopt;
-      r.shape = out_type.shape;
+  if (x.dtype == DataType::Bool) return std::nullopt;
+  Folded r{x.dtype, b->shape, {}, {}};
+  if (x.real()) {
+    if (n.op == "Mod") return std::nullopt;
+    for (std::size_t i = 0; i < total; ++i) r.reals.push_back(binary_real(n.op, x.dtype, x.reals[sx[i]], y.reals[sy[i]]));
+    return r;
+  }
+  const std::string op = n.op == "Mod" && int_or(n, "fmod", 0) == 1 ? "Mod.fmod" : n.op;
+  bool ok = true;
+  for (std::size_t i = 0; i < total && ok; ++i) {
+    r.ints.push_back(binary(op, x.ints[sx[i]], y.ints[sy[i]], ok));
+    ok = ok && fits(x.dtype, r.ints.back());
+  }
+  if (!ok) return std::nullopt;
+  return r;
+}
+
+// ONNX Cast-13 between int64 / int32 / bool / float32 / float64: float to integer truncates
+// toward zero (C++ and numpy's astype); a value the target cannot hold (or NaN, infinity) is
+// left unfolded, since ONNX leaves it undefined. To bool: x != 0.
+std::optional<Folded> fold_cast(const Node& n, const Folded& a) {
+  const auto to = parse_data_type(str_or(n, "to", ""));
+  if (!to || !foldable_dtype(*to)) return std::nullopt;
+  Folded r{*to, a.shape, {}, {}};
+  const std::size_t count = a.size();
+  for (std::size_t i = 0; i < count; ++i) {
+    if (r.real()) {
+      const double x = a.real() ? a.reals[i] : double(a.ints[i]);
+      // int64 to float32 rounds once, to nearest (not through double).
+      r.reals.push_back(*to == DataType::Float64 ? x : a.real() ? double(float(x)) : double(float(a.ints[i])));
+    } else if (*to == DataType::Bool) {
+      r.ints.push_back(a.real() ? a.reals[i] != 0 : a.ints[i] != 0);
+    } else if (a.real()) {
+      const double x = std::trunc(a.reals[i]);
+      if (!std::isfinite(x) || x < -9.2233720368547758e18 || x >= 9.2233720368547758e18 || !fits(*to, int64_t(x)))
+        return std::nullopt;
+      r.ints.push_back(int64_t(x));
+    } else {
+      if (!fits(*to, a.ints[i])) return std::nullopt;
+      r.ints.push_back(a.ints[i]);
     }
-    bool ok = true;
-    for (std::size_t i = 0; i < r.data.size(); ++i)
-      r.data[i] = binary(n.op == "Mod" && int_or(n, "fmod", 0) == 1 ? "Mod.fmod" : n.op, a->data[na == 1 ? 0 : i],
-                         b->data[nb == 1 ? 0 : i], ok);
-    if (!ok) return std::nullopt;
-    return r;
   }
-  if (n.op == "Gather") {
-    auto idx = n.inputs.size() == 2 ? int_constant(g, n.inputs[1]) : std::nullopt;
-    if (!idx || a->shape.size() != 1 || int_or(n, "axis", 0) != 0) return std::nullopt;
-    const int64_t len = a->shape[0];
-    IntTensor r{a->dtype, idx->shape, {}};
-    for (int64_t i : idx->data) {
-      if (i < -len || i >= len) return std::nullopt;
-      r.data.push_back(a->data[std::size_t(i < 0 ? i + len : i)]);
-    }
-    return r;
+  return r;
+}
+
+// ONNX Range-11: max(ceil((limit - start) / delta), 0) elements start, start + delta, ...; the
+// float forms by repeated addition in the dtype, as the operator's function body states.
+std::optional<Folded> fold_range(const Graph& g, const Node& n) {
+  std::vector<Folded> in;
+  for (std::size_t k = 0; k < 3 && n.inputs.size() == 3; ++k) {
+    auto t = folded_constant(g, n.inputs[k]);
+    if (!t || t->size() != 1 || t->dtype == DataType::Bool || (k > 0 && t->dtype != in[0].dtype)) return std::nullopt;
+    in.push_back(std::move(*t));
   }
-  if (n.op == "Unsqueeze" || n.op == "Squeeze" || n.op == "Flatten" || n.op == "Reshape" || n.op == "Identity") {
-    // The same elements in the shape shape inference gave the output.
-    if (!out_type.fully_known()) return std::nullopt;
+  if (in.size() != 3) return std::nullopt;
+  Folded r{in[0].dtype, {0}, {}, {}};
+  if (r.real()) {
+    const bool f32 = r.dtype == DataType::Float32;
+    const double start = in[0].reals[0], limit = in[1].reals[0], delta = in[2].reals[0];
+    const double span = f32 ? double((float(limit) - float(start)) / float(delta)) : (limit - start) / delta;
+    if (delta == 0 || !std::isfinite(span) || std::ceil(span) > double(kMaxFolded)) return std::nullopt;
+    const std::size_t count = span > 0 ? std::size_t(std::ceil(span)) : 0;
+    double v = start;
+    for (std::size_t i = 0; i < count; ++i, v = f32 ? double(float(v) + float(delta)) : v + delta) r.reals.push_back(v);
+  } else {
+    const int64_t start = in[0].ints[0], limit = in[1].ints[0], delta = in[2].ints[0];
+    if (delta == 0) return std::nullopt;
+    const long double span = ((long double)limit - (long double)start) / (long double)delta;
+    if (span > (long double)kMaxFolded) return std::nullopt;
+    const int64_t count = span > 0 ? int64_t(std::ceil(span)) : 0;
+    for (int64_t i = 0; i < count; ++i) r.ints.push_back(start + i * delta);
+  }
+  r.shape[0] = int64_t(r.size());
+  return r;
+}
+
+// The outputs of node n when every input it reads is a constant of a foldable dtype (or, for
+// Shape / Size, when its input's shape is known); nullopt when the node is not one this folds.
+std::optional<Folded> fold_node(const Graph& g, const Node& n) {
+  if (n.outputs.size() != 1 || !valid(g, n.outputs[0]) || n.inputs.empty()) return std::nullopt;
+  const TensorType& out_type = g.values[n.outputs[0]].type;
+  if (n.op == "Shape" || n.op == "Size") return fold_shape(n, type_at(g, n, 0));
+  if (n.op == "ConstantOfShape") return fold_constant_of_shape(g, n, out_type.dtype);
+  if (n.op == "Range") return fold_range(g, n);
+  if (n.op == "Where" || n.op == "Not" || n.op == "Equal" || n.op == "Add" || n.op == "Sub" || n.op == "Mul" ||
+      n.op == "Div" || n.op == "Mod")
+    return fold_elementwise(g, n);
+  auto a = folded_constant(g, n.inputs[0]);
+  if (!a) return std::nullopt;
+  if (n.op == "Gather") return fold_gather(g, n, *a);
+  if (n.op == "Unsqueeze" || n.op == "Squeeze" || n.op == "Flatten" || n.op == "Reshape" ||
+      (n.op == "Identity" && !a->real())) {
+    // The same elements in the shape shape inference gave the output. (An Identity of a float
+    // constant, a shared weight say, is left to drop_identity: folding it would copy the data.)
+    if (!out_type.fully_known() || out_type.element_count() != int64_t(a->size())) return std::nullopt;
     a->shape = out_type.shape;
     return a;
   }
-  if (n.op == "Transpose") {
-    // ONNX Transpose-13: output dim i is input dim perm[i]; no perm reverses the dims.
-    const std::size_t r = a->shape.size();
-    Ints perm(r);
-    for (std::size_t i = 0; i < r; ++i) perm[i] = int64_t(r - 1 - i);
-    if (const Attr* p = find(n, "perm"); p && p->is<Ints>()) perm = p->get<Ints>();
-    if (perm.size() != r) return std::nullopt;
-    std::vector<bool> seen(r, false);
-    for (int64_t d : perm) {
-      if (d < 0 || d >= int64_t(r) || seen[std::size_t(d)]) return std::nullopt;
-      seen[std::size_t(d)] = true;
-    }
-    Ints in_stride(r, 1), out_shape(r);
-    for (std::size_t d = r; d-- > 1;) in_stride[d - 1] = in_stride[d] * a->shape[d];
-    for (std::size_t i = 0; i < r; ++i) out_shape[i] = a->shape[std::size_t(perm[i])];
-    IntTensor t{a->dtype, out_shape, Ints(a->data.size())};
-    Ints idx(r, 0);
-    for (std::size_t k = 0; k < t.data.size(); ++k) {
-      int64_t src = 0;
-      for (std::size_t i = 0; i < r; ++i) src += idx[i] * in_stride[std::size_t(perm[i])];
-      t.data[k] = a->data[std::size_t(src)];
-      for (std::size_t i = r; i-- > 0;) {
-        if (++idx[i] < out_shape[i]) break;
-        idx[i] = 0;
-      }
-    }
-    return t;
-  }
-  if (n.op == "Cast") {
-    const std::string to = str_or(n, "to", "");
-    if (to != "int64" && to != "int32") return std::nullopt;
-    a->dtype = to == "int64" ? DataType::Int64 : DataType::Int32;
-    return a;
-  }
-  if (n.op == "Concat") {
-    if (a->shape.size() != 1) return std::nullopt;
-    IntTensor r{a->dtype, {0}, {}};
-    for (ValueId v : n.inputs) {
-      auto t = int_constant(g, v);
-      if (!t || t->shape.size() != 1 || t->dtype != a->dtype) return std::nullopt;
-      r.data.insert(r.data.end(), t->data.begin(), t->data.end());
-    }
-    if (r.data.size() > kMaxFolded) return std::nullopt;
-    r.shape[0] = int64_t(r.data.size());
-    return r;
-  }
-  if (n.op == "Slice") {
-    auto starts = ints_operand(g, n, 1, "starts"), ends = ints_operand(g, n, 2, "ends");
-    auto axes = ints_operand(g, n, 3, "axes"), steps = ints_operand(g, n, 4, "steps");
-    const std::size_t r = a->shape.size(), k = starts ? starts->size() : 0;
-    if (!starts || !ends || !axes || !steps || ends->size() != k || (!axes->empty() && axes->size() != k) ||
-        (!steps->empty() && steps->size() != k))
-      return std::nullopt;
-    // ONNX Slice-13 per sliced axis: negative starts / ends count from the back; then with a
-    // positive step start and end clamp to [0, len], with a negative one start to [0, len - 1]
-    // and end to [-1, len - 1]; the elements are start, start + step, ... short of end.
-    Ints first(r, 0), step(r, 1), out_shape = a->shape;
-    std::vector<bool> sliced(r, false);
-    for (std::size_t j = 0; j < k; ++j) {
-      int64_t ax = axes->empty() ? int64_t(j) : (*axes)[j];
-      if (ax < 0) ax += int64_t(r);
-      const int64_t st = steps->empty() ? 1 : (*steps)[j];
-      if (ax < 0 || ax >= int64_t(r) || sliced[std::size_t(ax)] || st == 0) return std::nullopt;
-      sliced[std::size_t(ax)] = true;
-      const int64_t len = a->shape[std::size_t(ax)];
-      int64_t b = (*starts)[j], e = (*ends)[j];
-      if (b < 0) b += len;
-      if (e < 0) e += len;
-      int64_t count;
-      if (st > 0) {
-        b = std::clamp<int64_t>(b, 0, len);
-        e = std::clamp<int64_t>(e, 0, len);
-        count = e > b ? (e - b + st - 1) / st : 0;
-      } else {
-        b = std::clamp<int64_t>(b, 0, len - 1);
-        e = std::clamp<int64_t>(e, -1, len - 1);
-        count = b > e ? (b - e - st - 1) / -st : 0;
-      }
-      first[std::size_t(ax)] = b;
-      step[std::size_t(ax)] = st;
-      out_shape[std::size_t(ax)] = count;
-    }
-    Ints stride(r, 1);
-    for (std::size_t d = r; d-- > 1;) stride[d - 1] = stride[d] * a->shape[d];
-    std::size_t total = 1;
-    for (int64_t d : out_shape) total *= std::size_t(d);
-    IntTensor t{a->dtype, out_shape, Ints(total)};
-    Ints idx(r, 0);
-    for (std::size_t q = 0; q < total; ++q) {
-      int64_t src = 0;
-      for (std::size_t d = 0; d < r; ++d) src += (first[d] + idx[d] * step[d]) * stride[d];
-      t.data[q] = a->data[std::size_t(src)];
-      for (std::size_t d = r; d-- > 0;) {
-        if (++idx[d] < out_shape[d]) break;
-        idx[d] = 0;
-      }
-    }
-    return t;
-  }
+  if (n.op == "Transpose") return fold_transpose(n, *a);
+  if (n.op == "Cast") return fold_cast(n, *a);
+  if (n.op == "Concat") return fold_concat(g, n, *a);
+  if (n.op == "Slice") return fold_slice(g, n, *a);
+  if (n.op == "ScatterND") return fold_scatter_nd(g, n, *a);
   return std::nullopt;
 }
 
@@ -302,16 +253,16 @@ std::optional<IntTensor> fold_node(const Graph& g, const Node& n) {
 std::optional<std::pair<TensorType, Buffer>> fold_expand(const Graph& g, const Node& n) {
   if (n.op != "Expand" || n.inputs.size() != 2 || !valid(g, n.inputs[0])) return std::nullopt;
   const Value& x = g.values[n.inputs[0]];
-  auto shape = int_constant(g, n.inputs[1]);
+  auto shape = int_input(g, n, 1);
   if (!x.constant || !x.type.fully_known() || x.type.quantization || !shape || shape->shape.size() != 1)
     return std::nullopt;
   const std::size_t count_in = std::size_t(*x.type.element_count());
   if (count_in == 0) return std::nullopt;
   const std::size_t es = x.constant->size() / count_in;
-  const std::size_t r = std::max(x.type.shape.size(), shape->data.size());
+  const std::size_t r = std::max(x.type.shape.size(), shape->ints.size());
   Ints in(r, 1), want(r, 1), out(r);
   std::copy(x.type.shape.begin(), x.type.shape.end(), in.begin() + std::ptrdiff_t(r - x.type.shape.size()));
-  std::copy(shape->data.begin(), shape->data.end(), want.begin() + std::ptrdiff_t(r - shape->data.size()));
+  std::copy(shape->ints.begin(), shape->ints.end(), want.begin() + std::ptrdiff_t(r - shape->ints.size()));
   std::size_t total = 1;
   for (std::size_t d = 0; d < r; ++d) {
     if (in[d] != want[d] && in[d] != 1 && want[d] != 1) return std::nullopt;
@@ -358,14 +309,12 @@ std::size_t fold_shape_arithmetic(Graph& g) {
   std::size_t folded = 0;
   for (std::size_t i : order) {
     const Node& n = g.nodes[i];
-    // A node that does not fold gets its output types now, from inputs that earlier nodes may
-    // just have made constants (a Pad whose pads were shape arithmetic): the Shape nodes after it
-    // then fold in this same pass, so a chain of such stages (one per block of a transformer)
-    // folds in one pass, not one pass per stage.
-    if (n.outputs.size() != 1 || !valid(g, n.outputs[0]) || is_output[n.outputs[0]]) {
-      infer_node_types(g, i);
-      continue;
-    }
+    // Each node gets its missing output types now, from inputs that earlier nodes may just have
+    // made constants (a Pad whose pads were shape arithmetic, a Reshape of a folded mask): the
+    // Shape nodes after it then fold in this same pass, so a chain of such stages (one per block
+    // of a transformer) folds in one pass, not one pass per stage.
+    infer_node_types(g, i);
+    if (n.outputs.size() != 1 || !valid(g, n.outputs[0]) || is_output[n.outputs[0]]) continue;
     if (auto e = fold_expand(g, n)) {
       Value& out = g.values[n.outputs[0]];
       out.type = e->first;
@@ -375,13 +324,10 @@ std::size_t fold_shape_arithmetic(Graph& g) {
       continue;
     }
     auto r = fold_node(g, n);
-    if (!r || r->data.size() > kMaxFolded) {
-      infer_node_types(g, i);
-      continue;
-    }
+    if (!r || r->size() > kMaxFolded) continue;
     Value& out = g.values[n.outputs[0]];
     out.type = TensorType{r->dtype, r->shape, false, std::nullopt};
-    out.constant = int_bytes(*r);
+    out.constant = folded_bytes(*r);
     drop[i] = true;
     ++folded;
   }

@@ -448,6 +448,17 @@ std::size_t affine_as_mul_add(Graph& g) {
 std::size_t nonnegative_axes(Graph& g) {
   std::size_t changed = 0;
   for (Node& n : g.nodes) {
+    if (n.op == "Concat" || n.op == "Split") {
+      // ONNX Concat-13 / Split-13: axis in [-r, r - 1], negative counting from the back.
+      auto it = n.attrs.find("axis");
+      const TensorType* x = type_at(g, n, 0);
+      if (it == n.attrs.end() || !it->second.is<int64_t>() || !x || x->unknown_rank) continue;
+      const int64_t a = it->second.get<int64_t>(), r = int64_t(x->shape.size());
+      if (a >= 0 || a < -r) continue;
+      it->second = Attr(a + r);
+      ++changed;
+      continue;
+    }
     if (n.op.rfind("Reduce", 0) != 0) continue;
     auto it = n.attrs.find("axes");
     const TensorType* x = type_at(g, n, 0);

@@ -135,24 +135,30 @@ std::size_t asymmetric_pads_as_pad(Graph& g);
 
 // ---- Patterns exporters write, as forms the formats have (rewrite_patterns.cc) ----------------
 
-/// Shape arithmetic folded to constants, as exporters emit it around Reshape and Slice
-/// (torch.onnx's `Shape -> Gather -> Div -> Unsqueeze -> Concat` chains): a Shape / Size of a value
-/// whose shape is fully known (ONNX Shape-15 with start / end), and Add / Sub / Mul / Div / Mod (integer
-/// Div truncates toward zero, ONNX Div-14; Mod takes the divisor's sign, or with fmod 1 the
-/// dividend's, ONNX Mod-13; a division by 0 is left unfolded), Gather on axis 0 of a
-/// 1-D tensor, Concat of 1-D tensors, Slice with any axes and steps (ONNX Slice-13 clamping),
-/// Cast to int32 / int64, Equal (bool), Where (bool condition), Transpose (ONNX Transpose-13, any
-/// rank; no perm reverses the dims), ConstantOfShape with an int32 /
-/// int64 output, and Unsqueeze / Squeeze / Flatten / Reshape / Identity (shape from the output's
-/// known type) whose inputs are all int32 / int64 / bool constants of at most 1024 elements (the
-/// broadcasting ones: same sizes or one element), and Expand of a constant of any dtype (ONNX
-/// Expand-13, numpy broadcasting; output at most 1 MiB, e.g. a class token),
-/// each in topological order, so a chain folds whole. Each folded node's output becomes a
-/// constant and the node is removed; constants nothing reads any more are removed (value ids
-/// shift). Graph outputs are never folded. A node that does not fold gets its missing output
-/// types inferred as the pass reaches it (as infer_missing_types would), so a stage whose shape
-/// depends on the stage before (a Swin Transformer block padding to its window) folds in the same
-/// pass. Run infer_missing_types first. Returns the number of nodes folded.
+/// Shape arithmetic and the small constants built from it folded to constants, as exporters emit
+/// them around Reshape, Slice and Pad (torch.onnx's `Shape -> Gather -> Div -> Unsqueeze -> Concat`
+/// chains; the shifted-window attention mask of a Swin Transformer, built by ConstantOfShape,
+/// ScatterND, Sub, Equal and Where). Folded, in topological order so that a chain folds whole:
+/// Shape / Size of a value whose shape is fully known (ONNX Shape-15 with start / end), and, when
+/// every input is a constant of int64, int32, bool, float32 or float64 of at most 2^18 elements
+/// (output too): Add / Sub / Mul / Div (integer Div truncates toward zero, ONNX Div-14; float32
+/// in float32 arithmetic, round to nearest, as a backend computes it), Mod on integers (the
+/// divisor's sign, or with fmod 1 the dividend's, ONNX Mod-13), Equal, Not, Where (numpy
+/// broadcasting for all of these), Gather on any axis (ONNX Gather-13), Concat on any axis,
+/// Slice with any axes and steps (ONNX Slice-13 clamping), Transpose (ONNX Transpose-13; no perm
+/// reverses the dims), Cast between those dtypes (ONNX Cast-13; float to integer truncates toward
+/// zero), ConstantOfShape (ONNX ConstantOfShape-9), Range (ONNX Range-11; floats by repeated
+/// addition, as its function body states), ScatterND with reduction none (ONNX ScatterND-13; a
+/// negative index counts from the back, as ONNX Runtime reads it), Unsqueeze / Squeeze / Flatten /
+/// Reshape (shape from the output's known type) and Identity of a non-float constant; and Expand
+/// of a constant of any dtype (ONNX Expand-13, numpy broadcasting; output at most 1 MiB, e.g. a
+/// class token). What ONNX leaves undefined is left unfolded: integer overflow, a division by 0,
+/// a Cast of a value the target cannot hold, two ScatterND indices naming one slice. Each folded
+/// node's output becomes a constant and the node is removed; constants nothing reads any more
+/// are removed (value ids shift). Graph outputs are never folded. Every node gets its missing
+/// output types inferred as the pass reaches it (as infer_missing_types would), so a stage whose
+/// shape depends on the stage before (a Swin Transformer block padding to its window) folds in
+/// the same pass. Run infer_missing_types first. Returns the number of nodes folded.
 std::size_t fold_shape_arithmetic(Graph& g);
 
 /// HardSigmoid in forms formats have (ONNX HardSigmoid-6: max(0, min(1, alpha * X + beta))):
@@ -291,7 +297,9 @@ std::size_t affine_as_mul_add(Graph& g);
 /// The `axes` attribute of Reduce* nodes (ReduceMean, ReduceSum after operands_as_attributes, ...)
 /// with negative entries, where X's rank r is known, gets them as r + axis (ONNX Reduce*-13:
 /// range [-r, r - 1], negative counting from the back), for formats that store axes unsigned
-/// (Arm NN's Mean and Reduce descriptors). Returns the number of nodes changed.
+/// (Arm NN's Mean and Reduce descriptors); so does the `axis` of Concat and Split (ONNX
+/// Concat-13 / Split-13, the same range; Arm NN's OriginsDescriptor and ViewsDescriptor name the
+/// dim by its index). Returns the number of nodes changed.
 std::size_t nonnegative_axes(Graph& g);
 
 /// Whether node n is an elementwise op with numpy broadcasting (Add, Sub, Mul, Div, Max, Min,
@@ -310,5 +318,25 @@ std::size_t same_rank_operands(Graph& g);
 /// Reshape to the output's shape, where that shape is fully known: for formats without rank-0
 /// tensors (Arm NN). Returns the number of nodes changed.
 std::size_t scalar_gather_as_reshape(Graph& g);
+
+/// Transpose of a fully known input of more than `max_rank` dims (a Swin Transformer's window
+/// partition, [1, H/7, 7, W/7, 7, C] with perm [0, 1, 3, 2, 4, 5]) as the same permutation of
+/// fewer dims, where that brings it within `max_rank`: input dims of size 1 are dropped and input
+/// dims d, d + 1 that also follow each other in `perm` become one dim of their product (ONNX
+/// Transpose-13: output dim k is input dim perm[k], so both move the same elements;
+/// [8, 7, 8, 7 * C] with perm [0, 2, 1, 3] above). The Reshape that produces the input, when
+/// nothing else reads it, produces the merged shape instead (else a Reshape is added before), and
+/// the one Reshape that reads the output, when there is one, reads the merged result (else a
+/// Reshape back to the output's shape is added after): for formats of at most 5 dims (Arm NN).
+/// Returns the number of Transpose nodes changed.
+std::size_t transpose_rank_reduced(Graph& g, std::size_t max_rank);
+
+/// Slice with a step other than 1 (a Swin Transformer's patch merging, `x[..., 0::2, 0::2, :]`)
+/// whose starts / ends / axes / steps are constants, all steps positive, and whose input shape is
+/// fully known becomes StridedSlice (TensorFlow's, as Arm NN has it) with one begin / end / stride
+/// per input dim: ONNX Slice-13's starts and ends resolved against the dims (negative counts from
+/// the back, then clamped to [0, dim]), unsliced dims whole, no masks: the same elements. For
+/// formats whose Slice takes no steps (Arm NN). Returns the number of nodes changed.
+std::size_t slice_steps_as_strided_slice(Graph& g);
 
 }  // namespace nnbridge

@@ -40,7 +40,11 @@ bool from_armnn(const Graph& g) {
 // Nodes the pattern rewrites (rewrite.h) may change.
 bool has_pattern(const Graph& g, const Node& n) {
   if (n.op == "HardSigmoid" || n.op == "Erf" || n.op == "Sqrt" || n.op == "Abs" || n.op == "Gather" || n.op == "Pow" || n.op == "Shape" || n.op == "Size" ||
-      n.op == "LayerNormalization" || n.op == "ConstantOfShape" || n.op == "Expand")
+      n.op == "LayerNormalization" || n.op == "ConstantOfShape" || n.op == "Expand" || n.op == "ScatterND" ||
+      n.op == "Range")
+    return true;
+  if (n.op == "Transpose" && !n.inputs.empty() && n.inputs[0] < g.values.size() &&
+      g.values[n.inputs[0]].type.shape.size() > 5)  // armnn::MaxNumOfTensorDimensions
     return true;
   if ((n.op.rfind("Reduce", 0) == 0 && n.attrs.count("axes")) || has_rank_mismatch(g, n)) return true;
   if (n.op == "MatMul" && n.inputs.size() == 2 && n.inputs[1] < g.values.size() && g.values[n.inputs[1]].constant)
@@ -133,6 +137,8 @@ std::optional<Graph> lower_for_armnn(const Graph& g) {
     matmul_as_gemm(out);
     same_rank_operands(out);  // Arm NN 20.08 broadcasts between equal ranks only
     scalar_gather_as_reshape(out);
+    transpose_rank_reduced(out, 5);  // armnn::MaxNumOfTensorDimensions
+    slice_steps_as_strided_slice(out);  // Arm NN's Slice has no steps
   }
   if (qdq_as_quantized(out) > 0) bias_quantization_scales(out);  // ONNX's QDQ form as quantized tensors
   conv_transpose_weights_as_oihw(out);

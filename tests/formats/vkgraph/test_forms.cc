@@ -111,3 +111,25 @@ TEST_CASE("vkgraph forms: an operator ExecuTorch's Vulkan runtime does not regis
   }
   CHECK(!fs::exists(out));
 }
+
+TEST_CASE("vkgraph forms: a tensor of more than 4 dims is refused naming the value") {
+  // ExecuTorch's Vulkan tensors have at most 4 dims (its partitioner delegates no node with a
+  // higher-dimensional tensor); a rank-5 Relu has no Transpose to merge.
+  Graph g;
+  TensorType t{DataType::Float32, {1, 2, 1, 2, 2}, false, std::nullopt};
+  g.add_value(Value{"x", t, std::nullopt, {}});
+  g.add_value(Value{"five_dims", t, std::nullopt, {}});
+  g.inputs = {0};
+  g.outputs = {1};
+  g.add_node(Node{"Relu", "relu", {0}, {1}, {}});
+  const fs::path out = test::temp_dir() / "rank5.vkdelegate";
+  try {
+    save(g, out);
+    FAIL("written");
+  } catch (const Error& e) {
+    CHECK(e.id() == ErrorId::NoForm);
+    CHECK(std::string(e.what()).find("rank 5: ExecuTorch's Vulkan tensors have at most 4 dimensions") != std::string::npos);
+    CHECK(std::string(e.what()).find("'x'") != std::string::npos);
+  }
+  CHECK(!fs::exists(out));
+}

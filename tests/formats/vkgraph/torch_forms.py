@@ -48,6 +48,10 @@ def modules():
                              (2, 3, 6, 6))
     # A constant-shape view and a channel shuffle (shufflenet): Reshape, Transpose, Reshape.
     c["channel_shuffle"] = (Seq(lambda x: x.view(1, 2, 3, 4, 4).transpose(1, 2).reshape(1, 6, 4, 4)), (1, 6, 4, 4))
+    # A Swin Transformer's window partition: a rank-6 view and Transpose (ExecuTorch's Vulkan
+    # tensors have at most 4 dims: the writer merges the Transpose's dims, transpose_rank_reduced).
+    c["window_partition"] = (Seq(lambda x: x.view(1, 2, 2, 2, 3, 2).permute(0, 1, 3, 2, 4, 5).reshape(-1, 2, 3, 2) * 2),
+                             (1, 4, 6, 2))
     # Activations: Clip(0, 6), HardSigmoid, HardSwish, SiLU (x * sigmoid), GELU in both forms.
     c["activations"] = (Seq(lambda x, l: F.relu6(l(x)) + F.hardsigmoid(x * 3) + F.hardswish(x * 3) + F.silu(x)
                             + F.gelu(x * 2) + F.gelu(x, approximate="tanh") + F.hardtanh(x, -0.5, 0.5), lin(8, 8)),

@@ -591,6 +591,9 @@ bool needs_neutral_rewrites(const Graph& g) {
         return true;
     if (n.op == "GlobalAveragePool" || n.op == "GlobalMaxPool" || n.op == "Flatten" || n.op == "Dropout") return true;
     if (n.op == "Transpose" && !n.attrs.count("perm")) return true;
+    if (n.op == "Transpose" && !n.inputs.empty() && n.inputs[0] < g.values.size() &&
+        g.values[n.inputs[0]].type.shape.size() > 4)  // ExecuTorch's Vulkan tensors: at most 4 dims
+      return true;
     if (n.op == "Reshape" && n.inputs.size() == 2) return true;
     if (auto it = n.attrs.find("auto_pad");
         it != n.attrs.end() && it->second.is<std::string>() && it->second.get<std::string>() != "NOTSET")
@@ -631,7 +634,8 @@ Lowered lower_for_aten(const Graph& g) {
   // nnbridge/rewrite.h first: value types a file left to shape inference (ONNX models without
   // value_info; every VkGraph value is written with its dtype and sizes), shape arithmetic of a
   // graph from another format folded to constants (fold_shape_arithmetic), global pools as one
-  // aten.avg_pool2d / max_pool2d window, Flatten / Squeeze / Unsqueeze of known shapes as a view, Transpose's default perm, Reshape's
+  // aten.avg_pool2d / max_pool2d window, Flatten / Squeeze / Unsqueeze of known shapes as a view, Transpose's default perm,
+  // a Transpose of more than 4 dims as one of merged dims, Reshape's
   // constant shape input as view_copy's size, asymmetric padding as a constant_pad_nd; then the
   // operand inputs as the arguments' attributes (they alone do not call for the others).
   Graph pre = g;
@@ -645,6 +649,7 @@ Lowered lower_for_aten(const Graph& g) {
     global_pools_as_windows(pre);
     shape_ops_as_reshape(pre, "vk.");
     explicit_transpose_perm(pre);
+    transpose_rank_reduced(pre, 4);  // ExecuTorch's Vulkan tensors have at most 4 dims
     reshape_shape_as_attribute(pre);
     explicit_pads(pre);
     asymmetric_pads_as_pad(pre);

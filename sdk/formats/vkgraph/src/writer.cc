@@ -233,6 +233,13 @@ class Writer {
     if (v.type.quantization)
       throw Error(ErrorId::DataType, "VkTensor carries no quantization parameters", {}, w);
     if (v.type.unknown_rank) throw Error(ErrorId::NoForm, "VkTensor needs a known shape", {}, w);
+    // ExecuTorch's Vulkan tensors have at most 4 dims: its partitioner delegates no node with a
+    // tensor of more (backends/vulkan/utils.py tensor_node_is_high_dim), so its runtime never
+    // meets one.
+    if (v.type.shape.size() > 4)
+      throw Error(ErrorId::NoForm,
+                  "rank " + std::to_string(v.type.shape.size()) + ": ExecuTorch's Vulkan tensors have at most 4 dimensions",
+                  {}, w);
     for (int64_t d : v.type.shape) {
       if (d < 0 || d > int64_t(UINT32_MAX)) throw Error(ErrorId::NoForm, "VkTensor needs known dims that fit 32 bits", {}, w);
       t.dims.push_back(static_cast<uint32_t>(d));

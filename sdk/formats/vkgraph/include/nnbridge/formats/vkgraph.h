@@ -104,7 +104,10 @@ namespace nnbridge::formats::vkgraph {
 /// (approximate "none") as x * 0.5 * (1 + erf(x / sqrt 2)) with it; HardSigmoid of other alpha /
 /// beta as Mul, Add, Clip(0, 1); Gather of one constant index as aten.select_copy. Before these,
 /// nnbridge/rewrite.h's: global pools as one window, Flatten / Squeeze / Unsqueeze as Reshape,
-/// asymmetric pads as an explicit Pad. A canonical node no row can express (LRN,
+/// asymmetric pads as an explicit Pad, a Transpose of more than 4 dims as one of merged dims
+/// (transpose_rank_reduced). A tensor of more than 4 dims is Error(Unsupported) naming the value:
+/// ExecuTorch's Vulkan tensors have at most 4 (its partitioner delegates no node with a
+/// higher-dimensional tensor, backends/vulkan/utils.py). A canonical node no row can express (LRN,
 /// InstanceNormalization, MaxPool with Indices, broadcast batched MatMul, AveragePool with
 /// count_include_pad 0 and asymmetric pads, DepthToSpace DCR, ...) and a native op of another
 /// format are Error(Unsupported) naming the node; a quantized tensor (Arm NN QAsymmU8 / S8,

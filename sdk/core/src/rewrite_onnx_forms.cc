@@ -3,6 +3,7 @@
 // keeps every other node in place and in order.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <limits>
 
 #include "nnbridge/error.h"
@@ -414,12 +415,95 @@ std::size_t softmax_beta_as_mul(Graph& g) {
   });
 }
 
+std::size_t reverse_as_slice(Graph& g) {
+  Names names(g);
+  return expand_nodes(g, [&](Node& n, std::vector<Node>& out) {
+    const TensorType* xt = type_at(g, n, 0);
+    if (n.op != "ReverseV2" || !xt || xt->unknown_rank || !one_output(g, n)) return false;
+    // The axes: attribute `axis`, else constant input 1 (int32 / int64), as the cpu kernel reads them.
+    Ints axes;
+    if (const Attr* a = find(n, "axis"); a && a->is<Ints>()) {
+      axes = a->get<Ints>();
+    } else if (n.inputs.size() > 1 && valid(g, n.inputs[1])) {
+      const Value& v = g.values[n.inputs[1]];
+      if (!v.constant || (v.type.dtype != DataType::Int64 && v.type.dtype != DataType::Int32)) return false;
+      const std::size_t es = v.type.dtype == DataType::Int64 ? 8 : 4;
+      for (std::size_t i = 0; i + es <= v.constant->size(); i += es) {
+        int64_t x = 0;
+        if (es == 8) std::memcpy(&x, v.constant->data() + i, 8);
+        else {
+          int32_t y;
+          std::memcpy(&y, v.constant->data() + i, 4);
+          x = y;
+        }
+        axes.push_back(x);
+      }
+    } else {
+      return false;
+    }
+    // TensorFlow ReverseV2: a negative axis counts from the back; each axis once.
+    const int64_t r = int64_t(xt->shape.size());
+    std::vector<bool> seen(std::size_t(std::max<int64_t>(r, 0)), false);
+    for (int64_t& a : axes) {
+      if (a < -r || a >= r) return false;  // the checker and the kernels name it
+      if (a < 0) a += r;
+      if (seen[std::size_t(a)]) return false;
+      seen[std::size_t(a)] = true;
+    }
+    if (axes.empty()) {
+      out.push_back(Node{"Identity", n.name, {n.inputs[0]}, n.outputs, {}});
+      return true;
+    }
+    // ONNX Slice-13 with step -1: start -1 (the last element), end INT64_MIN (clamped to -1,
+    // before the first): every element of each axis, last first.
+    const std::size_t k = axes.size();
+    const ValueId starts = add_i64(g, names, n.name + "_starts", Ints(k, -1));
+    const ValueId ends = add_i64(g, names, n.name + "_ends", Ints(k, std::numeric_limits<int64_t>::min()));
+    const ValueId ax = add_i64(g, names, n.name + "_axes", axes);
+    const ValueId steps = add_i64(g, names, n.name + "_steps", Ints(k, -1));
+    out.push_back(Node{"Slice", n.name, {n.inputs[0], starts, ends, ax, steps}, n.outputs, {}});
+    return true;
+  });
+}
+
+std::size_t channel_shuffle_as_reshapes(Graph& g) {
+  Names names(g);
+  return expand_nodes(g, [&](Node& n, std::vector<Node>& out) {
+    const TensorType* xt = type_at(g, n, 0);
+    if (n.op != "ChannelShuffle" || n.inputs.size() != 1 || !xt || !xt->fully_known() || !one_output(g, n)) return false;
+    const TensorType x = *xt;  // a copy: adding values below moves g.values
+    const int64_t r = int64_t(x.shape.size()), group = int_or(n, "group", 0);
+    int64_t axis = int_or(n, "axis", 1);
+    if (axis < 0) axis += r;
+    if (axis < 0 || axis >= r || group < 1 || x.shape[std::size_t(axis)] % group != 0) return false;
+    // Arm NN ChannelShuffle: `axis` reshaped to [group, n / group], the two swapped, flattened back.
+    const std::size_t a = std::size_t(axis);
+    Ints split(x.shape.begin(), x.shape.begin() + axis);
+    split.push_back(group);
+    split.push_back(x.shape[a] / group);
+    split.insert(split.end(), x.shape.begin() + axis + 1, x.shape.end());
+    Ints perm(split.size());
+    for (std::size_t d = 0; d < perm.size(); ++d) perm[d] = int64_t(d);
+    std::swap(perm[a], perm[a + 1]);
+    Ints swapped = split;
+    std::swap(swapped[a], swapped[a + 1]);
+    TensorType t1 = x, t2 = x;
+    t1.shape = split;
+    t2.shape = swapped;
+    const ValueId v1 = add_tensor(g, names, n.name + "_groups", t1), v2 = add_tensor(g, names, n.name + "_swapped", t2);
+    out.push_back(Node{"Reshape", n.name + "_split", {n.inputs[0], add_i64(g, names, n.name + "_split_shape", split)}, {v1}, {}});
+    out.push_back(Node{"Transpose", n.name + "_swap", {v1}, {v2}, {{"perm", Attr(perm)}}});
+    out.push_back(Node{"Reshape", n.name, {v2, add_i64(g, names, n.name + "_shape", x.shape)}, n.outputs, {}});
+    return true;
+  });
+}
+
 std::size_t onnx_forms(Graph& g) {
   return square_as_mul(g) + rsqrt_as_reciprocal(g) + scaled_tanh_as_arithmetic(g) + not_equal_as_not(g) +
          squared_difference_as_sub_mul(g) +
          stack_as_concat(g) + arg_index_as_int64(g) + shape_input_as_int64(g) + instance_norm_scale_inputs(g) +
          lp_normalization_epsilon_as_arithmetic(g) + lp_pool_mean_as_average(g) + strided_slice_as_slice(g) +
-         space_batch_as_reshapes(g) + softmax_beta_as_mul(g);
+         space_batch_as_reshapes(g) + softmax_beta_as_mul(g) + reverse_as_slice(g) + channel_shuffle_as_reshapes(g);
 }
 
 }  // namespace nnbridge

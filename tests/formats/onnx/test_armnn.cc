@@ -95,7 +95,10 @@ TEST_CASE("onnx from armnn: golden networks convert, pass the full check and com
       // TensorFlow's masks resolved into Slice, shrunk dims squeezed
       "strided_slice", "strided_slice_masks", "strided_slice_shrink",
       // TensorFlow's definition as Pad / Reshape / Transpose / Reshape (and back, then Slice)
-      "space_to_batch_nd", "space_to_batch_nd_nchw", "batch_to_space_nd", "batch_to_space_nd_nchw"};
+      "space_to_batch_nd", "space_to_batch_nd_nchw", "batch_to_space_nd", "batch_to_space_nd_nchw",
+      // Layers after 20.08 (expected outputs: NumPy's evaluation of Arm NN's definition): ReverseV2
+      // as Slice with steps -1, ChannelShuffle as Reshape / Transpose / Reshape
+      "../armnn_post2008/reverse_v2", "../armnn_post2008/channel_shuffle"};
   for (const std::string& name : cases) golden_through_onnx(name, Tolerance{});
 }
 

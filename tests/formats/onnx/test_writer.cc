@@ -79,7 +79,8 @@ TEST_CASE("onnx writer: what opset 17 cannot express is refused naming the node"
   CHECK(e.id() == ErrorId::NoForm);
   CHECK(e.where() == "nodes[0].attrs.data_layout");
   CHECK(e.message().find("the_node") != std::string::npos);
-  // ReverseV2 (no ONNX operator and no ONNX form written yet) and another format's native op.
+  // ReverseV2 with axes computed at run time (its ONNX form, a Slice, needs them constant) and
+  // another format's native op.
   for (const char* op : {"ReverseV2", "armnn.StandIn"}) {
     CAPTURE(op);
     const Error s = save_error(binary(op, DataType::Float32), dir / "refused.onnx");

@@ -272,6 +272,11 @@ std::size_t gelu_as_arithmetic(Graph& g);
 ///   the inverse followed by a Slice of the crops.
 /// - Softmax / LogSoftmax with beta != 1 (Arm NN: exp(beta * (x - max)) / sum, the softmax of
 ///   beta * X) of float32 X -> Mul(X, beta) then the op without beta (ONNX Softmax-13).
+/// - ReverseV2 (TensorFlow; Arm NN ReverseV2) with constant axes (attribute or input 1) of X of
+///   known rank -> Slice-13 over those axes with starts -1, ends INT64_MIN and steps -1 (every
+///   element, last first; a negative axis counts from the back), or Identity for no axes.
+/// - ChannelShuffle (Arm NN, from Android NN) of X of known shape -> Reshape splitting `axis`
+///   into [group, n / group], Transpose swapping the two, Reshape back to X's shape.
 std::size_t square_as_mul(Graph& g);
 std::size_t rsqrt_as_reciprocal(Graph& g);
 std::size_t scaled_tanh_as_arithmetic(Graph& g);
@@ -286,6 +291,8 @@ std::size_t lp_pool_mean_as_average(Graph& g);
 std::size_t strided_slice_as_slice(Graph& g);
 std::size_t space_batch_as_reshapes(Graph& g);
 std::size_t softmax_beta_as_mul(Graph& g);
+std::size_t reverse_as_slice(Graph& g);
+std::size_t channel_shuffle_as_reshapes(Graph& g);
 /// All of the ONNX forms above, in that order.
 std::size_t onnx_forms(Graph& g);
 

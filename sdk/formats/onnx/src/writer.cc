@@ -417,7 +417,8 @@ void write_model(const Graph& g, const std::filesystem::path& path, const SaveOp
                          g.values[n.inputs[0]].type.shape.size() > 2;
     static const std::set<std::string, std::less<>> kOnnxForms = {
         "Square", "Rsqrt", "ScaledTanh", "NotEqual", "SquaredDifference", "Stack", "ArgMax", "ArgMin", "ConstantOfShape",
-        "InstanceNormalization", "LpNormalization", "LpPool", "StridedSlice", "SpaceToBatchND", "BatchToSpaceND"};
+        "InstanceNormalization", "LpNormalization", "LpPool", "StridedSlice", "SpaceToBatchND", "BatchToSpaceND",
+        "ReverseV2", "ChannelShuffle"};
     const auto beta = n.attrs.find("beta");
     const bool softmax_beta = (n.op == "Softmax" || n.op == "LogSoftmax") && beta != n.attrs.end() && beta->second.is<double>() &&
                               beta->second.get<double>() != 1.0;

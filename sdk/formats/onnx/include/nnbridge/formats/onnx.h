@@ -91,11 +91,11 @@ namespace nnbridge::formats::onnx {
 /// Affine as Mul and Add; Gelu, an ONNX operator only from opset 20, as Gelu-20's arithmetic,
 /// gelu_as_arithmetic; Square, Rsqrt, ScaledTanh, NotEqual, SquaredDifference, Stack, Int32 ArgMax / ArgMin and
 /// Fill shapes, InstanceNormalization's scalar gamma / beta, LpNormalization's epsilon and
-/// LpPool's mean, StridedSlice, SpaceToBatchND and BatchToSpaceND as the ONNX operators that
-/// compute them, onnx_forms); then
+/// LpPool's mean, StridedSlice, SpaceToBatchND, BatchToSpaceND, ReverseV2 with constant axes and
+/// ChannelShuffle as the ONNX operators that compute them, onnx_forms); then
 /// canonical ops through the same table (an attribute ONNX opset 17 cannot express, such as
-/// data_layout NHWC of another op, Softmax beta != 1 or MatMul transA, and canonical ops without
-/// an ONNX operator such as ChannelShuffle or Rank, are Error(Unsupported) naming
+/// data_layout NHWC of another op or MatMul transA, and canonical ops without
+/// an ONNX operator such as Rank, are Error(Unsupported) naming
 /// the node);
 /// operands from the recorded constant when it still holds the attribute's value, else a new
 /// int64 (or X-typed scalar) initializer named `<node>_<attribute>`; unnamed and repeated value

@@ -129,3 +129,100 @@ TEST_CASE("nonnegative_axes counts a Concat's negative axis from the back") {
   CHECK(g.nodes[0].attrs.at("axis").get<int64_t>() == 2);
   CHECK(nonnegative_axes(g) == 0);
 }
+
+TEST_CASE("gather_before_transpose: q, k, v from a rank-5 permuted projection") {
+  // x [2, 3, 4, 5, 6], perm [2, 0, 3, 1, 4] -> [4, 2, 5, 3, 6]; Gather index 1 on axis 0 picks
+  // input dim perm[0] = 2: Gather(x, 1, axis 2) -> [2, 3, 5, 6], then the remaining dims [0, 3,
+  // 1, 4] renumbered past the dropped 2 -> perm [0, 2, 1, 3] -> [2, 5, 3, 6].
+  Graph g;
+  const ValueId x = tensor(g, "x", f32({2, 3, 4, 5, 6})), t = tensor(g, "t", f32({4, 2, 5, 3, 6}));
+  const ValueId q = tensor(g, "q", f32({2, 5, 3, 6})), k = tensor(g, "k", f32({2, 5, 3, 6}));
+  g.inputs = {x};
+  g.add_node(Node{"Transpose", "permute", {x}, {t}, {{"perm", Attr(Ints{2, 0, 3, 1, 4})}}});
+  auto scalar = [&](const char* name, int64_t v) {
+    std::vector<std::byte> b(8);
+    std::memcpy(b.data(), &v, 8);
+    return g.add_value(Value{name, TensorType{DataType::Int64, {}, false, std::nullopt}, Buffer::owned(std::move(b)), {}});
+  };
+  g.add_node(Node{"Gather", "q", {t, scalar("zero", 0)}, {q}, {}});
+  g.add_node(Node{"Gather", "k", {t, scalar("one", 1)}, {k}, {{"axis", Attr(int64_t(0))}}});
+  g.outputs = {q, k};
+  CHECK(gather_before_transpose(g, 4) == 1);
+  REQUIRE(g.nodes.size() == 4);
+  CHECK_FALSE(has_value(g, "t"));
+  const Node& gk = node(g, "k");
+  CHECK(g.values[gk.inputs[0]].name == "x");
+  CHECK(gk.attrs.at("axis").get<int64_t>() == 2);
+  CHECK(g.values[gk.outputs[0]].type.shape == Ints{2, 3, 5, 6});
+  CHECK(node(g, "k_transpose").attrs.at("perm").get<Ints>() == Ints{0, 2, 1, 3});
+  CHECK(g.values[node(g, "k_transpose").outputs[0]].name == "k");
+  // A Transpose read by anything else stays.
+  Graph h;
+  const ValueId a = tensor(h, "a", f32({1, 2, 1, 2, 2})), b = tensor(h, "b", f32({2, 1, 1, 2, 2}));
+  h.inputs = {a};
+  h.add_node(Node{"Transpose", "t", {a}, {b}, {{"perm", Attr(Ints{1, 0, 2, 3, 4})}}});
+  h.outputs = {b};
+  CHECK(gather_before_transpose(h, 4) == 0);
+}
+
+TEST_CASE("gather_of_split_as_slice: an index of a split dim is a range of the unsplit one") {
+  // Y [2, 3, 12] reshaped to X [2, 3, 3, 2, 2] (dim 2 split into 3 x 2 x 2); Gather index -1
+  // (= 2) on axis 2 is Y[:, :, 8:12] reshaped to [2, 3, 2, 2].
+  Graph g;
+  const ValueId y = tensor(g, "y", f32({2, 3, 12})), xr = tensor(g, "x", f32({2, 3, 3, 2, 2}));
+  const ValueId out = tensor(g, "out", f32({2, 3, 2, 2}));
+  g.inputs = {y};
+  g.add_node(Node{"Reshape", "split", {y}, {xr}, {{"shape", Attr(Ints{2, 3, 3, 2, 2})}}});
+  std::vector<std::byte> b(8);
+  const int64_t minus_one = -1;
+  std::memcpy(b.data(), &minus_one, 8);
+  const ValueId idx = g.add_value(Value{"last", TensorType{DataType::Int64, {}, false, std::nullopt}, Buffer::owned(std::move(b)), {}});
+  g.add_node(Node{"Gather", "v", {xr, idx}, {out}, {{"axis", Attr(int64_t(2))}}});
+  g.outputs = {out};
+  CHECK(gather_of_split_as_slice(g, 4) == 1);
+  REQUIRE(g.nodes.size() == 2);
+  const Node& s = node(g, "v_slice");
+  CHECK(s.op == "Slice");
+  CHECK(g.values[s.inputs[0]].name == "y");
+  auto ints = [&](ValueId v) {
+    Ints out_v(g.values[v].constant->size() / 8);
+    std::memcpy(out_v.data(), g.values[v].constant->data(), g.values[v].constant->size());
+    return out_v;
+  };
+  CHECK(ints(s.inputs[1]) == Ints{8});
+  CHECK(ints(s.inputs[2]) == Ints{12});
+  CHECK(ints(s.inputs[3]) == Ints{2});
+  CHECK(g.values[s.outputs[0]].type.shape == Ints{2, 3, 4});
+  CHECK(node(g, "v").op == "Reshape");
+  CHECK(node(g, "v").attrs.at("shape").get<Ints>() == Ints{2, 3, 2, 2});
+  CHECK_FALSE(has_value(g, "x"));  // the rank-5 Reshape had no other reader
+}
+
+TEST_CASE("unit_dims_dropped: attention scores plus a mask as [1, windows, heads, N, N]") {
+  // s [4, 3, 5, 5] viewed as [1, 4, 3, 5, 5] plus a constant mask [1, 4, 1, 5, 5], viewed back:
+  // the output's 1 (dim 0) goes: s's view produces [4, 3, 5, 5], the mask becomes [4, 1, 5, 5]
+  // (the same bytes), the Add gives [4, 3, 5, 5] to the view back.
+  Graph g;
+  const ValueId s = tensor(g, "s", f32({4, 3, 5, 5})), s5 = tensor(g, "s5", f32({1, 4, 3, 5, 5}));
+  const ValueId sum = tensor(g, "sum", f32({1, 4, 3, 5, 5})), y = tensor(g, "y", f32({4, 3, 5, 5}));
+  std::vector<float> m(100);
+  for (std::size_t i = 0; i < m.size(); ++i) m[i] = float(i);
+  std::vector<std::byte> mb(400);
+  std::memcpy(mb.data(), m.data(), 400);
+  const ValueId mask = g.add_value(Value{"mask", f32({1, 4, 1, 5, 5}), Buffer::owned(std::move(mb)), {}});
+  g.inputs = {s};
+  g.add_node(Node{"Reshape", "view", {s}, {s5}, {{"shape", Attr(Ints{1, 4, 3, 5, 5})}}});
+  g.add_node(Node{"Add", "add", {s5, mask}, {sum}, {}});
+  g.add_node(Node{"Reshape", "back", {sum}, {y}, {{"shape", Attr(Ints{-1, 3, 5, 5})}}});
+  g.outputs = {y};
+  CHECK(unit_dims_dropped(g, 4) == 1);
+  REQUIRE(g.nodes.size() == 3);
+  CHECK(node(g, "view").attrs.at("shape").get<Ints>() == Ints{4, 3, 5, 5});
+  const Value& narrowed = g.values[node(g, "add").inputs[1]];
+  CHECK(narrowed.type.shape == Ints{4, 1, 5, 5});
+  REQUIRE(narrowed.constant);
+  CHECK(std::memcmp(narrowed.constant->data(), m.data(), 400) == 0);
+  CHECK(g.values[node(g, "add").outputs[0]].type.shape == Ints{4, 3, 5, 5});
+  CHECK(node(g, "back").attrs.at("shape").get<Ints>() == Ints{4, 3, 5, 5});
+  CHECK_FALSE(has_value(g, "mask"));  // the rank-5 constant nothing reads any more
+}

@@ -1,6 +1,7 @@
 // transpose_rank_reduced of nnbridge/rewrite.h: a Transpose of more dims than a format holds, as
 // the same permutation of fewer, merged dims between two Reshapes.
 #include <algorithm>
+#include <cstring>
 #include <vector>
 
 #include "nnbridge/rewrite.h"
@@ -131,6 +132,231 @@ std::size_t transpose_rank_reduced(Graph& g, std::size_t max_rank) {
     ++changed;
   }
   if (changed) remove_nodes(g, std::vector<bool>(g.nodes.size(), false));  // shape constants left unread
+  return changed;
+}
+
+}  // namespace nnbridge
+
+namespace nnbridge {
+
+namespace {
+
+// The nodes reading each value, in node order.
+std::vector<std::vector<std::size_t>> readers_of(const Graph& g) {
+  std::vector<std::vector<std::size_t>> r(g.values.size());
+  for (std::size_t i = 0; i < g.nodes.size(); ++i)
+    for (ValueId v : g.nodes[i].inputs)
+      if (valid(g, v) && (r[v].empty() || r[v].back() != i)) r[v].push_back(i);
+  return r;
+}
+
+// A constant scalar int index: Gather's input 1 as ONNX Gather-13 takes it (rank 0).
+bool scalar_index(const Graph& g, const Node& n) {
+  if (n.inputs.size() != 2 || !valid(g, n.inputs[1])) return false;
+  const Value& v = g.values[n.inputs[1]];
+  return v.constant && !v.type.unknown_rank && v.type.shape.empty() &&
+         (v.type.dtype == DataType::Int64 || v.type.dtype == DataType::Int32);
+}
+
+int64_t scalar_value(const Value& v) {
+  if (v.type.dtype == DataType::Int64) {
+    int64_t x;
+    std::memcpy(&x, v.constant->data(), 8);
+    return x;
+  }
+  int32_t x;
+  std::memcpy(&x, v.constant->data(), 4);
+  return x;
+}
+
+}  // namespace
+
+std::size_t gather_before_transpose(Graph& g, std::size_t max_rank) {
+  std::size_t changed = 0;
+  const auto readers = readers_of(g);
+  const std::vector<int> counts = reader_counts(g);
+  std::vector<bool> drop(g.nodes.size(), false);
+  std::vector<bool> rewired(g.values.size(), false);  // values a rewritten Gather now reads
+  Names names(g);
+  const std::size_t count = g.nodes.size();
+  for (std::size_t i = 0; i < count; ++i) {
+    if (g.nodes[i].op != "Transpose" || g.nodes[i].inputs.size() != 1 || g.nodes[i].outputs.size() != 1) continue;
+    const ValueId xv = g.nodes[i].inputs[0], yv = g.nodes[i].outputs[0];
+    if (!valid(g, xv) || !valid(g, yv) || rewired[yv] || !g.values[xv].type.fully_known() ||
+        g.values[xv].type.shape.size() <= max_rank)
+      continue;
+    const TensorType x = g.values[xv].type;
+    const std::size_t r = x.shape.size();
+    Ints perm(r);
+    for (std::size_t d = 0; d < r; ++d) perm[d] = int64_t(r - 1 - d);
+    if (const Attr* p = find(g.nodes[i], "perm"); p && p->is<Ints>()) perm = p->get<Ints>();
+    if (perm.size() != r || readers[yv].empty() || counts[yv] != int(readers[yv].size())) continue;
+    bool all_gathers = true;
+    for (std::size_t j : readers[yv]) {
+      const Node& n = g.nodes[j];
+      const int64_t a = int_or(n, "axis", 0);
+      all_gathers = all_gathers && n.op == "Gather" && n.inputs[0] == yv && n.outputs.size() == 1 &&
+                    scalar_index(g, n) && a >= -int64_t(r) && a < int64_t(r);
+    }
+    if (!all_gathers) continue;
+    // ONNX Transpose-13 then Gather-13 of one index on axis a: output dim k of the Transpose is
+    // input dim perm[k], so the index selects input dim perm[a]; the dims left keep their order.
+    for (std::size_t j : readers[yv]) {
+      int64_t a = int_or(g.nodes[j], "axis", 0);
+      if (a < 0) a += int64_t(r);
+      const int64_t pa = perm[std::size_t(a)];
+      Ints rest;
+      for (int64_t p : perm)
+        if (p != pa) rest.push_back(p > pa ? p - 1 : p);
+      TensorType picked = x;
+      picked.shape.erase(picked.shape.begin() + pa);
+      const std::string base = g.nodes[j].name.empty() ? g.values[g.nodes[j].outputs[0]].name : g.nodes[j].name;
+      const ValueId m = add_tensor(g, names, base + "_picked", picked);
+      const ValueId out = g.nodes[j].outputs[0];
+      g.nodes[j].inputs[0] = xv;
+      g.nodes[j].attrs["axis"] = Attr(pa);
+      g.nodes[j].outputs[0] = m;
+      g.add_node(Node{"Transpose", base + "_transpose", {m}, {out}, {{"perm", Attr(rest)}}});
+    }
+    rewired[xv] = true;
+    drop[i] = true;
+    ++changed;
+  }
+  if (changed) {
+    drop.resize(g.nodes.size(), false);
+    remove_nodes(g, drop);
+  }
+  return changed;
+}
+
+std::size_t gather_of_split_as_slice(Graph& g, std::size_t max_rank) {
+  std::size_t changed = 0;
+  const std::vector<long> producer = producers(g);
+  std::vector<int> counts = reader_counts(g);
+  std::vector<bool> drop(g.nodes.size(), false);
+  Names names(g);
+  const std::size_t count = g.nodes.size();
+  for (std::size_t i = 0; i < count; ++i) {
+    const Node& n = g.nodes[i];
+    if (n.op != "Gather" || n.outputs.size() != 1 || !scalar_index(g, n) || !valid(g, n.inputs[0])) continue;
+    const ValueId xv = n.inputs[0], out = n.outputs[0];
+    const long rp = producer[xv];
+    if (rp < 0 || g.nodes[std::size_t(rp)].op != "Reshape" || !valid(g, out) || !g.values[out].type.fully_known()) continue;
+    const ValueId yv = g.nodes[std::size_t(rp)].inputs.at(0);
+    if (!valid(g, yv) || !g.values[yv].type.fully_known() || !g.values[xv].type.fully_known()) continue;
+    const Ints yd = g.values[yv].type.shape, xd = g.values[xv].type.shape;
+    if (xd.size() <= max_rank) continue;
+    int64_t a = int_or(n, "axis", 0);
+    if (a < 0) a += int64_t(xd.size());
+    if (a < 0 || a >= int64_t(xd.size()) || a >= int64_t(yd.size())) continue;
+    // The Reshape splits Y's dim a into X's dims a .. a + m (the dims before equal, the dims after
+    // equal): X's dim a is the outermost of the split, so index i of it is the contiguous range
+    // [i * S, (i + 1) * S) of Y's dim a, S the product of the split's other dims.
+    const std::size_t ax = std::size_t(a);
+    if (!std::equal(yd.begin(), yd.begin() + a, xd.begin())) continue;
+    std::size_t end = ax;
+    int64_t product = 1;
+    while (end < xd.size() && product < yd[ax]) product *= xd[end++];
+    if (product != yd[ax] || end - ax < 2 || xd.size() - end != yd.size() - ax - 1 ||
+        !std::equal(xd.begin() + std::ptrdiff_t(end), xd.end(), yd.begin() + a + 1))
+      continue;
+    const int64_t s = yd[ax] / xd[ax];
+    int64_t idx = scalar_value(g.values[n.inputs[1]]);
+    if (idx < 0) idx += xd[ax];
+    if (idx < 0 || idx >= xd[ax]) continue;
+    TensorType sliced = g.values[yv].type;
+    sliced.shape[ax] = s;
+    const std::string base = n.name.empty() ? g.values[out].name : n.name;
+    auto i64 = [&](const std::string& name, int64_t v) {
+      return g.add_value(Value{names.unique(base + name), TensorType{DataType::Int64, {1}, false, std::nullopt}, bytes_of(Ints{v}), {}});
+    };
+    const ValueId z = add_tensor(g, names, base + "_range", sliced);
+    const ValueId st = i64("_starts", idx * s), en = i64("_ends", (idx + 1) * s), axv = i64("_axes", a), stp = i64("_steps", 1);
+    const Ints out_shape = g.values[out].type.shape;
+    g.nodes[i] = Node{"Slice", base + "_slice", {yv, st, en, axv, stp}, {z}, {}};
+    g.add_node(Node{"Reshape", base, {z}, {out}, {{"shape", Attr(out_shape)}}});
+    if (--counts[xv] == 0) {
+      bool is_output = false;
+      for (ValueId o : g.outputs) is_output = is_output || o == xv;
+      if (!is_output) drop[std::size_t(rp)] = true;
+    }
+    ++changed;
+  }
+  if (changed) {
+    drop.resize(g.nodes.size(), false);
+    remove_nodes(g, drop);
+  }
+  return changed;
+}
+
+std::size_t unit_dims_dropped(Graph& g, std::size_t max_rank) {
+  static const char* const kOps[] = {"Add", "Sub", "Mul", "Div"};
+  std::size_t changed = 0;
+  Names names(g);
+  std::vector<int> counts = reader_counts(g);
+  std::vector<long> producer = producers(g);
+  const auto readers = readers_of(g);
+  const std::size_t count = g.nodes.size();
+  for (std::size_t i = 0; i < count; ++i) {
+    if (std::none_of(std::begin(kOps), std::end(kOps), [&](const char* o) { return g.nodes[i].op == o; }) ||
+        g.nodes[i].inputs.size() != 2 || g.nodes[i].outputs.size() != 1 || !valid(g, g.nodes[i].outputs[0]))
+      continue;
+    const ValueId yv = g.nodes[i].outputs[0];
+    const TensorType y = g.values[yv].type;
+    if (!y.fully_known() || y.shape.size() <= max_rank) continue;
+    const std::size_t r = y.shape.size();
+    Ints kept;
+    for (int64_t d : y.shape)
+      if (d != 1) kept.push_back(d);
+    bool inputs_known = true;
+    for (ValueId v : g.nodes[i].inputs)
+      inputs_known = inputs_known && valid(g, v) && g.values[v].type.fully_known() && g.values[v].type.shape.size() <= r;
+    if (kept.size() > max_rank || !inputs_known) continue;
+    // Numpy broadcasting (ONNX Add-14 ...): an operand's dims align with the output's last ones,
+    // and where the output has a 1 every operand has a 1: dropping those dims everywhere keeps
+    // each element's operands.
+    const std::string base = g.nodes[i].name.empty() ? g.values[yv].name : g.nodes[i].name;
+    for (std::size_t k = 0; k < 2; ++k) {
+      const ValueId v = g.nodes[i].inputs[k];
+      const TensorType t = g.values[v].type;
+      const std::size_t off = r - t.shape.size();
+      Ints shape;
+      for (std::size_t d = off; d < r; ++d)
+        if (y.shape[d] != 1) shape.push_back(t.shape[d - off]);
+      if (shape == t.shape) continue;
+      TensorType nt = t;
+      nt.shape = shape;
+      const long p = producer[v];
+      if (g.values[v].constant) {
+        const ValueId c = g.add_value(Value{names.unique(g.values[v].name + "_narrow"), nt, g.values[v].constant, {}});
+        g.nodes[i].inputs[k] = c;
+      } else if (p >= 0 && g.nodes[std::size_t(p)].op == "Reshape" && counts[v] == 1) {
+        reshape_to(g, g.nodes[std::size_t(p)], shape);
+      } else {
+        const ValueId m = add_tensor(g, names, base + "_in" + std::to_string(k), nt);
+        g.add_node(Node{"Reshape", base + "_narrow_" + std::to_string(k), {v}, {m}, {{"shape", Attr(shape)}}});
+        g.nodes[i].inputs[k] = m;
+      }
+    }
+    const long after = counts[yv] == 1 && readers[yv].size() == 1 ? long(readers[yv][0]) : -1;
+    if (after >= 0 && g.nodes[std::size_t(after)].op == "Reshape" && g.nodes[std::size_t(after)].inputs[0] == yv &&
+        valid(g, g.nodes[std::size_t(after)].outputs.at(0)) &&
+        g.values[g.nodes[std::size_t(after)].outputs[0]].type.fully_known()) {
+      Node& ra = g.nodes[std::size_t(after)];
+      reshape_to(g, ra, g.values[ra.outputs[0]].type.shape);
+      g.values[yv].type.shape = kept;
+    } else {
+      TensorType nt = y;
+      nt.shape = kept;
+      const ValueId m = add_tensor(g, names, base + "_narrow_out", nt);
+      g.nodes[i].outputs[0] = m;
+      g.add_node(Node{"Reshape", base + "_widen", {m}, {yv}, {{"shape", Attr(y.shape)}}});
+    }
+    counts.resize(g.values.size(), 0);
+    producer.resize(g.values.size(), -1);
+    ++changed;
+  }
+  if (changed) remove_nodes(g, std::vector<bool>(g.nodes.size(), false));
   return changed;
 }
 

@@ -52,6 +52,18 @@ def modules():
     # tensors have at most 4 dims: the writer merges the Transpose's dims, transpose_rank_reduced).
     c["window_partition"] = (Seq(lambda x: x.view(1, 2, 2, 2, 3, 2).permute(0, 1, 3, 2, 4, 5).reshape(-1, 2, 3, 2) * 2),
                              (1, 4, 6, 2))
+    # A Swin Transformer's attention: q, k, v taken from a rank-5 permuted projection, and the
+    # scores plus a mask as [1, windows, heads, N, N] (gather_before_transpose,
+    # gather_of_split_as_slice, unit_dims_dropped keep every tensor within 4 dims).
+    mask = torch.linspace(-1, 1, 4 * 5 * 5).view(1, 4, 1, 5, 5)
+
+    def attention(x, l):
+        qkv = l(x).reshape(4, 5, 3, 2, 3).permute(2, 0, 3, 1, 4)
+        q, k, v = qkv[0], qkv[1], qkv[2]
+        attn = (q @ k.transpose(-2, -1)).view(1, 4, 2, 5, 5) + mask
+        return attn.view(-1, 2, 5, 5).softmax(-1) @ v
+
+    c["window_attention"] = (Seq(attention, lin(6, 18)), (4, 5, 6))
     # Activations: Clip(0, 6), HardSigmoid, HardSwish, SiLU (x * sigmoid), GELU in both forms.
     c["activations"] = (Seq(lambda x, l: F.relu6(l(x)) + F.hardsigmoid(x * 3) + F.hardswish(x * 3) + F.silu(x)
                             + F.gelu(x * 2) + F.gelu(x, approximate="tanh") + F.hardtanh(x, -0.5, 0.5), lin(8, 8)),

@@ -338,6 +338,31 @@ std::size_t scalar_gather_as_reshape(Graph& g);
 /// Returns the number of Transpose nodes changed.
 std::size_t transpose_rank_reduced(Graph& g, std::size_t max_rank);
 
+/// Gather of one constant scalar index (ONNX Gather-13, the axis dropped) from every reader of a
+/// Transpose whose input has more than `max_rank` dims (a Swin Transformer's q, k, v taken from
+/// its permuted qkv projection, [3, B, heads, N, d]) becomes Gather on the Transpose's input (dim
+/// perm[axis]: output dim k of Transpose-13 is input dim perm[k]) followed by a Transpose of the
+/// remaining dims in the same order; the first Transpose is removed. Returns the number of
+/// Transposes removed.
+std::size_t gather_before_transpose(Graph& g, std::size_t max_rank);
+
+/// Gather of one constant scalar index on axis a of a Reshape's output of more than `max_rank`
+/// dims, where the Reshape splits its input's dim a into dims a .. a + m (dims before and after
+/// unchanged): index i is the contiguous range [i * S, (i + 1) * S) of that input dim (S: the
+/// product of the split's other dims), so it becomes Slice-13 of the Reshape's input followed by
+/// a Reshape to the Gather's output; the Reshape is removed when nothing else reads it. Returns
+/// the number of Gathers changed.
+std::size_t gather_of_split_as_slice(Graph& g, std::size_t max_rank);
+
+/// Add / Sub / Mul / Div whose output has more than `max_rank` dims but at most `max_rank` that
+/// are not 1 (a Swin Transformer's attention plus its mask, [1, windows, heads, N, N]) compute on
+/// the dims that are not 1: numpy broadcasting puts a 1 in every operand where the output has
+/// one, so the same elements meet. A constant operand gets a constant of the narrowed shape, a
+/// Reshape producing an operand (nothing else reading it) produces the narrowed shape, else a
+/// Reshape is added; the one Reshape reading the output reads the narrowed result, else a
+/// Reshape back is added. Returns the number of nodes changed.
+std::size_t unit_dims_dropped(Graph& g, std::size_t max_rank);
+
 /// Slice with a step other than 1 (a Swin Transformer's patch merging, `x[..., 0::2, 0::2, :]`)
 /// whose starts / ends / axes / steps are constants, all steps positive, and whose input shape is
 /// fully known becomes StridedSlice (TensorFlow's, as Arm NN has it) with one begin / end / stride

@@ -591,9 +591,8 @@ bool needs_neutral_rewrites(const Graph& g) {
         return true;
     if (n.op == "GlobalAveragePool" || n.op == "GlobalMaxPool" || n.op == "Flatten" || n.op == "Dropout") return true;
     if (n.op == "Transpose" && !n.attrs.count("perm")) return true;
-    if (n.op == "Transpose" && !n.inputs.empty() && n.inputs[0] < g.values.size() &&
-        g.values[n.inputs[0]].type.shape.size() > 4)  // ExecuTorch's Vulkan tensors: at most 4 dims
-      return true;
+    for (ValueId v : n.outputs)  // ExecuTorch's Vulkan tensors: at most 4 dims
+      if (v < g.values.size() && g.values[v].type.shape.size() > 4) return true;
     if (n.op == "Reshape" && n.inputs.size() == 2) return true;
     if (auto it = n.attrs.find("auto_pad");
         it != n.attrs.end() && it->second.is<std::string>() && it->second.get<std::string>() != "NOTSET")
@@ -649,7 +648,11 @@ Lowered lower_for_aten(const Graph& g) {
     global_pools_as_windows(pre);
     shape_ops_as_reshape(pre, "vk.");
     explicit_transpose_perm(pre);
-    transpose_rank_reduced(pre, 4);  // ExecuTorch's Vulkan tensors have at most 4 dims
+    // ExecuTorch's Vulkan tensors have at most 4 dims.
+    gather_before_transpose(pre, 4);
+    gather_of_split_as_slice(pre, 4);
+    transpose_rank_reduced(pre, 4);
+    unit_dims_dropped(pre, 4);
     reshape_shape_as_attribute(pre);
     explicit_pads(pre);
     asymmetric_pads_as_pad(pre);

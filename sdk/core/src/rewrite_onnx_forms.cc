@@ -3,13 +3,13 @@
 // keeps every other node in place and in order.
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 #include <limits>
 
 #include "nnbridge/error.h"
 #include "nnbridge/rewrite.h"
 #include "nnbridge/strided_slice.h"
 #include "rewrite_edit.h"
+#include "rewrite_fold_tensor.h"
 
 namespace nnbridge {
 
@@ -420,27 +420,10 @@ std::size_t reverse_as_slice(Graph& g) {
   return expand_nodes(g, [&](Node& n, std::vector<Node>& out) {
     const TensorType* xt = type_at(g, n, 0);
     if (n.op != "ReverseV2" || !xt || xt->unknown_rank || !one_output(g, n)) return false;
-    // The axes: attribute `axis`, else constant input 1 (int32 / int64), as the cpu kernel reads them.
-    Ints axes;
-    if (const Attr* a = find(n, "axis"); a && a->is<Ints>()) {
-      axes = a->get<Ints>();
-    } else if (n.inputs.size() > 1 && valid(g, n.inputs[1])) {
-      const Value& v = g.values[n.inputs[1]];
-      if (!v.constant || (v.type.dtype != DataType::Int64 && v.type.dtype != DataType::Int32)) return false;
-      const std::size_t es = v.type.dtype == DataType::Int64 ? 8 : 4;
-      for (std::size_t i = 0; i + es <= v.constant->size(); i += es) {
-        int64_t x = 0;
-        if (es == 8) std::memcpy(&x, v.constant->data() + i, 8);
-        else {
-          int32_t y;
-          std::memcpy(&y, v.constant->data() + i, 4);
-          x = y;
-        }
-        axes.push_back(x);
-      }
-    } else {
-      return false;
-    }
+    // The axes: constant input 1 (int32 / int64), else attribute `axis`, as the cpu kernel reads them.
+    const auto read = ints_operand(g, n, 1, "axis");
+    if (!read) return false;
+    Ints axes = *read;
     // TensorFlow ReverseV2: a negative axis counts from the back; each axis once.
     const int64_t r = int64_t(xt->shape.size());
     std::vector<bool> seen(std::size_t(std::max<int64_t>(r, 0)), false);

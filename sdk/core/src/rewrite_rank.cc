@@ -1,11 +1,12 @@
-// transpose_rank_reduced of nnbridge/rewrite.h: a Transpose of more dims than a format holds, as
-// the same permutation of fewer, merged dims between two Reshapes.
+// The rank narrowing rewrites of nnbridge/rewrite.h, for formats that hold fewer dims than a graph
+// uses (Arm NN 5, ExecuTorch's Vulkan tensors 4): transpose_rank_reduced (a Transpose of merged
+// dims), gather_before_transpose, gather_of_split_as_slice and unit_dims_dropped.
 #include <algorithm>
-#include <cstring>
 #include <vector>
 
 #include "nnbridge/rewrite.h"
 #include "rewrite_edit.h"
+#include "rewrite_fold_tensor.h"
 
 namespace nnbridge {
 
@@ -135,10 +136,6 @@ std::size_t transpose_rank_reduced(Graph& g, std::size_t max_rank) {
   return changed;
 }
 
-}  // namespace nnbridge
-
-namespace nnbridge {
-
 namespace {
 
 // The nodes reading each value, in node order.
@@ -156,17 +153,6 @@ bool scalar_index(const Graph& g, const Node& n) {
   const Value& v = g.values[n.inputs[1]];
   return v.constant && !v.type.unknown_rank && v.type.shape.empty() &&
          (v.type.dtype == DataType::Int64 || v.type.dtype == DataType::Int32);
-}
-
-int64_t scalar_value(const Value& v) {
-  if (v.type.dtype == DataType::Int64) {
-    int64_t x;
-    std::memcpy(&x, v.constant->data(), 8);
-    return x;
-  }
-  int32_t x;
-  std::memcpy(&x, v.constant->data(), 4);
-  return x;
 }
 
 }  // namespace
@@ -261,7 +247,7 @@ std::size_t gather_of_split_as_slice(Graph& g, std::size_t max_rank) {
         !std::equal(xd.begin() + std::ptrdiff_t(end), xd.end(), yd.begin() + a + 1))
       continue;
     const int64_t s = yd[ax] / xd[ax];
-    int64_t idx = scalar_value(g.values[n.inputs[1]]);
+    int64_t idx = folded_constant(g, n.inputs[1])->ints.at(0);
     if (idx < 0) idx += xd[ax];
     if (idx < 0 || idx >= xd[ax]) continue;
     TensorType sliced = g.values[yv].type;

@@ -1,42 +1,15 @@
 // slice_steps_as_strided_slice of nnbridge/rewrite.h: ONNX's Slice with steps as TensorFlow's
 // StridedSlice (for formats whose Slice takes no steps).
 #include <algorithm>
-#include <optional>
 #include <vector>
 
 #include "nnbridge/rewrite.h"
 #include "rewrite_edit.h"
+#include "rewrite_fold_tensor.h"
 
 namespace nnbridge {
 
 using namespace rewrite_detail;
-
-namespace {
-
-// Slice operand k as ints: a constant int64 / int32 input, or absent (empty).
-std::optional<Ints> operand(const Graph& g, const Node& n, std::size_t k) {
-  if (k >= n.inputs.size() || n.inputs[k] == kNoValue) return Ints{};
-  const Value& v = g.values.at(n.inputs[k]);
-  if (!v.constant || v.type.shape.size() != 1) return std::nullopt;
-  Ints out;
-  const std::size_t count = v.type.dtype == DataType::Int64 ? v.constant->size() / 8 : v.constant->size() / 4;
-  for (std::size_t i = 0; i < count; ++i) {
-    if (v.type.dtype == DataType::Int64) {
-      int64_t x;
-      std::memcpy(&x, v.constant->data() + 8 * i, 8);
-      out.push_back(x);
-    } else if (v.type.dtype == DataType::Int32) {
-      int32_t x;
-      std::memcpy(&x, v.constant->data() + 4 * i, 4);
-      out.push_back(x);
-    } else {
-      return std::nullopt;
-    }
-  }
-  return out;
-}
-
-}  // namespace
 
 std::size_t slice_steps_as_strided_slice(Graph& g) {
   std::size_t changed = 0;
@@ -44,7 +17,8 @@ std::size_t slice_steps_as_strided_slice(Graph& g) {
     if (n.op != "Slice" || n.inputs.size() < 5 || n.outputs.size() != 1) continue;
     const TensorType* xt = type_at(g, n, 0);
     if (!xt || !xt->fully_known()) continue;
-    auto starts = operand(g, n, 1), ends = operand(g, n, 2), axes = operand(g, n, 3), steps = operand(g, n, 4);
+    auto starts = ints_operand(g, n, 1, "starts"), ends = ints_operand(g, n, 2, "ends"), axes = ints_operand(g, n, 3, "axes"),
+         steps = ints_operand(g, n, 4, "steps");
     const std::size_t k = starts ? starts->size() : 0, r = xt->shape.size();
     if (!starts || !ends || !axes || !steps || ends->size() != k || (!axes->empty() && axes->size() != k) ||
         steps->size() != k || std::all_of(steps->begin(), steps->end(), [](int64_t s) { return s == 1; }))

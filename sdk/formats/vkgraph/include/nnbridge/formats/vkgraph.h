@@ -104,8 +104,11 @@ namespace nnbridge::formats::vkgraph {
 /// (approximate "none") as x * 0.5 * (1 + erf(x / sqrt 2)) with it; HardSigmoid of other alpha /
 /// beta as Mul, Add, Clip(0, 1); Gather of one constant index as aten.select_copy. Before these,
 /// nnbridge/rewrite.h's: global pools as one window, Flatten / Squeeze / Unsqueeze as Reshape,
-/// asymmetric pads as an explicit Pad, a Transpose of more than 4 dims as one of merged dims
-/// (transpose_rank_reduced). A tensor of more than 4 dims is Error(Unsupported) naming the value:
+/// asymmetric pads as an explicit Pad, and what holds more than 4 dims narrowed: Gathers of one
+/// index moved before a Transpose or made a Slice of the dim a Reshape split
+/// (gather_before_transpose, gather_of_split_as_slice), a Transpose of merged dims
+/// (transpose_rank_reduced), Add / Sub / Mul / Div without their unit dims (unit_dims_dropped).
+/// A tensor of more than 4 dims left is Error(Unsupported) naming the value:
 /// ExecuTorch's Vulkan tensors have at most 4 (its partitioner delegates no node with a
 /// higher-dimensional tensor, backends/vulkan/utils.py). A canonical node no row can express (LRN,
 /// InstanceNormalization, MaxPool with Indices, broadcast batched MatMul, AveragePool with

@@ -226,3 +226,26 @@ TEST_CASE("unit_dims_dropped: attention scores plus a mask as [1, windows, heads
   CHECK(node(g, "back").attrs.at("shape").get<Ints>() == Ints{4, 3, 5, 5});
   CHECK_FALSE(has_value(g, "mask"));  // the rank-5 constant nothing reads any more
 }
+
+TEST_CASE("tanh_as_scaled_tanh and reciprocal_sqrt_as_rsqrt: ONNX's unary forms as Arm NN's") {
+  Graph g;
+  const ValueId x = tensor(g, "x", f32({3})), t = tensor(g, "t", f32({3})), r = tensor(g, "r", f32({3}));
+  const ValueId y = tensor(g, "y", f32({3})), s2 = tensor(g, "s2", f32({3})), z = tensor(g, "z", f32({3}));
+  g.inputs = {x};
+  g.add_node(Node{"Tanh", "tanh", {x}, {t}, {}});
+  g.add_node(Node{"Sqrt", "root", {x}, {r}, {}});
+  g.add_node(Node{"Reciprocal", "inv", {r}, {y}, {}});
+  // A Sqrt read by another node too stays: its Reciprocal is no Rsqrt of X alone.
+  g.add_node(Node{"Sqrt", "root2", {x}, {s2}, {}});
+  g.add_node(Node{"Reciprocal", "inv2", {s2}, {z}, {}});
+  g.outputs = {t, y, z, s2};
+  CHECK(tanh_as_scaled_tanh(g) == 1);
+  CHECK(node(g, "tanh").op == "ScaledTanh");
+  CHECK(node(g, "tanh").attrs.at("alpha").get<double>() == 1.0);
+  CHECK(node(g, "tanh").attrs.at("beta").get<double>() == 1.0);
+  CHECK(reciprocal_sqrt_as_rsqrt(g) == 1);
+  CHECK(node(g, "inv").op == "Rsqrt");
+  CHECK(g.values[node(g, "inv").inputs[0]].name == "x");
+  CHECK(node(g, "inv2").op == "Reciprocal");
+  CHECK(g.nodes.size() == 4);  // root is gone
+}

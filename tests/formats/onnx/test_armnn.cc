@@ -263,3 +263,45 @@ TEST_CASE("onnx to vkgraph: the models of the Arm NN case compute the ONNX defin
     expect_numpy_output(back, e.path());
   }
 }
+
+TEST_CASE("armnn -> onnx -> armnn: the shared Arm NN samples compute Arm NN 20.08 CpuRef's outputs") {
+  // Every sample of ../shared/samples/armnn written as ONNX, read back, written as Arm NN (the
+  // Arm NN writer's lowering: ScaledTanh's ONNX Tanh back as Activation TanH, Rsqrt's
+  // Reciprocal(Sqrt) back as Rsqrt, ...), read back and run on cpu, against the outputs Arm NN
+  // 20.08 CpuRef computed. activation_zoo's y_softrelu is left out: Arm NN 20.08's serializer
+  // wrote that layer as Sigmoid while CpuRef computed SoftReLu in memory (the file says Sigmoid).
+  NNBRIDGE_REQUIRE_ONNX();
+  auto root = test::shared_sample("armnn");
+  NNBRIDGE_REQUIRE_SHARED(root);
+  cpu_ref::register_backend();
+  auto cpu = find_backend("cpu");
+  REQUIRE(cpu);
+  int compared = 0;
+  for (const auto& e : fs::directory_iterator(*root)) {
+    const fs::path dir = e.path();
+    if (!fs::exists(dir / "model.armnn") || !fs::exists(dir / "outputs")) continue;
+    const std::string name = dir.filename().string();
+    CAPTURE(name);
+    const fs::path onnx = test::temp_dir() / (name + ".onnx"), back = test::temp_dir() / (name + ".armnn");
+    save(load(dir / "model.armnn"), onnx);
+    save(load(onnx), back);
+    Graph g = load(back);
+    std::vector<std::string> in_names, out_names;
+    for (ValueId id : g.inputs) in_names.push_back(g.values[id].name);
+    for (ValueId id : g.outputs) out_names.push_back(g.values[id].name);
+    const auto in_stems = tensor_file_stems(in_names, "input"), out_stems = tensor_file_stems(out_names, "output");
+    TensorMap inputs, expected;
+    for (std::size_t i = 0; i < in_names.size(); ++i) inputs.emplace(in_names[i], read_npy(dir / "inputs" / (in_stems[i] + ".npy")));
+    for (std::size_t j = 0; j < out_names.size(); ++j)
+      if (fs::exists(dir / "outputs" / (out_stems[j] + ".npy")) && !(name == "activation_zoo" && out_names[j] == "y_softrelu"))
+        expected.emplace(out_names[j], read_npy(dir / "outputs" / (out_stems[j] + ".npy")));
+    REQUIRE(!expected.empty());
+    TensorMap actual = cpu->prepare(g, {})->run(inputs);
+    // The samples' tolerance (case.json): float |a - e| <= 1e-5 + 1e-4 |e|, quantized one step.
+    for (const auto& r : compare_outputs(actual, expected, Tolerance{1e-5, 1e-4, 1}, "cpu")) {
+      CHECK_MESSAGE(r.passed, (r.output + ": " + r.message));
+      ++compared;
+    }
+  }
+  CHECK(compared > 0);
+}

@@ -371,4 +371,14 @@ std::size_t unit_dims_dropped(Graph& g, std::size_t max_rank);
 /// formats whose Slice takes no steps (Arm NN). Returns the number of nodes changed.
 std::size_t slice_steps_as_strided_slice(Graph& g);
 
+/// Tanh becomes ScaledTanh with alpha = beta = 1 (ONNX Tanh-13: tanh(X) = 1 * tanh(1 * X)), the
+/// form Arm NN's Activation TanH (a * tanh(b * x)) holds. Returns the number of nodes changed.
+std::size_t tanh_as_scaled_tanh(Graph& g);
+
+/// Reciprocal of a Sqrt that nothing else reads becomes Rsqrt of the Sqrt's input (ONNX
+/// Reciprocal-13 of Sqrt-13 is 1 / sqrt(X), two float roundings, as Rsqrt's kernels compute it),
+/// the form Arm NN's ElementwiseUnary has (its writer's ONNX form is that pair: rsqrt_as_reciprocal).
+/// Returns the number of nodes changed.
+std::size_t reciprocal_sqrt_as_rsqrt(Graph& g);
+
 }  // namespace nnbridge

@@ -41,7 +41,7 @@ bool from_armnn(const Graph& g) {
 bool has_pattern(const Graph& g, const Node& n) {
   if (n.op == "HardSigmoid" || n.op == "Erf" || n.op == "Sqrt" || n.op == "Abs" || n.op == "Gather" || n.op == "Pow" || n.op == "Shape" || n.op == "Size" ||
       n.op == "LayerNormalization" || n.op == "ConstantOfShape" || n.op == "Expand" || n.op == "ScatterND" ||
-      n.op == "Range")
+      n.op == "Range" || n.op == "Tanh" || n.op == "Reciprocal")
     return true;
   if (n.op == "Transpose" && !n.inputs.empty() && n.inputs[0] < g.values.size() &&
       g.values[n.inputs[0]].type.shape.size() > 5)  // armnn::MaxNumOfTensorDimensions
@@ -139,6 +139,8 @@ std::optional<Graph> lower_for_armnn(const Graph& g) {
     scalar_gather_as_reshape(out);
     transpose_rank_reduced(out, 5);  // armnn::MaxNumOfTensorDimensions
     slice_steps_as_strided_slice(out);  // Arm NN's Slice has no steps
+    tanh_as_scaled_tanh(out);        // Activation TanH
+    reciprocal_sqrt_as_rsqrt(out);   // ElementwiseUnary Rsqrt
   }
   if (qdq_as_quantized(out) > 0) bias_quantization_scales(out);  // ONNX's QDQ form as quantized tensors
   conv_transpose_weights_as_oihw(out);

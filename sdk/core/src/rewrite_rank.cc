@@ -261,11 +261,8 @@ std::size_t gather_of_split_as_slice(Graph& g, std::size_t max_rank) {
     const Ints out_shape = g.values[out].type.shape;
     g.nodes[i] = Node{"Slice", base + "_slice", {yv, st, en, axv, stp}, {z}, {}};
     g.add_node(Node{"Reshape", base, {z}, {out}, {{"shape", Attr(out_shape)}}});
-    if (--counts[xv] == 0) {
-      bool is_output = false;
-      for (ValueId o : g.outputs) is_output = is_output || o == xv;
-      if (!is_output) drop[std::size_t(rp)] = true;
-    }
+    // reader_counts counts a graph output as a reader: 0 means nothing reads the Reshape's output.
+    if (--counts[xv] == 0) drop[std::size_t(rp)] = true;
     ++changed;
   }
   if (changed) {

@@ -25,6 +25,24 @@ namespace fs = std::filesystem;
 namespace ox = nnbridge::test::onnx;
 
 namespace {
+// A case folder's inputs and expected outputs for graph g, by the tensor file names the CLI uses
+// (inputs/<stem>.npy, outputs/<stem>.npy); outputs named in `skip` are left out.
+struct CaseTensors {
+  TensorMap inputs, expected;
+};
+CaseTensors case_tensors(const Graph& g, const fs::path& dir, const std::set<std::string>& skip = {}) {
+  std::vector<std::string> in_names, out_names;
+  for (ValueId id : g.inputs) in_names.push_back(g.values[id].name);
+  for (ValueId id : g.outputs) out_names.push_back(g.values[id].name);
+  const auto in_stems = tensor_file_stems(in_names, "input"), out_stems = tensor_file_stems(out_names, "output");
+  CaseTensors t;
+  for (std::size_t i = 0; i < in_names.size(); ++i) t.inputs.emplace(in_names[i], read_npy(dir / "inputs" / (in_stems[i] + ".npy")));
+  for (std::size_t j = 0; j < out_names.size(); ++j)
+    if (fs::exists(dir / "outputs" / (out_stems[j] + ".npy")) && !skip.count(out_names[j]))
+      t.expected.emplace(out_names[j], read_npy(dir / "outputs" / (out_stems[j] + ".npy")));
+  return t;
+}
+
 // The golden case tests/golden/armnn/NAME (model.armnn, or model.vkgraph) written as ONNX passes
 // python3-onnx's full check, and the model read back computes the case's expected outputs on cpu
 // within `tol`; for integer outputs, `ties` elements may instead differ by exactly one (results
@@ -40,15 +58,7 @@ void golden_through_onnx(const std::string& name, const Tolerance& tol, int ties
   save(g, written);
   CHECK(ox::full_check(written) == "");
   Graph back = load(written);
-  std::vector<std::string> in_names, out_names;
-  for (ValueId id : back.inputs) in_names.push_back(back.values[id].name);
-  for (ValueId id : back.outputs) out_names.push_back(back.values[id].name);
-  const auto in_stems = tensor_file_stems(in_names, "input"), out_stems = tensor_file_stems(out_names, "output");
-  TensorMap inputs, expected;
-  for (std::size_t i = 0; i < in_names.size(); ++i) inputs.emplace(in_names[i], read_npy(dir / "inputs" / (in_stems[i] + ".npy")));
-  for (std::size_t j = 0; j < out_names.size(); ++j)
-    if (fs::exists(dir / "outputs" / (out_stems[j] + ".npy")))
-      expected.emplace(out_names[j], read_npy(dir / "outputs" / (out_stems[j] + ".npy")));
+  auto [inputs, expected] = case_tensors(back, dir);
   REQUIRE(!expected.empty());
   TensorMap actual = cpu->prepare(back, {})->run(inputs);
   if (ties == 0) {
@@ -286,15 +296,8 @@ TEST_CASE("armnn -> onnx -> armnn: the shared Arm NN samples compute Arm NN 20.0
     save(load(dir / "model.armnn"), onnx);
     save(load(onnx), back);
     Graph g = load(back);
-    std::vector<std::string> in_names, out_names;
-    for (ValueId id : g.inputs) in_names.push_back(g.values[id].name);
-    for (ValueId id : g.outputs) out_names.push_back(g.values[id].name);
-    const auto in_stems = tensor_file_stems(in_names, "input"), out_stems = tensor_file_stems(out_names, "output");
-    TensorMap inputs, expected;
-    for (std::size_t i = 0; i < in_names.size(); ++i) inputs.emplace(in_names[i], read_npy(dir / "inputs" / (in_stems[i] + ".npy")));
-    for (std::size_t j = 0; j < out_names.size(); ++j)
-      if (fs::exists(dir / "outputs" / (out_stems[j] + ".npy")) && !(name == "activation_zoo" && out_names[j] == "y_softrelu"))
-        expected.emplace(out_names[j], read_npy(dir / "outputs" / (out_stems[j] + ".npy")));
+    const auto [inputs, expected] =
+        case_tensors(g, dir, name == "activation_zoo" ? std::set<std::string>{"y_softrelu"} : std::set<std::string>{});
     REQUIRE(!expected.empty());
     TensorMap actual = cpu->prepare(g, {})->run(inputs);
     // The samples' tolerance (case.json): float |a - e| <= 1e-5 + 1e-4 |e|, quantized one step.

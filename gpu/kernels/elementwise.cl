@@ -11,6 +11,13 @@
 float smax(float a, float b) { return a < b ? b : a; }
 float smin(float a, float b) { return b < a ? b : a; }
 
+// y = min(max(y, lo), hi) in place, in std::min / std::max's order (a NaN stays NaN): ExecuTorch's
+// conv_with_clamp after its convolution (cpu_ref/src/kernels/executorch.cc).
+__kernel void clamp_range(__global float* y, float lo, float hi) {
+  const size_t i = get_global_id(0);
+  y[i] = smin(smax(y[i], lo), hi);
+}
+
 __kernel void unary_op(__global const float* x, __global float* y, int op, float a, float b) {
   const size_t i = get_global_id(0);
   const float v = x[i];

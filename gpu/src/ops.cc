@@ -450,6 +450,9 @@ const OpTable& ops() {
     add_rnn_ops(t);
     add_qlinear_ops(t);
     add_executorch_ops(t);
+    add_lstm_ops(t);
+    add_qlstm_ops(t);
+    add_detection_ops(t);
     return t;
   }();
   return table;

@@ -57,7 +57,10 @@ void add_loss_ops(OpTable&);   // ops_loss.cc: NegativeLogLikelihoodLoss, Softma
 void add_window_ops(OpTable&); // ops_window.cc: Conv, ConvTranspose, MaxPool, AveragePool, LpPool, global pools
 void add_rnn_ops(OpTable&);     // ops_rnn.cc: RNN, GRU, LSTM (ONNX)
 void add_qlinear_ops(OpTable&); // ops_qlinear.cc: ConvInteger, QLinearConv, MatMulInteger, QLinearMatMul
-void add_executorch_ops(OpTable&);  // ops_executorch.cc: vk.aten.max_pool2d(_with_indices).default
+void add_executorch_ops(OpTable&);  // ops_executorch.cc: vk.aten.max_pool2d(_with_indices).default, vk.et_vk.conv_with_clamp.default
+void add_lstm_ops(OpTable&);       // ops_lstm.cc: armnn.Lstm
+void add_qlstm_ops(OpTable&);      // ops_qlstm.cc: armnn.QLstm
+void add_detection_ops(OpTable&);  // ops_detection.cc: armnn.DetectionPostProcess
 const OpTable& ops();
 
 /// Runs `k` over `n` work items (nothing when n is 0).

@@ -1,7 +1,10 @@
 // ExecuTorch Vulkan operators without a canonical form (vk.*), on the opencl backend:
 // vk.aten.max_pool2d.default and vk.aten.max_pool2d_with_indices.default, PyTorch's max_pool2d
-// with its per-plane indices (kernels/pool.cl torch_max_pool2d). The geometry and its refusals
-// are the exec floor's (nnbridge/exec/torch_pool.h), the same cpu reads.
+// with its per-plane indices (kernels/pool.cl torch_max_pool2d); vk.et_vk.conv_with_clamp.default,
+// the Conv kernel followed by a clamp (kernels/elementwise.cl clamp_range). The geometry, the
+// Conv each conv_with_clamp is and their refusals are the exec floor's
+// (nnbridge/exec/torch_pool.h, conv_with_clamp.h), the same cpu reads.
+#include "nnbridge/exec/conv_with_clamp.h"
 #include "nnbridge/exec/torch_pool.h"
 #include "ops_util.h"
 
@@ -24,11 +27,26 @@ Launch torch_max_pool(const OpContext& c) {
   };
 }
 
+Launch conv_with_clamp(const OpContext& c) {
+  const exec::ConvWithClamp cc = exec::conv_with_clamp(c.k);
+  const KernelContext conv_ctx{cc.conv, find_schema("Conv"), c.k.in, c.k.out, c.k.constants, c.k.threads, c.k.in_attrs};
+  Launch conv = ops().at("Conv")(OpContext{conv_ctx, c.dev, c.label});
+  const int64_t n = c.to_int(numel(c.k.out.at(0).shape));
+  const float lo = cc.lo, hi = cc.hi;
+  cl::Kernel clamp = c.kernel("elementwise.cl", "clamp_range");
+  return [=](const Device& dev, std::span<const cl::Buffer> in, std::span<const cl::Buffer> out) mutable {
+    conv(dev, in, out);
+    set_args(clamp, out[0], lo, hi);
+    enqueue(dev, clamp, n);
+  };
+}
+
 }  // namespace
 
 void add_executorch_ops(OpTable& t) {
   t["vk.aten.max_pool2d.default"] = torch_max_pool;
   t["vk.aten.max_pool2d_with_indices.default"] = torch_max_pool;
+  t["vk.et_vk.conv_with_clamp.default"] = conv_with_clamp;
 }
 
 }  // namespace nnbridge::gpu

@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <cmath>
 #include <nlohmann/json.hpp>
 
 #include "exec_cli.h"
@@ -30,23 +31,22 @@ bool have_opencl() {
   return false;
 }
 
-// x [1, 1, 2, 3] float32 -> vk.et_vk.conv_with_clamp.default (W [1, 1, 1, 3] of ones: each row's
-// sum, clamped to output_max 6) -> y [1, 1, 2, 1], with x = [[[[3, 4, 0], [1, 2, 2]]]] in in/. A format-native op with a cpu kernel and no opencl one, so GPU settings must fall back.
+// x [1, 1, 2, 3] float32 -> armnn.StandIn named "ScaledTanh" -> y [1, 1, 2, 3], with
+// x = [[[[3, 4, 0], [1, 2, 2]]]] in in/. No backend has a built-in kernel for it; the example cpu
+// extension (examples/extension, passed with --extension) gives cpu one (y = 1.7159 tanh(2/3 x)),
+// so GPU settings must fall back to cpu to run it.
 struct Model {
   fs::path dir, model, in;
 };
-constexpr const char* kNoOpenclKernel = "vk.et_vk.conv_with_clamp.default";
-Model conv_clamp_model() {
+constexpr const char* kNoOpenclKernel = "armnn.StandIn";
+Model scaled_tanh_model() {
   Model m{temp_dir(), {}, {}};
   m.model = m.dir / "model.json";
   m.in = m.dir / "in";
   Graph g;
   g.values.push_back(Value{"x", TensorType{DataType::Float32, {1, 1, 2, 3}, false, std::nullopt}, {}, {}});
-  g.values.push_back(Value{"y", TensorType{DataType::Float32, {1, 1, 2, 1}, false, std::nullopt}, {}, {}});
-  const float ones[] = {1, 1, 1};
-  g.values.push_back(Value{"W", TensorType{DataType::Float32, {1, 1, 1, 3}, false, std::nullopt},
-                           Buffer::copy_of(std::as_bytes(std::span<const float>(ones))), {}});
-  g.nodes.push_back(Node{kNoOpenclKernel, "the_node", {0, 2}, {1}, {{"output_max", Attr(6.0)}}});
+  g.values.push_back(Value{"y", TensorType{DataType::Float32, {1, 1, 2, 3}, false, std::nullopt}, {}, {}});
+  g.nodes.push_back(Node{kNoOpenclKernel, "ScaledTanh", {0}, {1}, {}});
   g.inputs = {0};
   g.outputs = {1};
   save(g, m.model);
@@ -63,7 +63,8 @@ Model conv_clamp_model() {
 }
 
 std::string run_args(const Model& m, const std::string& out = "out") {
-  return "run " + q(m.model) + " --inputs " + q(m.in) + " --outputs " + q(m.dir / out) + " --json";
+  return "run " + q(m.model) + " --inputs " + q(m.in) + " --outputs " + q(m.dir / out) + " --json --extension " +
+         q(NNBRIDGE_EXAMPLE_EXT);
 }
 
 fs::path settings_file(const std::string& name, const std::string& text) {
@@ -93,7 +94,7 @@ TEST_CASE("run --settings: GPU + allow_automatic_fallback_on_compilation_error r
   const auto ops = gpu::supported_ops();
   REQUIRE(std::find(ops.begin(), ops.end(), kNoOpenclKernel) == ops.end());  // the fallback path is what runs
 #endif
-  const Model m = conv_clamp_model();
+  const Model m = scaled_tanh_model();
   const fs::path s = settings_file("gpu_fallback.txtpb", kGpuFallback);
   Result r = cli(run_args(m) + " --settings " + q(s));
   REQUIRE(r.rc == 0);
@@ -104,10 +105,11 @@ TEST_CASE("run --settings: GPU + allow_automatic_fallback_on_compilation_error r
   REQUIRE(summary(r)["nodes"].size() == 1);
   CHECK(summary(r)["nodes"][0]["op"] == kNoOpenclKernel);
   CHECK(summary(r)["nodes"][0]["backend"] == "cpu");
-  // Each row's sum clamped to 6, by hand: 3 + 4 + 0 = 7 -> 6; 1 + 2 + 2 = 5.
+  // LeCun's scaled tanh, the extension's formula: 1.7159 tanh(2/3 x); tanh(0) = 0 exactly.
   const std::string y = read_file(m.dir / "out/y.npy");
-  CHECK(npy_float(y, 0) == 6.0f);
-  CHECK(npy_float(y, 1) == 5.0f);
+  const float x[] = {3, 4, 0, 1, 2, 2};
+  CHECK(npy_float(y, 2) == 0.0f);
+  for (int i = 0; i < 6; ++i) CHECK(npy_float(y, i) == doctest::Approx(1.7159 * std::tanh(2.0 / 3.0 * x[i])).epsilon(1e-6));
 
   // Without the fallback the op is refused, naming it (exit 3); --fallback none beats the settings.
   r = cli(run_args(m, "out2") + " --settings " + q(settings_file("gpu.txtpb", "delegate: GPU\n")));
@@ -124,7 +126,7 @@ TEST_CASE("run --settings: GPU + allow_automatic_fallback_on_compilation_error r
 }
 
 TEST_CASE("run --settings: NONE and XNNPACK choose cpu, num_threads gives threads unless --threads is given") {
-  const Model m = conv_clamp_model();
+  const Model m = scaled_tanh_model();
   struct Case {
     const char* file;
     const char* text;
@@ -150,7 +152,7 @@ TEST_CASE("run --settings: NONE and XNNPACK choose cpu, num_threads gives thread
 TEST_CASE("run --settings: TFLite's own XNNPACK settings file (../shared/samples/tflite_settings)") {
   auto dir = shared_sample("tflite_settings");
   NNBRIDGE_REQUIRE_SHARED(dir);
-  const Model m = conv_clamp_model();
+  const Model m = scaled_tanh_model();
   // The file says delegate XNNPACK, xnnpack_settings.num_threads 5.
   const Result r = cli(run_args(m) + " --settings " + q(*dir / "test_xnnpack_settings.json"));
   REQUIRE(r.rc == 0);
@@ -163,7 +165,7 @@ TEST_CASE("run --settings: TFLite's own XNNPACK settings file (../shared/samples
 }
 
 TEST_CASE("run/validate --settings: other delegates exit 3, naming the delegate and the file") {
-  const Model m = conv_clamp_model();
+  const Model m = scaled_tanh_model();
   for (const char* d : {"NNAPI", "HEXAGON", "EDGETPU", "EDGETPU_CORAL", "CORE_ML", "ARMNN", "MTK_NEURON"}) {
     CAPTURE(d);
     const fs::path s = settings_file(std::string(d) + ".txtpb", std::string("delegate: ") + d + "\n");
@@ -186,17 +188,18 @@ TEST_CASE("run/validate --settings: other delegates exit 3, naming the delegate 
 
 TEST_CASE("validate --settings: the settings' backend is checked against cpu") {
   if (!have_opencl()) return;
-  const Model m = conv_clamp_model();
+  const Model m = scaled_tanh_model();
   const fs::path s = settings_file("gpu_fallback.pb.json",
                                    R"({"delegate": "GPU", "fallbackSettings": {"allowAutomaticFallbackOnCompilationError": true}})");
-  const Result r = cli("validate " + q(m.model) + " --inputs " + q(m.in) + " --settings " + q(s));
+  const Result r = cli("validate " + q(m.model) + " --inputs " + q(m.in) + " --settings " + q(s) + " --extension " +
+                       q(NNBRIDGE_EXAMPLE_EXT));
   CHECK(r.rc == 0);
   CHECK(contains(r.out, "y [opencl]: "));
   CHECK(contains(r.out, "against backend cpu"));
 }
 
 TEST_CASE("--benchmark-event: END from run and validate, ERROR with stage and codes, decoded by protoc") {
-  const Model m = conv_clamp_model();
+  const Model m = scaled_tanh_model();
   const fs::path s = settings_file("cpu3.txtpb", "delegate: XNNPACK\ncpu_settings { num_threads: 3 }\n");
   const fs::path ev = m.dir / "event.pb";
   Result r = cli(run_args(m) + " --settings " + q(s) + " --benchmark-event " + q(ev));
@@ -254,7 +257,7 @@ TEST_CASE("--benchmark-event: END from run and validate, ERROR with stage and co
 
 TEST_CASE("--benchmark-event: ERROR at INITIALIZATION sourced to GPU when the opencl plan cannot be built") {
   if (!have_opencl()) return;
-  const Model m = conv_clamp_model();
+  const Model m = scaled_tanh_model();
   const Result r = cli(run_args(m) + " --backend opencl --benchmark-event " + q(m.dir / "gpu.pb"));
   CHECK(r.rc == 3);
   const auto d = protoc_decode_event(m.dir / "gpu.pb");
@@ -264,7 +267,7 @@ TEST_CASE("--benchmark-event: ERROR at INITIALIZATION sourced to GPU when the op
 }
 
 TEST_CASE("run --settings-message: names the root instead of trying TFLiteSettings, then ComputeSettings") {
-  const Model m = conv_clamp_model();
+  const Model m = scaled_tanh_model();
   const fs::path s = settings_file("compute.txtpb", "tflite_settings { delegate: NNAPI }\n");
   // Tried in order: a ComputeSettings asking for NNAPI.
   Result r = cli(run_args(m, "a") + " --settings " + q(s));

@@ -41,17 +41,15 @@ Graph one_node(const std::string& op, AttrMap attrs = {}) {
   return g;
 }
 
-// x [1, 1, 2, 3] -> vk.et_vk.conv_with_clamp.default (W [1, 1, 1, 3] of ones: each row's sum,
-// clamped to output_max 6) -> y [1, 1, 2, 1]: a format-native op cpu runs and opencl has no kernel for.
-constexpr const char* kNoOpenclKernel = "vk.et_vk.conv_with_clamp.default";
+// x [1, 1, 2, 3] -> armnn.StandIn named "ScaledTanh" -> y: an op with no built-in kernel on
+// either backend; the example cpu extension (examples/extension, NNBRIDGE_EXAMPLE_EXT) gives cpu
+// one (y = 1.7159 tanh(2/3 x)), so it is the op cpu can run and opencl cannot.
+constexpr const char* kNoOpenclKernel = "armnn.StandIn";
 Graph no_opencl_kernel_graph() {
   Graph g;
   g.values.push_back(Value{"x", TensorType{DataType::Float32, {1, 1, 2, 3}, false, std::nullopt}, {}, {}});
-  g.values.push_back(Value{"y", TensorType{DataType::Float32, {1, 1, 2, 1}, false, std::nullopt}, {}, {}});
-  const float ones[] = {1, 1, 1};
-  g.values.push_back(Value{"W", TensorType{DataType::Float32, {1, 1, 1, 3}, false, std::nullopt},
-                           Buffer::copy_of(std::as_bytes(std::span<const float>(ones))), {}});
-  g.nodes.push_back(Node{kNoOpenclKernel, "the_node", {0, 2}, {1}, {{"output_max", Attr(6.0)}}});
+  g.values.push_back(Value{"y", TensorType{DataType::Float32, {1, 1, 2, 3}, false, std::nullopt}, {}, {}});
+  g.nodes.push_back(Node{kNoOpenclKernel, "ScaledTanh", {0}, {1}, {}});
   g.inputs = {0};
   g.outputs = {1};
   return g;
@@ -164,20 +162,23 @@ TEST_CASE("opencl: an op without a kernel is Unsupported naming it, or runs on c
   const std::string msg = error_of([&] { gpu::backend()->prepare(g, {}); }, &id);
   CHECK(id == ErrorId::Feature);  // a feature the backend does not implement
   CHECK(msg.find(kNoOpenclKernel) != std::string::npos);
-  CHECK(msg.find("the_node") != std::string::npos);
+  CHECK(msg.find("ScaledTanh") != std::string::npos);
 
   BackendOptions o;
   o.options["opencl.fallback"] = "cpu";
+  o.extensions.push_back(NNBRIDGE_EXAMPLE_EXT);
   auto plan = gpu::backend()->prepare(g, o);
-  const std::vector<float> x{3, 4, 0, 1, 2, 2};
+  REQUIRE(plan->placement().size() == 1);
+  CHECK(plan->placement()[0].backend == "cpu");
+  const std::vector<float> x{3, 4, 0, 1, 2, -1.5f};
   TensorMap in;
   in["x"] = HostTensor::from_values<float>(TensorType{DataType::Float32, {1, 1, 2, 3}, false, std::nullopt}, x);
   const TensorMap out = plan->run(in);
   auto y = out.at("y").values<float>();
-  // Each row's sum clamped to 6, by hand: 3 + 4 + 0 = 7 -> 6; 1 + 2 + 2 = 5.
-  REQUIRE(y.size() == 2);
-  CHECK(y[0] == 6.0f);
-  CHECK(y[1] == 5.0f);
+  REQUIRE(y.size() == 6);
+  // LeCun's scaled tanh, the extension's formula: 1.7159 tanh(2/3 x); tanh(0) = 0 exactly.
+  CHECK(y[2] == 0.0f);
+  for (int i = 0; i < 6; ++i) CHECK(y[i] == doctest::Approx(1.7159 * std::tanh(2.0 / 3.0 * x[i])).epsilon(1e-6));
 }
 
 TEST_CASE("opencl: a Conv whose W is a graph input runs on the device") {

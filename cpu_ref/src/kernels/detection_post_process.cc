@@ -24,24 +24,18 @@
 // the first N entries of that list and takes entry k's box corners from box k: with more than
 // one class per box, entry k belongs to box k / classesPerBox, so the IoU is computed on other
 // boxes than the ones output. Kept so that results equal CpuRef's.
-// Errors: Error(Invalid) for shapes that disagree with each other or with numClasses, and for
-// numClasses 0; Error(Unsupported) for outputs that are not float32.
+// The node's attributes, shapes and refusals are the exec floor's (nnbridge/exec/
+// detection_post_process.h), which opencl reads too (gpu/src/ops_detection.cc).
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
 #include "armnn_params.h"
+#include "nnbridge/exec/detection_post_process.h"
 
 namespace nnbridge::cpu_ref {
 
 namespace {
-
-struct DppConfig {
-  unsigned max_detections = 0, max_classes_per_detection = 1, detections_per_class = 1, num_classes = 0;
-  float score_threshold = 0, iou_threshold = 0, scale_x = 1, scale_y = 1, scale_w = 1, scale_h = 1;
-  bool regular = false;
-  unsigned num_boxes = 0, out_rows = 0;
-};
 
 std::vector<unsigned> iota_k(unsigned k) {
   std::vector<unsigned> v(k);
@@ -89,46 +83,7 @@ std::vector<unsigned> nms(unsigned num_boxes, const std::vector<float>& corners,
 }
 
 Kernel make_dpp(const KernelContext& ctx) {
-  if (ctx.in.size() != 3 || ctx.out.size() != 4)
-    ctx.invalid(ErrorId::Arity, "needs box_encodings, scores and the anchors, and 4 outputs (boxes, classes, scores, num_detections)");
-  auto u = [&](const char* name, int64_t fallback) {
-    const int64_t v = ctx.attr_int(std::string("armnn.descriptor.") + name, fallback);
-    if (v < 0 || v > (int64_t{1} << 24)) ctx.invalid(ErrorId::AttributeValue, std::string(name) + " is out of range");
-    return static_cast<unsigned>(v);
-  };
-  auto f = [&](const char* name, double fallback) { return static_cast<float>(ctx.attr_float(std::string("armnn.descriptor.") + name, fallback)); };
-  DppConfig c;
-  c.max_detections = u("maxDetections", 0);
-  c.max_classes_per_detection = u("maxClassesPerDetection", 1);
-  c.detections_per_class = u("detectionsPerClass", 1);
-  c.num_classes = u("numClasses", 0);
-  if (c.num_classes == 0) ctx.invalid(ErrorId::AttributeValue, "numClasses must be at least 1");
-  c.score_threshold = f("nmsScoreThreshold", 0);
-  c.iou_threshold = f("nmsIouThreshold", 0);
-  c.regular = ctx.attr_int("armnn.descriptor.useRegularNms", 0) != 0;
-  // Fast NMS runs over the first numBoxes of the per-box top scores; with no class kept per box
-  // there are none, and Arm NN 20.08 CpuRef reads past its empty score list (undefined).
-  if (!c.regular && c.max_classes_per_detection == 0)
-    ctx.invalid(ErrorId::AttributeValue, "maxClassesPerDetection must be at least 1 with fast NMS (useRegularNms false)");
-  c.scale_x = f("scaleX", 0);
-  c.scale_y = f("scaleY", 0);
-  c.scale_w = f("scaleW", 0);
-  c.scale_h = f("scaleH", 0);
-
-  const Shape& bs = ctx.in[0].shape;
-  if (bs.size() != 3 || bs[0] != 1 || bs[2] != 4) ctx.invalid(ErrorId::Shape, "box_encodings must be [1, numBoxes, 4]");
-  c.num_boxes = static_cast<unsigned>(bs[1]);
-  if (numel(ctx.in[1].shape) != int64_t{c.num_boxes} * (c.num_classes + 1))
-    ctx.invalid(ErrorId::Shape, "scores must be [1, numBoxes, numClasses + 1]");
-  if (numel(ctx.in[2].shape) != int64_t{c.num_boxes} * 4) ctx.invalid(ErrorId::Shape, "anchors must be [numBoxes, 4]");
-  const Shape& ob = ctx.out[0].shape;
-  if (ob.size() != 3 || ob[2] != 4) ctx.invalid(ErrorId::Shape, "detection_boxes must be [1, maxDetections, 4]");
-  c.out_rows = static_cast<unsigned>(ob[1]);
-  if (numel(ctx.out[1].shape) != c.out_rows || numel(ctx.out[2].shape) != c.out_rows || numel(ctx.out[3].shape) != 1)
-    ctx.invalid(ErrorId::Shape, "detection_classes and detection_scores must have maxDetections elements, num_detections one");
-  for (const TensorType& t : ctx.out)
-    if (t.dtype != DataType::Float32) ctx.unsupported(ErrorId::DataType, "DetectionPostProcess outputs must be float32 (as Arm NN writes them)");
-
+  const exec::DetectionPostProcess c = exec::detection_post_process(ctx);
   return [c](std::span<const float* const> in, std::span<float* const> out) {
     const float *enc = in[0], *score_in = in[1], *anchors = in[2];
     std::vector<float> corners(static_cast<std::size_t>(c.num_boxes) * 4);
@@ -165,7 +120,7 @@ Kernel make_dpp(const KernelContext& ctx) {
       order = iota_k(selected);
       top_k(num_out, order.data(), picked.data(), selected);
     } else {
-      const unsigned per_box = std::min(c.max_classes_per_detection, c.num_classes);
+      const unsigned per_box = c.classes_per_box();
       for (unsigned b = 0; b < c.num_boxes; ++b) {
         const float* s = scores.data() + b * with_bg + 1;
         std::vector<unsigned> best = iota_k(c.num_classes);

@@ -19,6 +19,7 @@
 #include <limits>
 
 #include "../kernel.h"
+#include "nnbridge/exec/conv_with_clamp.h"
 #include "nnbridge/exec/torch_pool.h"
 
 namespace nnbridge::cpu_ref {
@@ -62,28 +63,10 @@ Kernel make_torch_max_pool(const KernelContext& c) {
 }
 
 Kernel make_conv_with_clamp(const KernelContext& c) {
-  if (c.has_attr("transposed") && c.attr(std::string_view("transposed"))->is<bool>() &&
-      c.attr(std::string_view("transposed"))->get<bool>())
-    c.unsupported("conv_with_clamp with transposed = true");
-  const std::size_t spatial = c.in.at(0).shape.size() >= 2 ? c.in[0].shape.size() - 2 : 0;
-  if (spatial != 2) c.unsupported("conv_with_clamp is implemented for 2-D convolution (rank-4 input)");
-  const Shape s = exec::aten_pair(c, "stride", {1, 1}), p = exec::aten_pair(c, "padding", {0, 0}), d = exec::aten_pair(c, "dilation", {1, 1});
-  Node conv;
-  conv.op = "Conv";
-  conv.name = c.node.name;
-  conv.inputs = c.node.inputs;
-  conv.outputs = c.node.outputs;
-  conv.attrs["strides"] = Attr(s);
-  conv.attrs["pads"] = Attr(Shape{p[0], p[1], p[0], p[1]});
-  conv.attrs["dilations"] = Attr(d);
-  conv.attrs["group"] = Attr(c.attr_int("groups", 1));
-  KernelContext cc{conv, find_schema("Conv"), c.in, c.out, c.constants, c.threads, c.in_attrs};
-  Kernel k = kernels().at("Conv")(cc);
-  const float lo = c.has_attr("output_min") ? static_cast<float>(c.attr_float("output_min"))
-                                            : -std::numeric_limits<float>::infinity();
-  const float hi = c.has_attr("output_max") ? static_cast<float>(c.attr_float("output_max"))
-                                            : std::numeric_limits<float>::infinity();
-  if (lo > hi) c.invalid(ErrorId::AttributeValue, "output_min is above output_max");
+  const exec::ConvWithClamp cc = exec::conv_with_clamp(c);  // the reading both backends share
+  KernelContext conv{cc.conv, find_schema("Conv"), c.in, c.out, c.constants, c.threads, c.in_attrs};
+  Kernel k = kernels().at("Conv")(conv);
+  const float lo = cc.lo, hi = cc.hi;
   const int64_t n = numel(c.out.at(0).shape);
   return [k, lo, hi, n](std::span<const float* const> in, std::span<float* const> out) {
     k(in, out);

@@ -25,6 +25,7 @@ const std::map<std::string, std::vector<std::string>>& commands() {
       {"pte", {"convert", "--from", "pte", "IN", "OUT", "--to", "json"}},
       {"ptd", {"convert", "--from", "ptd", "IN", "OUT", "--to", "json"}},
       {"ir_json", {"convert", "--from", "json", "IN", "OUT", "--to", "json"}},
+      {"onnx", {"convert", "--from", "onnx", "IN", "OUT", "--to", "json"}},
       {"tflite_settings_protobinary", {"config", "convert", "--from", "proto-binary", "IN", "OUT", "--to", "proto-text"}},
       {"tflite_settings_prototext", {"config", "convert", "--from", "proto-text", "IN", "OUT", "--to", "proto-binary"}},
       {"tflite_settings_protojson", {"config", "convert", "--from", "proto-json", "IN", "OUT", "--to", "proto-text"}},

@@ -1,3 +1,4 @@
+#include "nnbridge/order.h"
 #include "harness.h"
 
 #include <unistd.h>
@@ -69,9 +70,13 @@ void expect_same_graph(const Graph& first, const Graph& again, std::string_view 
   if (first.nodes.size() != again.nodes.size())
     finding(what, "the graph had " + std::to_string(first.nodes.size()) + " nodes, read back " +
                       std::to_string(again.nodes.size()));
-  for (std::size_t i = 0; i < first.nodes.size(); ++i)
-    if (first.nodes[i].op != again.nodes[i].op)
-      finding(what, "nodes[" + std::to_string(i) + "] was " + first.nodes[i].op + ", read back " + again.nodes[i].op);
+  // In each graph's stable topological order: the IR keeps a file's node order, while a format
+  // whose node list is its execution order (VkGraph's chain) is written producers first.
+  const std::vector<std::size_t> oa = topological_order(first), ob = topological_order(again);
+  for (std::size_t i = 0; i < oa.size(); ++i)
+    if (first.nodes[oa[i]].op != again.nodes[ob[i]].op)
+      finding(what, "nodes[" + std::to_string(oa[i]) + "] (" + std::to_string(i) + " in topological order) was " +
+                        first.nodes[oa[i]].op + ", read back " + again.nodes[ob[i]].op);
   expect_same_ends(first, first.inputs, again, again.inputs, "inputs", what);
   expect_same_ends(first, first.outputs, again, again.outputs, "outputs", what);
   std::vector<ValueId> ca, cb;

@@ -38,6 +38,9 @@ link vkdelegate "$golden"/{vkdelegate,negative/vkdelegate}/*/model.vkdelegate "$
 link pte "$golden"/pte/*/model.pte
 link ptd "$golden"/pte/*/*.ptd
 link afcm "$golden"/{afcm,negative/afcm}/*/model.flow "$shared"/afcm/*.flow
+# ONNX's own models (Debian libonnx-testdata: every operator's node test, small real models).
+onnx_data=/usr/share/libonnx-testdata/data
+link onnx "$onnx_data"/{node,simple,pytorch-operator,pytorch-converted}/*/model.onnx "$golden"/**/*.onnx
 link npy "$golden"/**/*.npy "$root"/examples/models/**/*.npy "$shared"/**/*.npy
 link ir_json "$seeds"/ir_json/*.json "$seeds"/run/*.json "$golden"/json/*/model.json "$golden"/json/*/graph.json
 link run "$seeds"/run/*.json "$seeds"/ir_json/*.json "$golden"/json/*/model.json
@@ -71,6 +74,7 @@ if [[ -x $cli ]]; then
     (( i % 6 == 1 )) || continue
     "$cli" convert "$m" "$out/vkgraph/cli$i.vkgraph" -O vkgraph.constants=external >/dev/null 2>&1 || true
     "$cli" convert "$m" "$out/vkdelegate/cli$i.vkdelegate" >/dev/null 2>&1 || true
+    "$cli" convert "$m" "$out/onnx/cli$i.onnx" >/dev/null 2>&1 || true
     "$cli" dump "$m" >"$out/ir_json/cli$i.json" 2>/dev/null || rm -f "$out/ir_json/cli$i.json"
     [[ -f $out/ir_json/cli$i.json ]] && cp "$out/ir_json/cli$i.json" "$out/run/cli$i.json"
   done

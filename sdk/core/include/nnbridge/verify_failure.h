@@ -17,6 +17,10 @@ namespace nnbridge {
 /// Bytes after the end that verify_failure's second zero-tailed try fills with 32-bit words of
 /// this value (see there).
 inline constexpr std::uint32_t kVerifyFailureTail = 256;
+/// Tables (besides n / 2) that verify_failure's zero-tailed tries may verify (see there).
+inline constexpr std::uint32_t kVerifyFailurePaddedTables = 1u << 20;
+/// The least size verify_failure's zero-tailed tries give the bytes (see there).
+inline constexpr std::size_t kVerifyFailurePadFloor = std::size_t{16} << 20;
 
 /// After `verify(p, n, max_depth, max_tables)` returned false for the `n` bytes at `p`, the
 /// identifier that says why. `verify` is a callable `bool(const std::uint8_t*, std::size_t,
@@ -25,8 +29,8 @@ inline constexpr std::uint32_t kVerifyFailureTail = 256;
 /// - ErrorId::DepthLimit when the bytes verify with twice `max_depth` (at least 64, FlatBuffers'
 ///   default, and at most 1024 unless `max_depth` already is more) and the same `max_tables`;
 /// - ErrorId::ResourceLimit when they verify with twice `max_tables` plus n / 4;
-/// - ErrorId::Truncated when they verify once followed by zero bytes up to FlatBuffers' 2 GiB
-///   limit (FLATBUFFERS_MAX_BUFFER_SIZE): every failed check was an offset or a size past the end,
+/// - ErrorId::Truncated when they verify once followed by zero bytes (as far as bounded below):
+///   every failed check was an offset or a size past the end,
 ///   which is what cutting a file short does. Zero bytes read as an empty table (soffset 0: the
 ///   vtable is the table itself, of size 0), an empty vector or an empty string. A table or vector
 ///   cut in two would read its lost offsets as 0, which no verifier accepts, so a second try sets
@@ -34,7 +38,13 @@ inline constexpr std::uint32_t kVerifyFailureTail = 256;
 ///   points into the zeros beyond. The tail is an anonymous mapping: pages the verifier never reads
 ///   cost no memory;
 /// - ErrorId::VerifyFailed otherwise.
-/// Each retry does at most about twice the work the bounds allowed the first verification.
+/// The first two retries do at most about twice the work the bounds allowed the first
+/// verification. The zero-tailed tries see the bytes followed by zeros up to 16 n bytes (at least
+/// kVerifyFailurePadFloor, at most FlatBuffers' limit) and verify at most
+/// kVerifyFailurePaddedTables + n / 2 tables (fewer when `max_tables` is less): past the end every
+/// offset reads 0 (an empty table or string), so a vector whose count survived could otherwise
+/// have the verifier walk 2 GiB of zero pages (seconds and 1 GB of memory for a 700-byte file).
+/// A truncated file whose kept bytes point further than that is told as VerifyFailed.
 template <class Verify>
 ErrorId verify_failure(const std::uint8_t* p, std::size_t n, unsigned max_depth, unsigned max_tables, Verify verify) {
   const unsigned deeper =
@@ -45,11 +55,14 @@ ErrorId verify_failure(const std::uint8_t* p, std::size_t n, unsigned max_depth,
   // 2^31 - 2: one below the verifier's bound, which it asserts the size is under.
   constexpr std::size_t kPadded = (std::size_t{1} << 31) - 2;
   if (n == 0 || n >= kPadded - kVerifyFailureTail) return ErrorId::VerifyFailed;
-  void* m = mmap(nullptr, kPadded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  const std::size_t padded = std::min(kPadded, std::max(kVerifyFailurePadFloor, 16 * n));
+  void* m = mmap(nullptr, padded, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (m == MAP_FAILED) return ErrorId::VerifyFailed;
   auto* q = static_cast<std::uint8_t*>(m);
   std::memcpy(q, p, n);
-  bool padded_ok = verify(q, kPadded, max_depth, max_tables);
+  const unsigned padded_tables =
+      static_cast<unsigned>(std::min<std::uint64_t>(max_tables, kVerifyFailurePaddedTables + std::uint64_t(n) / 2));
+  bool padded_ok = verify(q, padded, max_depth, padded_tables);
   if (!padded_ok) {
     // The same with the words just past the end (4-byte aligned) set to kVerifyFailureTail: an
     // object cut in two reads its lost offsets as pointing into the zeros beyond, not as 0.
@@ -58,9 +71,9 @@ ErrorId verify_failure(const std::uint8_t* p, std::size_t n, unsigned max_depth,
       const std::uint32_t w = kVerifyFailureTail;
       std::memcpy(q + k, &w, 4);
     }
-    padded_ok = verify(q, kPadded, max_depth, max_tables);
+    padded_ok = verify(q, padded, max_depth, padded_tables);
   }
-  munmap(m, kPadded);
+  munmap(m, padded);
   return padded_ok ? ErrorId::Truncated : ErrorId::VerifyFailed;
 }
 

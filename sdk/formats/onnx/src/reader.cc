@@ -7,6 +7,7 @@
 #include <algorithm>
 #include <charconv>
 #include <climits>
+#include <map>
 #include <unordered_map>
 #include <unordered_set>
 
@@ -219,10 +220,15 @@ class Reader {
         outputs_.back().push_back(add(std::move(v), N(i) + ".output[" + std::to_string(j) + "]"));
       }
     }
+    std::map<ValueId, std::string> output_entry;  // each output value's first ValueInfo, serialized
     for (int i = 0; i < gr.output_size(); ++i) {
       const auto& info = gr.output(i);
       const std::string where = "graph.output[" + std::to_string(i) + "]";
       ValueId id = lookup(info.name(), where, "the graph output");
+      // One value listed twice as a graph output keeps one type: the IR (and so the writer)
+      // holds one ValueInfo per output value.
+      if (auto [it, first] = output_entry.emplace(id, bytes_of(info)); !first && it->second != bytes_of(info))
+        fail(ErrorId::Feature, where, "'" + info.name() + "' is listed twice as a graph output with different types");
       if (!typed_[id]) {
         type_from_onnx(info, g_.values[id], where);
         typed_[id] = true;

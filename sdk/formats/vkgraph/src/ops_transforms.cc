@@ -2,6 +2,7 @@
 // negative dims, shapes that depend on the input's rank). `to` functions return false when the
 // operator call is not an instance of the canonical op; `from` functions throw Unsupported.
 #include <cmath>
+#include <cstdint>
 #include <limits>
 
 #include "nnbridge/error.h"
@@ -155,11 +156,15 @@ int64_t ceil_mode_mismatch(const AttrMap& canonical, const MapContext& c) {
   if (k.size() != 2 || s.size() != 2 || d.size() != 2 || p.size() != 4) return -1;
   for (std::size_t i = 0; i < 2; ++i) {
     const int64_t in = c.in[0].shape[i + 2];
-    const int64_t eff = d[i] * (k[i] - 1) + 1;
-    const int64_t span = in + p[i] + p[i + 2] - eff;
-    if (in < 0 || span < 0 || s[i] < 1) continue;
-    const int64_t out = (span + s[i] - 1) / s[i] + 1;
-    if ((out - 1) * s[i] >= in + p[i]) return static_cast<int64_t>(i);
+    // Sizes past int64 (a hostile file's attributes) say nothing about agreement: skipped.
+    int64_t taps = 0, eff = 0, padded = 0, span = 0, last = 0;
+    if (in < 0 || s[i] < 1 || k[i] < 1 || __builtin_mul_overflow(d[i], k[i] - 1, &taps) ||
+        __builtin_add_overflow(taps, 1, &eff) || __builtin_add_overflow(in, p[i], &padded) ||
+        __builtin_add_overflow(padded, p[i + 2], &span) || __builtin_sub_overflow(span, eff, &span) || span < 0)
+      continue;
+    const int64_t out = span / s[i] + (span % s[i] != 0) + 1;
+    if (__builtin_mul_overflow(out - 1, s[i], &last)) continue;
+    if (last >= padded) return static_cast<int64_t>(i);
   }
   return -1;
 }

@@ -195,7 +195,10 @@ Launch conv(const OpContext& c) {
   const Window win = window(k, kernel, x.sp, y.sp);
   const Weights w = weights_of(c, weight_view(layout, ws, M, cg, M / group, kernel), layout == "OIHW");
   c.to_int(numel(xs));
-  return launch_conv(c, "conv", conv_geometry(c, x, y, group, nhwc, win), w, bias_of(k, M), c.to_int(numel(ys)));
+  // Four output channels per work item where each group's channels come in fours (conv_m4).
+  const bool by4 = (M / group) % 4 == 0;
+  return launch_conv(c, by4 ? "conv_m4" : "conv", conv_geometry(c, x, y, group, nhwc, win), w, bias_of(k, M),
+                     c.to_int(numel(ys)) / (by4 ? 4 : 1));
 }
 
 // ConvTranspose: cpu_ref/src/kernels/conv_transpose.cc (W IOHW [C][M/group][k...] (ONNX), OIHW or

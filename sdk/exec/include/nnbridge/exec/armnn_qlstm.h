@@ -19,14 +19,16 @@ namespace nnbridge::exec {
 
 /// A quantized storage format: armnn::Quantize / armnn::Dequantize in float32.
 /// quantize: clamp(std::round(v / scale) + zero_point) to [lo, hi] (round half away from zero),
-/// then int32 (a NaN becomes what the host's conversion makes of it: INT_MIN on x86-64).
+/// then int32 (a NaN becomes INT32_MIN, as x86-64's conversion makes it).
 struct QFormat {
   float scale = 1;
   int32_t zero = 0;
   float lo = -32768, hi = 32767;
   int32_t quantize(float v) const {
-    const float r = std::round(v / scale) + static_cast<float>(zero);
-    return static_cast<int32_t>(std::min(std::max(r, lo), hi));
+    const float r = std::min(std::max(std::round(v / scale) + static_cast<float>(zero), lo), hi);
+    // A NaN passes both clamps; converting it is undefined in C++, so it is spelt out as the
+    // x86-64 conversion (cvttss2si) gives it: INT32_MIN, what the opencl kernel's qz returns.
+    return std::isnan(r) ? INT32_MIN : static_cast<int32_t>(r);
   }
   float dequantize(int32_t q) const { return static_cast<float>(q - zero) * scale; }
 };

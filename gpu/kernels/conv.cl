@@ -113,6 +113,46 @@ __kernel void conv_m4(__global const float* x, __global const float* w, __global
   y[at + 3 * step] = a3 + bias[o + 3];
 }
 
+// conv for channels-last tensors (NHWC / NDHWC) with W packed [c / group][k0][k1][k2][m] (the
+// host transposes a constant W once): one work item per output element, output channel fastest,
+// so neighbouring items read one input element and neighbouring weights. Each output's products
+// are conv's, summed in the same order.
+__kernel void conv_nhwc(__global const float* x, __global const float* wt, __global const float* bias,
+                        __global float* y, __global const int* g) {
+  const int c = g[1], m = g[2], group = g[3];
+  const int in0 = g[5], in1 = g[6], in2 = g[7], on0 = g[8], on1 = g[9], on2 = g[10];
+  const int k0 = g[11], k1 = g[12], k2 = g[13], s0 = g[14], s1 = g[15], s2 = g[16];
+  const int d0 = g[17], d1 = g[18], d2 = g[19], p0 = g[20], p1 = g[21], p2 = g[22];
+  const int i = (int)get_global_id(0);
+  const int o = i % m;
+  int r = i / m;
+  const int ox = r % on2; r /= on2;
+  const int oy = r % on1; r /= on1;
+  const int oz = r % on0;
+  const int b = r / on0;
+  const int cg = c / group, mg = m / group, c0 = (o / mg) * cg;
+  __global const float* xb = x + b * in0 * in1 * in2 * c + c0;
+  const int z0 = oz * s0 - p0, y0 = oy * s1 - p1, x0 = ox * s2 - p2;
+  float acc = 0.0f;
+  for (int ci = 0; ci < cg; ++ci)
+    for (int kz = 0; kz < k0; ++kz) {
+      const int iz = z0 + kz * d0;
+      if (iz < 0 || iz >= in0) continue;
+      for (int ky = 0; ky < k1; ++ky) {
+        const int iy = y0 + ky * d1;
+        if (iy < 0 || iy >= in1) continue;
+        __global const float* xr = xb + (iz * in1 + iy) * in2 * c + ci;
+        __global const float* wr = wt + ((ci * k0 + kz) * k1 + ky) * k2 * m + o;
+        for (int kx = 0; kx < k2; ++kx) {
+          const int ix = x0 + kx * d2;
+          if (ix < 0 || ix >= in2) continue;
+          acc += xr[ix * c] * wr[kx * m];
+        }
+      }
+    }
+  y[i] = acc + bias[o];
+}
+
 // ConvTranspose: input element (iz, iy, ix) of channel c adds x * W[o][c % cg][kz][ky][kx] to
 // output (iz * s - p + kz * d, ...) of each output channel o of its group. Gathered per output
 // element: the taps whose input coordinate (out + p - k * d) / s is whole and inside.

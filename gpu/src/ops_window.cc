@@ -195,6 +195,15 @@ Launch conv(const OpContext& c) {
   const Window win = window(k, kernel, x.sp, y.sp);
   const Weights w = weights_of(c, weight_view(layout, ws, M, cg, M / group, kernel), layout == "OIHW");
   c.to_int(numel(xs));
+  if (nhwc && !w.host.empty()) {
+    // Channels last with a constant W: W transposed once to [cg][k...][M] for conv_nhwc.
+    Weights t;
+    const int64_t per = cg * taps;
+    t.host.resize(w.host.size());
+    for (int64_t o = 0; o < M; ++o)
+      for (int64_t j = 0; j < per; ++j) t.host[static_cast<std::size_t>(j * M + o)] = w.host[static_cast<std::size_t>(o * per + j)];
+    return launch_conv(c, "conv_nhwc", conv_geometry(c, x, y, group, nhwc, win), t, bias_of(k, M), c.to_int(numel(ys)));
+  }
   // Four output channels per work item where each group's channels come in fours (conv_m4).
   const bool by4 = (M / group) % 4 == 0;
   return launch_conv(c, by4 ? "conv_m4" : "conv", conv_geometry(c, x, y, group, nhwc, win), w, bias_of(k, M),

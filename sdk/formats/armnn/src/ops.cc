@@ -17,7 +17,7 @@ namespace {
 using namespace transforms;
 using RK = RenameKind;
 
-OpRow row(std::string layer, std::string op, std::vector<Rename> renames = {}, ToCanonical to = nullptr,
+OpRow row(std::string layer, std::string op, std::vector<AttrRename> renames = {}, ToCanonical to = nullptr,
           FromCanonical from = nullptr, std::vector<std::string> consts = {}) {
   OpRow r;
   r.layer = std::move(layer);
@@ -28,7 +28,7 @@ OpRow row(std::string layer, std::string op, std::vector<Rename> renames = {}, T
   r.const_fields = std::move(consts);
   return r;
 }
-OpRow disc(std::string layer, std::string field, int64_t value, std::string op, std::vector<Rename> renames = {},
+OpRow disc(std::string layer, std::string field, int64_t value, std::string op, std::vector<AttrRename> renames = {},
            ToCanonical to = nullptr, FromCanonical from = nullptr) {
   OpRow r = row(std::move(layer), std::move(op), std::move(renames), to, from);
   r.disc_field = std::move(field);
@@ -279,8 +279,7 @@ std::optional<AttrMap> to_canonical(const OpRow& row, const FieldMap& f, const M
         v = Attr(std::vector<int64_t>{});
       }
     }
-    if (r.kind == RenameKind::BoolAsInt) v = Attr(int64_t(v.is<bool>() ? v.get<bool>() : v.get<int64_t>() != 0));
-    out[r.attr] = v;
+    out[r.attr] = rename_to_canonical(r, v);
   }
   if (row.to && !row.to(f, *row.object, c, out)) return std::nullopt;
   return out;
@@ -294,17 +293,11 @@ FieldMap from_canonical(const OpRow& row, const AttrMap& attrs, const MapContext
     if (auto it = attrs.find(r.attr); it != attrs.end()) a = &it->second;
     else if (const auto* s = spec_of(row.op, r.attr); s && s->default_value) a = &*s->default_value;
     if (!a) continue;
-    Attr v = *a;
-    if (r.kind == RenameKind::BoolAsInt && v.is<int64_t>()) v = Attr(v.get<int64_t>() != 0);
-    f[r.field] = v;
+    f[r.field] = rename_from_canonical(r, *a, row.layer);
   }
   if (row.from) {
     // The transforms see the node's attributes completed with the registry's defaults.
-    AttrMap full = attrs;
-    if (const OpSchema* s = find_schema(row.op))
-      for (const auto& spec : s->attrs)
-        if (spec.default_value && !full.count(spec.name)) full.emplace(spec.name, *spec.default_value);
-    row.from(full, c, f);
+    row.from(with_schema_defaults(row.op, attrs), c, f);
   }
   if (!row.disc_field.empty()) f[row.disc_field] = Attr(row.disc_value);
   if (row.object->fields()->LookupByKey("descriptor") &&

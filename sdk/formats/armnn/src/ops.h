@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "fields.h"
+#include "nnbridge/attr_rename.h"
 #include "nnbridge/graph.h"
 
 namespace nnbridge::formats::armnn {
@@ -35,21 +36,12 @@ using ToCanonical = bool (*)(const FieldMap& f, const reflection::Object& layer,
 /// Canonical attrs -> fields (only the fields the transform derives).
 using FromCanonical = void (*)(const AttrMap& a, const MapContext& c, FieldMap& f);
 
-enum class RenameKind { Same, BoolAsInt };
-
-/// A field that is an attribute under another name.
-struct Rename {
-  const char* field;  ///< path in the layer table, e.g. "descriptor.axis"
-  const char* attr;   ///< canonical attribute name
-  RenameKind kind = RenameKind::Same;
-};
-
 struct OpRow {
   std::string layer;  ///< union member without the "Layer" suffix ("Convolution2d")
   std::string op;     ///< canonical op; empty for the native row
   std::string disc_field;
   int64_t disc_value = 0;
-  std::vector<Rename> renames;
+  std::vector<AttrRename> renames;  ///< descriptor fields that are canonical attributes (nnbridge/attr_rename.h)
   ToCanonical to = nullptr;
   FromCanonical from = nullptr;
   /// ConstTensor fields of the layer that become node inputs, in canonical input order.

@@ -25,7 +25,7 @@ ArgSpec out_list() { return {K::OutList, "out", 0, {}}; }
 ArgSpec arg(K k, std::string name, std::optional<Attr> def = std::nullopt) { return {k, std::move(name), 0, std::move(def)}; }
 Attr ints(std::vector<int64_t> v) { return Attr(std::move(v)); }
 
-OpRow row(std::string aten, std::string op, std::vector<ArgSpec> args, std::vector<Rename> renames = {},
+OpRow row(std::string aten, std::string op, std::vector<ArgSpec> args, std::vector<AttrRename> renames = {},
           std::vector<std::pair<std::string, Attr>> fixed = {}, ToFn to = nullptr, FromFn from = nullptr) {
   return OpRow{std::move(aten), std::move(op), std::move(args), std::move(renames), std::move(fixed), to, from, {}};
 }
@@ -33,7 +33,7 @@ OpRow row(std::string aten, std::string op, std::vector<ArgSpec> args, std::vect
 // attribute under its ATen name (Null optional arguments: none), tensors in argument order (the
 // order native_tensors() gives, so the node is written back verbatim).
 OpRow native(std::string aten, std::vector<ArgSpec> args) {
-  std::vector<Rename> renames;
+  std::vector<AttrRename> renames;
   for (const ArgSpec& a : args)
     if (a.kind != K::In && a.kind != K::OptIn && a.kind != K::InList && a.kind != K::Out && a.kind != K::OutList &&
         a.kind != K::Any)
@@ -308,48 +308,29 @@ std::optional<AttrMap> to_canonical(const OpRow& row, const AtenArgs& aten, cons
     if (it == aten.end() || !numbers_equal(it->second, want)) return std::nullopt;
   }
   AttrMap out;
-  for (const Rename& r : row.renames) {
-    auto it = aten.find(r.aten);
+  for (const AttrRename& r : row.renames) {
+    auto it = aten.find(r.field);
     if (it == aten.end()) continue;  // Null: the canonical attribute keeps its default
-    const Attr& v = it->second;
-    switch (r.kind) {
-      case RenameKind::Same: out[r.attr] = v; break;
-      case RenameKind::BoolAsInt: out[r.attr] = Attr(int64_t(v.is<bool>() ? v.get<bool>() : v.get<int64_t>() != 0)); break;
-      case RenameKind::IntAsInts: out[r.attr] = Attr(std::vector<int64_t>{v.get<int64_t>()}); break;
-    }
+    out[r.attr] = rename_to_canonical(r, it->second);
   }
   if (row.to && !row.to(aten, c, out)) return std::nullopt;
   return out;
 }
 
 AtenArgs from_canonical(const OpRow& row, const AttrMap& attrs, const MapContext& c) {
-  AttrMap full = attrs;
-  if (const OpSchema* s = find_schema(row.op))
-    for (const AttrSpec& spec : s->attrs)
-      if (spec.default_value && !full.count(spec.name)) full.emplace(spec.name, *spec.default_value);
+  const AttrMap full = with_schema_defaults(row.op, attrs);
   AtenArgs out;
   for (const auto& [name, v] : row.fixed) out[name] = v;
-  for (const Rename& r : row.renames) {
+  for (const AttrRename& r : row.renames) {
     auto it = full.find(r.attr);
     if (it == full.end()) continue;
     // An attribute at its schema default stays Null where the ATen argument is optional.
     bool optional = false;
     for (const ArgSpec& a : row.args)
-      if (a.name == r.aten) optional = a.kind == K::OptInt || a.kind == K::OptNumber || a.kind == K::OptInts;
+      if (a.name == r.field) optional = a.kind == K::OptInt || a.kind == K::OptNumber || a.kind == K::OptInts;
     const Attr* def = schema_default(row.op, r.attr);
     if (optional && def && *def == it->second) continue;
-    switch (r.kind) {
-      case RenameKind::Same: out[r.aten] = it->second; break;
-      case RenameKind::BoolAsInt:
-        out[r.aten] = Attr(it->second.is<int64_t>() ? it->second.get<int64_t>() != 0 : it->second.get<bool>());
-        break;
-      case RenameKind::IntAsInts: {
-        const auto& v = it->second.get<std::vector<int64_t>>();
-        if (v.size() != 1) throw Error(ErrorId::NoForm, row.aten + " takes one " + r.aten + ", not " + std::to_string(v.size()));
-        out[r.aten] = Attr(v[0]);
-        break;
-      }
-    }
+    out[r.field] = rename_from_canonical(r, it->second, row.aten);
   }
   if (row.from) row.from(full, c, out);
   // Nothing may be lost on the way: what the operator can say must read back as the node's attributes.

@@ -14,6 +14,7 @@
 #include <string_view>
 #include <vector>
 
+#include "nnbridge/attr_rename.h"
 #include "nnbridge/graph.h"
 #include "raw.h"
 
@@ -43,13 +44,6 @@ struct ArgSpec {
   std::optional<Attr> def;  ///< what a writer creates when the canonical node does not say (ATen default)
 };
 
-/// An ATen argument that is a canonical attribute under another name.
-enum class RenameKind : uint8_t { Same, BoolAsInt, IntAsInts };
-struct Rename {
-  std::string aten, attr;
-  RenameKind kind = RenameKind::Same;
-};
-
 /// Input and output types of the node, in canonical order; `constant` (when given) says which
 /// inputs are constants (ExecuTorch's Vulkan runtime prepacks some arguments and needs them so).
 struct MapContext {
@@ -71,7 +65,7 @@ struct OpRow {
   std::string aten;  ///< "aten.add.Tensor"
   std::string op;    ///< "Add"
   std::vector<ArgSpec> args;
-  std::vector<Rename> renames;
+  std::vector<AttrRename> renames;  ///< ATen arguments that are canonical attributes (nnbridge/attr_rename.h)
   /// Arguments that must have this value for the row to apply (e.g. alpha = 1).
   std::vector<std::pair<std::string, Attr>> fixed;
   ToFn to = nullptr;

@@ -122,3 +122,39 @@ TEST_CASE("armnn ids: inputIds/outputIds must fit int32 and name a binding id (b
   g.metadata["armnn.bindingIdsScheme"] = Attr(int64_t(1) << 32);
   CHECK(first_error(g).find("metadata.armnn.bindingIdsScheme: 4294967296 does not fit") == 0);
 }
+
+TEST_CASE("armnn: the writer refuses a cyclic data flow, which the reader refuses too, and writes nothing") {
+  // x -> Relu -> y -> Add(y, w) -> w: the Add feeds itself. Arm NN runs layers in topological
+  // order (armnn::Graph::TopologicalSort); a loop has none.
+  Graph g = relu(0, 1);
+  Value w = g.values[1];
+  w.name = "w";
+  const ValueId wi = g.add_value(w);
+  Node add;
+  add.op = "Add";
+  add.name = "loop";
+  add.inputs = {1, wi};
+  add.outputs = {wi};
+  g.add_node(add);
+  const auto path = test::temp_dir() / "cycle.armnn";
+  std::filesystem::remove(path);
+  try {
+    save(g, path);
+    FAIL("written");
+  } catch (const Error& err) {
+    CHECK(err.id() == ErrorId::Cycle);
+    CHECK(err.where() == "nodes[2]");
+    CHECK(std::string(err.what()).find("'loop' (Add) -> nodes[2]") != std::string::npos);
+  }
+  CHECK(!std::filesystem::exists(path));
+  // The reader's side: tests/fuzz/regressions/armnn/merge-layer-feeding-itself.armnn (a Merge
+  // layer whose input slot is connected to its own output) is refused naming the layer.
+  try {
+    (void)load(test::source_dir() / "tests/fuzz/regressions/armnn/merge-layer-feeding-itself.armnn");
+    FAIL("read");
+  } catch (const Error& err) {
+    CHECK(err.id() == ErrorId::Cycle);
+    CHECK(err.where() == "layers");
+    CHECK(std::string(err.what()).find("'merge' (armnn.Merge) -> nodes[0]") != std::string::npos);
+  }
+}

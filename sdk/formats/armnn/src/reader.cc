@@ -24,6 +24,7 @@
 #include "armnn/ArmnnSchema_generated.h"
 #include "internal.h"
 #include "nnbridge/error.h"
+#include "nnbridge/order.h"
 #include "nnbridge/rewrite.h"
 #include "nnbridge/verify_failure.h"
 #include "ops.h"
@@ -94,6 +95,10 @@ class Reader {
     // and padValue, Splitter views, Resize targets, BoundedReLu bounds, Reduce axis): constant
     // values after the file's, in layer order (nnbridge/rewrite.h).
     attributes_as_operands(g_);
+    // Arm NN runs a network in topological order (armnn::Graph::TopologicalSort): a slot
+    // connection that closes a loop has no order to run in.
+    if (const std::vector<std::size_t> cycle = find_cycle(g_); !cycle.empty())
+      throw Error(ErrorId::Cycle, "the layers' connections form a cycle: " + describe_cycle(g_, cycle), {}, "layers");
     finish_ids();
     if (!warnings_.empty()) g_.metadata["armnn.warnings"] = Attr(warnings_);
     return std::move(g_);

@@ -6,6 +6,7 @@
 #include "armnn/ArmnnSchema_generated.h"
 #include "internal.h"
 #include "nnbridge/error.h"
+#include "nnbridge/order.h"
 #include "nnbridge/narrow.h"
 #include "ops.h"
 #include "tensor_info.h"
@@ -515,6 +516,9 @@ std::vector<uint8_t> write_graph(const Graph& source, const SaveOptions& options
   std::vector<ErrorId> ids;
   check_graph_ids(g, issues, &ids);
   if (!issues.empty()) throw Error(ids.front(), "armnn: " + issues.front().message, {}, issues.front().where);
+  if (const std::vector<std::size_t> cycle = find_cycle(g); !cycle.empty())
+    throw Error(ErrorId::Cycle, "armnn: the data flow has a cycle, which the reader refuses: " + describe_cycle(g, cycle), {},
+                "nodes[" + std::to_string(cycle.front()) + "]");
   return Writer(g, options).run();
 }
 

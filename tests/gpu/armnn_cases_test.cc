@@ -8,23 +8,15 @@
 #include "nnbridge/cpu_ref.h"
 #include "nnbridge/gpu.h"
 #include "support/paths.h"
+#include "have_opencl.h"
 
 using namespace nnbridge;
 
-namespace {
-
-bool have_opencl() {
-  if (!gpu::list_devices().empty()) return true;
-  test::skip("no OpenCL platform or device (install pocl-opencl-icd)");
-  return false;
-}
-
-}  // namespace
 
 TEST_CASE("opencl vs Arm NN 20.08 CpuRef: ../shared/samples/armnn") {
   auto root = test::shared_sample("armnn");
   NNBRIDGE_REQUIRE_SHARED(root);
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   gpu::register_backend();
   test::ArmnnCaseTally t;
   test::run_armnn_cases(*root, false, t, {.name = "opencl", .options = {}});
@@ -37,7 +29,7 @@ TEST_CASE("opencl vs Arm NN 20.08 CpuRef: ../shared/samples/armnn") {
 // The project's corpus: every case whose ops all have opencl kernels must match; the others
 // are counted (and listed by op) as unsupported, not failed.
 TEST_CASE("opencl vs Arm NN 20.08 CpuRef: tests/golden/armnn") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   gpu::register_backend();
   test::ArmnnCaseTally t;
   test::run_armnn_cases(test::source_dir() / "tests/golden/armnn", true, t, {.name = "opencl", .options = {}, .count_unsupported = true});
@@ -48,7 +40,7 @@ TEST_CASE("opencl vs Arm NN 20.08 CpuRef: tests/golden/armnn") {
 
 // With opencl.fallback=cpu the nodes without an opencl kernel run on cpu: every case runs.
 TEST_CASE("opencl with opencl.fallback=cpu vs Arm NN 20.08 CpuRef: tests/golden/armnn") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   gpu::register_backend();
   cpu_ref::register_backend();
   test::CaseBackend b{.name = "opencl", .options = {}};

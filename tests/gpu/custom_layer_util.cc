@@ -3,16 +3,13 @@
 
 #include "nnbridge/gpu.h"
 #include "support/paths.h"
+#include "have_opencl.h"
 
 namespace nnbridge::test::custom {
 
 namespace ovc = nnbridge::config::openvino_custom;
 
-bool have_opencl() {
-  if (!gpu::list_devices().empty()) return true;
-  test::skip("no OpenCL platform or device (install pocl-opencl-icd)");
-  return false;
-}
+bool have_opencl() { return test::have_opencl(); }
 
 std::filesystem::path data_dir() { return test::source_dir() / "tests/config/openvino_custom/data"; }
 

@@ -10,17 +10,12 @@
 #include "nnbridge/gpu.h"
 #include "support/paths.h"
 #include "support/error_id.h"
+#include "have_opencl.h"
 
 using namespace nnbridge;
 using Shape = std::vector<int64_t>;
 
 namespace {
-
-bool have_opencl() {
-  if (!gpu::list_devices().empty()) return true;
-  test::skip("no OpenCL platform or device (install pocl-opencl-icd)");
-  return false;
-}
 
 TensorType ty(DataType dt, Shape s) { return TensorType{dt, std::move(s), false, std::nullopt}; }
 
@@ -68,7 +63,7 @@ std::vector<float> pad(const std::string& mode, float value = 0) {
 }  // namespace
 
 TEST_CASE("opencl gather: Pad's modes read x = [1, 2, 3, 4] at coordinates -2 .. 6") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   // constant: outside [0, 4) is the value.
   CHECK(pad("constant", 9) == std::vector<float>{9, 9, 1, 2, 3, 4, 9, 9, 9});
   // edge: -2, -1 -> 0; 4, 5, 6 -> 3.
@@ -80,7 +75,7 @@ TEST_CASE("opencl gather: Pad's modes read x = [1, 2, 3, 4] at coordinates -2 ..
 }
 
 TEST_CASE("opencl gather: Slice with negative steps on both axes") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   // x = arange(12).reshape(3, 4); rows from 2 down past -4 + 3 = -1 (clamped to -1) by 2: rows 2, 0;
   // cols from 3 down to 0 (excluded) by 2: cols 3, 1 -> [[11, 9], [3, 1]].
   OneNode n({3, 4});
@@ -89,7 +84,7 @@ TEST_CASE("opencl gather: Slice with negative steps on both axes") {
 }
 
 TEST_CASE("opencl gather: DepthToSpace DCR and CRD and Tile") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   const std::vector<float> x{0, 1, 2, 3, 4, 5, 6, 7};  // [1, 8, 1, 1]: channel c holds c
   // DCR: output (c, by, bx) reads channel (by * 2 + bx) * 2 + c: c 0 -> 0 2 4 6, c 1 -> 1 3 5 7.
   OneNode dcr({1, 8, 1, 1});
@@ -104,7 +99,7 @@ TEST_CASE("opencl gather: DepthToSpace DCR and CRD and Tile") {
 }
 
 TEST_CASE("opencl Gather: negative indices count from the end and one out of range is refused at run time") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   auto gather = [](std::vector<int64_t> idx) {
     OneNode n({3});
     const ValueId i = n.add("i", ty(DataType::Int64, {2}));
@@ -129,7 +124,7 @@ TEST_CASE("opencl Gather: negative indices count from the end and one out of ran
 }
 
 TEST_CASE("opencl GatherElements and ScatterND refuse what cpu refuses") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   // GatherElements along axis 0 of [3]: index 3 is outside [-3, 3), an index that refers to
   // nothing -> nnbridge.invalid.401, as cpu_ref/src/kernels/index.cc.
   {
@@ -158,7 +153,7 @@ TEST_CASE("opencl GatherElements and ScatterND refuse what cpu refuses") {
 }
 
 TEST_CASE("opencl Resize: linear asymmetric and nearest on a 1-D input") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   auto resize = [](const std::string& mode, std::vector<float> x, int64_t out) {
     OneNode n({static_cast<int64_t>(x.size())});
     const ValueId roi = n.add("roi", ty(DataType::Float32, {0}));
@@ -176,7 +171,7 @@ TEST_CASE("opencl Resize: linear asymmetric and nearest on a 1-D input") {
 }
 
 TEST_CASE("opencl Det and Einsum") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   // det [[1, 2], [3, 4]] = 1 * 4 - 2 * 3 = -2; det [[0, 1], [1, 0]] = -1 (a row swap).
   OneNode d({2, 2, 2});
   CHECK(d.run("Det", {}, {2}, {}, {1, 2, 3, 4, 0, 1, 1, 0}) == std::vector<float>{-2, -1});
@@ -188,7 +183,7 @@ TEST_CASE("opencl Det and Einsum") {
 }
 
 TEST_CASE("opencl ReverseV2 and ChannelShuffle (Arm NN): gathers with a negative step and a transposed view") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   const std::vector<float> x{1, 2, 3, 4, 5, 6};  // [2, 3]
   // Axes [0, -1] (attribute): both dims reversed -> [[6, 5, 4], [3, 2, 1]].
   OneNode both({2, 3});
@@ -222,7 +217,7 @@ TEST_CASE("opencl ReverseV2 and ChannelShuffle (Arm NN): gathers with a negative
 }
 
 TEST_CASE("opencl StridedSlice and Stack (Arm NN)") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   const std::vector<float> x{1, 2, 3, 4, 5, 6};  // [[1, 2, 3], [4, 5, 6]]
   // Rows 0..2, columns 2 down to 0 (excluded) by -1: [[3, 2], [6, 5]].
   OneNode s({2, 3});
@@ -244,7 +239,7 @@ TEST_CASE("opencl StridedSlice and Stack (Arm NN)") {
 }
 
 TEST_CASE("opencl SpaceToBatchND and BatchToSpaceND (Arm NN, NCHW and NHWC): two gathers each") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   // x [1, 1, 2, 3] = [[1, 2, 3], [4, 5, 6]], block 2 x 2, one column of padding on the right:
   // padded [[1, 2, 3, 0], [4, 5, 6, 0]]; batch (by * 2 + bx) takes rows by, by + 2, ... and
   // columns bx, bx + 2: b0 [1, 3], b1 [2, 0], b2 [4, 6], b3 [5, 0].
@@ -271,7 +266,7 @@ TEST_CASE("opencl SpaceToBatchND and BatchToSpaceND (Arm NN, NCHW and NHWC): two
 }
 
 TEST_CASE("opencl LpNormalization and Arm NN Normalization, by hand") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   // x / ||x||_2 per row: [3, 4, 0] / 5, [1, 2, 2] / 3.
   OneNode lp({2, 3});
   const std::vector<float> y = lp.run("LpNormalization", {}, {2, 3}, {{"axis", Attr(int64_t{-1})}}, {3, 4, 0, 1, 2, 2});
@@ -297,7 +292,7 @@ TEST_CASE("opencl LpNormalization and Arm NN Normalization, by hand") {
 }
 
 TEST_CASE("opencl vk.aten.max_pool2d_with_indices (PyTorch max_pool2d): values and per-plane indices, ceil_mode") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   // x [1, 1, 3, 3] = [[1, 5, 2], [7, 3, 9], [4, 8, 6]]; kernel 2, stride 2, padding 0, ceil_mode
   // true: 2 x 2 windows starting at rows / cols 0 and 2 (the last takes what is inside):
   // (0, 0): {1, 5, 7, 3} -> 7 at 3; (0, 1): {2, 9} -> 9 at 5; (1, 0): {4, 8} -> 8 at 7; (1, 1): {6} at 8.

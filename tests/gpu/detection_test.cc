@@ -14,17 +14,12 @@
 #include "nnbridge/error.h"
 #include "nnbridge/gpu.h"
 #include "support/paths.h"
+#include "have_opencl.h"
 
 using namespace nnbridge;
 using Shape = std::vector<int64_t>;
 
 namespace {
-
-bool have_opencl() {
-  if (!gpu::list_devices().empty()) return true;
-  test::skip("no OpenCL platform or device (install pocl-opencl-icd)");
-  return false;
-}
 
 TensorType f32(Shape s) { return TensorType{DataType::Float32, std::move(s), false, std::nullopt}; }
 
@@ -114,7 +109,7 @@ void check_both(const Graph& g, const TensorMap& in, const std::vector<float>& b
 }  // namespace
 
 TEST_CASE("opencl DetectionPostProcess regular NMS: tied scores ranked as libstdc++'s partial_sort ranks them") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   // Two classes A (0) and B (1); scores per box (background, A, B):
   //   box 0 (0, .9, .05), box 1 (0, .9, .05), box 2 (0, .9, .4), box 3 (0, .9, .9).
   // Score threshold .1, IoU threshold .5, detectionsPerClass 3, maxDetections 4, 5 output rows.
@@ -145,7 +140,7 @@ TEST_CASE("opencl DetectionPostProcess regular NMS: tied scores ranked as libstd
 }
 
 TEST_CASE("opencl DetectionPostProcess fast NMS: per-box ties, CpuRef's first-N-entries quirk") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   // Three classes, maxClassesPerDetection 2: each box's two best classes form the entries
   // e = 2 * box + rank. Scores (background, c0, c1, c2):
   //   box 0 (0, .5, .7, .7), box 1 (0, .7, .1, .7), box 2 (0, .95, 0, 0), box 3 (0, 0, .95, 0).
@@ -178,7 +173,7 @@ TEST_CASE("opencl DetectionPostProcess fast NMS: per-box ties, CpuRef's first-N-
 }
 
 TEST_CASE("opencl DetectionPostProcess equals cpu on random inputs full of ties") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   // Oracle: cpu. Scores from four levels (most boxes tie), overlapping anchors, both NMS kinds,
   // every limit from 0 up; one graph in eight with hundreds of boxes (more than the selection's
   // work-group has items, so each item filters a run of several). The decoded corners go through
@@ -213,7 +208,7 @@ TEST_CASE("opencl DetectionPostProcess equals cpu on random inputs full of ties"
 }
 
 TEST_CASE("opencl DetectionPostProcess refuses what cpu refuses (the exec floor's reading)") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   Dpp d{4, 2, 3, {}};
   for (const char* backend : {"opencl", "cpu"}) {
     CAPTURE(backend);

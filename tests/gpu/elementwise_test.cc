@@ -11,17 +11,12 @@
 #include "nnbridge/error.h"
 #include "nnbridge/gpu.h"
 #include "support/paths.h"
+#include "have_opencl.h"
 
 using namespace nnbridge;
 using Shape = std::vector<int64_t>;
 
 namespace {
-
-bool have_opencl() {
-  if (!gpu::list_devices().empty()) return true;
-  test::skip("no OpenCL platform or device (install pocl-opencl-icd)");
-  return false;
-}
 
 TensorType f32(Shape s) { return TensorType{DataType::Float32, std::move(s), false, std::nullopt}; }
 TensorType typed(DataType t, Shape s) { return TensorType{t, std::move(s), false, std::nullopt}; }
@@ -75,7 +70,7 @@ std::pair<std::vector<float>, std::vector<float>> fold3(const std::string& op) {
 }  // namespace
 
 TEST_CASE("opencl Sum / Mean / Max / Min: three inputs of different shapes broadcast") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   // Row 0 adds b = [10, 20, 30] and c[0] = 2, row 1 b and c[1] = 50:
   // [1+10+2, 25+20+2, 3+30+2, 4+10+50, 5+20+50, 60+30+50].
   auto sum = fold3("Sum");
@@ -95,7 +90,7 @@ TEST_CASE("opencl Sum / Mean / Max / Min: three inputs of different shapes broad
 }
 
 TEST_CASE("opencl Mean / Min of one input: the input itself") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   TensorMap in;
   in["x0"] = tensor<float>(f32({3}), {-1.5f, 0, 7});
   for (const char* op : {"Mean", "Min"}) {
@@ -106,7 +101,7 @@ TEST_CASE("opencl Mean / Min of one input: the input itself") {
 }
 
 TEST_CASE("opencl Where: condition [2 1] with X [3] and a scalar Y broadcast to [2 3]") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   const Graph g = one_node("Where", {typed(DataType::Bool, {2, 1}), f32({3}), f32({})}, {f32({2, 3})});
   TensorMap in;
   in["x0"] = tensor<uint8_t>(typed(DataType::Bool, {2, 1}), {1, 0});
@@ -119,7 +114,7 @@ TEST_CASE("opencl Where: condition [2 1] with X [3] and a scalar Y broadcast to 
 }
 
 TEST_CASE("opencl integer Mod: the divisor's sign with fmod 0 and the dividend's with fmod 1. Zero refused") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   const TensorType t = typed(DataType::Int32, {5});
   TensorMap in;
   in["x0"] = tensor<int32_t>(t, {-7, 7, -7, 7, 6});
@@ -143,7 +138,7 @@ TEST_CASE("opencl integer Mod: the divisor's sign with fmod 0 and the dividend's
 }
 
 TEST_CASE("opencl BitShift uint8: bits past the width are lost and a shift by 8 empties") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   const TensorType t = typed(DataType::UInt8, {3});
   TensorMap in;
   in["x0"] = tensor<uint8_t>(t, {200, 1, 255});
@@ -159,7 +154,7 @@ TEST_CASE("opencl BitShift uint8: bits past the width are lost and a shift by 8 
 }
 
 TEST_CASE("opencl Cast of a quantized input converts the stored integers") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   TensorType q = typed(DataType::QAsymmU8, {3});
   q.quantization = Quantization{{0.5}, {10}, std::nullopt};
   const TensorType i32 = typed(DataType::Int32, {3});
@@ -172,7 +167,7 @@ TEST_CASE("opencl Cast of a quantized input converts the stored integers") {
 }
 
 TEST_CASE("opencl DynamicQuantizeLinear: all zeros give scale 0 and zero point 0. A range to uint8") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   const Graph g = one_node("DynamicQuantizeLinear", {f32({4})},
                            {typed(DataType::UInt8, {4}), f32({}), typed(DataType::UInt8, {})});
   TensorMap in;
@@ -191,7 +186,7 @@ TEST_CASE("opencl DynamicQuantizeLinear: all zeros give scale 0 and zero point 0
 }
 
 TEST_CASE("opencl Dropout: training_mode true with a ratio above 0 is refused (random)") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   Graph g = one_node("Dropout", {f32({2})}, {f32({2})});
   const TensorType flag = typed(DataType::Bool, {});
   const float ratio = 0.5f;

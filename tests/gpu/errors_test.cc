@@ -15,6 +15,7 @@
 #include "nnbridge/io.h"
 #include "support/paths.h"
 #include "support/shell_cli.h"
+#include "have_opencl.h"
 
 using namespace nnbridge;
 namespace fs = std::filesystem;
@@ -23,12 +24,6 @@ using nnbridge::test::q;
 using nnbridge::test::Result;
 
 namespace {
-
-bool have_opencl() {
-  if (!gpu::list_devices().empty()) return true;
-  test::skip("no OpenCL platform or device (install pocl-opencl-icd)");
-  return false;
-}
 
 // x [2, 3] float32 -> one `op` node named "the_node" -> y.
 Graph one_node(const std::string& op, AttrMap attrs = {}) {
@@ -70,7 +65,7 @@ std::string error_of(const std::function<void()>& f, ErrorId* id = nullptr) {
 }  // namespace
 
 TEST_CASE("opencl: a device spec that matches no device is Invalid and lists the devices") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   const Graph g = one_node("Relu");
   for (const char* spec : {"no such device anywhere", "999"}) {
     BackendOptions o;
@@ -87,7 +82,7 @@ TEST_CASE("opencl: a device spec that matches no device is Invalid and lists the
 }
 
 TEST_CASE("opencl: the device can be chosen by index and by name") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   const auto devices = gpu::list_devices();
   const Graph g = one_node("Relu");
   for (const std::string& spec : {std::string("0"), devices[0].name}) {
@@ -104,7 +99,7 @@ TEST_CASE("opencl: the device can be chosen by index and by name") {
 }
 
 TEST_CASE("opencl: plan_device names the device opencl.device selects and nothing for a cpu plan") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   const auto devices = gpu::list_devices();
   const Graph g = one_node("Relu");
   // gpu.h's default: the first GPU, else the first device.
@@ -128,7 +123,7 @@ TEST_CASE("opencl: plan_device names the device opencl.device selects and nothin
 }
 
 TEST_CASE("opencl: a kernel that fails to build reports the node, the file and the build log") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   auto dev = gpu::open_device("");
   ErrorId id{};
   const std::string msg = error_of(
@@ -145,7 +140,7 @@ TEST_CASE("opencl: a kernel that fails to build reports the node, the file and t
 }
 
 TEST_CASE("opencl: programs are built once per device and source") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   const Graph g = one_node("Sigmoid");
   gpu::backend()->prepare(g, {});
   const int built = gpu::programs_built();
@@ -155,7 +150,7 @@ TEST_CASE("opencl: programs are built once per device and source") {
 }
 
 TEST_CASE("opencl: an op without a kernel is Unsupported naming it, or runs on cpu with opencl.fallback=cpu") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   cpu_ref::register_backend();
   const Graph g = no_opencl_kernel_graph();
   ErrorId id{};
@@ -182,7 +177,7 @@ TEST_CASE("opencl: an op without a kernel is Unsupported naming it, or runs on c
 }
 
 TEST_CASE("opencl: a Conv whose W is a graph input runs on the device") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   // X [1, 1, 2, 2] * W [1, 1, 1, 1] (ONNX Conv, NCHW, no bias): Y = X * w. W in ONNX's layout is
   // read as it is; other layouts are repacked on the device each run (ops_window.cc).
   const TensorType x_type{DataType::Float32, {1, 1, 2, 2}, false, std::nullopt};
@@ -207,7 +202,7 @@ TEST_CASE("opencl: a Conv whose W is a graph input runs on the device") {
 }
 
 TEST_CASE("opencl: a ConvTranspose whose W is a graph input is repacked on the device") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   // 1-D, X [1, 2, 2] = channel 0 [1, 0], channel 1 [0, 1]; W IOHW [2, 2, 2] = W[c][o] = [1, 2],
   // [3, 4] (c 0), [5, 6], [7, 8] (c 1); stride 1: x[c][i] adds x * W[c][o][k] to y[o][i + k].
   // o 0: c 0, i 0 -> [1, 2, 0]; c 1, i 1 -> [0, 5, 6]: [1, 7, 6]. o 1: [3, 4, 0] + [0, 7, 8] = [3, 11, 8].
@@ -233,7 +228,7 @@ TEST_CASE("opencl: a ConvTranspose whose W is a graph input is repacked on the d
 }
 
 TEST_CASE("nnbridge run --backend opencl: exit 3 naming a missing op or an unknown device") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   const fs::path dir = test::temp_dir();
   save(no_opencl_kernel_graph(), dir / "model.json");
   fs::create_directories(dir / "in");
@@ -249,7 +244,7 @@ TEST_CASE("nnbridge run --backend opencl: exit 3 naming a missing op or an unkno
 }
 
 TEST_CASE("opencl: prepare refuses what check calls an error (a Conv with stride 0), with or without fallback") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   Graph g;
   g.values.push_back(Value{"x", TensorType{DataType::Float32, {1, 1, 5, 5}, false, std::nullopt}, {}, {}});
   std::vector<float> ones(9, 1.0f);
@@ -274,7 +269,7 @@ TEST_CASE("opencl: prepare refuses what check calls an error (a Conv with stride
 // ONNX Div on integers truncates toward zero (7 / 2 = 3, -7 / 2 = -3, 9 / -4 = -2, by hand);
 // division by zero and INT_MIN / -1 are undefined there and refused at run time, as on cpu.
 TEST_CASE("opencl: integer Div truncates, and refuses division by zero and overflow") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   const TensorType i32{DataType::Int32, {3}, false, std::nullopt};
   Graph g;
   g.values.push_back(Value{"a", i32, {}, {}});

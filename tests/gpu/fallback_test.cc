@@ -13,16 +13,11 @@
 #include "nnbridge/error.h"
 #include "nnbridge/gpu.h"
 #include "support/paths.h"
+#include "have_opencl.h"
 
 using namespace nnbridge;
 
 namespace {
-
-bool have_opencl() {
-  if (!gpu::list_devices().empty()) return true;
-  test::skip("no OpenCL platform or device (install pocl-opencl-icd)");
-  return false;
-}
 
 TensorType f32(std::vector<int64_t> shape) { return TensorType{DataType::Float32, std::move(shape), false, std::nullopt}; }
 
@@ -90,7 +85,7 @@ std::string error_of(const std::function<void()>& f, ErrorId* id = nullptr) {
 }  // namespace
 
 TEST_CASE("opencl -> cpu fallback: the application's custom cpu kernel runs the fallback node with the right inputs") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   cpu_ref::register_backend();  // the fallback list names backends; the registry finds them
   gpu::register_backend();
   Seen seen;
@@ -139,7 +134,7 @@ TEST_CASE("opencl -> cpu fallback: the application's custom cpu kernel runs the 
 }
 
 TEST_CASE("opencl -> cpu fallback: without a fallback list the custom op is Unsupported naming the node") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   Seen seen;
   BackendOptions o;
   o.custom_kernels.push_back(blend_kernel(seen));  // cpu kernels do not make opencl run the op
@@ -165,7 +160,7 @@ TEST_CASE("opencl -> cpu fallback: without a fallback list the custom op is Unsu
 }
 
 TEST_CASE("opencl -> cpu fallback: an extension library's kernel (BackendOptions::extensions) reaches a fallback node") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   cpu_ref::register_backend();
   // x -> armnn.StandIn "ScaledTanh" (examples/extension: y = 1.7159 * tanh(2/3 x)) -> y.
   Graph g;

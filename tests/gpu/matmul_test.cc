@@ -5,6 +5,7 @@
 #include "nnbridge/error.h"
 #include "nnbridge/gpu.h"
 #include "support/paths.h"
+#include "have_opencl.h"
 
 using namespace nnbridge;
 using Shape = std::vector<int64_t>;
@@ -39,16 +40,10 @@ std::vector<float> iota(int n, float scale = 1, float offset = 0) {
   return v;
 }
 
-bool have_opencl() {
-  if (!gpu::list_devices().empty()) return true;
-  test::skip("no OpenCL platform or device (install pocl-opencl-icd)");
-  return false;
-}
-
 }  // namespace
 
 TEST_CASE("opencl MatMul: batch dims broadcast as numpy.matmul") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   // A = arange(12).reshape(2,1,2,3) - 5, B = arange(18).reshape(3,3,2) * 0.5 -> [2,3,2,2].
   const std::vector<float> want{-10, -16, -1, -2.5f, -46, -52, -10, -11.5f, -82, -88, -19, -20.5f,
                                 8,   11,  17, 24.5f, 26,  29,  62,  69.5f,  44,  47,  107, 114.5f};
@@ -56,13 +51,13 @@ TEST_CASE("opencl MatMul: batch dims broadcast as numpy.matmul") {
 }
 
 TEST_CASE("opencl MatMul: a 1-D A is a row vector whose dim is dropped") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   // [1, 2, 3] @ arange(12).reshape(2,3,2) -> [2, 2].
   CHECK(matmul({3}, {1, 2, 3}, {2, 3, 2}, iota(12), {2, 2}) == std::vector<float>{16, 22, 52, 58});
 }
 
 TEST_CASE("opencl MatMul: transB (Arm NN BatchMatMul) and a K mismatch") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   // arange(6).reshape(2,3) @ (arange(12).reshape(4,3) - 6).T -> [2, 4].
   CHECK(matmul({2, 3}, iota(6), {4, 3}, iota(12, 1, -6), {2, 4}, {{"transB", Attr(int64_t{1})}}) ==
         std::vector<float>{-13, -4, 5, 14, -58, -22, 14, 50});

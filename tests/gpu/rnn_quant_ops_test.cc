@@ -9,17 +9,12 @@
 #include "nnbridge/error.h"
 #include "nnbridge/gpu.h"
 #include "support/paths.h"
+#include "have_opencl.h"
 
 using namespace nnbridge;
 using Shape = std::vector<int64_t>;
 
 namespace {
-
-bool have_opencl() {
-  if (!gpu::list_devices().empty()) return true;
-  test::skip("no OpenCL platform or device (install pocl-opencl-icd)");
-  return false;
-}
 
 TensorType typed(DataType t, Shape s) { return TensorType{t, std::move(s), false, std::nullopt}; }
 TensorType f32(Shape s) { return typed(DataType::Float32, std::move(s)); }
@@ -62,7 +57,7 @@ std::vector<T> output(const TensorMap& m, const std::string& name) {
 }  // namespace
 
 TEST_CASE("opencl RNN bidirectional with a linear activation, and sequence_lens refused past S") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   // S 2, batch 1, input 1, hidden 1; W = [2] and R = [0.5] in both directions, no bias, Affine
   // (alpha 1, beta 0: h = pre). X = [1, 3].
   // forward: h0 = 2*1 = 2, h1 = 2*3 + 0.5*2 = 7; reverse (t = 1 first): 2*3 = 6, then 2*1 + 0.5*6 = 5.
@@ -105,7 +100,7 @@ TEST_CASE("opencl RNN bidirectional with a linear activation, and sequence_lens 
 }
 
 TEST_CASE("opencl MatMulInteger / QLinearMatMul: zero points subtracted, requantized and saturated") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   // A [1, 2] = [10, 20], zero point 10 -> [0, 10]; B [2, 2] = [[3, 255], [5, 255]], zero point 1 ->
   // [[2, 254], [4, 254]]. Sums: 0*2 + 10*4 = 40, 0*254 + 10*254 = 2540.
   const TensorType u8a = typed(DataType::UInt8, {1, 2}), u8b = typed(DataType::UInt8, {2, 2});
@@ -137,7 +132,7 @@ TEST_CASE("opencl MatMulInteger / QLinearMatMul: zero points subtracted, requant
 }
 
 TEST_CASE("opencl ConvInteger 1-D with SAME_UPPER padding") {
-  if (!have_opencl()) return;
+  if (!test::have_opencl()) return;
   // X int8 [1, 1, 4] = [1, 2, 3, 4], x zero point 1 -> [0, 1, 2, 3]; W [1, 1, 2] = [1, -1]; auto_pad
   // SAME_UPPER, stride 1: total pad 1, 0 at the beginning and 1 at the end -> x padded [0, 1, 2, 3, 0].
   // y[i] = x[i] - x[i + 1]: 0 - 1, 1 - 2, 2 - 3, 3 - 0 = [-1, -1, -1, 3].

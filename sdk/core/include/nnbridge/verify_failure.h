@@ -18,7 +18,7 @@ namespace nnbridge {
 /// this value (see there).
 inline constexpr std::uint32_t kVerifyFailureTail = 256;
 /// Tables (besides n / 2) that verify_failure's zero-tailed tries may verify (see there).
-inline constexpr std::uint32_t kVerifyFailurePaddedTables = 1u << 20;
+inline constexpr std::uint32_t kVerifyFailurePaddedTables = 1u << 16;
 /// The least size verify_failure's zero-tailed tries give the bytes (see there).
 inline constexpr std::size_t kVerifyFailurePadFloor = std::size_t{16} << 20;
 

@@ -66,6 +66,9 @@ bool to_canonical(const std::string& op_type, const OnnxAttrs& attrs, Node& n, G
       out["value"] = Attr((*f)[0]);
       out[keys::kTensorAttrPrefix + name] = a;  // name, dims and storage as written
       Value& y = g.values[n.outputs[0]];
+      // ConstantOfShape-9: the output has value's type. A file that declares another keeps its
+      // node as it is (native), so that nothing is read with one type and written with the other.
+      if (y.type.dtype != DataType::Undefined && y.type.dtype != d.type.dtype) return false;
       if (y.type.dtype == DataType::Undefined) y.type.dtype = d.type.dtype;
       continue;
     }

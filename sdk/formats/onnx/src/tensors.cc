@@ -409,6 +409,9 @@ void make_tensor(const std::string& name, int32_t elem_type, const std::vector<d
       case TensorProto::INT16: put(to(v, int16_t{})); break;
       case TensorProto::INT8: put(to(v, int8_t{})); break;
       case TensorProto::UINT8: put(to(v, uint8_t{})); break;
+      case TensorProto::UINT16: put(to(v, uint16_t{})); break;
+      case TensorProto::UINT32: put(to(v, uint32_t{})); break;
+      case TensorProto::UINT64: put(to(v, uint64_t{})); break;
       case TensorProto::BOOL: put(uint8_t(v != 0)); break;
       case TensorProto::DOUBLE: put(v); break;
       case TensorProto::FLOAT16: put(float_to_half(float(v))); break;

@@ -15,10 +15,7 @@ ArmnnLstm armnn_lstm(const NodeContext& ctx) {
   const ArmnnConstInputs named(ctx, 3);
   ArmnnLstm l;
   ArmnnLstm::Config& cfg = l.config;
-  cfg.cifg = ctx.attr_int("armnn.descriptor.cifgEnabled", 1) != 0;
-  cfg.peephole = ctx.attr_int("armnn.descriptor.peepholeEnabled", 0) != 0;
-  cfg.projection = ctx.attr_int("armnn.descriptor.projectionEnabled", 0) != 0;
-  cfg.layer_norm = ctx.attr_int("armnn.descriptor.layerNormEnabled", 0) != 0;
+  static_cast<ArmnnLstmFlags&>(cfg) = armnn_lstm_flags(ctx);
   cfg.act = static_cast<int>(ctx.attr_int("armnn.descriptor.activationFunc", 0));
   cfg.clip_cell = static_cast<float>(ctx.attr_float("armnn.descriptor.clippingThresCell", 0));
   cfg.clip_proj = static_cast<float>(ctx.attr_float("armnn.descriptor.clippingThresProj", 0));

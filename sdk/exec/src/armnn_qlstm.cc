@@ -44,10 +44,7 @@ QLstmConfig armnn_qlstm(const NodeContext& ctx) {
   if (ctx.in.size() < 3 || ctx.out.size() != 3) ctx.invalid(ErrorId::Arity, "needs 3 input slots and 3 outputs (output_state_out, cell_state_out, output)");
   const ArmnnConstInputs named(ctx, 3);
   QLstmConfig c;
-  c.cifg = ctx.attr_int("armnn.descriptor.cifgEnabled", 1) != 0;
-  c.peephole = ctx.attr_int("armnn.descriptor.peepholeEnabled", 0) != 0;
-  c.projection = ctx.attr_int("armnn.descriptor.projectionEnabled", 0) != 0;
-  c.layer_norm = ctx.attr_int("armnn.descriptor.layerNormEnabled", 0) != 0;
+  static_cast<ArmnnLstmFlags&>(c) = armnn_lstm_flags(ctx);
   c.cell_clip = static_cast<float>(ctx.attr_float("armnn.descriptor.cellClip", 0));
   c.proj_clip = static_cast<float>(ctx.attr_float("armnn.descriptor.projectionClip", 0));
   const char* inter_names[4] = {"inputIntermediateScale", "forgetIntermediateScale", "cellIntermediateScale", "outputIntermediateScale"};

@@ -13,8 +13,7 @@ namespace nnbridge::exec {
 struct ArmnnLstm {
   /// The LstmDescriptor. act is the TfLite fused-activation code of activationFunc (0 none,
   /// 1 relu, 3 relu6, 4 tanh, 6 sigmoid); clipping thresholds <= 0 mean no clipping.
-  struct Config {
-    bool cifg = true, peephole = false, projection = false, layer_norm = false;
+  struct Config : ArmnnLstmFlags {
     int act = 0;
     float clip_cell = 0, clip_proj = 0;
   };

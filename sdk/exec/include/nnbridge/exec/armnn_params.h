@@ -55,4 +55,20 @@ class ArmnnConstInputs {
   std::vector<std::string> names_;
 };
 
+/// The four switches Arm NN's LstmDescriptor and QLstmDescriptor share (armnn/Descriptors.hpp:
+/// m_CifgEnabled, default true; m_PeepholeEnabled, m_ProjectionEnabled, m_LayerNormEnabled,
+/// default false), as the reader keeps them: armnn.descriptor.{cifgEnabled, peepholeEnabled,
+/// projectionEnabled, layerNormEnabled}.
+struct ArmnnLstmFlags {
+  bool cifg = true, peephole = false, projection = false, layer_norm = false;
+};
+inline ArmnnLstmFlags armnn_lstm_flags(const NodeContext& ctx) {
+  ArmnnLstmFlags f;
+  f.cifg = ctx.attr_int("armnn.descriptor.cifgEnabled", 1) != 0;
+  f.peephole = ctx.attr_int("armnn.descriptor.peepholeEnabled", 0) != 0;
+  f.projection = ctx.attr_int("armnn.descriptor.projectionEnabled", 0) != 0;
+  f.layer_norm = ctx.attr_int("armnn.descriptor.layerNormEnabled", 0) != 0;
+  return f;
+}
+
 }  // namespace nnbridge::exec

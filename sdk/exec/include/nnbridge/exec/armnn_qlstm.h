@@ -43,10 +43,9 @@ inline QFormat int16_format(float scale, int32_t zero = 0) { return QFormat{scal
 QFormat quantized_format(const NodeContext& ctx, const TensorType& t, const char* what);
 
 /// One armnn.QLstm node, read as Arm NN 20.08 CpuRef (RefQLstmWorkload) reads its layer.
-struct QLstmConfig {
+struct QLstmConfig : ArmnnLstmFlags {
   /// Gate order of the per-gate arrays below.
   enum Gate { kI = 0, kF = 1, kC = 2, kO = 3 };
-  bool cifg = true, peephole = false, projection = false, layer_norm = false;
   float cell_clip = 0, proj_clip = 0;  ///< <= 0: no clipping
   /// batch and inputSize from the input, outputSize and numUnits from the state inputs (CpuRef).
   int64_t batch = 0, n_in = 0, n_cell = 0, n_out = 0;

@@ -5,11 +5,13 @@
 #include <algorithm>
 #include <cstdint>
 #include <memory>
+#include <set>
 #include <thread>
 
 #include "nnbridge/exec/convert.h"
 #include "custom_kernels.h"
 #include "kernel.h"
+#include "kernels/vector_ops.h"
 #include "memory_plan.h"
 #include "nnbridge/cpu_ref.h"
 #include "nnbridge/exec/input_bound.h"
@@ -30,14 +32,19 @@ struct Step {
   std::vector<ValueId> outputs;
   Kernel kernel;
   bool zero_outputs = true;      // false for built-in kernels known to write every output element
+  EpilogueKernel with_epilogue;  // the same node's kernel with an epilogue (a built-in Conv), else null
 };
 
 // Ops whose built-in kernels write every element of their outputs, so run() need not zero them
 // first (the largest outputs of convolutional networks): Conv (2-D and 1-D: conv.cc, depthwise.cc),
-// Gemm and MatMul (gemm.cc), Relu and Clip (one vector map over the whole tensor).
+// Gemm and MatMul (gemm.cc), Relu, Clip, Sigmoid, Tanh, HardSwish and LeakyRelu (one vector map
+// over the whole tensor), Add, Sub and Mul (elementwise.cc: every row of the broadcast output).
 bool writes_every_output(const Node& n, const exec::NodeContext& ctx) {
   if (n.op == "Conv") return !ctx.in.empty() && ctx.in[0].shape.size() <= 4;
-  return n.op == "Gemm" || n.op == "MatMul" || n.op == "Relu" || n.op == "Clip";
+  static const std::set<std::string, std::less<>> all = {"Gemm",    "MatMul",    "Relu",      "Clip", "Sigmoid",
+                                                         "Tanh",    "HardSwish", "LeakyRelu", "Add",  "Sub",
+                                                         "Mul"};
+  return all.count(n.op) != 0;
 }
 
 class CpuPlan final : public Plan {
@@ -157,21 +164,71 @@ class CpuBuilder final : public exec::NodeBuilder {
   void build(const Graph& work, std::size_t i, const exec::NodeContext& ctx, const std::string& label) override {
     auto e = chosen(work, i);
     const Node& n = g_.nodes[i];
-    push(Step{i, n.inputs, n.outputs, e ? make_custom_kernel(e, ctx, label) : kernels().at(n.op)(ctx), e || !writes_every_output(n, ctx)});
+    if (!e && fold_activation(work, i, ctx)) return;
+    if (!e && n.op == "Conv") {
+      if (EpilogueKernel f = conv_with_epilogue(ctx)) {
+        Step st{i, n.inputs, n.outputs, f(Epilogue{}), false, f};
+        push(std::move(st));
+        return;
+      }
+    }
+    push(Step{i, n.inputs, n.outputs, e ? make_custom_kernel(e, ctx, label) : kernels().at(n.op)(ctx), e || !writes_every_output(n, ctx), nullptr});
   }
   void add_foreign(std::size_t i, std::shared_ptr<const exec::ForeignNode> f) override {
     const Node& n = g_.nodes[i];
     push(Step{i, n.inputs, n.outputs, [f](std::span<const float* const> in, std::span<float* const> out) {
                 exec::run_foreign(*f, in, out);
-              }});
+              },
+              true, nullptr});
   }
   std::string no_kernel_note(const Graph&, std::size_t i) override { return other_dtypes_note(custom_, g_.nodes[i].op); }
+
+  std::vector<std::pair<std::size_t, std::size_t>> fused;  // (activation node, the Conv node that computes it)
 
  private:
   // The custom kernel that runs node i, or null (kernel choice: custom_kernels.h).
   std::shared_ptr<const KernelRegistry::Entry> chosen(const Graph& work, std::size_t i) const {
     const Node& n = work.nodes[i];
     return choose_custom(custom_, n.op, kernel_dtype(work, n));
+  }
+  // A built-in Relu or Clip on float32 whose input is the only output of the step just planned, a
+  // built-in Conv, read by nothing else and not a graph output: the Conv's kernel is remade with
+  // the activation as its epilogue (vector_ops.h: the same bits, computed while each block is in
+  // cache) and writes the activation's output directly; the Conv's own output then never exists.
+  bool fold_activation(const Graph& work, std::size_t j, const exec::NodeContext& ctx) {
+    const Node& n = work.nodes[j];
+    if ((n.op != "Relu" && n.op != "Clip") || plan_.steps.empty() || n.inputs.empty() || n.outputs.size() != 1) return false;
+    Step& last = plan_.steps.back();
+    const ValueId v = n.inputs[0];
+    if (!last.with_epilogue || last.outputs.size() != 1 || last.outputs[0] != v) return false;
+    const TensorType &vt = work.values[v].type, &yt = work.values[n.outputs[0]].type;
+    if (vt.dtype != DataType::Float32 || yt.dtype != DataType::Float32 || vt.shape != yt.shape) return false;
+    count_uses();
+    if (uses_[v] != 1 || writes_[v] != 1) return false;  // uses_ counts graph outputs too
+    Epilogue ep;
+    ep.on = true;
+    ep.op = n.op == "Relu" ? simd::Unary::Relu : simd::Unary::Clip;
+    if (n.op == "Clip") ep.p = clip_bounds(ctx);
+    last.kernel = last.with_epilogue(ep);
+    last.with_epilogue = nullptr;
+    last.outputs = n.outputs;
+    fused.emplace_back(j, last.node);
+    return true;
+  }
+
+  // How many times each value is read by a node or listed as a graph output, and written.
+  void count_uses() {
+    if (!uses_.empty()) return;
+    uses_.assign(g_.values.size(), 0);
+    writes_.assign(g_.values.size(), 0);
+    for (const Node& n : g_.nodes) {
+      for (ValueId v : n.inputs)
+        if (v < uses_.size()) ++uses_[v];  // not kNoValue
+      for (ValueId v : n.outputs)
+        if (v < writes_.size()) ++writes_[v];
+    }
+    for (ValueId v : g_.outputs)
+      if (v < uses_.size()) ++uses_[v];
   }
   void push(Step st) {
     for (ValueId v : st.inputs)
@@ -182,6 +239,7 @@ class CpuBuilder final : public exec::NodeBuilder {
   const KernelRegistry& custom_;
   CpuPlan& plan_;
   std::vector<std::size_t>& last_use_;
+  std::vector<int> uses_, writes_;
 };
 
 class CpuBackend final : public Backend {
@@ -211,6 +269,13 @@ class CpuBackend final : public Backend {
     const Graph& work = prepared.work;
     plan->constants = std::move(prepared.constants);
     plan->nodes = std::move(prepared.placement);
+    if (!builder.fused.empty()) {
+      std::vector<std::size_t> at(g.nodes.size(), SIZE_MAX);  // node -> its placement entry
+      for (std::size_t k = 0; k < plan->nodes.size(); ++k)
+        if (plan->nodes[k].node < at.size()) at[plan->nodes[k].node] = k;
+      for (auto [act, conv] : builder.fused)
+        if (at[act] != SIZE_MAX) plan->nodes[at[act]].fused_into = g.nodes[conv].name;
+    }
     plan->types.resize(g.values.size());
     for (std::size_t v = 0; v < g.values.size(); ++v) plan->types[v] = work.values[v].type;
     plan->graph_inputs = g.inputs;

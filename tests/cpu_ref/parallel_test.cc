@@ -1,7 +1,7 @@
 // The CPU backend's threaded and vectorized paths against direct sums written from the ONNX
 // definitions (Conv-11, Gemm-13, MatMul), on 1 and 3 threads: NHWC im2col, 1x1 convolutions
 // read in place, depthwise convolutions (NHWC and NCHW, strides, asymmetric padding), row- and
-// column-split GEMMs, batched MatMul. Then the memory plan: tensors alive at the same time never
+// column-split GEMMs, batched MatMul; a Relu or Clip folded into the Conv before it. Then the memory plan: tensors alive at the same time never
 // share memory, and one plan runs many times, also from several threads at once.
 #include <doctest/doctest.h>
 
@@ -68,12 +68,20 @@ struct ConvCase {
   int64_t c, m, h, w, k, s, group;
   std::vector<int64_t> pads;  // top, left, bottom, right
   bool nhwc;
+  int64_t d = 1;  // dilation, both axes
+};
+
+struct ConvSetup {
+  Graph g;
+  std::vector<float> x;
+  std::vector<double> expect;
 };
 
 // Y = B + sum over (ci, ky, kx) of X * W (ONNX Conv-11), W as OIHW in the math, stored in the
 // layout the case names; depthwise (group = C) with the Arm NN 20.08 MIHW layout [1, C, kh, kw].
-void conv_case(const ConvCase& t) {
-  const int64_t oh = (t.h + t.pads[0] + t.pads[2] - t.k) / t.s + 1, ow = (t.w + t.pads[1] + t.pads[3] - t.k) / t.s + 1;
+ConvSetup conv_setup(const ConvCase& t) {
+  const int64_t span = t.d * (t.k - 1) + 1;
+  const int64_t oh = (t.h + t.pads[0] + t.pads[2] - span) / t.s + 1, ow = (t.w + t.pads[1] + t.pads[3] - span) / t.s + 1;
   const int64_t cg = t.c / t.group;
   const bool dw = t.group == t.c && t.group > 1;
   const auto x = data(static_cast<std::size_t>(t.c * t.h * t.w), 1), w = data(static_cast<std::size_t>(t.m * cg * t.k * t.k), 2),
@@ -106,7 +114,7 @@ void conv_case(const ConvCase& t) {
         for (int64_t ci = 0; ci < cg; ++ci)
           for (int64_t ky = 0; ky < t.k; ++ky)
             for (int64_t kx = 0; kx < t.k; ++kx) {
-              const int64_t iy = y * t.s - t.pads[0] + ky, ix = xx * t.s - t.pads[1] + kx;
+              const int64_t iy = y * t.s - t.pads[0] + ky * t.d, ix = xx * t.s - t.pads[1] + kx * t.d;
               if (iy < 0 || iy >= t.h || ix < 0 || ix >= t.w) continue;
               acc += double(X((o / mg) * cg + ci, iy, ix)) * W(o, ci, ky, kx);
             }
@@ -118,10 +126,16 @@ void conv_case(const ConvCase& t) {
                      {{"kernel_shape", Attr(std::vector<int64_t>{t.k, t.k})},
                       {"pads", Attr(t.pads)},
                       {"strides", Attr(std::vector<int64_t>{t.s, t.s})},
+                      {"dilations", Attr(std::vector<int64_t>{t.d, t.d})},
                       {"group", Attr(t.group)},
                       {"kernel_layout", Attr(layout)},
                       {"data_layout", Attr(std::string(t.nhwc ? "NHWC" : "NCHW"))}});
-  check_threads(g, x, expect);
+  return {std::move(g), x, std::move(expect)};
+}
+
+void conv_case(const ConvCase& t) {
+  const ConvSetup s = conv_setup(t);
+  check_threads(s.g, s.x, s.expect);
 }
 
 }  // namespace
@@ -136,11 +150,92 @@ TEST_CASE("cpu parallel: NHWC convolution by im2col, and 1x1 convolutions read i
   SUBCASE("1x1 on a small image, NCHW, channel blocks") { conv_case({256, 512, 7, 7, 1, 1, 1, {0, 0, 0, 0}, false}); }
 }
 
+TEST_CASE("cpu parallel: im2col of strided, dilated and padded windows, taps wholly in the padding") {
+  // Pads wider than the kernel (whole rows and columns of taps fall outside the image), stride 3,
+  // dilation 2, odd sizes: every tap's input column range is worked out per kx (im2col.cc).
+  SUBCASE("NCHW stride 3, pads 4") { conv_case({5, 7, 11, 13, 3, 3, 1, {4, 4, 4, 4}, false}); }
+  SUBCASE("NCHW stride 2, dilation 2, asymmetric pads") { conv_case({6, 8, 15, 12, 3, 2, 1, {0, 3, 5, 1}, false, 2}); }
+  SUBCASE("NCHW stride 1, dilation 3, 2 groups") { conv_case({4, 6, 9, 10, 3, 1, 2, {2, 2, 2, 2}, false, 3}); }
+  SUBCASE("NHWC stride 3, dilation 2, pads 5") { conv_case({5, 7, 11, 13, 3, 3, 1, {5, 0, 5, 2}, true, 2}); }
+  SUBCASE("NCHW 1 wide image, 5x5 kernel") { conv_case({3, 4, 9, 1, 5, 1, 1, {2, 2, 2, 2}, false}); }
+}
+
+TEST_CASE("cpu parallel: depthwise NCHW stride 2, every left pad parity, odd and even widths") {
+  // The stride-2 padded copy sends even and odd input columns to two phases whose start depends
+  // on pl's parity (depthwise.cc Padded::fill).
+  for (int64_t pl : {0, 1, 2, 3})
+    for (int64_t w : {9, 10, 31, 32}) {
+      CAPTURE(pl);
+      CAPTURE(w);
+      conv_case({8, 8, 7, w, 3, 2, 8, {1, pl, 1, 3 - pl % 2}, false});
+    }
+  SUBCASE("dilation 2") { conv_case({8, 8, 12, 17, 3, 2, 8, {2, 1, 2, 2}, false, 2}); }
+}
+
 TEST_CASE("cpu parallel: depthwise convolution, NHWC and NCHW, strides 1 and 2, asymmetric padding") {
   SUBCASE("NHWC stride 1") { conv_case({32, 32, 40, 40, 3, 1, 32, {1, 1, 1, 1}, true}); }
   SUBCASE("NHWC stride 2, pad bottom/right only") { conv_case({48, 48, 41, 41, 3, 2, 48, {0, 0, 1, 1}, true}); }
   SUBCASE("NCHW stride 1") { conv_case({32, 32, 40, 40, 3, 1, 32, {1, 1, 1, 1}, false}); }
   SUBCASE("NCHW stride 2") { conv_case({24, 24, 41, 41, 5, 2, 24, {2, 1, 2, 2}, false}); }
+}
+
+namespace {
+
+// The conv setup with its output renamed "v" and read by `act` (Relu, or Clip with constant
+// min / max) whose output is "y". extra 1: v is a graph output as well; extra 2: v is also read by
+// a Neg node (output "z"). Expected y: ONNX Relu-14 max(0, v), Clip-13 min(max, max(min, v)).
+ConvSetup with_activation(ConvSetup s, const std::string& act, float lo, float hi, int extra) {
+  Graph& g = s.g;
+  const ValueId v = g.outputs[0];
+  g.values[v].name = "v";
+  g.outputs.clear();
+  const ValueId y = g.add_value(Value{"y", g.values[v].type, std::nullopt, {}});
+  Node n{act, "act", {v}, {y}, {}};
+  if (act == "Clip") {
+    n.inputs.push_back(g.add_value(Value{"lo", f32({}), bytes({lo}), {}}));
+    n.inputs.push_back(g.add_value(Value{"hi", f32({}), bytes({hi}), {}}));
+  }
+  g.add_node(std::move(n));
+  g.outputs.push_back(y);
+  if (extra == 1) g.outputs.push_back(v);
+  if (extra == 2) {
+    const ValueId z = g.add_value(Value{"z", g.values[v].type, std::nullopt, {}});
+    g.add_node(Node{"Neg", "neg", {v}, {z}, {}});
+    g.outputs.push_back(z);
+  }
+  for (double& e : s.expect) e = act == "Relu" ? std::max(0.0, e) : std::min<double>(hi, std::max<double>(lo, e));
+  return s;
+}
+
+// The node the cpu plan of g says computes node "act" (empty when it runs on its own).
+std::string fused_into(const Graph& g) {
+  cpu_ref::register_backend();
+  const auto plan = find_backend("cpu")->prepare(g, {});
+  for (const NodePlacement& p : plan->placement())
+    if (p.name == "act") return p.fused_into;
+  FAIL("no placement for node act");
+  return {};
+}
+
+}  // namespace
+
+TEST_CASE("cpu plan: a Relu or Clip after a Conv becomes the Conv's epilogue only when nothing else reads the Conv") {
+  const std::vector<ConvCase> convs = {
+      {8, 16, 12, 12, 3, 1, 1, {1, 1, 1, 1}, false},  // im2col + GEMM, NCHW
+      {8, 16, 12, 12, 1, 1, 1, {0, 0, 0, 0}, true},   // 1x1 read in place, NHWC
+      {8, 8, 13, 13, 3, 2, 8, {1, 1, 1, 1}, false},   // depthwise NCHW plane
+      {8, 8, 13, 13, 3, 1, 8, {1, 1, 1, 1}, true},    // depthwise NHWC rows
+  };
+  for (std::size_t i = 0; i < convs.size(); ++i)
+    for (const char* act : {"Relu", "Clip"})
+      for (int extra : {0, 1, 2}) {
+        CAPTURE(i);
+        CAPTURE(act);
+        CAPTURE(extra);
+        const ConvSetup s = with_activation(conv_setup(convs[i]), act, -0.25f, 0.5f, extra);
+        CHECK(fused_into(s.g) == (extra == 0 ? "n" : ""));
+        check_threads(s.g, s.x, s.expect);
+      }
 }
 
 TEST_CASE("cpu parallel: Gemm split by rows and by columns, batched MatMul") {

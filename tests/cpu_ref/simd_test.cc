@@ -284,6 +284,10 @@ TEST_CASE("cpu simd: depthwise_plane is the bias plus every tap of the padded pl
         DepthwisePlane dp;
         dp.src = src.data(), dp.row_stride = sw * phase, dp.phase_stride = phase, dp.w = wt.data(), dp.bias = 0.25f, dp.y = y.data();
         dp.oh = oh, dp.ow = ow, dp.kh = kh, dp.kw = kw, dp.sh = sh, dp.sw = sw, dp.dh = dh, dp.dw = dw;
+        std::vector<int64_t> taps;  // the offsets simd.h documents, written out per tap
+        for (int64_t ky = 0; ky < kh; ++ky)
+          for (int64_t kx = 0; kx < kw; ++kx) taps.push_back(ky * dh * sw * phase + (kx * dw % sw) * phase + kx * dw / sw);
+        dp.taps = taps.data();
         k->depthwise_plane(dp);
         for (int64_t oy = 0; oy < oh; ++oy)
           for (int64_t ox = 0; ox < ow; ++ox) {

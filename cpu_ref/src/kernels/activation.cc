@@ -33,6 +33,16 @@ Kernel scalar(const KernelContext& c, F f) {
 
 }  // namespace
 
+simd::UnaryParams clip_bounds(const KernelContext& c) {
+  auto bound = [&c](std::size_t i, const char* what, float none) {
+    if (!c.has_input(i)) return none;
+    const std::vector<float>& v = c.value(i, what);
+    if (v.size() != 1) c.invalid(ErrorId::Shape, std::string(what) + " must hold one value");
+    return v[0];
+  };
+  return {bound(1, "min", -INFINITY), bound(2, "max", INFINITY)};
+}
+
 void add_activation_kernels(KernelTable& t) {
   t["Relu"] = vec(Unary::Relu);  // std::max(0, x)
   t["Sigmoid"] = vec(Unary::Sigmoid);
@@ -45,15 +55,7 @@ void add_activation_kernels(KernelTable& t) {
   };
   // std::min(max, std::max(min, x)) (Arm NN BoundedReLu with a = max, b = min); ONNX Clip-13's
   // min (input 1) and max (input 2) are one-element constants, an absent one no bound.
-  t["Clip"] = [](const KernelContext& c) {
-    auto bound = [&c](std::size_t i, const char* what, float none) {
-      if (!c.has_input(i)) return none;
-      const std::vector<float>& v = c.value(i, what);
-      if (v.size() != 1) c.invalid(ErrorId::Shape, std::string(what) + " must hold one value");
-      return v[0];
-    };
-    return simd_unary(c, Unary::Clip, {bound(1, "min", -INFINITY), bound(2, "max", INFINITY)});
-  };
+  t["Clip"] = [](const KernelContext& c) { return simd_unary(c, Unary::Clip, clip_bounds(c)); };
   t["LeakyRelu"] = [](const KernelContext& c) { return simd_unary(c, Unary::LeakyRelu, {attr_f(c, "alpha", 0.01), 0}); };
   t["Elu"] = [](const KernelContext& c) { return simd_unary(c, Unary::Elu, {attr_f(c, "alpha", 1.0), 0}); };
   t["Softplus"] = vec(Unary::Softplus);

@@ -14,6 +14,7 @@
 
 #include "../sgemm/sgemm.h"
 #include "conv.h"
+#include "im2col.h"
 #include "spatial.h"
 
 namespace nnbridge::cpu_ref {
@@ -72,9 +73,9 @@ struct Blocks {
   int threads = 1;
   int64_t rows = 1, chans = 1;
 };
-void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* bias, float* y, const Blocks& b);
+void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* bias, float* y, const Blocks& b, const Epilogue& ep);
 
-Kernel make_conv(const KernelContext& ctx) {
+EpilogueKernel make_conv(const KernelContext& ctx) {
   const Shape& xs = ctx.in[0].shape;
   const Shape& ys = ctx.out[0].shape;
   if (xs.size() != 4) ctx.unsupported("only 1-D, 2-D and 3-D convolutions (X of rank 3, 4 or 5) are implemented");
@@ -135,7 +136,8 @@ Kernel make_conv(const KernelContext& ctx) {
   std::shared_ptr<const std::vector<float>> wprep;
   if (repack && ctx.constants[1]) wprep = std::make_shared<const std::vector<float>>(pack(ctx.constants[1]->data()));
 
-  return [g, repack, wprep, pack, has_bias, bscale, blocks](std::span<const float* const> in, std::span<float* const> out) {
+  return [g, repack, wprep, pack, has_bias, bscale, blocks](const Epilogue& ep) -> Kernel {
+    return [g, repack, wprep, pack, has_bias, bscale, blocks, ep](std::span<const float* const> in, std::span<float* const> out) {
     std::vector<float> wlocal;
     const float* w = in[1];
     if (wprep) {
@@ -145,11 +147,12 @@ Kernel make_conv(const KernelContext& ctx) {
       w = wlocal.data();
     }
     const std::vector<float> bias = conv_bias(has_bias ? in[2] : nullptr, bscale, g.m);
-    conv_gemm(g, in[0], w, bias.data(), out[0], blocks);
+    conv_gemm(g, in[0], w, bias.data(), out[0], blocks, ep);
+    };
   };
 }
 
-void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* bias, float* y, const Blocks& bl) {
+void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* bias, float* y, const Blocks& bl, const Epilogue& ep) {
   const int64_t cg = g.c / g.group, mg = g.m / g.group, K = cg * g.kh * g.kw, PO = g.oh * g.ow;
   const bool direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.oh == g.h && g.ow == g.w;
   const int64_t rows_per = (g.oh + bl.rows - 1) / bl.rows, chans_per = (mg + bl.chans - 1) / bl.chans;
@@ -161,7 +164,6 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* b
     if (oy0 >= oy1 || m0 >= m1) return;
     const int64_t P = (oy1 - oy0) * g.ow, p0 = oy0 * g.ow, o0 = gi * mg + m0;  // o0: first output channel
     const float* wm = w + o0 * K;  // rows o0 .. o0 + mb of W as [M, K]
-    std::unique_ptr<float[]> col;  // im2col, not zero-filled: every element is written
     if (g.nhwc) {
       // col [P, K], K = (ky, kx, ci); Y block [P, mb] at column o0 of the [N*OH*OW, M] output.
       const float* cp;
@@ -170,20 +172,9 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* b
         cp = x + (n * PO + p0) * g.c + gi * cg;
         cstride = g.c;
       } else {
-        col.reset(new float[static_cast<std::size_t>(P * K)]);
-        for (int64_t oy = oy0; oy < oy1; ++oy)
-          for (int64_t ox = 0; ox < g.ow; ++ox) {
-            float* row = col.get() + ((oy - oy0) * g.ow + ox) * K;
-            for (int64_t ky = 0; ky < g.kh; ++ky) {
-              const int64_t iy = oy * g.sh - g.pt + ky * g.dh;
-              for (int64_t kx = 0; kx < g.kw; ++kx, row += cg) {
-                const int64_t ix = ox * g.sw - g.pl + kx * g.dw;
-                if (iy >= 0 && iy < g.h && ix >= 0 && ix < g.w) std::copy_n(x + ((n * g.h + iy) * g.w + ix) * g.c + gi * cg, cg, row);
-                else std::fill_n(row, cg, 0.0f);
-              }
-            }
-          }
-        cp = col.get();
+        float* col = thread_scratch(static_cast<std::size_t>(P * K));
+        im2col_nhwc(g, x, n, gi, oy0, oy1, col);
+        cp = col;
       }
       SgemmArgs a;
       a.m = P, a.n = mb, a.k = K;
@@ -192,6 +183,7 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* b
       a.c = y + (n * PO + p0) * g.m + o0, a.ldc = g.m;
       a.bias_n = bias + o0;
       sgemm(a);
+      for (int64_t p = 0; p < P; ++p) ep.apply(a.c + p * g.m, mb);
       return;
     }
     // NCHW: col [K, P], K = (ci, ky, kx); Y block [mb, P] in rows of the output planes.
@@ -201,21 +193,9 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* b
       cp = x + (n * g.c + gi * cg) * PO + p0;
       cstride = PO;
     } else {
-      col.reset(new float[static_cast<std::size_t>(K * P)]);
-      for (int64_t ci = 0; ci < cg; ++ci)
-        for (int64_t ky = 0; ky < g.kh; ++ky)
-          for (int64_t kx = 0; kx < g.kw; ++kx) {
-            float* row = col.get() + ((ci * g.kh + ky) * g.kw + kx) * P;
-            const float* plane = x + (n * g.c + gi * cg + ci) * g.h * g.w;
-            for (int64_t oy = oy0; oy < oy1; ++oy) {
-              const int64_t iy = oy * g.sh - g.pt + ky * g.dh;
-              for (int64_t ox = 0; ox < g.ow; ++ox) {
-                const int64_t ix = ox * g.sw - g.pl + kx * g.dw;
-                row[(oy - oy0) * g.ow + ox] = (iy >= 0 && iy < g.h && ix >= 0 && ix < g.w) ? plane[iy * g.w + ix] : 0.0f;
-              }
-            }
-          }
-      cp = col.get();
+      float* col = thread_scratch(static_cast<std::size_t>(K * P));
+      im2col_nchw(g, x, n, gi, oy0, oy1, col);
+      cp = col;
     }
     SgemmArgs a;
     a.m = mb, a.n = P, a.k = K;
@@ -224,6 +204,7 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* b
     a.c = y + (n * g.m + o0) * PO + p0, a.ldc = PO;
     a.bias_m = bias + o0;
     sgemm(a);
+    for (int64_t o = 0; o < mb; ++o) ep.apply(a.c + o * PO, P);
   });
 }
 
@@ -232,13 +213,18 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* b
 void add_conv_kernels(KernelTable& t) {
   // Rank 3 (1-D) runs as 2-D with height 1 (spatial.h), rank 5 on the direct 3-D loops (conv3d.cc).
   t["Conv"] = [](const KernelContext& ctx) {
-    const std::size_t rank = ctx.in[0].shape.size();
-    if (rank == 3) {
-      const Lifted lifted(ctx, 2, {1});
-      return make_conv(lifted.ctx());
-    }
-    return rank == 5 ? make_conv3d(ctx) : make_conv(ctx);
+    if (ctx.in[0].shape.size() == 5) return make_conv3d(ctx);
+    return conv_with_epilogue(ctx)(Epilogue{});
   };
+}
+
+EpilogueKernel conv_with_epilogue(const KernelContext& ctx) {
+  const std::size_t rank = ctx.in[0].shape.size();
+  if (rank == 3) {
+    const Lifted lifted(ctx, 2, {1});
+    return make_conv(lifted.ctx());
+  }
+  return rank == 5 ? nullptr : make_conv(ctx);  // make_conv refuses ranks other than 4
 }
 
 }  // namespace nnbridge::cpu_ref

@@ -6,6 +6,7 @@
 #include <memory>
 
 #include "../kernel.h"
+#include "vector_ops.h"
 
 namespace nnbridge::cpu_ref {
 
@@ -31,8 +32,9 @@ std::vector<float> conv_bias(const float* b, const std::vector<float>& bscale, i
 
 /// Depthwise convolution with channel multiplier 1 (group = C = M), computed directly: each
 /// output is B[c] + the sum over the taps inside the image, in (ky, kx) order. Threads split
-/// output rows. W is packed at prepare time when constant, else per run.
-Kernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool has_bias, std::vector<float> bscale);
+/// output rows. W is packed at prepare time when constant, else per run. The epilogue runs on
+/// each output row (NHWC) or plane (NCHW) once it is complete.
+EpilogueKernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool has_bias, std::vector<float> bscale);
 
 /// Conv on rank-5 X (conv3d.cc): direct loops, kernel_layout OIHW, OHWI or HWIO.
 Kernel make_conv3d(const KernelContext& ctx);

@@ -9,6 +9,7 @@
 
 #include "../simd/simd.h"
 #include "conv.h"
+#include "im2col.h"
 
 namespace nnbridge::cpu_ref {
 
@@ -51,12 +52,28 @@ struct Padded {
         std::fill(row + hi, row + phase, 0.0f);
         continue;
       }
-      for (int64_t p = 0; p < sw; ++p)
-        for (int64_t q = 0; q < phase; ++q) {
-          const int64_t ix = q * sw + p - g.pl;
-          row[p * phase + q] = ix >= 0 && ix < g.w ? xr[ix] : 0.0f;
-        }
+      // sw == 2: input column ix is padded column ix + pl, phase (ix + pl) % 2, place (ix + pl) / 2.
+      // Even input columns go to one phase, odd ones to the other, each at consecutive places.
+      std::fill(row, row + 2 * phase, 0.0f);
+      const int64_t pl = g.pl, w = g.w;
+      // Where ix = 0 and ix = 1 land in the row (then consecutive places), and how many fit.
+      const int64_t even_at = pl % 2 == 0 ? pl / 2 : phase + (pl - 1) / 2;
+      const int64_t odd_at = pl % 2 == 0 ? phase + pl / 2 : (pl + 1) / 2;
+      const int64_t n_even = std::clamp<int64_t>(phase - (pl % 2 == 0 ? pl / 2 : (pl - 1) / 2), 0, (w + 1) / 2);
+      const int64_t n_odd = std::clamp<int64_t>(phase - (pl % 2 == 0 ? pl / 2 : (pl + 1) / 2), 0, w / 2);
+      for (int64_t k = 0; k < n_even; ++k) row[even_at + k] = xr[2 * k];
+      for (int64_t k = 0; k < n_odd; ++k) row[odd_at + k] = xr[2 * k + 1];
     }
+  }
+  // depthwise_plane's tap offsets (simd.h DepthwisePlane::taps).
+  std::vector<int64_t> taps(const ConvGeom& g) const {
+    std::vector<int64_t> t;
+    for (int64_t ky = 0; ky < g.kh; ++ky)
+      for (int64_t kx = 0; kx < g.kw; ++kx) {
+        const int64_t c = kx * g.dw;
+        t.push_back(ky * g.dh * sw * phase + (c % sw) * phase + c / sw);
+      }
+    return t;
   }
 };
 
@@ -87,13 +104,14 @@ void nchw_plane(const ConvGeom& g, const simd::Kernels& k, const float* x, const
 
 }  // namespace
 
-Kernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool has_bias, std::vector<float> bscale) {
+EpilogueKernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool has_bias, std::vector<float> bscale) {
   std::shared_ptr<const std::vector<float>> wprep;
   if (ctx.constants[1]) wprep = std::make_shared<const std::vector<float>>(depthwise_weights(g, ctx.constants[1]->data()));
   const int64_t macs = g.n * g.c * g.kh * g.kw * g.oh * g.ow;
   const int threads = macs < (int64_t{1} << 18) ? 1 : ctx.threads;
   const auto* k = &simd::kernels();
-  return [g, wprep, has_bias, bscale, threads, k](std::span<const float* const> in, std::span<float* const> out) {
+  return [g, wprep, has_bias, bscale, threads, k](const Epilogue& ep) -> Kernel {
+    return [g, wprep, has_bias, bscale, threads, k, ep](std::span<const float* const> in, std::span<float* const> out) {
     std::vector<float> wlocal;
     const float* w;
     if (wprep) {
@@ -119,6 +137,7 @@ Kernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool has_bias
           row.iy0 = oy * g.sh - g.pt, row.dh = g.dh;
           row.ow = g.ow, row.sw = g.sw, row.pl = g.pl, row.dw = g.dw;
           k->depthwise_row(row);
+          ep.apply(row.y, g.ow * g.c);
         }
       });
       return;
@@ -127,17 +146,20 @@ Kernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool has_bias
       // Strides 1 and 2: each plane copied once into a zero-padded buffer, then computed in
       // whole registers (depthwise_plane). Planes split across threads, a buffer per range.
       const Padded pad(g, k->lanes);
+      const std::vector<int64_t> taps = pad.taps(g);
       const int64_t plane_macs = std::max<int64_t>(1, g.oh * g.ow * g.kh * g.kw);
       parallel_ranges(threads, g.n * g.c, std::max<int64_t>(1, (int64_t{1} << 16) / plane_macs), [&](int64_t p0, int64_t p1) {
-        std::vector<float> buf(static_cast<std::size_t>(pad.size()));
+        float* buf = thread_scratch(static_cast<std::size_t>(pad.size()));  // fill() writes all of it
         simd::DepthwisePlane dp;
-        dp.src = buf.data(), dp.row_stride = pad.sw * pad.phase, dp.phase_stride = pad.phase;
+        dp.src = buf, dp.row_stride = pad.sw * pad.phase, dp.phase_stride = pad.phase;
         dp.oh = g.oh, dp.ow = g.ow, dp.kh = g.kh, dp.kw = g.kw, dp.sh = g.sh, dp.sw = g.sw, dp.dh = g.dh, dp.dw = g.dw;
+        dp.taps = taps.data();
         for (int64_t plane = p0; plane < p1; ++plane) {
           const int64_t c = plane % g.c;
-          pad.fill(g, x + plane * g.h * g.w, buf.data());
+          pad.fill(g, x + plane * g.h * g.w, buf);
           dp.w = w + c * g.kh * g.kw, dp.bias = bias[static_cast<std::size_t>(c)], dp.y = y + plane * g.oh * g.ow;
           k->depthwise_plane(dp);
+          ep.apply(dp.y, g.oh * g.ow);
         }
       });
       return;
@@ -145,7 +167,9 @@ Kernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool has_bias
     parallel_for(threads, g.n * g.c, [&](int64_t plane) {
       const int64_t c = plane % g.c;
       nchw_plane(g, *k, x + plane * g.h * g.w, w + c * g.kh * g.kw, bias[static_cast<std::size_t>(c)], y + plane * g.oh * g.ow);
+      ep.apply(y + plane * g.oh * g.ow, g.oh * g.ow);
     });
+    };
   };
 }
 

@@ -316,14 +316,11 @@ struct Impl {
   static void plane_block(const DepthwisePlane& p, const float* base, int64_t ox, float* yr, int64_t valid) {
     B acc[NV];
     for (int v = 0; v < NV; ++v) acc[v] = B(p.bias);
-    for (int64_t ky = 0; ky < p.kh; ++ky) {
-      const float* row = base + ky * p.dh * p.row_stride + ox;
-      for (int64_t kx = 0; kx < p.kw; ++kx) {
-        const int64_t c = kx * p.dw;
-        const float* src = row + (c % p.sw) * p.phase_stride + c / p.sw;
-        const B wt(p.w[ky * p.kw + kx]);
-        for (int v = 0; v < NV; ++v) acc[v] = acc[v] + load(src + v * static_cast<int64_t>(L)) * wt;
-      }
+    const float* at0 = base + ox;
+    for (int64_t t = 0, taps = p.kh * p.kw; t < taps; ++t) {  // (ky, kx) order
+      const float* src = at0 + p.taps[t];
+      const B wt(p.w[t]);
+      for (int v = 0; v < NV; ++v) acc[v] = acc[v] + load(src + v * static_cast<int64_t>(L)) * wt;
     }
     for (int v = 0; v < NV; ++v) {
       const int64_t at = v * static_cast<int64_t>(L);

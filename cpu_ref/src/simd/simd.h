@@ -102,6 +102,10 @@ struct DepthwisePlane {
   float bias = 0;
   float* y = nullptr;        ///< the output plane, [oh][ow]
   int64_t oh = 0, ow = 0, kh = 0, kw = 0, sh = 1, sw = 1, dh = 1, dw = 1;
+  /// kh * kw offsets, tap (ky, kx) at [ky * kw + kx]: where the tap's input for output column 0
+  /// of a row is, from that row's first padded row: ky * dh * row_stride + (kx * dw % sw) *
+  /// phase_stride + kx * dw / sw (made once by the caller, not per register block).
+  const int64_t* taps = nullptr;
 };
 
 /// The kernels of one instruction set.

@@ -132,8 +132,11 @@ int run_body(const RunArgs& a, BenchmarkEventWriter& event, Stage& stage, std::s
   summary["requested_backend"] = backend_name;
   summary["backends"] = per_backend;
   summary["nodes"] = nlohmann::json::array();
-  for (const NodePlacement& p : plan->placement())
-    summary["nodes"].push_back({{"node", p.node}, {"name", p.name}, {"op", p.op}, {"backend", p.backend}});
+  for (const NodePlacement& p : plan->placement()) {
+    nlohmann::json node = {{"node", p.node}, {"name", p.name}, {"op", p.op}, {"backend", p.backend}};
+    if (!p.fused_into.empty()) node["fused_into"] = p.fused_into;
+    summary["nodes"].push_back(std::move(node));
+  }
 #ifdef NNBRIDGE_HAVE_OPENCL
   // The OpenCL device the opencl plan holds (its buffers live there even when every node fell
   // back), as `nnbridge devices --json` lists it. An input-bound plan prepares per run with these

@@ -113,6 +113,10 @@ struct NodePlacement {
   std::string name;      ///< Node::name
   std::string op;        ///< Node::op
   std::string backend;   ///< the backend that runs it: the prepared one, or one of its fallback list
+  /// The name of the node whose kernel computes this one as well, or empty: the cpu backend folds
+  /// a Relu or Clip into the Conv before it when nothing else reads the Conv's output (docs/api.md,
+  /// "Numerics of the cpu backend": the values are the same bits).
+  std::string fused_into;
 };
 
 /// A prepared graph. Immutable after Backend::prepare(); run() may be called many times,

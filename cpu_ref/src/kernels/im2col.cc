@@ -1,0 +1,82 @@
+// im2col (im2col.h).
+#include "im2col.h"
+
+#include <algorithm>
+#include <memory>
+#include <vector>
+
+namespace nnbridge::cpu_ref {
+
+namespace {
+
+// Output columns ox whose input column ix = ox * s - p + k * d lies in [0, w): [lo, hi).
+struct ColRange {
+  int64_t lo = 0, hi = 0, ix0 = 0;  // ix0: the input column of ox = lo
+};
+ColRange col_range(int64_t w, int64_t ow, int64_t s, int64_t p, int64_t off) {
+  // ix >= 0  <=>  ox >= ceil((p - off) / s);  ix <= w - 1  <=>  ox <= floor((w - 1 + p - off) / s).
+  auto floor_div = [](int64_t a, int64_t b) { return a >= 0 ? a / b : -((-a + b - 1) / b); };
+  ColRange r;
+  r.lo = std::clamp<int64_t>(-floor_div(off - p, s), 0, ow);
+  r.hi = std::clamp<int64_t>(floor_div(w - 1 + p - off, s) + 1, r.lo, ow);
+  r.ix0 = r.lo * s - p + off;
+  return r;
+}
+
+}  // namespace
+
+void im2col_nchw(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float* col) {
+  const int64_t cg = g.c / g.group, P = (oy1 - oy0) * g.ow;
+  std::vector<ColRange> cols(static_cast<std::size_t>(g.kw));
+  for (int64_t kx = 0; kx < g.kw; ++kx) cols[kx] = col_range(g.w, g.ow, g.sw, g.pl, kx * g.dw);
+  for (int64_t ci = 0; ci < cg; ++ci) {
+    const float* plane = x + (n * g.c + gi * cg + ci) * g.h * g.w;
+    for (int64_t ky = 0; ky < g.kh; ++ky)
+      for (int64_t kx = 0; kx < g.kw; ++kx) {
+        float* row = col + ((ci * g.kh + ky) * g.kw + kx) * P;
+        const ColRange r = cols[kx];
+        for (int64_t oy = oy0; oy < oy1; ++oy, row += g.ow) {
+          const int64_t iy = oy * g.sh - g.pt + ky * g.dh;
+          if (iy < 0 || iy >= g.h || r.lo == r.hi) {
+            std::fill_n(row, g.ow, 0.0f);
+            continue;
+          }
+          std::fill_n(row, r.lo, 0.0f);
+          const float* src = plane + iy * g.w + r.ix0;
+          if (g.sw == 1) std::copy_n(src, r.hi - r.lo, row + r.lo);
+          else
+            for (int64_t ox = r.lo; ox < r.hi; ++ox, src += g.sw) row[ox] = *src;
+          std::fill(row + r.hi, row + g.ow, 0.0f);
+        }
+      }
+  }
+}
+
+void im2col_nhwc(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float* col) {
+  const int64_t cg = g.c / g.group, K = cg * g.kh * g.kw;
+  for (int64_t oy = oy0; oy < oy1; ++oy)
+    for (int64_t ox = 0; ox < g.ow; ++ox) {
+      float* row = col + ((oy - oy0) * g.ow + ox) * K;
+      for (int64_t ky = 0; ky < g.kh; ++ky) {
+        const int64_t iy = oy * g.sh - g.pt + ky * g.dh;
+        for (int64_t kx = 0; kx < g.kw; ++kx, row += cg) {
+          const int64_t ix = ox * g.sw - g.pl + kx * g.dw;
+          if (iy >= 0 && iy < g.h && ix >= 0 && ix < g.w) std::copy_n(x + ((n * g.h + iy) * g.w + ix) * g.c + gi * cg, cg, row);
+          else std::fill_n(row, cg, 0.0f);
+        }
+      }
+    }
+}
+
+float* thread_scratch(std::size_t count) {
+  thread_local std::unique_ptr<float[]> buf;
+  thread_local std::size_t size = 0;
+  if (count > size) {
+    buf.reset();  // the old block first: peak memory is one buffer, not two
+    buf.reset(new float[count]);
+    size = count;
+  }
+  return buf.get();
+}
+
+}  // namespace nnbridge::cpu_ref

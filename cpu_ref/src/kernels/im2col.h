@@ -1,0 +1,29 @@
+// im2col of the GEMM convolution (conv.cc): the input patches of a block of output rows laid
+// out as the matrix the GEMM multiplies with W. Pure copies: every element is either an input
+// element or an exact 0 (a tap in the padding), so no result depends on how they are copied.
+#pragma once
+
+#include <cstdint>
+
+#include "conv.h"
+
+namespace nnbridge::cpu_ref {
+
+/// NCHW: col [K, P] row-major, K = (ci, ky, kx) over the cg = c / group input channels of group
+/// gi, P = (oy1 - oy0) * ow output positions of rows oy0 .. oy1 of image n:
+/// col[(ci, ky, kx)][(oy - oy0) * ow + ox] = X[n][gi * cg + ci][iy][ix] with iy = oy * sh - pt +
+/// ky * dh, ix = ox * sw - pl + kx * dw (ONNX Conv-11), or 0 outside the image. Each row of a tap
+/// is one bulk copy between two zero runs: the columns whose ix is inside the image are
+/// computed once per kx, not tested per element.
+void im2col_nchw(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float* col);
+
+/// NHWC: col [P, K] row-major, K = (ky, kx, ci): col[(oy - oy0) * ow + ox][(ky, kx, ci)] =
+/// X[n][iy][ix][gi * cg + ci], or 0 outside the image (the same iy, ix).
+void im2col_nhwc(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float* col);
+
+/// A scratch buffer of at least `count` floats owned by the calling thread, reused by every
+/// later call on it (the im2col blocks of successive convolutions and runs), so that a run
+/// allocates and page-faults no fresh patch memory. Contents are unspecified.
+float* thread_scratch(std::size_t count);
+
+}  // namespace nnbridge::cpu_ref

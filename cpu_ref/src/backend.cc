@@ -50,7 +50,7 @@ bool writes_every_output(const Node& n, const exec::NodeContext& ctx) {
 class CpuPlan final : public Plan {
  public:
   std::vector<TensorType> types;                        // per value
-  std::vector<std::shared_ptr<const std::vector<float>>> constants;  // per value, or null
+  std::vector<std::shared_ptr<const exec::FloatConstant>> constants;  // per value, or null
   std::vector<Step> steps;
   std::vector<ValueId> graph_inputs, graph_outputs;
   std::vector<int64_t> offset;                          // per value: place in the arena (memory_plan.h), or -1

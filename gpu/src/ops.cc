@@ -91,7 +91,7 @@ OpFactory unary(Unary op, const char* a_name = nullptr, double a_default = 0, co
 Launch clip(const OpContext& c) {
   auto bound = [&c](std::size_t i, const char* what, float none) {
     if (!c.k.has_input(i)) return none;
-    const std::vector<float>& v = c.k.value(i, what);
+    const exec::FloatConstant& v = c.k.value(i, what);
     if (v.size() != 1) c.k.invalid(ErrorId::Shape, std::string(what) + " must hold one value");
     return v[0];
   };

@@ -73,7 +73,7 @@ Launch pad(const OpContext& c) {
   else k.unsupported("Pad mode " + mode);
   float value = 0.0f;
   if (k.has_input(2)) {
-    const std::vector<float>& v = k.value(2, "constant_value");
+    const exec::FloatConstant& v = k.value(2, "constant_value");
     if (v.size() != 1) k.invalid(ErrorId::Shape, "constant_value must hold one value");
     value = v[0];
   }

@@ -36,7 +36,8 @@ class RunValue {
  public:
   RunValue() = default;
   RunValue(const KernelContext& k, std::size_t input) : n_(static_cast<std::size_t>(numel(k.in[input].shape))) {
-    if (input < k.constants.size() && k.constants[input]) constant_ = *k.constants[input];
+    if (input < k.constants.size() && k.constants[input])
+      constant_ = std::vector<float>(k.constants[input]->begin(), k.constants[input]->end());
   }
   bool is_constant() const { return constant_.has_value(); }
   std::vector<float> get(const Device& dev, const cl::Buffer& b) const {

@@ -131,7 +131,7 @@ Weights weights_of(const OpContext& c, const std::vector<GatherDim>& view, bool 
   const KernelContext& k = c.k;
   Weights w;
   if (k.constants[1]) {
-    const std::vector<float>& src = *k.constants[1];
+    const exec::FloatConstant& src = *k.constants[1];
     Shape dims;
     for (const GatherDim& d : view) dims.push_back(d.size);
     const int64_t n = numel(dims), r = static_cast<int64_t>(view.size());

@@ -43,7 +43,7 @@ class StubPlan final : public Plan {
     Fn fn;
   };
   std::vector<TensorType> types;
-  std::vector<std::shared_ptr<const std::vector<float>>> constants;
+  std::vector<std::shared_ptr<const exec::FloatConstant>> constants;
   std::vector<Step> steps;
   std::vector<ValueId> graph_in, graph_out;
   std::vector<std::pair<std::string, TensorType>> in_types, out_types;
@@ -59,7 +59,7 @@ class StubPlan final : public Plan {
       v[graph_in[k]] = exec::to_float(t.type(), t.bytes().data(), t.element_count());
     }
     for (std::size_t i = 0; i < types.size(); ++i)
-      if (constants[i]) v[i] = *constants[i];
+      if (constants[i]) v[i].assign(constants[i]->begin(), constants[i]->end());
     for (const Step& s : steps) {
       std::vector<const float*> in;
       std::vector<float*> out;

@@ -36,7 +36,7 @@ Kernel scalar(const KernelContext& c, F f) {
 simd::UnaryParams clip_bounds(const KernelContext& c) {
   auto bound = [&c](std::size_t i, const char* what, float none) {
     if (!c.has_input(i)) return none;
-    const std::vector<float>& v = c.value(i, what);
+    const exec::FloatConstant& v = c.value(i, what);
     if (v.size() != 1) c.invalid(ErrorId::Shape, std::string(what) + " must hold one value");
     return v[0];
   };

@@ -189,7 +189,7 @@ Kernel make_pad(const KernelContext& ctx) {
   if (mode != "constant" && mode != "reflect" && mode != "edge" && mode != "symmetric") ctx.unsupported("Pad mode " + mode);
   float value = 0.0f;
   if (ctx.has_input(2)) {
-    const std::vector<float>& v = ctx.value(2, "constant_value");
+    const exec::FloatConstant& v = ctx.value(2, "constant_value");
     if (v.size() != 1) ctx.invalid(ErrorId::Shape, "constant_value must hold one value");
     value = v[0];
   }

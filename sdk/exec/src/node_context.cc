@@ -48,7 +48,7 @@ int64_t NodeContext::attr_axis(std::string_view name, int64_t fallback, int64_t 
   return normalize_axis(attr_int(name, fallback), rank, name);
 }
 
-const std::vector<float>& NodeContext::value(std::size_t input, std::string_view what) const {
+const FloatConstant& NodeContext::value(std::size_t input, std::string_view what) const {
   if (!has_input(input)) invalid(ErrorId::Arity, "input " + std::to_string(input) + " (" + std::string(what) + ") is absent");
   if (input >= constants.size() || !constants[input])
     throw NeedsValue("input " + std::to_string(input) + " (" + std::string(what) +

@@ -119,7 +119,7 @@ std::shared_ptr<const ForeignNode> prepare_foreign(const Graph& work, std::size_
 constexpr int64_t kFoldMaxElements = 1 << 16;
 
 bool fold_node(Graph& work, std::size_t i, const Graph& g, const BackendOptions& options, const std::string& self,
-               bool custom, std::vector<std::shared_ptr<const std::vector<float>>>& constants) {
+               bool custom, std::vector<std::shared_ptr<const FloatConstant>>& constants) {
   const Node& n = work.nodes[i];
   if (custom || work.nodes.size() < 2 || n.outputs.empty()) return false;
   const bool reads_type_only = n.op == "Shape" || n.op == "Size" || n.op == "Rank";
@@ -153,7 +153,7 @@ bool fold_node(Graph& work, std::size_t i, const Graph& g, const BackendOptions&
     const ValueId v = n.outputs[port.slot];
     const HostTensor& t = out.at(port.name);
     work.values[v].constant = Buffer::copy_of(t.bytes());
-    constants[v] = std::make_shared<const std::vector<float>>(to_float(t.type(), t.bytes().data(), t.element_count()));
+    constants[v] = std::make_shared<const FloatConstant>(FloatConstant::of(t.type(), *work.values[v].constant, t.element_count()));
   }
   return true;
 }
@@ -208,8 +208,8 @@ PreparedGraph prepare_nodes(const Graph& g, const BackendOptions& options, std::
     if (!val.constant) continue;
     if (!val.type.fully_known() || !val.type.byte_size() || static_cast<uint64_t>(*val.type.byte_size()) != val.constant->size())
       throw Error(ErrorId::Shape, "constant \"" + val.name + "\" does not match its type", {}, "values[" + std::to_string(v) + "]");
-    p.constants[v] = std::make_shared<const std::vector<float>>(
-        to_float(val.type, val.constant->data(), static_cast<std::size_t>(*val.type.element_count())));
+    p.constants[v] = std::make_shared<const FloatConstant>(
+        FloatConstant::of(val.type, *val.constant, static_cast<std::size_t>(*val.type.element_count())));
   }
   // What a node may read: graph inputs, constants with data, earlier nodes' outputs. A value
   // with none of these (a VkGraph constant whose bytes live outside the file) is refused.

@@ -130,7 +130,7 @@ ResizePlan resize_plan(const NodeContext& ctx) {
   // scales (input 2) or sizes (input 3); an empty scales beside sizes is Resize-11's placeholder.
   std::vector<double> scales;
   if (ctx.has_input(2)) {
-    const std::vector<float>& s = ctx.value(2, "scales");
+    const FloatConstant& s = ctx.value(2, "scales");
     scales.assign(s.begin(), s.end());
   }
   if (!scales.empty()) {
@@ -145,7 +145,7 @@ ResizePlan resize_plan(const NodeContext& ctx) {
   std::vector<double> roi;
   if (rules.ctm == "tf_crop_and_resize") {
     if (!ctx.has_input(1)) ctx.invalid(ErrorId::Arity, "tf_crop_and_resize needs roi");
-    const std::vector<float>& v = ctx.value(1, "roi");
+    const FloatConstant& v = ctx.value(1, "roi");
     if (static_cast<int64_t>(v.size()) != 2 * r) ctx.invalid(ErrorId::Shape, "roi needs 2 * rank values");
     roi.assign(v.begin(), v.end());
   }

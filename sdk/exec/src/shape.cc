@@ -46,7 +46,7 @@ Shape broadcast_strides(const Shape& in, const Shape& out) {
   return st;
 }
 
-Shape to_ints(const std::vector<float>& v) {
+Shape to_ints(std::span<const float> v) {
   Shape out(v.size());
   for (std::size_t i = 0; i < v.size(); ++i) {
     const double x = std::nearbyint(static_cast<double>(v[i]));

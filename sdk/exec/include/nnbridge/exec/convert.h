@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstddef>
+#include <span>
+#include <stdexcept>
 #include <vector>
 
 #include "nnbridge/graph.h"
@@ -23,5 +25,42 @@ std::vector<float> to_float(const TensorType& t, const std::byte* bytes, std::si
 std::vector<std::byte> from_float(const TensorType& t, const float* v, std::size_t count);
 /// Rounds `v` in place to what `t` can hold (from_float then to_float); a no-op for float32.
 void round_trip(const TensorType& t, float* v, std::size_t count);
+
+/// A constant's elements as float32, read-only, as the backends' kernels see them. A float32
+/// constant whose bytes are 4-byte aligned is a view of those bytes (no copy: the Buffer it holds
+/// keeps them alive, e.g. a mapped file's pages); any other is converted with to_float() into
+/// storage of its own. Not copyable (the view may point into its own storage); movable.
+class FloatConstant {
+ public:
+  /// `count` elements of `bytes` (dtype and quantization of `t`); throws what to_float throws.
+  static FloatConstant of(const TensorType& t, const Buffer& bytes, std::size_t count);
+  explicit FloatConstant(std::vector<float> values) : own_(std::move(values)), p_(own_.data()), n_(own_.size()) {}
+  FloatConstant(FloatConstant&&) noexcept = default;  // a moved vector keeps its heap block
+  FloatConstant& operator=(FloatConstant&&) noexcept = default;
+  FloatConstant(const FloatConstant&) = delete;
+  FloatConstant& operator=(const FloatConstant&) = delete;
+
+  const float* data() const noexcept { return p_; }
+  std::size_t size() const noexcept { return n_; }
+  bool empty() const noexcept { return n_ == 0; }
+  const float* begin() const noexcept { return p_; }
+  const float* end() const noexcept { return p_ + n_; }
+  float operator[](std::size_t i) const noexcept { return p_[i]; }
+  /// Element i; std::out_of_range past the end.
+  float at(std::size_t i) const {
+    if (i >= n_) throw std::out_of_range("FloatConstant::at");
+    return p_[i];
+  }
+  operator std::span<const float>() const noexcept { return {p_, n_}; }
+  /// Whether the elements are the graph's own bytes (not a converted copy).
+  bool is_view() const noexcept { return !keep_.empty(); }
+
+ private:
+  FloatConstant() = default;
+  std::vector<float> own_;
+  Buffer keep_;
+  const float* p_ = nullptr;
+  std::size_t n_ = 0;
+};
 
 }  // namespace nnbridge::exec

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "nnbridge/error.h"
+#include "nnbridge/exec/convert.h"
 #include "nnbridge/graph.h"
 #include "nnbridge/op_schema.h"
 
@@ -34,7 +35,7 @@ struct NodeContext {
   const OpSchema* schema = nullptr;  ///< find_schema(node.op), nullptr for an op without one
   std::vector<TensorType> in;        ///< resolved input types (Undefined for an absent optional input)
   std::vector<TensorType> out;       ///< resolved output types (shapes fully known)
-  std::vector<const std::vector<float>*> constants;  ///< float32 contents of constant inputs, else nullptr
+  std::vector<const FloatConstant*> constants;  ///< float32 contents of constant inputs (convert.h), else nullptr
   int threads = 1;                   ///< worker threads a kernel may use (BackendOptions::threads, resolved)
   /// Format-specific attributes of each input value (Value::attrs), nullptr for an absent input:
   /// what the IR's types do not carry, e.g. the scale of an Arm NN Int32 tensor.
@@ -54,7 +55,7 @@ struct NodeContext {
   /// The float32 contents of input `input` when it is a constant (ONNX operands such as Slice's
   /// starts, Pad's pads, Resize's sizes). Throws NeedsValue naming `what` when the input is not
   /// a constant, Error(Invalid) when it is absent.
-  const std::vector<float>& value(std::size_t input, std::string_view what) const;
+  const FloatConstant& value(std::size_t input, std::string_view what) const;
   /// attr_int(name, fallback) normalized against `rank` (nnbridge/axis.h: ONNX's [-r, r-1]).
   int64_t attr_axis(std::string_view name, int64_t fallback, int64_t rank) const;
   /// Throws Error(id, what); `id` must be an Unsupported one (ErrorId::DataType for a dtype the

@@ -78,8 +78,9 @@ class NodeBuilder {
 /// What prepare_nodes() leaves to the backend.
 struct PreparedGraph {
   Graph work;  ///< the graph with every value's type resolved (constants shared, not copied)
-  /// Per value: the float32 contents of a constant (to_float), else null.
-  std::vector<std::shared_ptr<const std::vector<float>>> constants;
+  /// Per value: the float32 contents of a constant (FloatConstant: a view of float32 bytes,
+  /// else converted with to_float), else null.
+  std::vector<std::shared_ptr<const FloatConstant>> constants;
   /// The nodes in the order their steps were built (a stable topological order), with the
   /// backend that runs each.
   std::vector<NodePlacement> placement;

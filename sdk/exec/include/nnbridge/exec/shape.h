@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <span>
 #include <vector>
 
 namespace nnbridge::exec {
@@ -26,6 +27,6 @@ Shape broadcast_strides(const Shape& in, const Shape& out);
 /// ...) as int64, rounded to the nearest and saturated at the int64 range: an int64 beyond 2^24
 /// lost precision in float32, and INT64_MAX ("to the end", as exporters write Slice's ends)
 /// reads as 2^63, which no int64 holds. NaN reads as 0.
-Shape to_ints(const std::vector<float>& v);
+Shape to_ints(std::span<const float> v);
 
 }  // namespace nnbridge::exec

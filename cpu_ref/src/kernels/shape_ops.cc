@@ -21,22 +21,45 @@ Kernel copy_kernel(const KernelContext& ctx) {
   };
 }
 
-// out[i] = in[src(i)] where the source index is sum_d idx_d * in_strides[map...]: a general
-// strided gather used by Transpose and Slice.
+// out[i] = in[src(i)] where the source index is base + sum_d idx_d * istrides_per_out_dim[d]: a
+// general strided gather used by Transpose, Slice and StridedSlice. At prepare the output dims are
+// coalesced (size-1 dims dropped; a dim merged into the one inside it when the two step through
+// the input as one), so the innermost run is copied whole (memcpy when its stride is 1) and the
+// index arithmetic is per run, not per element. Pure copies: the values do not depend on it.
 Kernel strided_gather(Shape oshape, Shape istrides_per_out_dim, int64_t base) {
-  return [=](std::span<const float* const> in, std::span<float* const> out) {
-    const std::size_t r = oshape.size();
-    const int64_t n = numel(oshape);
+  Shape dims, strides;
+  for (std::size_t d = 0; d < oshape.size(); ++d) {
+    if (oshape[d] == 0) return [](std::span<const float* const>, std::span<float* const>) {};
+    if (oshape[d] == 1) continue;
+    if (!dims.empty() && strides.back() == istrides_per_out_dim[d] * oshape[d]) {
+      dims.back() *= oshape[d];
+      strides.back() = istrides_per_out_dim[d];
+    } else {
+      dims.push_back(oshape[d]);
+      strides.push_back(istrides_per_out_dim[d]);
+    }
+  }
+  if (dims.empty()) dims = {1}, strides = {0};
+  const int64_t inner = dims.back(), step = strides.back();
+  dims.pop_back();
+  strides.pop_back();
+  return [dims, strides, inner, step, base](std::span<const float* const> in, std::span<float* const> out) {
+    const std::size_t r = dims.size();
+    const int64_t rows = numel(dims);
     std::vector<int64_t> idx(r, 0);
     int64_t src = base;
-    for (int64_t i = 0; i < n; ++i) {
-      out[0][i] = in[0][src];
-      for (std::size_t d = r; d-- > 0;) {
-        if (++idx[d] < oshape[d]) {
-          src += istrides_per_out_dim[d];
+    const float* x = in[0];
+    float* y = out[0];
+    for (int64_t row = 0; row < rows; ++row, y += inner) {
+      if (step == 1) std::copy_n(x + src, inner, y);
+      else
+        for (int64_t k = 0; k < inner; ++k) y[k] = x[src + k * step];
+      for (std::size_t d = r; d-- > 0;) {  // odometer over the outer dims
+        if (++idx[d] < dims[d]) {
+          src += strides[d];
           break;
         }
-        src -= istrides_per_out_dim[d] * (oshape[d] - 1);
+        src -= strides[d] * (dims[d] - 1);
         idx[d] = 0;
       }
     }

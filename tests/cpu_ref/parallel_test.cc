@@ -7,6 +7,7 @@
 
 #include <atomic>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <stdexcept>
 #include <thread>
@@ -236,6 +237,67 @@ TEST_CASE("cpu plan: a Relu or Clip after a Conv becomes the Conv's epilogue onl
         CHECK(fused_into(s.g) == (extra == 0 ? "n" : ""));
         check_threads(s.g, s.x, s.expect);
       }
+}
+
+TEST_CASE("cpu parallel: NCHW MaxPool in registers gives the bits of the tap loop, NaN, -0 and empty windows included") {
+  // ONNX MaxPool-12 over the taps inside the image, in (ky, kx) order, `if (v > acc) acc = v`
+  // from -inf (a NaN never wins; of +0 and -0 the first seen stays); a window with no tap inside
+  // the image gives 0 (Arm NN Pooling2d). Strides 1 and 2 take the vector path, 3 the scalar one.
+  struct Case {
+    int64_t h, w, k, s, d, pt, pl, pb, pr;
+    bool ceil;
+  };
+  const std::vector<Case> cases = {
+      {9, 37, 3, 2, 1, 1, 1, 1, 1, false}, {8, 8, 3, 2, 1, 0, 0, 0, 0, true},   {10, 21, 3, 1, 1, 1, 1, 1, 1, false},
+      {11, 19, 3, 2, 2, 2, 1, 2, 2, false}, {6, 7, 2, 2, 1, 3, 3, 3, 3, false}, {9, 40, 3, 3, 1, 1, 1, 1, 1, false},
+  };
+  const int64_t C = 3;
+  for (const Case& t : cases) {
+    CAPTURE(t.w);
+    CAPTURE(t.s);
+    CAPTURE(t.pl);
+    const int64_t span = t.d * (t.k - 1) + 1;
+    auto out_size = [&](int64_t in, int64_t pa, int64_t pb) {
+      const int64_t num = in + pa + pb - span;
+      return (t.ceil ? (num + t.s - 1) / t.s : num / t.s) + 1;
+    };
+    const int64_t oh = out_size(t.h, t.pt, t.pb), ow = out_size(t.w, t.pl, t.pr);
+    std::vector<float> x = data(static_cast<std::size_t>(C * t.h * t.w), 9);
+    for (std::size_t i = 0; i < x.size(); i += 7) x[i] = std::nanf("");
+    for (std::size_t i = 3; i < x.size(); i += 11) x[i] = (i / 11) % 2 ? 0.0f : -0.0f;
+    for (std::size_t i = 5; i < x.size(); i += 13) x[i] = -INFINITY;
+    std::vector<float> e(static_cast<std::size_t>(C * oh * ow));
+    for (int64_t c = 0; c < C; ++c)
+      for (int64_t oy = 0; oy < oh; ++oy)
+        for (int64_t ox = 0; ox < ow; ++ox) {
+          float acc = -INFINITY;
+          bool any = false;
+          for (int64_t ky = 0; ky < t.k; ++ky)
+            for (int64_t kx = 0; kx < t.k; ++kx) {
+              const int64_t iy = oy * t.s - t.pt + ky * t.d, ix = ox * t.s - t.pl + kx * t.d;
+              if (iy < 0 || iy >= t.h || ix < 0 || ix >= t.w) continue;
+              any = true;
+              const float v = x[static_cast<std::size_t>((c * t.h + iy) * t.w + ix)];
+              if (v > acc) acc = v;
+            }
+          e[static_cast<std::size_t>((c * oh + oy) * ow + ox)] = any ? acc : 0.0f;
+        }
+    Graph g = one_node("MaxPool", f32({1, C, t.h, t.w}), {}, f32({1, C, oh, ow}),
+                       {{"kernel_shape", Attr(std::vector<int64_t>{t.k, t.k})},
+                        {"strides", Attr(std::vector<int64_t>{t.s, t.s})},
+                        {"dilations", Attr(std::vector<int64_t>{t.d, t.d})},
+                        {"pads", Attr(std::vector<int64_t>{t.pt, t.pl, t.pb, t.pr})},
+                        {"ceil_mode", Attr(int64_t{t.ceil ? 1 : 0})}});
+    cpu_ref::register_backend();
+    for (int threads : {1, 3}) {
+      BackendOptions opt;
+      opt.threads = threads;
+      auto out = find_backend("cpu")->prepare(g, opt)->run({{"x", HostTensor::from_values<float>(f32({1, C, t.h, t.w}), x)}});
+      auto y = out.at("y").values<float>();
+      REQUIRE(y.size() == e.size());
+      CHECK(std::memcmp(y.data(), e.data(), e.size() * sizeof(float)) == 0);
+    }
+  }
 }
 
 TEST_CASE("cpu parallel: Gemm split by rows and by columns, batched MatMul") {

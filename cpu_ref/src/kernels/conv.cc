@@ -15,6 +15,7 @@
 #include "../sgemm/sgemm.h"
 #include "conv.h"
 #include "im2col.h"
+#include "scratch.h"
 #include "spatial.h"
 
 namespace nnbridge::cpu_ref {

@@ -9,7 +9,8 @@
 
 #include "../simd/simd.h"
 #include "conv.h"
-#include "im2col.h"
+#include "padded_plane.h"
+#include "scratch.h"
 
 namespace nnbridge::cpu_ref {
 
@@ -25,57 +26,6 @@ std::vector<float> depthwise_weights(const ConvGeom& g, const float* w) {
       for (int64_t c = 0; c < g.c; ++c) out.push_back(w[g.w_index(c, 0, y, x)]);
   return out;
 }
-
-// The padded plane depthwise_plane reads (simd.h DepthwisePlane), for strides 1 and 2: rows
-// from -pt, columns from -pl, split by phase (column % sw), each phase wide enough for whole
-// registers. Its size in floats, then the copy of one input plane into it.
-struct Padded {
-  int64_t rows = 0, phase = 0, sw = 1;
-  Padded(const ConvGeom& g, std::size_t lanes) : rows((g.oh - 1) * g.sh + (g.kh - 1) * g.dh + 1), sw(g.sw) {
-    const int64_t L = static_cast<int64_t>(lanes);
-    phase = (g.ow + L - 1) / L * L + (g.kw - 1) * g.dw / g.sw + 1;
-  }
-  int64_t size() const { return rows * sw * phase; }
-  void fill(const ConvGeom& g, const float* x, float* dst) const {
-    for (int64_t r = 0; r < rows; ++r) {
-      float* row = dst + r * sw * phase;
-      const int64_t iy = r - g.pt;
-      if (iy < 0 || iy >= g.h) {
-        std::fill(row, row + sw * phase, 0.0f);
-        continue;
-      }
-      const float* xr = x + iy * g.w;
-      if (sw == 1) {  // columns [pl, pl + w) hold the input row
-        const int64_t lo = std::min(g.pl, phase), hi = std::min(g.pl + g.w, phase);
-        std::fill(row, row + lo, 0.0f);
-        std::copy(xr, xr + (hi - lo), row + lo);
-        std::fill(row + hi, row + phase, 0.0f);
-        continue;
-      }
-      // sw == 2: input column ix is padded column ix + pl, phase (ix + pl) % 2, place (ix + pl) / 2.
-      // Even input columns go to one phase, odd ones to the other, each at consecutive places.
-      std::fill(row, row + 2 * phase, 0.0f);
-      const int64_t pl = g.pl, w = g.w;
-      // Where ix = 0 and ix = 1 land in the row (then consecutive places), and how many fit.
-      const int64_t even_at = pl % 2 == 0 ? pl / 2 : phase + (pl - 1) / 2;
-      const int64_t odd_at = pl % 2 == 0 ? phase + pl / 2 : (pl + 1) / 2;
-      const int64_t n_even = std::clamp<int64_t>(phase - (pl % 2 == 0 ? pl / 2 : (pl - 1) / 2), 0, (w + 1) / 2);
-      const int64_t n_odd = std::clamp<int64_t>(phase - (pl % 2 == 0 ? pl / 2 : (pl + 1) / 2), 0, w / 2);
-      for (int64_t k = 0; k < n_even; ++k) row[even_at + k] = xr[2 * k];
-      for (int64_t k = 0; k < n_odd; ++k) row[odd_at + k] = xr[2 * k + 1];
-    }
-  }
-  // depthwise_plane's tap offsets (simd.h DepthwisePlane::taps).
-  std::vector<int64_t> taps(const ConvGeom& g) const {
-    std::vector<int64_t> t;
-    for (int64_t ky = 0; ky < g.kh; ++ky)
-      for (int64_t kx = 0; kx < g.kw; ++kx) {
-        const int64_t c = kx * g.dw;
-        t.push_back(ky * g.dh * sw * phase + (c % sw) * phase + c / sw);
-      }
-    return t;
-  }
-};
 
 void nchw_plane(const ConvGeom& g, const simd::Kernels& k, const float* x, const float* w, float bias, float* y) {
   for (int64_t oy = 0; oy < g.oh; ++oy) {
@@ -145,18 +95,18 @@ EpilogueKernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool 
     if (g.sw <= 2) {
       // Strides 1 and 2: each plane copied once into a zero-padded buffer, then computed in
       // whole registers (depthwise_plane). Planes split across threads, a buffer per range.
-      const Padded pad(g, k->lanes);
-      const std::vector<int64_t> taps = pad.taps(g);
+      const PaddedPlane pad(PlaneGeom::of(g), k->lanes);
+      const std::vector<int64_t> taps = pad.taps();
       const int64_t plane_macs = std::max<int64_t>(1, g.oh * g.ow * g.kh * g.kw);
       parallel_ranges(threads, g.n * g.c, std::max<int64_t>(1, (int64_t{1} << 16) / plane_macs), [&](int64_t p0, int64_t p1) {
         float* buf = thread_scratch(static_cast<std::size_t>(pad.size()));  // fill() writes all of it
         simd::DepthwisePlane dp;
-        dp.src = buf, dp.row_stride = pad.sw * pad.phase, dp.phase_stride = pad.phase;
+        dp.src = buf, dp.row_stride = pad.row_stride(), dp.phase_stride = pad.phase_stride();
         dp.oh = g.oh, dp.ow = g.ow, dp.kh = g.kh, dp.kw = g.kw, dp.sh = g.sh, dp.sw = g.sw, dp.dh = g.dh, dp.dw = g.dw;
         dp.taps = taps.data();
         for (int64_t plane = p0; plane < p1; ++plane) {
           const int64_t c = plane % g.c;
-          pad.fill(g, x + plane * g.h * g.w, buf);
+          pad.fill(x + plane * g.h * g.w, buf, 0.0f);
           dp.w = w + c * g.kh * g.kw, dp.bias = bias[static_cast<std::size_t>(c)], dp.y = y + plane * g.oh * g.ow;
           k->depthwise_plane(dp);
           ep.apply(dp.y, g.oh * g.ow);

@@ -2,7 +2,6 @@
 #include "im2col.h"
 
 #include <algorithm>
-#include <memory>
 #include <vector>
 
 namespace nnbridge::cpu_ref {
@@ -66,17 +65,6 @@ void im2col_nhwc(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64
         }
       }
     }
-}
-
-float* thread_scratch(std::size_t count) {
-  thread_local std::unique_ptr<float[]> buf;
-  thread_local std::size_t size = 0;
-  if (count > size) {
-    buf.reset();  // the old block first: peak memory is one buffer, not two
-    buf.reset(new float[count]);
-    size = count;
-  }
-  return buf.get();
 }
 
 }  // namespace nnbridge::cpu_ref

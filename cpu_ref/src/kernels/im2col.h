@@ -21,9 +21,4 @@ void im2col_nchw(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64
 /// X[n][iy][ix][gi * cg + ci], or 0 outside the image (the same iy, ix).
 void im2col_nhwc(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float* col);
 
-/// A scratch buffer of at least `count` floats owned by the calling thread, reused by every
-/// later call on it (the im2col blocks of successive convolutions and runs), so that a run
-/// allocates and page-faults no fresh patch memory. Contents are unspecified.
-float* thread_scratch(std::size_t count);
-
 }  // namespace nnbridge::cpu_ref

@@ -16,7 +16,10 @@
 #include <algorithm>
 #include <cmath>
 
+#include "../simd/simd.h"
+#include "padded_plane.h"
 #include "pool.h"
+#include "scratch.h"
 #include "spatial.h"
 
 namespace nnbridge::cpu_ref {
@@ -79,10 +82,50 @@ Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp) {
       t1 = start + (k - 1) * d < size ? k : (size - 1 - start < 0 ? 0 : (size - 1 - start) / d + 1);
     };
     const int64_t plane_work = std::max<int64_t>(1, OH * OW * k[0] * k[1]);
+    const int64_t grain = std::max<int64_t>(1, (int64_t{1} << 16) / plane_work);
+    if (s[1] <= 2) {
+      // Column strides 1 and 2: each plane copied once into a -inf-padded buffer, then computed
+      // in whole registers (simd max_plane: the same taps in the same order as the loop below, the
+      // padding's -inf never wins). Windows with no tap inside the image are set to 0 after.
+      const PaddedPlane pad(PlaneGeom{H, W, OH, OW, k[0], k[1], s[0], s[1], d[0], d[1], p[0], p[1]}, simd::kernels().lanes);
+      const std::vector<int64_t> tap_at = pad.taps();
+      std::vector<int64_t> empty_rows, empty_cols;
+      for (int64_t oy = 0; oy < OH; ++oy) {
+        int64_t t0, t1;
+        taps(oy * s[0] - p[0], k[0], d[0], H, t0, t1);
+        if (t0 >= t1) empty_rows.push_back(oy);
+      }
+      for (int64_t ox = 0; ox < OW; ++ox) {
+        int64_t t0, t1;
+        taps(ox * s[1] - p[1], k[1], d[1], W, t0, t1);
+        if (t0 >= t1) empty_cols.push_back(ox);
+      }
+      const auto* kern = &simd::kernels();
+      return [=](std::span<const float* const> in, std::span<float* const> out) {
+        const float* x = in[0];
+        float* y = out[0];
+        parallel_ranges(threads, N * C, grain, [&](int64_t q0, int64_t q1) {
+          float* buf = thread_scratch(static_cast<std::size_t>(pad.size()));  // fill() writes all of it
+          simd::DepthwisePlane dp;
+          dp.src = buf, dp.row_stride = pad.row_stride(), dp.phase_stride = pad.phase_stride();
+          dp.oh = OH, dp.ow = OW, dp.kh = k[0], dp.kw = k[1], dp.sh = s[0], dp.sw = s[1], dp.dh = d[0], dp.dw = d[1];
+          dp.taps = tap_at.data();
+          for (int64_t q = q0; q < q1; ++q) {
+            pad.fill(x + q * H * W, buf, -INFINITY);
+            float* yp = y + q * OH * OW;
+            dp.y = yp;
+            kern->max_plane(dp);
+            for (int64_t oy : empty_rows) std::fill(yp + oy * OW, yp + (oy + 1) * OW, 0.0f);
+            for (int64_t ox : empty_cols)
+              for (int64_t oy = 0; oy < OH; ++oy) yp[oy * OW + ox] = 0.0f;
+          }
+        });
+      };
+    }
     return [=](std::span<const float* const> in, std::span<float* const> out) {
       const float* x = in[0];
       float* y = out[0];
-      parallel_ranges(threads, N * C, std::max<int64_t>(1, (int64_t{1} << 16) / plane_work), [&](int64_t q0, int64_t q1) {
+      parallel_ranges(threads, N * C, grain, [&](int64_t q0, int64_t q1) {
         for (int64_t q = q0; q < q1; ++q) {
           const float* xp = x + q * H * W;
           float* yp = y + q * OH * OW;

@@ -310,17 +310,25 @@ struct Impl {
     }
   }
 
-  // NV registers of one output row of depthwise_plane, from column ox: NV independent sums, so
-  // the adds of one register do not wait on each other's latency alone. Writes `valid` outputs.
-  template <int NV>
+  // NV registers of one output row of depthwise_plane (Max: max_plane), from column ox: NV
+  // independent accumulators, so the steps of one register do not wait on each other's latency
+  // alone. Writes `valid` outputs.
+  template <int NV, bool Max>
   static void plane_block(const DepthwisePlane& p, const float* base, int64_t ox, float* yr, int64_t valid) {
     B acc[NV];
-    for (int v = 0; v < NV; ++v) acc[v] = B(p.bias);
+    for (int v = 0; v < NV; ++v) acc[v] = Max ? B(-__builtin_huge_valf()) : B(p.bias);
     const float* at0 = base + ox;
     for (int64_t t = 0, taps = p.kh * p.kw; t < taps; ++t) {  // (ky, kx) order
       const float* src = at0 + p.taps[t];
-      const B wt(p.w[t]);
-      for (int v = 0; v < NV; ++v) acc[v] = acc[v] + load(src + v * static_cast<int64_t>(L)) * wt;
+      if constexpr (Max) {
+        for (int v = 0; v < NV; ++v) {
+          const B x = load(src + v * static_cast<int64_t>(L));
+          acc[v] = xsimd::select(x > acc[v], x, acc[v]);  // `if (x > acc) acc = x`: NaN never wins
+        }
+      } else {
+        const B wt(p.w[t]);
+        for (int v = 0; v < NV; ++v) acc[v] = acc[v] + load(src + v * static_cast<int64_t>(L)) * wt;
+      }
     }
     for (int v = 0; v < NV; ++v) {
       const int64_t at = v * static_cast<int64_t>(L);
@@ -334,23 +342,27 @@ struct Impl {
     }
   }
 
-  static void depthwise_plane(const DepthwisePlane& p) {
+  static void depthwise_plane(const DepthwisePlane& p) { plane<false>(p); }
+  static void max_plane(const DepthwisePlane& p) { plane<true>(p); }
+
+  template <bool Max>
+  static void plane(const DepthwisePlane& p) {
     for (int64_t oy = 0; oy < p.oh; ++oy) {
       const float* base = p.src + oy * p.sh * p.row_stride;
       float* yr = p.y + oy * p.ow;
       for (int64_t ox = 0; ox < p.ow;) {
         const int64_t left = p.ow - ox, regs = (left + static_cast<int64_t>(L) - 1) / static_cast<int64_t>(L);
         if (regs >= 4) {
-          plane_block<4>(p, base, ox, yr, left);
+          plane_block<4, Max>(p, base, ox, yr, left);
           ox += 4 * static_cast<int64_t>(L);
         } else if (regs == 3) {
-          plane_block<3>(p, base, ox, yr, left);
+          plane_block<3, Max>(p, base, ox, yr, left);
           ox += 3 * static_cast<int64_t>(L);
         } else if (regs == 2) {
-          plane_block<2>(p, base, ox, yr, left);
+          plane_block<2, Max>(p, base, ox, yr, left);
           ox += 2 * static_cast<int64_t>(L);
         } else {
-          plane_block<1>(p, base, ox, yr, left);
+          plane_block<1, Max>(p, base, ox, yr, left);
           ox += static_cast<int64_t>(L);
         }
       }
@@ -370,6 +382,7 @@ struct Impl {
     k.axpy = &axpy;
     k.depthwise_row = &depthwise_row;
     k.depthwise_plane = &depthwise_plane;
+    k.max_plane = &max_plane;
     return k;
   }
 };

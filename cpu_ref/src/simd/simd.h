@@ -133,6 +133,10 @@ struct Kernels {
   void (*depthwise_row)(const DepthwiseRow& r);
   /// One NCHW channel of a depthwise convolution, from its padded plane (see DepthwisePlane).
   void (*depthwise_plane)(const DepthwisePlane& p);
+  /// One NCHW channel of a MaxPool from the same padded layout (w and bias unused): y[oy][ox] is
+  /// -inf, then for every tap in (ky, kx) order `if (x > y) y = x` (a NaN never replaces it, and
+  /// of equal values the first stays: the bits of the scalar loop). The caller pads with -inf.
+  void (*max_plane)(const DepthwisePlane& p);
 };
 
 /// The kernels xsimd::dispatch picked for this CPU (chosen on first use, then fixed), or the

@@ -1,0 +1,54 @@
+// PaddedPlane (padded_plane.h).
+#include "padded_plane.h"
+
+#include <algorithm>
+
+namespace nnbridge::cpu_ref {
+
+PaddedPlane::PaddedPlane(const PlaneGeom& g, std::size_t lanes) : g_(g) {
+  const int64_t L = static_cast<int64_t>(lanes);
+  rows_ = (g.oh - 1) * g.sh + (g.kh - 1) * g.dh + 1;
+  phase_ = (g.ow + L - 1) / L * L + (g.kw - 1) * g.dw / g.sw + 1;
+}
+
+void PaddedPlane::fill(const float* x, float* dst, float pad) const {
+  const int64_t sw = g_.sw, phase = phase_, pl = g_.pl, w = g_.w;
+  for (int64_t r = 0; r < rows_; ++r) {
+    float* row = dst + r * sw * phase;
+    const int64_t iy = r - g_.pt;
+    if (iy < 0 || iy >= g_.h) {
+      std::fill(row, row + sw * phase, pad);
+      continue;
+    }
+    const float* xr = x + iy * w;
+    if (sw == 1) {  // columns [pl, pl + w) hold the input row
+      const int64_t lo = std::min(pl, phase), hi = std::min(pl + w, phase);
+      std::fill(row, row + lo, pad);
+      std::copy(xr, xr + (hi - lo), row + lo);
+      std::fill(row + hi, row + phase, pad);
+      continue;
+    }
+    // sw == 2: input column ix is padded column ix + pl, phase (ix + pl) % 2, place (ix + pl) / 2.
+    // Even input columns go to one phase, odd ones to the other, each at consecutive places.
+    std::fill(row, row + 2 * phase, pad);
+    // Where ix = 0 and ix = 1 land in the row (then consecutive places), and how many fit.
+    const int64_t even_at = pl % 2 == 0 ? pl / 2 : phase + (pl - 1) / 2;
+    const int64_t odd_at = pl % 2 == 0 ? phase + pl / 2 : (pl + 1) / 2;
+    const int64_t n_even = std::clamp<int64_t>(phase - (pl % 2 == 0 ? pl / 2 : (pl - 1) / 2), 0, (w + 1) / 2);
+    const int64_t n_odd = std::clamp<int64_t>(phase - (pl % 2 == 0 ? pl / 2 : (pl + 1) / 2), 0, w / 2);
+    for (int64_t k = 0; k < n_even; ++k) row[even_at + k] = xr[2 * k];
+    for (int64_t k = 0; k < n_odd; ++k) row[odd_at + k] = xr[2 * k + 1];
+  }
+}
+
+std::vector<int64_t> PaddedPlane::taps() const {
+  std::vector<int64_t> t;
+  for (int64_t ky = 0; ky < g_.kh; ++ky)
+    for (int64_t kx = 0; kx < g_.kw; ++kx) {
+      const int64_t c = kx * g_.dw;
+      t.push_back(ky * g_.dh * g_.sw * phase_ + (c % g_.sw) * phase_ + c / g_.sw);
+    }
+  return t;
+}
+
+}  // namespace nnbridge::cpu_ref

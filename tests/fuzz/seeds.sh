@@ -42,6 +42,9 @@ link afcm "$golden"/{afcm,negative/afcm}/*/model.flow "$shared"/afcm/*.flow
 onnx_data=/usr/share/libonnx-testdata/data
 link onnx "$onnx_data"/{node,simple,pytorch-operator,pytorch-converted}/*/model.onnx "$golden"/**/*.onnx
 link npy "$golden"/**/*.npy "$root"/examples/models/**/*.npy "$shared"/**/*.npy
+# TensorProto files: the inputs and outputs of ONNX's small real models and operator tests.
+link onnx_tensor "$seeds"/onnx_tensor/*.pb "$onnx_data"/{simple,pytorch-operator}/*/test_data_set_*/*.pb "$onnx_data"/node/test_a*/test_data_set_*/*.pb
+link armnn_json "$seeds"/armnn_json/*.armnn.json
 link ir_json "$seeds"/ir_json/*.json "$seeds"/run/*.json "$golden"/json/*/model.json "$golden"/json/*/graph.json
 link run "$seeds"/run/*.json "$seeds"/ir_json/*.json "$golden"/json/*/model.json
 link openvino_custom "$shared"/openvino/*.xml "$root"/tests/config/openvino_custom/**/*.xml
@@ -75,6 +78,7 @@ if [[ -x $cli ]]; then
     "$cli" convert "$m" "$out/vkgraph/cli$i.vkgraph" -O vkgraph.constants=external >/dev/null 2>&1 || true
     "$cli" convert "$m" "$out/vkdelegate/cli$i.vkdelegate" >/dev/null 2>&1 || true
     "$cli" convert "$m" "$out/onnx/cli$i.onnx" >/dev/null 2>&1 || true
+    "$cli" convert "$m" "$out/armnn_json/cli$i.armnn.json" >/dev/null 2>&1 || true
     "$cli" dump "$m" >"$out/ir_json/cli$i.json" 2>/dev/null || rm -f "$out/ir_json/cli$i.json"
     [[ -f $out/ir_json/cli$i.json ]] && cp "$out/ir_json/cli$i.json" "$out/run/cli$i.json"
   done

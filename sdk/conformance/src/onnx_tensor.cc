@@ -69,8 +69,8 @@ HostTensor read_tensor_proto(const std::filesystem::path& path) {
   std::vector<std::byte> data;
   if (t.has_raw_data()) {
     const std::string& raw = t.raw_data();
-    data.resize(raw.size());
-    std::memcpy(data.data(), raw.data(), raw.size());
+    const auto* first = reinterpret_cast<const std::byte*>(raw.data());
+    data.assign(first, first + raw.size());  // no memcpy into an empty vector's null data()
   } else {
     switch (type.dtype) {
       case DataType::Float32: data = narrow<float>(t.float_data()); break;

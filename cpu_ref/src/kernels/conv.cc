@@ -139,16 +139,16 @@ EpilogueKernel make_conv(const KernelContext& ctx) {
 
   return [g, repack, wprep, pack, has_bias, bscale, blocks](const Epilogue& ep) -> Kernel {
     return [g, repack, wprep, pack, has_bias, bscale, blocks, ep](std::span<const float* const> in, std::span<float* const> out) {
-    std::vector<float> wlocal;
-    const float* w = in[1];
-    if (wprep) {
-      w = wprep->data();
-    } else if (repack) {
-      wlocal = pack(in[1]);
-      w = wlocal.data();
-    }
-    const std::vector<float> bias = conv_bias(has_bias ? in[2] : nullptr, bscale, g.m);
-    conv_gemm(g, in[0], w, bias.data(), out[0], blocks, ep);
+      std::vector<float> wlocal;
+      const float* w = in[1];
+      if (wprep) {
+        w = wprep->data();
+      } else if (repack) {
+        wlocal = pack(in[1]);
+        w = wlocal.data();
+      }
+      const std::vector<float> bias = conv_bias(has_bias ? in[2] : nullptr, bscale, g.m);
+      conv_gemm(g, in[0], w, bias.data(), out[0], blocks, ep);
     };
   };
 }

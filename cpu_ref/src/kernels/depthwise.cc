@@ -62,63 +62,63 @@ EpilogueKernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool 
   const auto* k = &simd::kernels();
   return [g, wprep, has_bias, bscale, threads, k](const Epilogue& ep) -> Kernel {
     return [g, wprep, has_bias, bscale, threads, k, ep](std::span<const float* const> in, std::span<float* const> out) {
-    std::vector<float> wlocal;
-    const float* w;
-    if (wprep) {
-      w = wprep->data();
-    } else {
-      wlocal = depthwise_weights(g, in[1]);
-      w = wlocal.data();
-    }
-    const std::vector<float> bias = conv_bias(has_bias ? in[2] : nullptr, bscale, g.c);
-    const float* x = in[0];
-    float* y = out[0];
-    if (g.nhwc) {
-      const int64_t row_macs = std::max<int64_t>(1, g.ow * g.c * g.kh * g.kw);
-      parallel_ranges(threads, g.n * g.oh, std::max<int64_t>(1, (int64_t{1} << 16) / row_macs), [&](int64_t r0, int64_t r1) {
-        for (int64_t r = r0; r < r1; ++r) {
-          const int64_t n = r / g.oh, oy = r % g.oh;
-          simd::DepthwiseRow row;
-          row.x = x + n * g.h * g.w * g.c;
-          row.w = w;
-          row.bias = bias.data();
-          row.y = y + (n * g.oh + oy) * g.ow * g.c;
-          row.h = g.h, row.w_in = g.w, row.c = g.c, row.kh = g.kh, row.kw = g.kw;
-          row.iy0 = oy * g.sh - g.pt, row.dh = g.dh;
-          row.ow = g.ow, row.sw = g.sw, row.pl = g.pl, row.dw = g.dw;
-          k->depthwise_row(row);
-          ep.apply(row.y, g.ow * g.c);
-        }
+      std::vector<float> wlocal;
+      const float* w;
+      if (wprep) {
+        w = wprep->data();
+      } else {
+        wlocal = depthwise_weights(g, in[1]);
+        w = wlocal.data();
+      }
+      const std::vector<float> bias = conv_bias(has_bias ? in[2] : nullptr, bscale, g.c);
+      const float* x = in[0];
+      float* y = out[0];
+      if (g.nhwc) {
+        const int64_t row_macs = std::max<int64_t>(1, g.ow * g.c * g.kh * g.kw);
+        parallel_ranges(threads, g.n * g.oh, std::max<int64_t>(1, (int64_t{1} << 16) / row_macs), [&](int64_t r0, int64_t r1) {
+          for (int64_t r = r0; r < r1; ++r) {
+            const int64_t n = r / g.oh, oy = r % g.oh;
+            simd::DepthwiseRow row;
+            row.x = x + n * g.h * g.w * g.c;
+            row.w = w;
+            row.bias = bias.data();
+            row.y = y + (n * g.oh + oy) * g.ow * g.c;
+            row.h = g.h, row.w_in = g.w, row.c = g.c, row.kh = g.kh, row.kw = g.kw;
+            row.iy0 = oy * g.sh - g.pt, row.dh = g.dh;
+            row.ow = g.ow, row.sw = g.sw, row.pl = g.pl, row.dw = g.dw;
+            k->depthwise_row(row);
+            ep.apply(row.y, g.ow * g.c);
+          }
+        });
+        return;
+      }
+      if (g.sw <= 2) {
+        // Strides 1 and 2: each plane copied once into a zero-padded buffer, then computed in
+        // whole registers (depthwise_plane). Planes split across threads, a buffer per range.
+        const PaddedPlane pad(PlaneGeom::of(g), k->lanes);
+        const std::vector<int64_t> taps = pad.taps();
+        const int64_t plane_macs = std::max<int64_t>(1, g.oh * g.ow * g.kh * g.kw);
+        parallel_ranges(threads, g.n * g.c, std::max<int64_t>(1, (int64_t{1} << 16) / plane_macs), [&](int64_t p0, int64_t p1) {
+          float* buf = thread_scratch(static_cast<std::size_t>(pad.size()));  // fill() writes all of it
+          simd::DepthwisePlane dp;
+          dp.src = buf, dp.row_stride = pad.row_stride(), dp.phase_stride = pad.phase_stride();
+          dp.oh = g.oh, dp.ow = g.ow, dp.kh = g.kh, dp.kw = g.kw, dp.sh = g.sh, dp.sw = g.sw, dp.dh = g.dh, dp.dw = g.dw;
+          dp.taps = taps.data();
+          for (int64_t plane = p0; plane < p1; ++plane) {
+            const int64_t c = plane % g.c;
+            pad.fill(x + plane * g.h * g.w, buf, 0.0f);
+            dp.w = w + c * g.kh * g.kw, dp.bias = bias[static_cast<std::size_t>(c)], dp.y = y + plane * g.oh * g.ow;
+            k->depthwise_plane(dp);
+            ep.apply(dp.y, g.oh * g.ow);
+          }
+        });
+        return;
+      }
+      parallel_for(threads, g.n * g.c, [&](int64_t plane) {
+        const int64_t c = plane % g.c;
+        nchw_plane(g, *k, x + plane * g.h * g.w, w + c * g.kh * g.kw, bias[static_cast<std::size_t>(c)], y + plane * g.oh * g.ow);
+        ep.apply(y + plane * g.oh * g.ow, g.oh * g.ow);
       });
-      return;
-    }
-    if (g.sw <= 2) {
-      // Strides 1 and 2: each plane copied once into a zero-padded buffer, then computed in
-      // whole registers (depthwise_plane). Planes split across threads, a buffer per range.
-      const PaddedPlane pad(PlaneGeom::of(g), k->lanes);
-      const std::vector<int64_t> taps = pad.taps();
-      const int64_t plane_macs = std::max<int64_t>(1, g.oh * g.ow * g.kh * g.kw);
-      parallel_ranges(threads, g.n * g.c, std::max<int64_t>(1, (int64_t{1} << 16) / plane_macs), [&](int64_t p0, int64_t p1) {
-        float* buf = thread_scratch(static_cast<std::size_t>(pad.size()));  // fill() writes all of it
-        simd::DepthwisePlane dp;
-        dp.src = buf, dp.row_stride = pad.row_stride(), dp.phase_stride = pad.phase_stride();
-        dp.oh = g.oh, dp.ow = g.ow, dp.kh = g.kh, dp.kw = g.kw, dp.sh = g.sh, dp.sw = g.sw, dp.dh = g.dh, dp.dw = g.dw;
-        dp.taps = taps.data();
-        for (int64_t plane = p0; plane < p1; ++plane) {
-          const int64_t c = plane % g.c;
-          pad.fill(x + plane * g.h * g.w, buf, 0.0f);
-          dp.w = w + c * g.kh * g.kw, dp.bias = bias[static_cast<std::size_t>(c)], dp.y = y + plane * g.oh * g.ow;
-          k->depthwise_plane(dp);
-          ep.apply(dp.y, g.oh * g.ow);
-        }
-      });
-      return;
-    }
-    parallel_for(threads, g.n * g.c, [&](int64_t plane) {
-      const int64_t c = plane % g.c;
-      nchw_plane(g, *k, x + plane * g.h * g.w, w + c * g.kh * g.kw, bias[static_cast<std::size_t>(c)], y + plane * g.oh * g.ow);
-      ep.apply(y + plane * g.oh * g.ow, g.oh * g.ow);
-    });
     };
   };
 }

@@ -168,13 +168,12 @@ void round_trip(const TensorType& t, float* v, std::size_t n) {
 }
 
 FloatConstant FloatConstant::of(const TensorType& t, const Buffer& bytes, std::size_t count) {
-  if (t.dtype == DataType::Float32 && reinterpret_cast<std::uintptr_t>(bytes.data()) % alignof(float) == 0 &&
+  if (count > 0 && t.dtype == DataType::Float32 && reinterpret_cast<std::uintptr_t>(bytes.data()) % alignof(float) == 0 &&
       bytes.size() >= count * sizeof(float)) {
     FloatConstant c;
     c.keep_ = bytes;
     c.p_ = reinterpret_cast<const float*>(bytes.data());
     c.n_ = count;
-    if (count == 0) c.keep_ = Buffer();
     return c;
   }
   return FloatConstant(to_float(t, bytes.data(), count));

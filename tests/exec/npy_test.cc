@@ -6,6 +6,7 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
+#include <limits>
 
 #include "nnbridge/error.h"
 #include "nnbridge/npy.h"
@@ -110,6 +111,18 @@ TEST_CASE("npy: write then read gives the same tensor, with numpy's header layou
   CHECK(back.type() == type);
   CHECK(back.buffer() == t.buffer());
   CHECK(back.buffer().is_view());  // read without copying the data
+
+  // Any int64 dim reads back, INT64_MAX too (an empty tensor: one dim is 0); one past it is refused.
+  const int64_t big = std::numeric_limits<int64_t>::max();
+  HostTensor wide = HostTensor::owned(TensorType{DataType::Float32, {0, big}, false, std::nullopt}, {});
+  HostTensor wide_back = parse_npy(encode_npy(wide));
+  CHECK(wide_back.type() == wide.type());
+  std::vector<std::byte> over = encode_npy(wide);
+  std::string text(reinterpret_cast<const char*>(over.data()), over.size());
+  const std::size_t at = text.find("9223372036854775807");
+  REQUIRE(at != std::string::npos);
+  text[at + 18] = '8';  // 9223372036854775808 = INT64_MAX + 1
+  CHECK_THROWS_AS(parse_npy(std::as_bytes(std::span<const char>(text.data(), text.size()))), Error);
 
   // A 1-d shape is written as "(n,)", as Python prints a 1-tuple.
   HostTensor one = HostTensor::from_values<float>(TensorType{DataType::Float32, {2}, false, std::nullopt}, std::vector<float>{1, 2});

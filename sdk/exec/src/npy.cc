@@ -75,8 +75,11 @@ struct HeaderParser {
       std::size_t start = i;
       int64_t v = 0;
       while (i < s.size() && s[i] >= '0' && s[i] <= '9') {
-        if (v > (INT64_MAX - 9) / 10) malformed(ErrorId::BadEncoding, file, "header.shape", "dimension too large");
-        v = v * 10 + (s[i++] - '0');
+        const int digit = s[i] - '0';
+        // Exactly the values that overflow int64 (encode_npy writes any int64 dim, INT64_MAX too)
+        if (v > (INT64_MAX - digit) / 10) malformed(ErrorId::BadEncoding, file, "header.shape", "dimension too large");
+        v = v * 10 + digit;
+        ++i;
       }
       if (i < s.size() && s[i] == 'L') ++i;  // Python 2 longs
       if (i == start) malformed(ErrorId::Syntax, file, "header.shape", "expected a non-negative integer at offset " + std::to_string(i));

@@ -156,6 +156,16 @@ TEST_CASE("armnn-json: text flatc refuses is Error(Malformed) with its line and 
     CHECK(std::string(e.what()).find("warning") == std::string::npos);  // only the parser's error
   }
   CHECK(flatc_binary(bad, "bad").empty());  // flatc refuses it too
+  // A message quoting 300,000 characters of the file (an unknown enum value) is split without
+  // std::regex, whose matcher recursed per character and overflowed the stack (fuzz_armnn_json).
+  const std::string huge = "{\n  layers: [\n    { layer_type: " + std::string(300000, 'Q') + " }\n  ]\n}\n";
+  try {
+    load(write_text(huge, "huge.armnn.json"), LoadOptions{.format = "armnn-json"});
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(e.id() == ErrorId::Syntax);
+    CHECK(e.where().rfind("line 3, column ", 0) == 0);
+  }
   // Over the size bound: refused before parsing, naming the option.
   try {
     LoadOptions o{.format = "armnn-json"};

@@ -11,12 +11,12 @@
 #include <cmath>
 #include <memory>
 #include <mutex>
-#include <regex>
 #include <stdexcept>
 #include <vector>
 
 #include "internal.h"
 #include "nnbridge/error.h"
+#include "nnbridge/parser_message.h"
 
 namespace nnbridge::config::tflite_accel::detail {
 namespace {
@@ -226,13 +226,11 @@ std::string fb_json_to_fb(std::string_view json, const pb::Descriptor& d, const 
   parser.error_.clear();
   if (!parser.ParseJson(text.c_str())) {
     // "<line>: <column>: error: <message>"
-    static const std::regex where(R"(^\s*(\d+):\s*(\d+):\s*error:\s*([^\n]*))");
-    std::smatch m;
     const std::string error = parser.error_;  // the parser is discarded: it may be mid-table
-    if (std::regex_search(error, m, where) && m[3].str() == "input file is empty")  // blanks and comments only
+    const auto m = split_parser_error(error);
+    if (m && m->message == "input file is empty")  // blanks and comments only
       throw Error(ErrorId::Syntax, "holds no JSON object (FlatBuffers JSON of " + fb_name(d) + " expected)", file);
-    if (std::regex_search(error, m, where))
-      throw Error(ErrorId::Syntax, m[3].str(), file, "line " + m[1].str() + ", column " + m[2].str());
+    if (m) throw Error(ErrorId::Syntax, m->message, file, "line " + m->line + ", column " + m->column);
     throw Error(ErrorId::Syntax, error, file);
   }
   std::string out(reinterpret_cast<const char*>(parser.builder_.GetBufferPointer()), parser.builder_.GetSize());

@@ -8,7 +8,6 @@
 
 #include <cctype>
 #include <memory>
-#include <regex>
 #include <string_view>
 
 #include "armnn/ArmnnSchema_generated.h"
@@ -17,6 +16,7 @@
 #include "internal.h"
 #include "nnbridge/error.h"
 #include "nnbridge/formats/armnn.h"
+#include "nnbridge/parser_message.h"
 
 namespace nnbridge::formats::armnn {
 
@@ -108,10 +108,8 @@ Graph read(const Source& src, const LoadOptions& o) {
   const std::string owned(text);
   if (!parser->Parse(owned.c_str())) {
     // flatbuffers::Parser reports "<line>: <column>: error: <message>".
-    static const std::regex where(R"(^\s*(\d+):\s*(\d+):\s*error:\s*([^\n]*))");
-    std::smatch m;
-    if (std::regex_search(parser->error_, m, where))
-      throw Error(ErrorId::Syntax, m[3].str(), src.file, "line " + m[1].str() + ", column " + m[2].str());
+    if (auto m = split_parser_error(parser->error_))
+      throw Error(ErrorId::Syntax, m->message, src.file, "line " + m->line + ", column " + m->column);
     throw Error(ErrorId::Syntax, parser->error_, src.file);
   }
   if (parser->builder_.GetSize() == 0)

@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <climits>
-#include <regex>
 #include <set>
 #include <unordered_map>
 #include <unordered_set>
@@ -365,12 +364,19 @@ class Writer {
 
   [[noreturn]] void refuse(const std::string& what) const {
     // Name the node the message is about ("... node name: X)" or "Name: X OpType"), if it has one.
-    std::string where;
-    std::smatch m;
-    static const std::regex by_name(R"((?:node name: |Name: )([^ )\n]*))");
-    if (std::regex_search(what, m, by_name) && !m[1].str().empty()) {
+    // Found by hand, not std::regex: a node name is the file's, any length (parser_message.h).
+    std::string where, name;
+    std::size_t from = std::string::npos;  // after the first "node name: " or "Name: "
+    for (std::string_view key : {"node name: ", "Name: "})
+      if (const std::size_t at = what.find(key); at != std::string::npos && (from == std::string::npos || at + key.size() < from))
+        from = at + key.size();
+    if (from != std::string::npos) {
+      const std::size_t to = what.find_first_of(" )\n", from);
+      name = what.substr(from, to == std::string::npos ? std::string::npos : to - from);
+    }
+    if (!name.empty()) {
       for (int i = 0; i < m_.graph().node_size(); ++i)
-        if (m_.graph().node(i).name() == m[1].str()) {
+        if (m_.graph().node(i).name() == name) {
           where = "graph.node[" + std::to_string(i) + "]";
           break;
         }

@@ -60,8 +60,11 @@ EpilogueKernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool 
   const int64_t macs = g.n * g.c * g.kh * g.kw * g.oh * g.ow;
   const int threads = macs < (int64_t{1} << 18) ? 1 : ctx.threads;
   const auto* k = &simd::kernels();
-  return [g, wprep, has_bias, bscale, threads, k](const Epilogue& ep) -> Kernel {
-    return [g, wprep, has_bias, bscale, threads, k, ep](std::span<const float* const> in, std::span<float* const> out) {
+  // The padded-plane layout and its tap offsets (NCHW, strides 1 and 2), made once here.
+  const PaddedPlane pad(PlaneGeom::of(g), k->lanes);
+  auto taps = std::make_shared<const std::vector<int64_t>>(g.nhwc || g.sw > 2 ? std::vector<int64_t>{} : pad.taps());
+  return [g, wprep, has_bias, bscale, threads, k, pad, taps](const Epilogue& ep) -> Kernel {
+    return [g, wprep, has_bias, bscale, threads, k, pad, taps, ep](std::span<const float* const> in, std::span<float* const> out) {
       std::vector<float> wlocal;
       const float* w;
       if (wprep) {
@@ -95,15 +98,13 @@ EpilogueKernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool 
       if (g.sw <= 2) {
         // Strides 1 and 2: each plane copied once into a zero-padded buffer, then computed in
         // whole registers (depthwise_plane). Planes split across threads, a buffer per range.
-        const PaddedPlane pad(PlaneGeom::of(g), k->lanes);
-        const std::vector<int64_t> taps = pad.taps();
         const int64_t plane_macs = std::max<int64_t>(1, g.oh * g.ow * g.kh * g.kw);
         parallel_ranges(threads, g.n * g.c, std::max<int64_t>(1, (int64_t{1} << 16) / plane_macs), [&](int64_t p0, int64_t p1) {
           float* buf = thread_scratch(static_cast<std::size_t>(pad.size()));  // fill() writes all of it
           simd::DepthwisePlane dp;
           dp.src = buf, dp.row_stride = pad.row_stride(), dp.phase_stride = pad.phase_stride();
           dp.oh = g.oh, dp.ow = g.ow, dp.kh = g.kh, dp.kw = g.kw, dp.sh = g.sh, dp.sw = g.sw, dp.dh = g.dh, dp.dw = g.dw;
-          dp.taps = taps.data();
+          dp.taps = taps->data();
           for (int64_t plane = p0; plane < p1; ++plane) {
             const int64_t c = plane % g.c;
             pad.fill(x + plane * g.h * g.w, buf, 0.0f);

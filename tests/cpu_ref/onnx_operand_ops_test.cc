@@ -6,6 +6,7 @@
 #include <cmath>
 #include <limits>
 
+#include "nnbridge/error.h"
 #include "one_node.h"
 
 using namespace nnbridge;
@@ -129,4 +130,17 @@ TEST_CASE("cpu onnx operand ops: Resize-13 modes") {
                        .constant(i64(2), Ints{3, 3})
                        .done(f32({3, 3}));
   close(y_of(run(bilinear, {{"x0", ft({2, 2}, {1, 2, 3, 4})}})), Floats{1, 1.5f, 2, 2, 2.5f, 3, 3, 3.5f, 4});
+}
+
+TEST_CASE("cpu onnx operand ops: an empty constant where one value is read is a clear error naming the node") {
+  // Dropout-13's ratio is a scalar; an empty one used to escape as std::out_of_range.
+  Graph g = OneNode("Dropout").in(f32({2})).constant(f32({0}), std::vector<float>{}).done(f32({2}));
+  cpu_ref::register_backend();
+  try {
+    (void)find_backend("cpu")->prepare(g, {});
+    FAIL("no error");
+  } catch (const Error& e) {
+    CHECK(std::string(e.what()).find("\"n\"") != std::string::npos);
+    CHECK(std::string(e.what()).find("holds 0 values") != std::string::npos);
+  }
 }

@@ -6,9 +6,10 @@
 
 #include <cstddef>
 #include <span>
-#include <stdexcept>
+#include <string>
 #include <vector>
 
+#include "nnbridge/error.h"
 #include "nnbridge/graph.h"
 
 namespace nnbridge::exec {
@@ -46,9 +47,11 @@ class FloatConstant {
   const float* begin() const noexcept { return p_; }
   const float* end() const noexcept { return p_ + n_; }
   float operator[](std::size_t i) const noexcept { return p_[i]; }
-  /// Element i; std::out_of_range past the end.
+  /// Element i; Error(Invalid, Shape) past the end, which the prepare loop reports with the
+  /// node's label (an empty Dropout ratio, say), never an uncaught std::out_of_range.
   float at(std::size_t i) const {
-    if (i >= n_) throw std::out_of_range("FloatConstant::at");
+    if (i >= n_)
+      throw Error(ErrorId::Shape, "a constant operand holds " + std::to_string(n_) + " values; value " + std::to_string(i) + " is needed");
     return p_[i];
   }
   operator std::span<const float>() const noexcept { return {p_, n_}; }

@@ -70,13 +70,16 @@ void add_rnn_kernels(KernelTable&);
 /// The table of every built-in kernel.
 const KernelTable& kernels();
 
-/// Calls fn(i) for i in [0, n) on up to `threads` threads (the caller's and workers of one
-/// process-wide Eigen thread pool, one per core); items must be independent. The first
-/// exception thrown by an item is rethrown after every item has finished.
+/// Calls fn(i) for i in [0, n) on up to `threads` threads (the caller's and the workers of one
+/// process-wide pool, a worker per core but one); items must be independent. Each thread first
+/// runs its own contiguous share of [0, n) (the caller the first), so that successive calls with
+/// the same split keep each part of a tensor on one core, then takes what is left of the
+/// others'. The first exception thrown by an item is rethrown after every item has finished.
 void parallel_for(int threads, int64_t n, const std::function<void(int64_t)>& fn);
-/// Splits [0, n) into at most `threads` ranges of at least `grain` items (a multiple of 16
-/// except the last) and calls fn(begin, end) for each, as parallel_for does.
-void parallel_ranges(int threads, int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn);
+/// Splits [0, n) into at most `threads` ranges of at least `grain` items (a multiple of `align`
+/// except the last: 16 keeps element ranges on whole vector registers) and calls fn(begin, end)
+/// for each, as parallel_for does.
+void parallel_ranges(int threads, int64_t n, int64_t grain, const std::function<void(int64_t, int64_t)>& fn, int64_t align = 1);
 
 // Shape helpers (numel, strides_of, broadcast_strides) are nnbridge/exec/shape.h's; the axis
 // rule is nnbridge/axis.h's normalize_axis.

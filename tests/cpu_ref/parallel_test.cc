@@ -5,10 +5,13 @@
 // share memory, and one plan runs many times, also from several threads at once.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <atomic>
+#include <chrono>
 #include <cmath>
 #include <cstring>
 #include <functional>
+#include <mutex>
 #include <stdexcept>
 #include <thread>
 
@@ -362,16 +365,67 @@ TEST_CASE("cpu parallel_for: every item runs exactly once, an item's exception r
                                                }),
                          "item 37", std::runtime_error);
     CHECK(ran.load() >= 38);
-    // Ranges cover [0, n) without overlap, in multiples of 16 but the last.
-    std::vector<std::atomic<int>> cover(1001);
-    cpu_ref::parallel_ranges(threads, 1001, 100, [&](int64_t b, int64_t e) {
-      CHECK((e == 1001 || (e - b) % 16 == 0));
-      for (int64_t i = b; i < e; ++i) cover[static_cast<std::size_t>(i)]++;
-    });
-    wrong = 0;
-    for (auto& h : cover) wrong += h.load() != 1;
-    CHECK(wrong == 0);
+    // Ranges cover [0, n) without overlap, in multiples of `align` but the last.
+    for (int64_t align : {1, 16}) {
+      CAPTURE(align);
+      std::vector<std::atomic<int>> cover(1001);
+      cpu_ref::parallel_ranges(
+          threads, 1001, 100,
+          [&](int64_t b, int64_t e) {
+            CHECK((e == 1001 || (e - b) % align == 0));
+            for (int64_t i = b; i < e; ++i) cover[static_cast<std::size_t>(i)]++;
+          },
+          align);
+      wrong = 0;
+      for (auto& h : cover) wrong += h.load() != 1;
+      CHECK(wrong == 0);
+    }
   }
+}
+
+TEST_CASE("cpu parallel_ranges: without an alignment the ranges are as even as the items allow") {
+  // 48 planes on 2 threads: 24 and 24 (rounding each range up to 16 items gave 32 and 16).
+  std::mutex mu;
+  std::vector<int64_t> sizes;
+  cpu_ref::parallel_ranges(2, 48, 1, [&](int64_t b, int64_t e) {
+    std::lock_guard lock(mu);
+    sizes.push_back(e - b);
+  });
+  std::sort(sizes.begin(), sizes.end());
+  CHECK(sizes == std::vector<int64_t>{24, 24});
+  sizes.clear();
+  cpu_ref::parallel_ranges(3, 10, 1, [&](int64_t b, int64_t e) {
+    std::lock_guard lock(mu);
+    sizes.push_back(e - b);
+  });
+  std::sort(sizes.begin(), sizes.end());
+  CHECK(sizes == std::vector<int64_t>{3, 3, 4});
+}
+
+TEST_CASE("cpu parallel_for: the caller runs the first share; nested and concurrent calls finish") {
+  // The caller's share starts at item 0, which it claims before it waits for anyone.
+  const auto caller = std::this_thread::get_id();
+  std::atomic<bool> first_on_caller{false};
+  cpu_ref::parallel_for(2, 2, [&](int64_t i) {
+    if (i == 0) first_on_caller = std::this_thread::get_id() == caller;
+    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  });
+  CHECK(first_on_caller.load());
+  // A parallel_for inside an item (a worker runs it alone) and callers on several threads at
+  // once (one holds the pool, the others run alone): every item exactly once.
+  std::vector<std::atomic<int>> hits(4 * 8 * 50);
+  std::vector<std::thread> callers;
+  for (int t = 0; t < 4; ++t)
+    callers.emplace_back([&, t] {
+      for (int rep = 0; rep < 50; ++rep)
+        cpu_ref::parallel_for(3, 8, [&](int64_t i) {
+          cpu_ref::parallel_for(2, 1, [&](int64_t) { hits[static_cast<std::size_t>((t * 50 + rep) * 8 + i)]++; });
+        });
+    });
+  for (auto& c : callers) c.join();
+  int wrong = 0;
+  for (auto& h : hits) wrong += h.load() != 1;
+  CHECK(wrong == 0);
 }
 
 TEST_CASE("cpu memory plan: tensors alive at the same step never overlap, a chain needs two slots") {

@@ -13,7 +13,8 @@
 // Speed: Eigen products for Conv, Gemm and MatMul; xsimd kernels, compiled once per x86
 // instruction set and chosen at run time (simd_arch()), for elementwise ops, activations,
 // softmax, reductions, BatchNormalization and depthwise convolution; BackendOptions::threads
-// (0: all cores) workers of one process-wide thread pool; a plan keeps its intermediate tensors
+// (0: all cores) workers of one process-wide thread pool, which spin for up to 1 ms after each
+// parallel region (as ONNX Runtime's intra-op threads do) before they sleep; a plan keeps its intermediate tensors
 // in one reused arena and reads float32 inputs in place (bench/README.md has the measurements).
 #pragma once
 

@@ -20,6 +20,8 @@ namespace {
 
 // Elements per thread below which an elementwise kernel stays on one thread.
 constexpr int64_t kGrain = int64_t{1} << 15;
+// Element ranges split across threads start on a 64-byte boundary (16 floats).
+constexpr int64_t kAlign = 16;
 
 // The output as coalesced dims; the last one is the inner run (strides 0 or 1 there).
 struct Loop {
@@ -97,11 +99,14 @@ Kernel binary(const KernelContext& ctx, simd::Binary op) {
     const float *x = in[0], *y = in[1];
     float* z = out[0];
     if (l.outer == 1) {  // one run: split it
-      parallel_ranges(threads, l.inner, kGrain, [&](int64_t b, int64_t e) {
-        const float* pa = form == simd::Operands::ScalarVec ? x : x + b;
-        const float* pb = form == simd::Operands::VecScalar ? y : y + b;
-        k->binary(op, form, pa, pb, z + b, static_cast<std::size_t>(e - b));
-      });
+      parallel_ranges(
+          threads, l.inner, kGrain,
+          [&](int64_t b, int64_t e) {
+            const float* pa = form == simd::Operands::ScalarVec ? x : x + b;
+            const float* pb = form == simd::Operands::VecScalar ? y : y + b;
+            k->binary(op, form, pa, pb, z + b, static_cast<std::size_t>(e - b));
+          },
+          kAlign);
       return;
     }
     parallel_ranges(threads, l.outer, rows_grain, [&](int64_t r0, int64_t r1) {
@@ -248,7 +253,7 @@ Kernel simd_unary(const KernelContext& ctx, simd::Unary op, simd::UnaryParams p)
   return [n, threads, k, op, p](std::span<const float* const> in, std::span<float* const> out) {
     const float* x = in[0];
     float* y = out[0];
-    parallel_ranges(threads, n, kGrain, [&](int64_t b, int64_t e) { k->unary(op, p, x + b, y + b, static_cast<std::size_t>(e - b)); });
+    parallel_ranges(threads, n, kGrain, [&](int64_t b, int64_t e) { k->unary(op, p, x + b, y + b, static_cast<std::size_t>(e - b)); }, kAlign);
   };
 }
 

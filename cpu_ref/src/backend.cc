@@ -41,9 +41,8 @@ struct Step {
 // over the whole tensor), Add, Sub and Mul (elementwise.cc: every row of the broadcast output).
 bool writes_every_output(const Node& n, const exec::NodeContext& ctx) {
   if (n.op == "Conv") return !ctx.in.empty() && ctx.in[0].shape.size() <= 4;
-  static const std::set<std::string, std::less<>> all = {"Gemm",    "MatMul",    "Relu",      "Clip", "Sigmoid",
-                                                         "Tanh",    "HardSwish", "LeakyRelu", "Add",  "Sub",
-                                                         "Mul"};
+  static const std::set<std::string, std::less<>> all = {"Gemm", "MatMul", "Relu", "Clip", "Sigmoid", "Tanh", "HardSwish",
+                                                         "LeakyRelu", "Add", "Sub", "Mul", "QLinearConv", "ConvInteger"};
   return all.count(n.op) != 0;
 }
 

@@ -4,6 +4,9 @@
 // The quantizing kernels with scale / zero point inputs and the integer products.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
+
 #include "nnbridge/error.h"
 #include "one_node.h"
 
@@ -101,4 +104,86 @@ TEST_CASE("cpu onnx quant ops: ConvInteger (1-D) and QLinearConv") {
                 .constant(i32({1}), std::vector<int32_t>{20})
                 .done(u8({1, 1, 1, 3}));
   CHECK(y_of<uint8_t>(run(q, {{"x0", u8t({1, 1, 1, 3}, {10, 20, 30})}})) == U8{4, 8, 12});
+}
+
+TEST_CASE("cpu onnx quant ops: ConvInteger sums exactly past float32's 2^24") {
+  // 1x1 kernel, 4096 input channels, x_zero_point 128, W = 255, w_zero_point 0: the first 2048
+  // channels have X = 255 (product 127 * 255 = 32385), the others X = 0 (-128 * 255 = -32640),
+  // so Y = 2048 * (32385 - 32640) = -522240, while sums of the products in channel order pass
+  // 6.6e7 on the way, where float32 holds only multiples of 8: summed in float32 they round.
+  const int64_t C = 4096;
+  U8 x(static_cast<std::size_t>(C));
+  for (int64_t c = 0; c < C; ++c) x[static_cast<std::size_t>(c)] = c < C / 2 ? 255 : 0;
+  Graph g = OneNode("ConvInteger")
+                .in(u8({1, C, 1, 1}))
+                .constant(u8({1, C, 1, 1}), U8(static_cast<std::size_t>(C), 255))
+                .constant(u8({}), U8{128})
+                .constant(u8({}), U8{0})
+                .done(i32({1, 1, 1, 1}));
+  CHECK(y_of<int32_t>(run(g, {{"x0", u8t({1, C, 1, 1}, x)}})) == std::vector<int32_t>{-522240});
+}
+
+TEST_CASE("cpu onnx quant ops: QLinearConv and ConvInteger, grouped, strided, padded and dilated, against the ONNX formula") {
+  // ConvInteger-10 / QLinearConv-10: acc[m][oy][ox] = sum over (ci, ky, kx) of (X - x_zp) *
+  // (W[m] - w_zp[m]) at iy = oy * 2 - 1 + ky, ix = ox - 2 + 2 * kx, taps outside X adding 0
+  // (X padded with x_zp); QLinearConv: y = saturate(round_half_even((acc + B[m]) * x_scale *
+  // w_scale[m] / y_scale) + y_zp). Computed here in int64 and double, element by element.
+  const int64_t C = 4, H = 7, Wd = 6, M = 6, G = 2, cg = C / G, mg = M / G, KH = 3, KW = 3;
+  const int64_t OH = (H + 1 + 0 - KH) / 2 + 1, OW = (Wd + 2 + 1 - (2 * (KW - 1) + 1)) / 1 + 1;
+  U8 x(static_cast<std::size_t>(C * H * Wd)), w(static_cast<std::size_t>(M * cg * KH * KW));
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<uint8_t>((i * 37 + 11) % 256);
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<uint8_t>((i * 53 + 5) % 256);
+  const uint8_t xz = 100;
+  const U8 wz{0, 128, 255, 7, 90, 200};
+  const Floats ws{0.5f, 0.25f, 0.125f, 1.0f, 0.75f, 0.3f};
+  const std::vector<int32_t> bias{1000, -2000, 0, 12345, -777, 5};
+  const float xs = 0.02f, ys = 3.0f;
+  const uint8_t yz = 128;
+  std::vector<int64_t> acc(static_cast<std::size_t>(M * OH * OW));
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t oy = 0; oy < OH; ++oy)
+      for (int64_t ox = 0; ox < OW; ++ox) {
+        int64_t a = 0;
+        for (int64_t ci = 0; ci < cg; ++ci)
+          for (int64_t ky = 0; ky < KH; ++ky)
+            for (int64_t kx = 0; kx < KW; ++kx) {
+              const int64_t iy = oy * 2 - 1 + ky, ix = ox - 2 + 2 * kx, c = (m / mg) * cg + ci;
+              if (iy < 0 || iy >= H || ix < 0 || ix >= Wd) continue;
+              a += (int64_t{x[static_cast<std::size_t>((c * H + iy) * Wd + ix)]} - xz) *
+                   (int64_t{w[static_cast<std::size_t>(((m * cg + ci) * KH + ky) * KW + kx)]} - wz[static_cast<std::size_t>(m)]);
+            }
+        acc[static_cast<std::size_t>((m * OH + oy) * OW + ox)] = a;
+      }
+  const AttrMap attrs{{"group", Attr(G)}, {"strides", Attr(Ints{2, 1})}, {"pads", Attr(Ints{1, 2, 0, 1})}, {"dilations", Attr(Ints{1, 2})}};
+  // ConvInteger: the sums themselves.
+  Graph ci = OneNode("ConvInteger", attrs)
+                 .in(u8({1, C, H, Wd}))
+                 .constant(u8({M, cg, KH, KW}), w)
+                 .constant(u8({}), U8{xz})
+                 .constant(u8({M}), wz)
+                 .done(i32({1, M, OH, OW}));
+  const std::vector<int32_t> sums = y_of<int32_t>(run(ci, {{"x0", u8t({1, C, H, Wd}, x)}}));
+  CHECK(sums == std::vector<int32_t>(acc.begin(), acc.end()));
+  U8 expect(acc.size());
+  for (std::size_t i = 0; i < acc.size(); ++i) {
+    const std::size_t m = i / static_cast<std::size_t>(OH * OW);
+    const double v = std::nearbyint(static_cast<double>(acc[i] + bias[m]) * xs * ws[m] / ys) + yz;
+    expect[i] = static_cast<uint8_t>(std::clamp(v, 0.0, 255.0));
+  }
+  int spread = 0;  // the outputs are not all saturated: the check sees the arithmetic
+  for (uint8_t e : expect) spread += e != 0 && e != 255;
+  CHECK(spread > static_cast<int>(expect.size()) / 2);
+  // QLinearConv with W constant (packed at prepare) and W a graph input (shifted per run).
+  for (bool w_constant : {true, false}) {
+    CAPTURE(w_constant);
+    OneNode b("QLinearConv", attrs);
+    b.in(u8({1, C, H, Wd})).constant(f32({}), Floats{xs}).constant(u8({}), U8{xz});
+    if (w_constant) b.constant(u8({M, cg, KH, KW}), w);
+    else b.in(u8({M, cg, KH, KW}));
+    b.constant(f32({M}), ws).constant(u8({M}), wz).constant(f32({}), Floats{ys}).constant(u8({}), U8{yz}).constant(i32({M}), bias);
+    Graph q = b.done(u8({1, M, OH, OW}));
+    TensorMap in{{"x0", u8t({1, C, H, Wd}, x)}};
+    if (!w_constant) in.emplace("x3", u8t({M, cg, KH, KW}, w));
+    CHECK(y_of<uint8_t>(run(q, in)) == expect);
+  }
 }

@@ -402,7 +402,7 @@ TEST_CASE("cpu parallel_ranges: without an alignment the ranges are as even as t
   CHECK(sizes == std::vector<int64_t>{3, 3, 4});
 }
 
-TEST_CASE("cpu parallel_for: the caller runs the first share; nested and concurrent calls finish") {
+TEST_CASE("cpu parallel_for: the caller runs the first share, nested and concurrent calls finish") {
   // The caller's share starts at item 0, which it claims before it waits for anyone.
   const auto caller = std::this_thread::get_id();
   std::atomic<bool> first_on_caller{false};

@@ -62,6 +62,21 @@ struct Conv3dGeom {
 };
 Conv3dGeom conv3d_geom(const KernelContext& ctx, std::size_t w_input);
 
+/// The operands of ConvInteger-10 / QLinearConv-10 (qlinear.cc): input indices and how many
+/// values each per-channel input holds (0: absent).
+struct IntegerConvArgs {
+  bool qlinear = false;                     ///< QLinearConv: requantize; ConvInteger: the Int32 sum
+  std::size_t w = 1, xzp = 2, wzp = 3;      ///< inputs W, x_zero_point, w_zero_point
+  int64_t xz_count = 0, wz_count = 0;       ///< x_zero_point (0 or 1), w_zero_point (0, 1 or M)
+  int64_t ws_count = 0, b_count = 0;        ///< w_scale (1 or M), B (0 or M)
+  float lo = 0, hi = 0;                     ///< the requantized range of y_zero_point's type
+};
+
+/// ConvInteger / QLinearConv on a 2-D NCHW image (g lifted to 3-D with unit depth): im2col and
+/// the float32 GEMM in exact slices of K (integer_conv_gemm.cc), the same integer sums and
+/// outputs as the direct loops; null for other geometries (rank 5, NHWC).
+Kernel make_integer_conv_gemm(const KernelContext& ctx, const Conv3dGeom& g, const IntegerConvArgs& a);
+
 /// The direct 3-D convolution: for each output element, emit(index in Y, output channel, sum)
 /// with the sum of W * X over the taps inside the input, in (kz, ky, kx, c) order, accumulated
 /// in Acc (float for Conv, int64 for the integer convolutions).

@@ -12,8 +12,10 @@
 // A zero point / scale per row of A and a B one per column of B (MatMul; one value per row
 // or column of every matrix of a batch also reads). A quantized operand type (whose buffers hold
 // real values, not integers) is Error(Unsupported).
-// Convolutions run on the direct 3-D loops of conv3d.cc (1-D and 2-D with unit dims in front,
-// spatial.h); matrix batches broadcast as numpy.matmul, operands of rank >= 2.
+// 1-D and 2-D NCHW convolutions run as im2col + the float32 GEMM in slices of K small enough to
+// be exact (integer_conv_gemm.cc); others (3-D, NHWC) on the direct loops of conv3d.cc (1-D and
+// 2-D with unit dims in front, spatial.h). Matrix batches broadcast as numpy.matmul, operands
+// of rank >= 2.
 #include <algorithm>
 #include <cmath>
 
@@ -56,6 +58,10 @@ Kernel make_integer_conv3(const KernelContext& ctx, bool qlinear) {
     requantized_range(ctx, lo, hi);
   }
   const int64_t xz_count = ctx.has_input(xzp) ? 1 : 0;
+  IntegerConvArgs args;
+  args.qlinear = qlinear, args.w = w, args.xzp = xzp, args.wzp = wzp;
+  args.xz_count = xz_count, args.wz_count = wz_count, args.ws_count = ws_count, args.b_count = b_count, args.lo = lo, args.hi = hi;
+  if (Kernel k = make_integer_conv_gemm(ctx, g, args)) return k;
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     std::vector<int32_t> xi(static_cast<std::size_t>(nx)), wi(static_cast<std::size_t>(nw));
     const float xz = at_or(input_or_null(in, xzp), xz_count, 0);

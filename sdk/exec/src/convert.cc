@@ -68,26 +68,47 @@ void load_all(const std::byte* b, std::size_t n, float* out) {
   }
 }
 
+// Element i of a store to T (from_float): quantized with qp when given and it has parameters,
+// else truncated; NaN gives 0; saturated to T's range.
 template <class T>
-void store_int(const float* v, std::size_t n, std::byte* out, const QParams* qp) {
+T store_one(float v, std::size_t i, const QParams* qp) {
   constexpr double lo = static_cast<double>(std::numeric_limits<T>::lowest());
   constexpr double hi = static_cast<double>(std::numeric_limits<T>::max());
+  double x;
+  if (qp && qp->q) {
+    std::size_t s = qp->slice(i);
+    // Arm NN armnn::Quantize: round(value / scale) + offset, then clamp; the division in float,
+    // as Arm NN's (in double, 4.25f / 0.1f is 42.4999... where Arm NN's float quotient is 42.5).
+    x = static_cast<double>(std::round(v / qp->scale(s))) + static_cast<double>(qp->zero(s));
+  } else {
+    x = std::trunc(static_cast<double>(v));
+  }
+  if (std::isnan(x)) x = 0;
+  // hi of a 64-bit type rounds up to 2^63 or 2^64 as a double: saturate before the cast.
+  return x >= hi ? std::numeric_limits<T>::max() : x <= lo ? std::numeric_limits<T>::lowest() : static_cast<T>(x);
+}
+
+template <class T>
+void store_int(const float* v, std::size_t n, std::byte* out, const QParams* qp) {
   for (std::size_t i = 0; i < n; ++i) {
-    double x;
-    if (qp && qp->q) {
-      std::size_t s = qp->slice(i);
-      // Arm NN armnn::Quantize: round(value / scale) + offset, then clamp; the division in float,
-      // as Arm NN's (in double, 4.25f / 0.1f is 42.4999... where Arm NN's float quotient is 42.5).
-      x = static_cast<double>(std::round(v[i] / qp->scale(s))) + static_cast<double>(qp->zero(s));
-    } else {
-      x = std::trunc(static_cast<double>(v[i]));
-    }
-    if (std::isnan(x)) x = 0;
-    // hi of a 64-bit type rounds up to 2^63 or 2^64 as a double: saturate before the cast.
-    T t = x >= hi ? std::numeric_limits<T>::max() : x <= lo ? std::numeric_limits<T>::lowest() : static_cast<T>(x);
+    T t = store_one<T>(v[i], i, qp);
     std::memcpy(out + i * sizeof(T), &t, sizeof(T));
   }
 }
+
+// Element i of a load (to_float) of a stored value f: dequantized when qp has parameters.
+float dequantize_one(float f, std::size_t i, const QParams& qp) {
+  if (!qp.q) return f;
+  const std::size_t s = qp.slice(i);
+  return qp.scale(s) * static_cast<float>(static_cast<int64_t>(f) - qp.zero(s));
+}
+
+// round_trip of an integer dtype stored as T, element by element with no buffers.
+template <class T>
+void round_trip_int(float* v, std::size_t n, const QParams& qp, const QParams* store_q) {
+  for (std::size_t i = 0; i < n; ++i) v[i] = dequantize_one(static_cast<float>(store_one<T>(v[i], i, store_q)), i, qp);
+}
+
 
 }  // namespace
 
@@ -122,10 +143,7 @@ std::vector<float> to_float(const TensorType& t, const std::byte* b, std::size_t
   }
   QParams qp(t);
   if (qp.q && t.dtype != DataType::Float32)
-    for (std::size_t i = 0; i < n; ++i) {
-      std::size_t s = qp.slice(i);
-      out[i] = qp.scale(s) * static_cast<float>(static_cast<int64_t>(out[i]) - qp.zero(s));
-    }
+    for (std::size_t i = 0; i < n; ++i) out[i] = dequantize_one(out[i], i, qp);
   return out;
 }
 
@@ -162,6 +180,20 @@ std::vector<std::byte> from_float(const TensorType& t, const float* v, std::size
 
 void round_trip(const TensorType& t, float* v, std::size_t n) {
   if (t.dtype == DataType::Float32 || t.dtype == DataType::Float64 || t.dtype == DataType::Undefined) return;
+  // The integer dtypes in place (every node's output in a quantized graph: no allocation per step).
+  const QParams qp(t);
+  const QParams* q = is_quantized(t.dtype) || (qp.q && t.dtype == DataType::Int32) ? &qp : nullptr;
+  switch (t.dtype) {
+    case DataType::Int8: case DataType::QAsymmS8: case DataType::QSymmS8: return round_trip_int<int8_t>(v, n, qp, q);
+    case DataType::Int16: case DataType::QSymmS16: return round_trip_int<int16_t>(v, n, qp, q);
+    case DataType::Int32: return round_trip_int<int32_t>(v, n, qp, q);
+    case DataType::Int64: return round_trip_int<int64_t>(v, n, qp, q);
+    case DataType::UInt8: case DataType::QAsymmU8: return round_trip_int<uint8_t>(v, n, qp, q);
+    case DataType::UInt16: return round_trip_int<uint16_t>(v, n, qp, q);
+    case DataType::UInt32: return round_trip_int<uint32_t>(v, n, qp, q);
+    case DataType::UInt64: return round_trip_int<uint64_t>(v, n, qp, q);
+    default: break;
+  }
   std::vector<std::byte> b = from_float(t, v, n);
   std::vector<float> f = to_float(t, b.data(), n);
   std::memcpy(v, f.data(), n * sizeof(float));

@@ -3,6 +3,7 @@
 
 usage: bench/zoo.py BUILD_DIR [--models a,b] [--threads 1,2] [--seconds S] [--min-runs N]
                     [--rounds R] [--dir DIR] [--engines torch,ort,nnbridge] [--baseline PYDIR]
+                    [--quantized]
 
 Exports torchvision 0.14 architectures (random weights, seed 0, eval mode) with
 torch.onnx.export (opset 13, batch 1, 3x224x224) and one random input (seed 1), then times,
@@ -24,6 +25,9 @@ Python package (an older build's BUILD/python copied aside) is timed in the same
 change can be measured against its baseline in one run. Outputs are compared with ONNX
 Runtime's: max |y - y_ORT| / max |y_ORT| (random weights shrink some networks' outputs to 1e-15). Peak RSS is the child's ru_maxrss (includes the interpreter:
 Python + NumPy for nnbridge, Node.js for ONNX Runtime). Nothing is asserted: it is a benchmark.
+
+--quantized adds NAME_qlinear for each model: every Conv as QuantizeLinear -> QLinearConv ->
+DequantizeLinear (bench/zoo_quantize.py), timed on ONNX Runtime and nnbridge only.
 """
 import argparse
 import json
@@ -149,12 +153,21 @@ def main():
     ap.add_argument("--pydir", help=argparse.SUPPRESS)
     ap.add_argument("--export", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--json", help="also write the raw results to this file")
+    ap.add_argument("--quantized", action="store_true", help="also time NAME_qlinear (every Conv as QLinearConv)")
+    ap.add_argument("--quantize", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.child:
         return child(args)
     if args.export:
         for name in args.models.split(","):
             export(name, args.dir)
+        return None
+    if args.quantize:
+        import zoo_quantize
+        for name in args.models.split(","):
+            dst = os.path.join(args.dir, name + "_qlinear.onnx")
+            if not os.path.exists(dst):
+                zoo_quantize.quantize(os.path.join(args.dir, name + ".onnx"), dst, os.path.join(args.dir, "input.npy"), args.pydir)
         return None
     if not args.build:
         ap.error("BUILD_DIR is required")
@@ -176,12 +189,19 @@ def main():
     print("exporting %s to %s ..." % (", ".join(models), args.dir), file=sys.stderr, flush=True)
     subprocess.run([sys.executable, os.path.abspath(__file__), "--export", "--dir", args.dir, "--models", ",".join(models)],
                    check=True, stdout=subprocess.DEVNULL)
+    if args.quantized:
+        print("quantizing %s ..." % ", ".join(models), file=sys.stderr, flush=True)
+        subprocess.run([sys.executable, os.path.abspath(__file__), "--quantize", "--dir", args.dir, "--models", ",".join(models),
+                        "--pydir", pydir], check=True, stdout=subprocess.DEVNULL)
+        models = [m for name in models for m in (name, name + "_qlinear")]
     results = {}  # (model, threads, engine) -> {times_ms, prepare_ms, rss_mib}
     for r in range(args.rounds):
         for name in models:
             for t in threads:
                 order = engines if r % 2 == 0 else list(reversed(engines))
                 for e in order:
+                    if e == "torch" and name.endswith("_qlinear"):
+                        continue  # the torchvision module is the float model
                     pd = args.baseline if e == "nnbridge-baseline" else pydir
                     res = spawn_rss(engine_cmd(e, args, name, t, pd))
                     acc = results.setdefault((name, t, e), {"times_ms": [], "prepare_ms": [], "rss_mib": 0.0})

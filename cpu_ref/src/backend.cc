@@ -33,6 +33,7 @@ struct Step {
   Kernel kernel;
   bool zero_outputs = true;      // false for built-in kernels known to write every output element
   EpilogueKernel with_epilogue;  // the same node's kernel with an epilogue (a built-in Conv), else null
+  bool round_outputs = true;     // false for built-in kernels whose results already are values of the output dtype
 };
 
 // Ops whose built-in kernels write every element of their outputs, so run() need not zero them
@@ -44,6 +45,19 @@ bool writes_every_output(const Node& n, const exec::NodeContext& ctx) {
   static const std::set<std::string, std::less<>> all = {"Gemm", "MatMul", "Relu", "Clip", "Sigmoid", "Tanh", "HardSwish",
                                                          "LeakyRelu", "Add", "Sub", "Mul", "QLinearConv", "ConvInteger"};
   return all.count(n.op) != 0;
+}
+
+// Ops whose built-in kernels compute values their output dtype holds exactly, so run() need not
+// round the results to it (exec::round_trip, a pass over every element): QuantizeLinear with a
+// scale input (quantize.cc), QLinearConv (integer_conv_float.cc, qlinear.cc) and QLinearMatMul
+// round to integers and saturate to the output type's range, for a plain 8- or 16-bit integer
+// output (a quantized dtype would be stored through its own scale).
+bool results_exact(const Node& n, const exec::NodeContext& ctx) {
+  if (n.op != "QLinearConv" && n.op != "QLinearMatMul" && !(n.op == "QuantizeLinear" && ctx.has_input(1))) return false;
+  return std::all_of(ctx.out.begin(), ctx.out.end(), [](const TensorType& t) {
+    return (t.dtype == DataType::UInt8 || t.dtype == DataType::Int8 || t.dtype == DataType::UInt16 || t.dtype == DataType::Int16) &&
+           !t.quantization;
+  });
 }
 
 class CpuPlan final : public Plan {
@@ -124,8 +138,9 @@ class CpuPlan final : public Plan {
         ptr[v] = p;
       }
       st.kernel(ins, outs);
-      for (std::size_t o = 0; o < st.outputs.size(); ++o)
-        round_trip(types[st.outputs[o]], outs[o], static_cast<std::size_t>(numel(types[st.outputs[o]].shape)));
+      if (st.round_outputs)
+        for (std::size_t o = 0; o < st.outputs.size(); ++o)
+          round_trip(types[st.outputs[o]], outs[o], static_cast<std::size_t>(numel(types[st.outputs[o]].shape)));
     }
     TensorMap result;
     for (std::size_t k = 0; k < graph_outputs.size(); ++k) {
@@ -171,7 +186,9 @@ class CpuBuilder final : public exec::NodeBuilder {
         return;
       }
     }
-    push(Step{i, n.inputs, n.outputs, e ? make_custom_kernel(e, ctx, label) : kernels().at(n.op)(ctx), e || !writes_every_output(n, ctx), nullptr});
+    Step st{i, n.inputs, n.outputs, e ? make_custom_kernel(e, ctx, label) : kernels().at(n.op)(ctx), e || !writes_every_output(n, ctx), nullptr};
+    st.round_outputs = e || !results_exact(n, ctx);
+    push(std::move(st));
   }
   void add_foreign(std::size_t i, std::shared_ptr<const exec::ForeignNode> f) override {
     const Node& n = g_.nodes[i];

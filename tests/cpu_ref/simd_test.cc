@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "kernels/rounding.h"
 #include "sgemm/sgemm.h"
 #include "simd/simd.h"
 
@@ -338,4 +339,32 @@ TEST_CASE("cpu sgemm: every build this CPU runs computes op(A) * op(B) + bias wi
             for (int64_t j = n; j < ldc; ++j) CHECK(c[static_cast<std::size_t>(i * ldc + j)] == 99.0f);
           }
         }
+}
+
+TEST_CASE("cpu rounding: round_half_even gives std::nearbyint's bits, ties, -0, huge values, inf and NaN included") {
+  // The oracle is the C library's std::nearbyint in the default rounding mode (IEEE 754
+  // roundTiesToEven); the sign of a zero result counts (compared as bits).
+  auto same_d = [](double a, double b) { return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b)); };
+  auto same_f = [](float a, float b) { return std::memcmp(&a, &b, sizeof a) == 0 || (std::isnan(a) && std::isnan(b)); };
+  std::vector<double> ds{0.0, -0.0, 0.4, -0.4, 0.5, -0.5, 1.5, -1.5, 2.5, -2.5, 3.5, 1e-300, -1e-300,
+                         4503599627370495.5, -4503599627370495.5, 4503599627370496.0, 4503599627370497.0, 1e300,
+                         std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+                         std::numeric_limits<double>::quiet_NaN()};
+  std::vector<float> fs{0.0f, -0.0f, 0.4f, -0.4f, 0.5f, -0.5f, 1.5f, -1.5f, 2.5f, -2.5f, 8388607.5f, -8388607.5f, 8388608.0f,
+                        8388609.0f, 1e30f, std::numeric_limits<float>::infinity(), std::numeric_limits<float>::quiet_NaN()};
+  uint64_t state = 12345;
+  for (int i = 0; i < 20000; ++i) {  // every binade from 2^-4 to 2^56, halves and quarters too
+    state = state * 6364136223846793005ull + 1442695040888963407ull;
+    const int e = static_cast<int>((state >> 33) % 61) - 4;
+    const double m = static_cast<double>((state >> 11) & 0xfffff) / 1048576.0 + 1.0;
+    const double v = std::ldexp(m, e) * ((state & 1) ? -1 : 1);
+    ds.push_back(v);
+    ds.push_back(std::round(v * 4) / 4);
+    fs.push_back(static_cast<float>(v));
+    fs.push_back(static_cast<float>(std::round(v * 2) / 2));
+  }
+  int wrong = 0;
+  for (double v : ds) wrong += !same_d(nnbridge::cpu_ref::round_half_even(v), std::nearbyint(v));
+  for (float v : fs) wrong += !same_f(nnbridge::cpu_ref::round_half_even(v), std::nearbyint(v));
+  CHECK(wrong == 0);
 }

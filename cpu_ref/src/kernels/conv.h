@@ -72,9 +72,10 @@ struct IntegerConvArgs {
   float lo = 0, hi = 0;                     ///< the requantized range of y_zero_point's type
 };
 
-/// ConvInteger / QLinearConv on a 2-D NCHW image (g lifted to 3-D with unit depth): im2col and
-/// the float32 GEMM in exact slices of K (integer_conv_gemm.cc), the same integer sums and
-/// outputs as the direct loops; null for other geometries (rank 5, NHWC).
+/// ConvInteger / QLinearConv on a 2-D NCHW image (g lifted to 3-D with unit depth) with the
+/// float32 kernels, exactly (integer_conv_float.cc): depthwise of at most 256 taps on the
+/// depthwise kernel, others as im2col and the GEMM in slices of 256 products. The same integer
+/// sums and outputs as the direct loops; null for other geometries (rank 5, NHWC).
 Kernel make_integer_conv_gemm(const KernelContext& ctx, const Conv3dGeom& g, const IntegerConvArgs& a);
 
 /// The direct 3-D convolution: for each output element, emit(index in Y, output channel, sum)

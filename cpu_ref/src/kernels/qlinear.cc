@@ -12,8 +12,8 @@
 // A zero point / scale per row of A and a B one per column of B (MatMul; one value per row
 // or column of every matrix of a batch also reads). A quantized operand type (whose buffers hold
 // real values, not integers) is Error(Unsupported).
-// 1-D and 2-D NCHW convolutions run as im2col + the float32 GEMM in slices of K small enough to
-// be exact (integer_conv_gemm.cc); others (3-D, NHWC) on the direct loops of conv3d.cc (1-D and
+// 1-D and 2-D NCHW convolutions run on the float32 kernels in sums small enough to be exact
+// (integer_conv_float.cc); others (3-D, NHWC) on the direct loops of conv3d.cc (1-D and
 // 2-D with unit dims in front, spatial.h). Matrix batches broadcast as numpy.matmul, operands
 // of rank >= 2.
 #include <algorithm>

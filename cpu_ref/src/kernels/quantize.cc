@@ -22,6 +22,7 @@
 #include <cstring>
 
 #include "../kernel.h"
+#include "rounding.h"
 
 namespace nnbridge::cpu_ref {
 
@@ -51,6 +52,12 @@ void int_range(const KernelContext& ctx, DataType t, float& lo, float& hi) {
 struct ScaleLayout {
   int64_t n = 0, count = 1, inner = 1;
   bool zero_point = false;
+  // Calls fn(begin, end, k) for each run of elements that share scale k, in order.
+  template <class Fn>
+  void runs(Fn&& fn) const {
+    const int64_t step = count == 1 ? std::max<int64_t>(n, 1) : std::max<int64_t>(inner, 1);
+    for (int64_t b = 0; b < n; b += step) fn(b, std::min(n, b + step), count == 1 ? 0 : (b / step) % count);
+  }
 };
 
 ScaleLayout scale_layout(const KernelContext& ctx) {
@@ -79,11 +86,10 @@ Kernel make_quantize(const KernelContext& ctx) {
   float lo, hi;
   int_range(ctx, ctx.out[0].dtype, lo, hi);
   return [l, lo, hi](std::span<const float* const> in, std::span<float* const> out) {
-    for (int64_t i = 0; i < l.n; ++i) {
-      const int64_t k = (i / l.inner) % l.count;
-      const float zp = l.zero_point ? in[2][k] : 0.0f;
-      out[0][i] = std::clamp(std::nearbyint(in[0][i] / in[1][k]) + zp, lo, hi);
-    }
+    l.runs([&](int64_t b, int64_t e, int64_t k) {
+      const float zp = l.zero_point ? in[2][k] : 0.0f, scale = in[1][k];
+      for (int64_t i = b; i < e; ++i) out[0][i] = std::clamp(round_half_even(in[0][i] / scale) + zp, lo, hi);
+    });
   };
 }
 
@@ -93,10 +99,10 @@ Kernel make_dequantize(const KernelContext& ctx) {
   if (numel(ctx.out[0].shape) != numel(ctx.in[0].shape)) ctx.invalid(ErrorId::Shape, "output size differs from the input's");
   const ScaleLayout l = scale_layout(ctx);
   return [l](std::span<const float* const> in, std::span<float* const> out) {
-    for (int64_t i = 0; i < l.n; ++i) {
-      const int64_t k = (i / l.inner) % l.count;
-      out[0][i] = (in[0][i] - (l.zero_point ? in[2][k] : 0.0f)) * in[1][k];
-    }
+    l.runs([&](int64_t b, int64_t e, int64_t k) {
+      const float zp = l.zero_point ? in[2][k] : 0.0f, scale = in[1][k];
+      for (int64_t i = b; i < e; ++i) out[0][i] = (in[0][i] - zp) * scale;
+    });
   };
 }
 

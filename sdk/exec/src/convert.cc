@@ -2,6 +2,7 @@
 #include "nnbridge/exec/convert.h"
 
 #include <Eigen/Core>
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -106,6 +107,22 @@ float dequantize_one(float f, std::size_t i, const QParams& qp) {
 // round_trip of an integer dtype stored as T, element by element with no buffers.
 template <class T>
 void round_trip_int(float* v, std::size_t n, const QParams& qp, const QParams* store_q) {
+  if (!qp.q && !(store_q && store_q->q)) {  // no quantization parameters: truncate and saturate
+    if constexpr (sizeof(T) <= 2) {
+      // store_one's rule in float: NaN gives 0, then clamping to T's range before the
+      // truncating conversion is the same as truncating first (no value between two integers
+      // lies beyond the range's ends), and the range fits int32. Vectorizes.
+      constexpr float lo = static_cast<float>(std::numeric_limits<T>::lowest());
+      constexpr float hi = static_cast<float>(std::numeric_limits<T>::max());
+      for (std::size_t i = 0; i < n; ++i) {
+        const float x = v[i] == v[i] ? std::min(std::max(v[i], lo), hi) : 0.0f;
+        v[i] = static_cast<float>(static_cast<int32_t>(x));
+      }
+    } else {
+      for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<float>(store_one<T>(v[i], i, nullptr));
+    }
+    return;
+  }
   for (std::size_t i = 0; i < n; ++i) v[i] = dequantize_one(static_cast<float>(store_one<T>(v[i], i, store_q)), i, qp);
 }
 

@@ -1,0 +1,157 @@
+// ConvInteger-10 and QLinearConv-10 on 2-D NCHW images with the float32 convolution kernels,
+// exactly.
+//
+// With the zero points subtracted, every operand is an integer in [-255, 255] (uint8 or int8
+// minus a zero point of its type), so every product is an integer of magnitude <= 255^2 = 65025.
+// A float32 sum of at most 256 such products never leaves the integers float32 holds exactly
+// (256 * 65025 = 16,646,400 < 2^24), whatever order it is added in and with or without fused
+// multiply-adds. So:
+// - a depthwise convolution (group = C = M) with at most 256 taps runs on the float depthwise
+//   kernel (depthwise.cc) as it is;
+// - any other runs as im2col + the float32 GEMM with K cut into slices of 256, each slice's
+//   product exact, the slices added in double (exact up to 2^53).
+// The sums are therefore the same integers the direct loops of conv3d_each compute, and they are
+// requantized with the same expression (qlinear.cc), so the outputs are the same bits.
+#include <algorithm>
+#include <cmath>
+
+#include "../sgemm/sgemm.h"
+#include "conv.h"
+#include "im2col.h"
+#include "rounding.h"
+#include "scratch.h"
+
+namespace nnbridge::cpu_ref {
+
+namespace {
+
+constexpr int64_t kExactSlice = 256;  // products per float32 partial sum (see above)
+
+float at_or(const float* p, int64_t count, int64_t k) { return count == 0 ? 0.0f : p[count == 1 ? 0 : k]; }
+const float* input_or_null(std::span<const float* const> in, std::size_t i) { return i < in.size() ? in[i] : nullptr; }
+
+// y = saturate(round_half_even((sum + bias) * xs * ws / ys) + yz) over a row: QLinearConv's
+// requantization, the direct path's expression (qlinear.cc) on the same integer sums
+// (round_half_even is its std::nearbyint; the selects are std::clamp's result, NaN included).
+// Kept out of line: inlined into the work item's lambda, GCC 12 no longer vectorizes it.
+[[gnu::noinline]] void requantize_row(const double* sums, float* y, int64_t count, double bias, double xs, double ws, double ys,
+                                      double yz, double lo, double hi) {
+  for (int64_t p = 0; p < count; ++p) {
+    const double v = round_half_even((sums[p] + bias) * xs * ws / ys) + yz;
+    const double c = v < lo ? lo : v;
+    y[p] = static_cast<float>(hi < c ? hi : c);
+  }
+}
+
+// Output channel m's sums [count] as ConvInteger's Int32 or QLinearConv's requantized values.
+struct Requantize {
+  IntegerConvArgs a;
+  void operator()(std::span<const float* const> in, int64_t m, const double* sums, float* y, int64_t count) const {
+    if (!a.qlinear) {
+      for (int64_t p = 0; p < count; ++p) y[p] = static_cast<float>(sums[p]);
+      return;
+    }
+    const double bias = a.b_count ? static_cast<double>(static_cast<int64_t>(in[8][m])) : 0.0;
+    requantize_row(sums, y, count, bias, in[1][0], at_or(in[4], a.ws_count, m), in[6][0], in[7][0], a.lo, a.hi);
+  }
+};
+
+// X minus x_zero_point, into the calling thread's node-wide scratch (slot 1).
+const float* shifted_x(std::span<const float* const> in, const IntegerConvArgs& a, int64_t nx) {
+  const float xz = at_or(input_or_null(in, a.xzp), a.xz_count, 0);
+  float* xs = thread_scratch(static_cast<std::size_t>(nx), 1);
+  for (int64_t i = 0; i < nx; ++i) xs[i] = in[0][i] - xz;
+  return xs;
+}
+
+}  // namespace
+
+Kernel make_integer_conv_gemm(const KernelContext& ctx, const Conv3dGeom& g, const IntegerConvArgs& a) {
+  if (g.nhwc || g.in[0] != 1 || g.k[0] != 1 || g.on[0] != 1) return nullptr;
+  ConvGeom cv{};  // the 2-D geometry of im2col_nchw and the depthwise kernel
+  cv.n = g.N, cv.c = g.C, cv.h = g.in[1], cv.w = g.in[2], cv.m = g.M, cv.oh = g.on[1], cv.ow = g.on[2];
+  cv.kh = g.k[1], cv.kw = g.k[2], cv.sh = g.s[1], cv.sw = g.s[2], cv.dh = g.d[1], cv.dw = g.d[2];
+  cv.pt = g.p[1], cv.pl = g.p[2], cv.group = g.group, cv.nhwc = false;
+  cv.layout = "OIHW", cv.wl = WLayout::OIHW, cv.wshape = {g.M, g.cg, cv.kh, cv.kw};
+  const int64_t K = g.cg * cv.kh * cv.kw, P = cv.oh * cv.ow, nx = numel(ctx.in[0].shape);
+  // W minus its zero point as OIHW ([M, K], K = (ci, ky, kx)): made once when both are constants.
+  auto shifted_w = [g, cv, K, a](const float* w, const float* wz) {
+    std::vector<float> out(static_cast<std::size_t>(g.M * K));
+    for (int64_t o = 0; o < g.M; ++o)
+      for (int64_t i = 0; i < g.cg; ++i)
+        for (int64_t y = 0; y < cv.kh; ++y)
+          for (int64_t x = 0; x < cv.kw; ++x)
+            out[static_cast<std::size_t>(o * K + (i * cv.kh + y) * cv.kw + x)] = w[g.w_at(o, i, 0, y, x)] - at_or(wz, a.wz_count, o);
+    return out;
+  };
+  std::shared_ptr<const std::vector<float>> wprep;
+  if (ctx.constants[a.w] && (!ctx.has_input(a.wzp) || ctx.constants[a.wzp]))
+    wprep = std::make_shared<const std::vector<float>>(
+        shifted_w(ctx.constants[a.w]->data(), ctx.has_input(a.wzp) ? ctx.constants[a.wzp]->data() : nullptr));
+  const Requantize requantize{a};
+
+  if (g.group == g.C && g.M == g.C && g.group > 1 && K <= kExactSlice) {
+    // Depthwise: the float kernel on X - x_zp and W - w_zp (as its input 1, no bias) writes the
+    // sums into Y, which are then requantized in place, plane by plane.
+    KernelContext dctx = ctx;
+    const exec::FloatConstant wconst(wprep ? *wprep : std::vector<float>{});
+    dctx.constants = {nullptr, wprep ? &wconst : nullptr};
+    const Kernel sums = make_depthwise(dctx, cv, false, {})(Epilogue{});
+    const int threads = ctx.threads;
+    return [=](std::span<const float* const> in, std::span<float* const> out) {
+      std::vector<float> wlocal;
+      if (!wprep) wlocal = shifted_w(in[a.w], input_or_null(in, a.wzp));
+      const float* dw_in[2] = {shifted_x(in, a, nx), wprep ? nullptr : wlocal.data()};
+      sums(dw_in, out);
+      float* Y = out[0];
+      parallel_ranges(threads, g.N * g.M, std::max<int64_t>(1, (int64_t{1} << 15) / std::max<int64_t>(P, 1)), [&](int64_t q0, int64_t q1) {
+        std::vector<double> plane(static_cast<std::size_t>(P));
+        for (int64_t q = q0; q < q1; ++q) {
+          float* y = Y + q * P;
+          std::copy(y, y + P, plane.begin());
+          requantize(in, q % g.M, plane.data(), y, P);
+        }
+      });
+    };
+  }
+
+  // Work items: (image, group, block of output rows); a block's patches near 2^18 floats.
+  const int64_t rows = std::clamp<int64_t>((int64_t{1} << 18) / std::max<int64_t>(K * cv.ow, 1), 1, std::max<int64_t>(cv.oh, 1));
+  const int64_t blocks = (cv.oh + rows - 1) / rows;
+  const int threads = g.N * g.M * K * P < (int64_t{1} << 20) ? 1 : ctx.threads;
+  return [=](std::span<const float* const> in, std::span<float* const> out) {
+    std::vector<float> wlocal;
+    const float* w = wprep ? wprep->data() : nullptr;
+    if (!w) {
+      wlocal = shifted_w(in[a.w], input_or_null(in, a.wzp));
+      w = wlocal.data();
+    }
+    const float* xs = shifted_x(in, a, nx);  // read by every item
+    float* Y = out[0];
+    parallel_for(threads, g.N * g.group * blocks, [&](int64_t item) {
+      const int64_t rb = item % blocks, gi = (item / blocks) % g.group, n = item / (blocks * g.group);
+      const int64_t oy0 = rb * rows, oy1 = std::min(cv.oh, oy0 + rows), Pb = (oy1 - oy0) * cv.ow, mg = g.mg;
+      if (Pb <= 0 || mg <= 0) return;
+      // One scratch block: the patches [K, Pb], a slice's product [mg, Pb], the sums [mg, Pb] in double.
+      float* col = thread_scratch(static_cast<std::size_t>(K * Pb + mg * Pb + 2 * mg * Pb + 2));
+      float* part = col + K * Pb;
+      double* sum = reinterpret_cast<double*>(part + mg * Pb + ((K * Pb + mg * Pb) % 2));  // 8-byte aligned
+      im2col_nchw(cv, xs, n, gi, oy0, oy1, col);
+      for (int64_t k0 = 0; k0 < K; k0 += kExactSlice) {
+        SgemmArgs s;
+        s.m = mg, s.n = Pb, s.k = std::min(kExactSlice, K - k0);
+        s.a = w + gi * mg * K + k0, s.lda = K;
+        s.b = col + k0 * Pb, s.ldb = Pb;
+        s.c = part, s.ldc = Pb;
+        sgemm(s);
+        for (int64_t i = 0; i < mg * Pb; ++i) sum[i] = (k0 == 0 ? 0.0 : sum[i]) + static_cast<double>(part[i]);
+      }
+      for (int64_t mo = 0; mo < mg; ++mo) {
+        const int64_t m = gi * mg + mo;
+        requantize(in, m, sum + mo * Pb, Y + (n * g.M + m) * P + oy0 * cv.ow, Pb);
+      }
+    });
+  };
+}
+
+}  // namespace nnbridge::cpu_ref

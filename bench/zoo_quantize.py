@@ -27,7 +27,8 @@ def _calibrate(model, names, input_npy, pydir):
     inputs = {i.name for i in probe.graph.input}
     for n in names:
         if n not in have and n not in inputs:
-            probe.graph.output.append(typed[n])
+            known = n in typed and typed[n].type.tensor_type.HasField("shape")
+            probe.graph.output.append(typed[n] if known else helper.make_tensor_value_info(n, onnx.TensorProto.FLOAT, [None] * 4))
     tmp = os.path.join(os.path.dirname(input_npy), ".calibrate.onnx")
     onnx.save(probe, tmp)
     x = np.load(input_npy)
@@ -52,10 +53,14 @@ def quantize(src, dst, input_npy, pydir):
     """Writes dst: src with every 2-D Conv as QuantizeLinear -> QLinearConv -> DequantizeLinear."""
     model = onnx.load(src)
     g = model.graph
-    consts = {t.name: numpy_helper.to_array(t) for t in g.initializer}  # initializers and Constant nodes
+    # Constants: initializers, Constant nodes and Identity nodes of them (torch.onnx.export
+    # passes weights it shares through Identity).
+    consts = {t.name: numpy_helper.to_array(t) for t in g.initializer}
     for n in g.node:
         if n.op_type == "Constant" and n.attribute and n.attribute[0].name == "value":
             consts[n.output[0]] = numpy_helper.to_array(n.attribute[0].t)
+        elif n.op_type == "Identity" and n.input[0] in consts:
+            consts[n.output[0]] = consts[n.input[0]]
     convs = [n for n in g.node if n.op_type == "Conv" and n.input[1] in consts and (len(n.input) < 3 or not n.input[2] or n.input[2] in consts)]
     ranges = _calibrate(model, sorted({n.input[0] for n in convs} | {n.output[0] for n in convs}), input_npy, pydir)
     nodes, new_inits = [], []
@@ -85,9 +90,11 @@ def quantize(src, dst, input_npy, pydir):
         conv_in = [p + "x"] + qin + ([p + "b"] if "b" in tensors else [])
         nodes.append(helper.make_node("QLinearConv", conv_in, [p + "y"], name=n.name, **{a.name: helper.get_attribute_value(a) for a in n.attribute}))
         nodes.append(helper.make_node("DequantizeLinear", [p + "y", p + "ys", p + "yz"], [n.output[0]]))
+    graph_outputs = {o.name for o in g.output}
     used = {i for n in nodes for i in n.input}
+    nodes = [n for n in nodes if n.op_type not in ("Constant", "Identity") or n.output[0] in used or n.output[0] in graph_outputs]
+    used = {i for n in nodes for i in n.input}  # again: the float weights the dropped Identity nodes passed on
     keep = [t for t in g.initializer if t.name in used]
-    nodes = [n for n in nodes if n.op_type != "Constant" or n.output[0] in used]
     del g.node[:]
     g.node.extend(nodes)
     del g.initializer[:]

@@ -39,9 +39,11 @@ struct Step {
 // Ops whose built-in kernels write every element of their outputs, so run() need not zero them
 // first (the largest outputs of convolutional networks): Conv (2-D and 1-D: conv.cc, depthwise.cc),
 // Gemm and MatMul (gemm.cc), Relu, Clip, Sigmoid, Tanh, HardSwish and LeakyRelu (one vector map
-// over the whole tensor), Add, Sub and Mul (elementwise.cc: every row of the broadcast output).
+// over the whole tensor), Add, Sub and Mul (elementwise.cc: every row of the broadcast output),
+// QLinearConv and ConvInteger, QuantizeLinear and DequantizeLinear with a scale input.
 bool writes_every_output(const Node& n, const exec::NodeContext& ctx) {
   if (n.op == "Conv") return !ctx.in.empty() && ctx.in[0].shape.size() <= 4;
+  if (n.op == "QuantizeLinear" || n.op == "DequantizeLinear") return ctx.has_input(1);  // quantize.cc: one pass over every element
   static const std::set<std::string, std::less<>> all = {"Gemm", "MatMul", "Relu", "Clip", "Sigmoid", "Tanh", "HardSwish",
                                                          "LeakyRelu", "Add", "Sub", "Mul", "QLinearConv", "ConvInteger"};
   return all.count(n.op) != 0;

@@ -5,6 +5,7 @@
 // Also sgemm (cpu_ref/src/sgemm), each build against a double-precision product.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <cstdlib>
@@ -367,4 +368,31 @@ TEST_CASE("cpu rounding: round_half_even gives std::nearbyint's bits, ties, -0, 
   for (double v : ds) wrong += !same_d(nnbridge::cpu_ref::round_half_even(v), std::nearbyint(v));
   for (float v : fs) wrong += !same_f(nnbridge::cpu_ref::round_half_even(v), std::nearbyint(v));
   CHECK(wrong == 0);
+}
+
+TEST_CASE("cpu simd: requantize is the scalar QLinearConv expression with std::nearbyint, on every instruction set") {
+  // Oracle: saturate(std::nearbyint(((s + bias) * xs) * ws / ys) + yz) to [lo, hi] in double,
+  // the ONNX QLinearConv-10 requantization as qlinear.cc's direct loops compute it. Sums are
+  // integers (ties at .5 included: scale 0.5), with both ends of the range reached.
+  std::vector<double> sums;
+  for (int i = -1000; i <= 1000; i += 3) sums.push_back(i);
+  for (double s : {0.0, 1.0, -1.0, 3.0, -3.0, 5.0, 1e9, -1e9}) sums.push_back(s);
+  for (const double scale : {0.5, 0.0123, 1.0 / 3.0}) {
+    Requantize r;
+    r.bias = 17, r.x_scale = scale, r.w_scale = 0.75, r.y_scale = 0.375, r.y_zero = 128, r.lo = 0, r.hi = 255;
+    std::vector<float> expect(sums.size());
+    for (std::size_t i = 0; i < sums.size(); ++i)
+      expect[i] = static_cast<float>(
+          std::clamp(std::nearbyint((sums[i] + r.bias) * r.x_scale * r.w_scale / r.y_scale) + r.y_zero, r.lo, r.hi));
+    int mid = 0;
+    for (float e : expect) mid += e > 0 && e < 255;
+    CHECK(mid > 40);
+    for (const Kernels* k : runnable_kernels()) {
+      CAPTURE(k->arch);
+      CAPTURE(scale);
+      std::vector<float> y(sums.size(), -1.0f);
+      k->requantize(r, sums.data(), y.data(), y.size());
+      CHECK(std::memcmp(y.data(), expect.data(), y.size() * sizeof(float)) == 0);
+    }
+  }
 }

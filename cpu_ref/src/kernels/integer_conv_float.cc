@@ -16,9 +16,9 @@
 #include <cmath>
 
 #include "../sgemm/sgemm.h"
+#include "../simd/simd.h"
 #include "conv.h"
 #include "im2col.h"
-#include "rounding.h"
 #include "scratch.h"
 
 namespace nnbridge::cpu_ref {
@@ -30,19 +30,6 @@ constexpr int64_t kExactSlice = 256;  // products per float32 partial sum (see a
 float at_or(const float* p, int64_t count, int64_t k) { return count == 0 ? 0.0f : p[count == 1 ? 0 : k]; }
 const float* input_or_null(std::span<const float* const> in, std::size_t i) { return i < in.size() ? in[i] : nullptr; }
 
-// y = saturate(round_half_even((sum + bias) * xs * ws / ys) + yz) over a row: QLinearConv's
-// requantization, the direct path's expression (qlinear.cc) on the same integer sums
-// (round_half_even is its std::nearbyint; the selects are std::clamp's result, NaN included).
-// Kept out of line: inlined into the work item's lambda, GCC 12 no longer vectorizes it.
-[[gnu::noinline]] void requantize_row(const double* sums, float* y, int64_t count, double bias, double xs, double ws, double ys,
-                                      double yz, double lo, double hi) {
-  for (int64_t p = 0; p < count; ++p) {
-    const double v = round_half_even((sums[p] + bias) * xs * ws / ys) + yz;
-    const double c = v < lo ? lo : v;
-    y[p] = static_cast<float>(hi < c ? hi : c);
-  }
-}
-
 // Output channel m's sums [count] as ConvInteger's Int32 or QLinearConv's requantized values.
 struct Requantize {
   IntegerConvArgs a;
@@ -51,8 +38,12 @@ struct Requantize {
       for (int64_t p = 0; p < count; ++p) y[p] = static_cast<float>(sums[p]);
       return;
     }
-    const double bias = a.b_count ? static_cast<double>(static_cast<int64_t>(in[8][m])) : 0.0;
-    requantize_row(sums, y, count, bias, in[1][0], at_or(in[4], a.ws_count, m), in[6][0], in[7][0], a.lo, a.hi);
+    // The direct path's expression (qlinear.cc) on the same integer sums, in the vector kernel.
+    simd::Requantize r;
+    r.bias = a.b_count ? static_cast<double>(static_cast<int64_t>(in[8][m])) : 0.0;
+    r.x_scale = in[1][0], r.w_scale = at_or(in[4], a.ws_count, m), r.y_scale = in[6][0], r.y_zero = in[7][0];
+    r.lo = a.lo, r.hi = a.hi;
+    simd::kernels().requantize(r, sums, y, static_cast<std::size_t>(count));
   }
 };
 

@@ -342,6 +342,26 @@ struct Impl {
     }
   }
 
+  static void requantize(const Requantize& r, const double* sums, float* y, std::size_t n) {
+    using D = xsimd::batch<double, A>;
+    constexpr std::size_t LD = D::size;
+    const D bias(r.bias), xs(r.x_scale), ws(r.w_scale), ys(r.y_scale), yz(r.y_zero), lo(r.lo), hi(r.hi);
+    std::size_t i = 0;
+    alignas(64) double t[LD];
+    for (; i + LD <= n; i += LD) {
+      D v = xsimd::nearbyint((D::load_unaligned(sums + i) + bias) * xs * ws / ys) + yz;
+      v = xsimd::select(v < lo, lo, v);  // std::clamp's order: a NaN stays
+      v = xsimd::select(hi < v, hi, v);
+      v.store_aligned(t);
+      for (std::size_t j = 0; j < LD; ++j) y[i + j] = static_cast<float>(t[j]);
+    }
+    for (; i < n; ++i) {
+      double v = __builtin_nearbyint((sums[i] + r.bias) * r.x_scale * r.w_scale / r.y_scale) + r.y_zero;
+      v = v < r.lo ? r.lo : v;
+      y[i] = static_cast<float>(r.hi < v ? r.hi : v);
+    }
+  }
+
   static void depthwise_plane(const DepthwisePlane& p) { plane<false>(p); }
   static void max_plane(const DepthwisePlane& p) { plane<true>(p); }
 
@@ -383,6 +403,7 @@ struct Impl {
     k.depthwise_row = &depthwise_row;
     k.depthwise_plane = &depthwise_plane;
     k.max_plane = &max_plane;
+    k.requantize = &requantize;
     return k;
   }
 };

@@ -95,6 +95,11 @@ struct DepthwiseRow {
 /// + col / sw], so every tap reads consecutive output columns from consecutive floats. Rows are
 /// computed in whole registers: each phase must hold ceil(ow / lanes) * lanes + (kw - 1) * dw / sw
 /// columns (the values past the row's end are computed and dropped).
+/// The constants of Kernels::requantize for one output channel.
+struct Requantize {
+  double bias = 0, x_scale = 1, w_scale = 1, y_scale = 1, y_zero = 0, lo = 0, hi = 0;
+};
+
 struct DepthwisePlane {
   const float* src = nullptr;
   int64_t row_stride = 0, phase_stride = 0;
@@ -137,6 +142,10 @@ struct Kernels {
   /// -inf, then for every tap in (ky, kx) order `if (x > y) y = x` (a NaN never replaces it, and
   /// of equal values the first stays: the bits of the scalar loop). The caller pads with -inf.
   void (*max_plane)(const DepthwisePlane& p);
+  /// QLinearConv's requantization of exact integer sums (integer_conv_float.cc): y[i] =
+  /// saturate(round_half_even(((sums[i] + r.bias) * r.x_scale) * r.w_scale / r.y_scale) + r.y_zero)
+  /// to [r.lo, r.hi], in double, in that order (the bits of the scalar expression); a NaN stays NaN.
+  void (*requantize)(const Requantize& r, const double* sums, float* y, std::size_t n);
 };
 
 /// The kernels xsimd::dispatch picked for this CPU (chosen on first use, then fixed), or the

@@ -75,13 +75,18 @@ Kernel make_integer_conv_gemm(const KernelContext& ctx, const Conv3dGeom& g, con
             out[static_cast<std::size_t>(o * K + (i * cv.kh + y) * cv.kw + x)] = w[g.w_at(o, i, 0, y, x)] - at_or(wz, a.wz_count, o);
     return out;
   };
+  const exec::FloatConstant *wc = ctx.constants[a.w], *wzc = ctx.has_input(a.wzp) ? ctx.constants[a.wzp] : nullptr;
+  const bool depthwise = g.group == g.C && g.M == g.C && g.group > 1 && K <= kExactSlice;
+  // The GEMM reads a constant OIHW W whose zero points are all 0 (symmetric int8 weights, the
+  // usual export) as it is: a view of the plan's constant, no copy.
+  bool wz_zero = !ctx.has_input(a.wzp);
+  if (wzc) wz_zero = std::all_of(wzc->data(), wzc->data() + wzc->size(), [](float z) { return z == 0.0f; });
+  const float* wview = !depthwise && wc && g.wl == 0 && wz_zero ? wc->data() : nullptr;
   std::shared_ptr<const std::vector<float>> wprep;
-  if (ctx.constants[a.w] && (!ctx.has_input(a.wzp) || ctx.constants[a.wzp]))
-    wprep = std::make_shared<const std::vector<float>>(
-        shifted_w(ctx.constants[a.w]->data(), ctx.has_input(a.wzp) ? ctx.constants[a.wzp]->data() : nullptr));
+  if (!wview && wc && (!ctx.has_input(a.wzp) || wzc)) wprep = std::make_shared<const std::vector<float>>(shifted_w(wc->data(), wzc ? wzc->data() : nullptr));
   const Requantize requantize{a};
 
-  if (g.group == g.C && g.M == g.C && g.group > 1 && K <= kExactSlice) {
+  if (depthwise) {
     // Depthwise: the float kernel on X - x_zp and W - w_zp (as its input 1, no bias) writes the
     // sums into Y, which are then requantized in place, plane by plane.
     KernelContext dctx = ctx;
@@ -112,7 +117,7 @@ Kernel make_integer_conv_gemm(const KernelContext& ctx, const Conv3dGeom& g, con
   const int threads = g.N * g.M * K * P < (int64_t{1} << 20) ? 1 : ctx.threads;
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     std::vector<float> wlocal;
-    const float* w = wprep ? wprep->data() : nullptr;
+    const float* w = wview ? wview : wprep ? wprep->data() : nullptr;
     if (!w) {
       wlocal = shifted_w(in[a.w], input_or_null(in, a.wzp));
       w = wlocal.data();

@@ -152,6 +152,9 @@ TEST_CASE("cpu parallel: NHWC convolution by im2col, and 1x1 convolutions read i
   // 7x7 pixels, 512 channels: split by output channels rather than rows.
   SUBCASE("1x1 on a small image, NHWC, channel blocks") { conv_case({256, 512, 7, 7, 1, 1, 1, {0, 0, 0, 0}, true}); }
   SUBCASE("1x1 on a small image, NCHW, channel blocks") { conv_case({256, 512, 7, 7, 1, 1, 1, {0, 0, 0, 0}, false}); }
+  // 3x3 on 7x7 pixels (49 positions, 128 channels): channel blocks, each building its own patches.
+  SUBCASE("3x3 on a small image, NCHW, channel blocks") { conv_case({24, 128, 7, 7, 3, 1, 1, {1, 1, 1, 1}, false}); }
+  SUBCASE("3x3 stride 2 on a small image, NHWC, channel blocks") { conv_case({96, 160, 9, 9, 3, 2, 1, {1, 1, 1, 1}, true}); }
 }
 
 TEST_CASE("cpu parallel: im2col of strided, dilated and padded windows, taps wholly in the padding") {

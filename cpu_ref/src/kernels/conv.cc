@@ -115,9 +115,10 @@ EpilogueKernel make_conv(const KernelContext& ctx) {
   // Work items: (image, group, block of output rows, block of output channels), independent of
   // each other. When images x groups leave threads idle, the larger GEMM dim is split (each
   // block packs the whole other operand, so splitting the smaller dim would repeat more work):
-  // rows of the output (P = OH * OW), or its channels, which for a 1x1 convolution on a small
-  // image is the larger. Not below 2^18 multiply-adds per item; an im2col buffer of a row
-  // block stays near 1 MiB.
+  // rows of the output (P = OH * OW), or its channels when there are more of them than output
+  // positions (small images late in a network: 7 rows split 4 / 3, 512 channels 256 / 256; each
+  // channel block then builds the patches of its rows itself). Not below 2^18 multiply-adds per
+  // item; an im2col buffer of a row block stays near 1 MiB.
   const int64_t cg = g.c / g.group, mg = g.m / g.group, K = cg * g.kh * g.kw;
   const int64_t macs = g.n * g.m * K * g.oh * g.ow;
   const bool direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.oh == g.h && g.ow == g.w;
@@ -125,7 +126,7 @@ EpilogueKernel make_conv(const KernelContext& ctx) {
   blocks.threads = macs < (int64_t{1} << 20) ? 1 : ctx.threads;
   const int64_t images = g.n * g.group, per_image = std::max<int64_t>(1, macs / (int64_t{1} << 18) / std::max<int64_t>(images, 1));
   if (images < blocks.threads) {
-    if (direct && g.oh * g.ow < mg) blocks.chans = std::min<int64_t>({mg, blocks.threads, per_image});
+    if (g.oh * g.ow < mg) blocks.chans = std::min<int64_t>({mg, blocks.threads, per_image});
     else blocks.rows = std::min<int64_t>({g.oh, blocks.threads, per_image});
   }
   if (!direct) blocks.rows = std::max(blocks.rows, std::min(g.oh, K * g.oh * g.ow / (int64_t{1} << 18)));

@@ -1,8 +1,10 @@
-// exec::FloatConstant (nnbridge/exec/convert.h): float32 constants are read in place, every other
-// form is converted; the view keeps the graph's bytes alive on its own.
+// exec::FloatConstant and exec::round_trip (nnbridge/exec/convert.h): float32 constants are read
+// in place, every other form is converted, and the view keeps the graph's bytes alive on its own;
+// round_trip rounds results to integer dtypes in place by the stated rules.
 #include <doctest/doctest.h>
 
 #include <cstring>
+#include <limits>
 #include <optional>
 #include <vector>
 
@@ -57,4 +59,32 @@ TEST_CASE("FloatConstant: misaligned float32 and other dtypes are converted into
   exec::FloatConstant moved = std::move(b);
   CHECK(moved.data() == before);
   CHECK(moved[1] == -9.0f);
+}
+
+TEST_CASE("round_trip: integer dtypes in place, plain (truncate, saturate, NaN 0) and quantized (Arm NN Quantize then dequantize)") {
+  // Hand calculations from the rules convert.h states: a plain integer type keeps trunc(v)
+  // saturated to its range (NaN: 0); a quantized one stores round(v / scale) + zero point
+  // (halves away from zero, std::round), saturated, and reads back (q - zero point) * scale.
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  auto run = [](TensorType t, std::vector<float> v) {
+    exec::round_trip(t, v.data(), v.size());
+    return v;
+  };
+  CHECK(run(typed(DataType::UInt8, {11}), {-0.7f, 0.5f, 1.9f, 254.9f, 255.5f, 300.0f, -300.0f, nan, inf, -inf, 7.0f}) ==
+        std::vector<float>{0, 0, 1, 254, 255, 255, 0, 0, 255, 0, 7});
+  CHECK(run(typed(DataType::Int8, {7}), {-128.7f, -129.0f, 127.9f, -0.5f, 3.99f, -3.99f, 128.0f}) ==
+        std::vector<float>{-128, -128, 127, 0, 3, -3, 127});
+  CHECK(run(typed(DataType::Int16, {3}), {40000.0f, -40000.0f, 1.5f}) == std::vector<float>{32767, -32768, 1});
+  CHECK(run(typed(DataType::UInt16, {3}), {70000.0f, -1.0f, 65535.5f}) == std::vector<float>{65535, 0, 65535});
+  CHECK(run(typed(DataType::Int32, {2}), {3e9f, -5.5f}) == std::vector<float>{2147483648.0f, -5});
+  // QAsymmU8, scale 0.5, zero point 10: 1.3 / 0.5 = 2.6 -> 3 -> 13 -> 1.5; -10 -> -20 + 10 ->
+  // saturates to 0 -> -5; 200 -> 410 -> 255 -> 122.5; 0.25 -> 0.5 rounds away from zero -> 1 -> 0.5.
+  TensorType q = typed(DataType::QAsymmU8, {4});
+  q.quantization = Quantization{{0.5}, {10}, std::nullopt};
+  CHECK(run(q, {1.3f, -10.0f, 200.0f, 0.25f}) == std::vector<float>{1.5f, -5.0f, 122.5f, 0.5f});
+  // QSymmS8 per axis 0, scales [0.5, 2]: row 0 1.3 -> 3 -> 1.5, -1.3 -> -3 -> -1.5; row 1
+  // 3 / 2 = 1.5 -> 2 -> 4, 1000 / 2 = 500 -> 127 -> 254.
+  TensorType pa = typed(DataType::QSymmS8, {2, 2});
+  pa.quantization = Quantization{{0.5, 2.0}, {}, int64_t{0}};
+  CHECK(run(pa, {1.3f, -1.3f, 3.0f, 1000.0f}) == std::vector<float>{1.5f, -1.5f, 4.0f, 254.0f});
 }

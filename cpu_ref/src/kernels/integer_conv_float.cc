@@ -57,7 +57,7 @@ const float* shifted_x(std::span<const float* const> in, const IntegerConvArgs& 
 
 }  // namespace
 
-Kernel make_integer_conv_gemm(const KernelContext& ctx, const Conv3dGeom& g, const IntegerConvArgs& a) {
+Kernel make_integer_conv_float(const KernelContext& ctx, const Conv3dGeom& g, const IntegerConvArgs& a) {
   if (g.nhwc || g.in[0] != 1 || g.k[0] != 1 || g.on[0] != 1) return nullptr;
   ConvGeom cv{};  // the 2-D geometry of im2col_nchw and the depthwise kernel
   cv.n = g.N, cv.c = g.C, cv.h = g.in[1], cv.w = g.in[2], cv.m = g.M, cv.oh = g.on[1], cv.ow = g.on[2];

@@ -61,7 +61,7 @@ Kernel make_integer_conv3(const KernelContext& ctx, bool qlinear) {
   IntegerConvArgs args;
   args.qlinear = qlinear, args.w = w, args.xzp = xzp, args.wzp = wzp;
   args.xz_count = xz_count, args.wz_count = wz_count, args.ws_count = ws_count, args.b_count = b_count, args.lo = lo, args.hi = hi;
-  if (Kernel k = make_integer_conv_gemm(ctx, g, args)) return k;
+  if (Kernel k = make_integer_conv_float(ctx, g, args)) return k;
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     std::vector<int32_t> xi(static_cast<std::size_t>(nx)), wi(static_cast<std::size_t>(nw));
     const float xz = at_or(input_or_null(in, xzp), xz_count, 0);

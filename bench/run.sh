@@ -7,8 +7,9 @@
 #  - scale: every format's reader and writer on 10k, 100k (and 1M) repeated elements, against
 #    flatc, protoc, json.load and Arm NN's deserializer (bench/scale.py; about 15 minutes);
 #  - zoo: the cpu backend on torchvision architectures against ONNX Runtime's CPU EP (npm
-#    onnxruntime-node in bench/node_modules) and PyTorch, 1 and 2 threads (bench/zoo.py; about
-#    5 minutes; needs the Python module of BUILD_DIR).
+#    onnxruntime-node in bench/node_modules) and PyTorch, 1 and 2 threads, float models and
+#    their QLinearConv forms (bench/zoo.py --quantized; about 10 minutes; needs the Python module
+#    of BUILD_DIR).
 # usage: bench/run.sh BUILD_DIR [load|run|scale|zoo ...]   (default: all four)
 set -eu
 build=${1:?usage: bench/run.sh BUILD_DIR [load|run|scale|zoo ...]}
@@ -46,8 +47,8 @@ for part in $parts; do
       /usr/bin/python3 "$root"/bench/scale.py "$build"
       ;;
     zoo)
-      echo "Zoo models on cpu, ONNX Runtime and PyTorch (bench/zoo.py)..."
-      /usr/bin/python3 "$root"/bench/zoo.py "$build"
+      echo "Zoo models on cpu, ONNX Runtime and PyTorch, float and QLinearConv (bench/zoo.py --quantized)..."
+      /usr/bin/python3 "$root"/bench/zoo.py "$build" --quantized
       echo
       ;;
     *)

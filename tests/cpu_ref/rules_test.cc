@@ -143,6 +143,15 @@ TEST_CASE("cpu rules: plan: bad inputs and unsupported ops are errors naming the
     CHECK(e.id() == ErrorId::Feature);  // no kernel for the op: nnbridge.unsupported.306
     CHECK(e.message().find("armnn.StandIn") != std::string::npos);
   }
+  // Tensors go in and out by name: a graph output named like a graph input (another value) is
+  // refused at prepare, naming both values (a fuzz finding: run() gave one tensor for two outputs).
+  Graph twins = one_node("Relu", {f32({2})}, f32({2}));
+  twins.values[twins.outputs[0]].name = "x0";
+  auto dup = test::thrown([&] { find_backend("cpu")->prepare(twins, {}); });
+  REQUIRE(dup);
+  CHECK(dup->id() == ErrorId::InvalidOther);
+  CHECK(dup->message().find("\"x0\"") != std::string::npos);
+  CHECK(dup->where() == "outputs[0]");
 }
 
 TEST_CASE("cpu rules: conv: im2col + GEMM equals the direct sum, on 1 and on 3 threads") {

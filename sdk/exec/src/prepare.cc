@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <map>
+#include <unordered_map>
 
 #include "nnbridge/error.h"
 #include "nnbridge/exec/convert.h"
@@ -199,6 +200,19 @@ PreparedGraph prepare_nodes(const Graph& g, const BackendOptions& options, std::
   }
   for (ValueId id : g.outputs)
     if (id >= g.values.size()) throw Error(ErrorId::DanglingReference, "graph output id out of range", {}, "outputs");
+  // run() takes and gives tensors by name: two different graph inputs or outputs of one name
+  // would be one tensor (check() only warns of a repeated value name).
+  std::unordered_map<std::string_view, ValueId> io_names;
+  auto unique_name = [&](ValueId id, const std::string& where) {
+    auto [it, fresh] = io_names.emplace(g.values[id].name, id);
+    if (!fresh && it->second != id)
+      throw Error(ErrorId::InvalidOther,
+                  "graph inputs and outputs are passed by name, and values[" + std::to_string(it->second) + "] and values[" +
+                      std::to_string(id) + "] are both named \"" + g.values[id].name + "\"",
+                  {}, where);
+  };
+  for (std::size_t j = 0; j < g.inputs.size(); ++j) unique_name(g.inputs[j], "inputs[" + std::to_string(j) + "]");
+  for (std::size_t j = 0; j < g.outputs.size(); ++j) unique_name(g.outputs[j], "outputs[" + std::to_string(j) + "]");
   PreparedGraph p;
   p.work = g;  // types get resolved in place; constants are shared, not copied
   Graph& work = p.work;

@@ -38,6 +38,7 @@ int64_t ConvGeom::w_index(int64_t o, int64_t i, int64_t y, int64_t x) const {
 // page faults of a second pass cost more than the copy).
 std::vector<float> to_oihw(const ConvGeom& g, const float* w) {
   const int64_t cg = g.c / g.group;
+  if (g.wl == WLayout::OIHW) return std::vector<float>(w, w + g.m * cg * g.kh * g.kw);  // already in order
   std::vector<float> out;
   out.reserve(static_cast<std::size_t>(g.m * cg * g.kh * g.kw));
   for (int64_t o = 0; o < g.m; ++o)

@@ -187,3 +187,21 @@ TEST_CASE("cpu onnx quant ops: QLinearConv and ConvInteger, grouped, strided, pa
     CHECK(y_of<uint8_t>(run(q, in)) == expect);
   }
 }
+
+TEST_CASE("cpu onnx quant ops: ConvInteger on a depth-1 3-D image reads the depth padding as padding") {
+  // X [1, 1, 1, 2, 2] = 5, W [1, 1, 1, 1, 1] = 3, zero points 0. With pads [1, 0, 0, 0, 0, 0] and
+  // strides [2, 1, 1] the output has depth (1 + 1 - 1) / 2 + 1 = 1, and its depth 0 reads input
+  // depth 0 * 2 - 1 = -1: the padding, so every sum is 0. Without the pad each sum is 5 * 3 = 15.
+  for (const bool padded : {true, false}) {
+    CAPTURE(padded);
+    AttrMap attrs{{"strides", Attr(Ints{2, 1, 1})}};
+    if (padded) attrs["pads"] = Attr(Ints{1, 0, 0, 0, 0, 0});
+    Graph g = OneNode("ConvInteger", attrs)
+                  .in(u8({1, 1, 1, 2, 2}))
+                  .constant(u8({1, 1, 1, 1, 1}), U8{3})
+                  .constant(u8({}), U8{0})
+                  .constant(u8({}), U8{0})
+                  .done(i32({1, 1, 1, 2, 2}));
+    CHECK(y_of<int32_t>(run(g, {{"x0", u8t({1, 1, 1, 2, 2}, U8(4, 5))}})) == std::vector<int32_t>(4, padded ? 0 : 15));
+  }
+}

@@ -406,14 +406,17 @@ TEST_CASE("cpu parallel_ranges: without an alignment the ranges are as even as t
 }
 
 TEST_CASE("cpu parallel_for: the caller runs the first share, nested and concurrent calls finish") {
-  // The caller's share starts at item 0, which it claims before it waits for anyone.
+  // Four items of 50 ms on two threads: the caller's share is items 0 and 1, which it runs in
+  // order; the worker could take item 1 only after its own two items (100 ms), long after the
+  // caller has claimed it. A pool that hands out items first come, first served gives the
+  // worker item 1 as soon as it arrives.
   const auto caller = std::this_thread::get_id();
-  std::atomic<bool> first_on_caller{false};
-  cpu_ref::parallel_for(2, 2, [&](int64_t i) {
-    if (i == 0) first_on_caller = std::this_thread::get_id() == caller;
-    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+  std::atomic<int> on_caller{0};
+  cpu_ref::parallel_for(2, 4, [&](int64_t i) {
+    if (i < 2 && std::this_thread::get_id() == caller) ++on_caller;
+    std::this_thread::sleep_for(std::chrono::milliseconds(50));
   });
-  CHECK(first_on_caller.load());
+  CHECK(on_caller.load() == 2);
   // A parallel_for inside an item (a worker runs it alone) and callers on several threads at
   // once (one holds the pool, the others run alone): every item exactly once.
   std::vector<std::atomic<int>> hits(4 * 8 * 50);

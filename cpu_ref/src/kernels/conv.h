@@ -62,6 +62,12 @@ struct Conv3dGeom {
 };
 Conv3dGeom conv3d_geom(const KernelContext& ctx, std::size_t w_input);
 
+/// Value k of a zero point / scale input holding `count` values: 0 (absent) gives 0, 1 is per
+/// tensor, else one per channel (ONNX ConvInteger-10, QLinearConv-10, MatMulInteger-10).
+inline float at_or(const float* p, int64_t count, int64_t k) { return count == 0 ? 0.0f : p[count == 1 ? 0 : k]; }
+/// Input i of a run, nullptr when the node leaves it out.
+inline const float* input_or_null(std::span<const float* const> in, std::size_t i) { return i < in.size() ? in[i] : nullptr; }
+
 /// The operands of ConvInteger-10 / QLinearConv-10 (qlinear.cc): input indices and how many
 /// values each per-channel input holds (0: absent).
 struct IntegerConvArgs {

@@ -27,8 +27,6 @@ namespace {
 
 constexpr int64_t kExactSlice = 256;  // products per float32 partial sum (see above)
 
-float at_or(const float* p, int64_t count, int64_t k) { return count == 0 ? 0.0f : p[count == 1 ? 0 : k]; }
-const float* input_or_null(std::span<const float* const> in, std::size_t i) { return i < in.size() ? in[i] : nullptr; }
 
 // Output channel m's sums [count] as ConvInteger's Int32 or QLinearConv's requantized values.
 struct Requantize {
@@ -58,7 +56,9 @@ const float* shifted_x(std::span<const float* const> in, const IntegerConvArgs& 
 }  // namespace
 
 Kernel make_integer_conv_float(const KernelContext& ctx, const Conv3dGeom& g, const IntegerConvArgs& a) {
-  if (g.nhwc || g.in[0] != 1 || g.k[0] != 1 || g.on[0] != 1) return nullptr;
+  // 2-D only: a unit depth read at depth 0 (a rank-5 X of depth 1 with a depth pad reads the
+  // padding there, which the direct loops handle).
+  if (g.nhwc || g.in[0] != 1 || g.k[0] != 1 || g.on[0] != 1 || g.p[0] != 0) return nullptr;
   ConvGeom cv{};  // the 2-D geometry of im2col_nchw and the depthwise kernel
   cv.n = g.N, cv.c = g.C, cv.h = g.in[1], cv.w = g.in[2], cv.m = g.M, cv.oh = g.on[1], cv.ow = g.on[2];
   cv.kh = g.k[1], cv.kw = g.k[2], cv.sh = g.s[1], cv.sw = g.s[2], cv.dh = g.d[1], cv.dw = g.d[2];

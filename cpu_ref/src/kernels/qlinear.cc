@@ -32,9 +32,6 @@ using exec::per_channel_count;
 using exec::require_plain_integers;
 using exec::requantized_range;
 
-float at_or(const float* p, int64_t count, int64_t k) { return count == 0 ? 0.0f : p[count == 1 ? 0 : k]; }
-// Input i of a run, nullptr when the node leaves it out.
-const float* input_or_null(std::span<const float* const> in, std::size_t i) { return i < in.size() ? in[i] : nullptr; }
 
 // ConvInteger (qlinear false) and QLinearConv (true) on rank-5 X.
 Kernel make_integer_conv3(const KernelContext& ctx, bool qlinear) {

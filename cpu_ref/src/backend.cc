@@ -192,6 +192,15 @@ class CpuBuilder final : public exec::NodeBuilder {
     st.round_outputs = e || !results_exact(n, ctx);
     push(std::move(st));
   }
+  // A fold (exec/prepare.h): the built-in kernel, made and run once; custom kernels are not folded.
+  bool evaluate(const Graph& work, std::size_t i, const exec::NodeContext& ctx, std::span<const float* const> in,
+                std::span<float* const> out) override {
+    if (chosen(work, i)) return false;
+    const Kernel k = kernels().at(work.nodes[i].op)(ctx);
+    k(in, out);
+    for (std::size_t o = 0; o < out.size(); ++o) round_trip(ctx.out[o], out[o], static_cast<std::size_t>(numel(ctx.out[o].shape)));
+    return true;
+  }
   void add_foreign(std::size_t i, std::shared_ptr<const exec::ForeignNode> f) override {
     const Node& n = g_.nodes[i];
     push(Step{i, n.inputs, n.outputs, [f](std::span<const float* const> in, std::span<float* const> out) {

@@ -112,27 +112,78 @@ std::shared_ptr<const ForeignNode> prepare_foreign(const Graph& work, std::size_
 // Constant folding of shape arithmetic (what exporters emit: Shape -> Gather -> Concat ->
 // Reshape): a node whose inputs are all constants, or a Shape / Size / Rank whose input type is
 // known (they read no data: ONNX Shape-15, Size-13), and whose outputs are small integer or bool
-// tensors that are not graph outputs, is run once here on this backend; its outputs become
-// constants of `work`, so the schemas of its consumers infer from their values. Only for graphs of
-// more than one node (the one-node graph a fold prepares is never folded again) and not for
-// custom kernels. BackendOptions::fold_all_constants folds every node with constant inputs (not a
-// graph output's producer), whatever its outputs. Returns whether node i was folded.
+// tensors that are not graph outputs, is run once here on this backend (NodeBuilder::evaluate,
+// else a one-node plan); its outputs become constants of `work`, so the schemas of its consumers
+// infer from their values. Only for graphs of more than one node (the one-node graph a fold
+// prepares is never folded again) and not for custom kernels. BackendOptions::fold_all_constants
+// folds every node with constant inputs (not a graph output's producer), whatever its outputs.
+// An Identity of a constant (what PyTorch's exporter writes for a weight that two nodes share)
+// becomes that constant, sharing its bytes, whatever its size. Returns whether node i was folded.
 constexpr int64_t kFoldMaxElements = 1 << 16;
 
 bool fold_node(Graph& work, std::size_t i, const Graph& g, const BackendOptions& options, const std::string& self,
-               bool custom, std::vector<std::shared_ptr<const FloatConstant>>& constants) {
+               NodeBuilder& builder, const NodeContext& ctx, std::vector<std::shared_ptr<const FloatConstant>>& constants) {
   const Node& n = work.nodes[i];
-  if (custom || work.nodes.size() < 2 || n.outputs.empty()) return false;
+  if (builder.is_custom(work, i) || work.nodes.size() < 2 || n.outputs.empty()) return false;
   const bool reads_type_only = n.op == "Shape" || n.op == "Size" || n.op == "Rank";
   for (ValueId v : n.inputs)
     if (v != kNoValue && !work.values[v].constant && !reads_type_only) return false;
+  for (ValueId v : n.outputs)
+    if (std::find(g.outputs.begin(), g.outputs.end(), v) != g.outputs.end()) return false;
+  if (n.op == "Identity" && n.inputs.size() == 1 && n.outputs.size() == 1 && n.inputs[0] != kNoValue) {
+    const ValueId x = n.inputs[0], y = n.outputs[0];
+    if (work.values[x].type.dtype == work.values[y].type.dtype && work.values[x].type.shape == work.values[y].type.shape &&
+        work.values[x].type.quantization == work.values[y].type.quantization && work.values[y].type.fully_known()) {
+      work.values[y].constant = work.values[x].constant;
+      constants[y] = constants[x];
+      return true;
+    }
+  }
   for (ValueId v : n.outputs) {
     const TensorType& t = work.values[v].type;
-    if (std::find(g.outputs.begin(), g.outputs.end(), v) != g.outputs.end()) return false;
+    if (!t.fully_known()) return false;
     if (options.fold_all_constants && !reads_type_only) continue;
-    if (!(t.dtype == DataType::Int64 || t.dtype == DataType::Int32 || t.dtype == DataType::Bool) || t.quantization || !t.fully_known() ||
+    if (!(t.dtype == DataType::Int64 || t.dtype == DataType::Int32 || t.dtype == DataType::Bool) || t.quantization ||
         *t.element_count() > kFoldMaxElements)
       return false;
+  }
+  // On the builder: the node's kernel on float32 buffers, no graph or plan of its own.
+  {
+    std::vector<std::vector<float>> zeros;  // what Shape / Size / Rank are given: the type alone counts
+    std::vector<const float*> in;
+    for (std::size_t k = 0; k < n.inputs.size(); ++k) {
+      const ValueId v = n.inputs[k];
+      if (v == kNoValue) {
+        in.push_back(nullptr);
+      } else if (constants[v]) {
+        in.push_back(constants[v]->data());
+      } else {
+        zeros.emplace_back(static_cast<std::size_t>(*work.values[v].type.element_count()));
+        in.push_back(zeros.back().data());
+      }
+    }
+    std::vector<std::vector<float>> results;
+    std::vector<float*> out;
+    results.reserve(n.outputs.size());
+    for (ValueId v : n.outputs) {
+      results.emplace_back(static_cast<std::size_t>(*work.values[v].type.element_count()));
+      out.push_back(results.back().data());
+    }
+    bool done = false;
+    try {
+      done = builder.evaluate(work, i, ctx, in, out);
+    } catch (const Error&) {
+      return false;  // built as a step instead, where its error names the node (or it falls back)
+    }
+    if (done) {
+      for (std::size_t k = 0; k < n.outputs.size(); ++k) {
+        const ValueId v = n.outputs[k];
+        const TensorType& t = work.values[v].type;
+        work.values[v].constant = Buffer::owned(from_float(t, results[k].data(), results[k].size()));
+        constants[v] = std::make_shared<const FloatConstant>(std::move(results[k]));
+      }
+      return true;
+    }
   }
   auto backend = find_backend(self);
   if (!backend) return false;
@@ -282,10 +333,6 @@ PreparedGraph prepare_nodes(const Graph& g, const BackendOptions& options, std::
         throw NeedsValue(e.message() + " (it depends on the values of inputs that are not constants)", where);
       throw;
     }
-    if (mine && fold_node(work, i, g, options, self_name, builder.is_custom(work, i), p.constants)) {
-      p.placement.push_back({i, n.name, n.op, self_name, {}});
-      continue;
-    }
     if (!mine) {
       auto f = prepare_foreign(work, i, options, fallback, "no " + self_name + " kernel");
       p.placement.push_back({i, n.name, n.op, f->backend, {}});
@@ -299,6 +346,10 @@ PreparedGraph prepare_nodes(const Graph& g, const BackendOptions& options, std::
       ctx.in_attrs.push_back(v == kNoValue ? nullptr : &g.values[v].attrs);
     }
     for (ValueId v : n.outputs) ctx.out.push_back(work.values[v].type);
+    if (fold_node(work, i, g, options, self_name, builder, ctx, p.constants)) {
+      p.placement.push_back({i, n.name, n.op, self_name, {}});
+      continue;
+    }
     try {
       builder.build(work, i, ctx, label);
       p.placement.push_back({i, n.name, n.op, self_name, {}});

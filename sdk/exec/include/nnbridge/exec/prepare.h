@@ -66,6 +66,17 @@ class NodeBuilder {
   /// form the kernel does not implement) and Error(Backend) (a kernel that fails to build) hand
   /// the node to the fallback list when it is not empty; every other error is the node's.
   virtual void build(const Graph& work, std::size_t i, const NodeContext& ctx, const std::string& label) = 0;
+  /// Constant folding without a plan of its own: runs node `i` (types of `work` resolved, every
+  /// output type fully known) once, now, on float32 buffers in slot order: `in[k]` input k's
+  /// elements (nullptr for an absent input), `out[k]` output k's, zeroed, of its element count.
+  /// Leaves the outputs rounded to their dtypes (round_trip). Returns false where this builder
+  /// does not (the default); the loop then folds through a one-node plan of the backend. An
+  /// Error leaves the node to build(), where its error names the node.
+  virtual bool evaluate(const Graph& work, std::size_t i, const NodeContext& ctx, std::span<const float* const> in,
+                        std::span<float* const> out) {
+    (void)work, (void)i, (void)ctx, (void)in, (void)out;
+    return false;
+  }
   /// Node `i` runs on another backend: the builder adds a step that runs `f` (run_foreign).
   virtual void add_foreign(std::size_t i, std::shared_ptr<const ForeignNode> f) = 0;
   /// Appended to the "no kernel for op" error (which custom kernels exist, how to fall back).
@@ -100,8 +111,9 @@ std::vector<std::shared_ptr<const Backend>> fallback_backends(const BackendOptio
 /// namespaced options) and `fallback` set to the backends after it. Errors name the node
 /// (`node 3 "name" (Op)`, where = "nodes[3]"). `threads` is what NodeContext::threads carries.
 /// A node whose inputs are all constants (or a Shape / Size / Rank of a known type) with small
-/// integer or bool outputs that are not graph outputs is run at prepare and its outputs become
-/// constants (all such nodes with BackendOptions::fold_all_constants). A node that needs the value
+/// integer or bool outputs that are not graph outputs is run at prepare (NodeBuilder::evaluate)
+/// and its outputs become constants (all such nodes with BackendOptions::fold_all_constants); an
+/// Identity of a constant that is not a graph output becomes that constant, whatever its size. A node that needs the value
 /// of a non-constant input, an output type left unknown behind one, or a graph input with a -1 dim
 /// throws NeedsValue (nnbridge/exec/node_context.h), which the backends answer with an input-bound
 /// plan (nnbridge/exec/input_bound.h).

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <cstddef>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -18,6 +19,8 @@ namespace nnbridge::exec {
 /// dequantized `scale * (q - zero_point)` (per-axis when the quantization has an axis; an
 /// Int32 tensor with a quantization, e.g. an Arm NN bias, too), float16/bfloat16 widened.
 std::vector<float> to_float(const TensorType& t, const std::byte* bytes, std::size_t count);
+/// to_float into `out` (count floats, need not be initialised).
+void to_float_into(const TensorType& t, const std::byte* bytes, std::size_t count, float* out);
 /// Stores float32 `v` as `t`'s dtype: quantized types as clamp(round(x / scale) + zero_point)
 /// with std::round (half away from zero, Arm NN armnn::Quantize), float16 to nearest with ties
 /// away from zero (the half library Arm NN uses), bfloat16 to
@@ -61,6 +64,7 @@ class FloatConstant {
  private:
   FloatConstant() = default;
   std::vector<float> own_;
+  std::unique_ptr<float[]> raw_;  // a conversion's own storage (of())
   Buffer keep_;
   const float* p_ = nullptr;
   std::size_t n_ = 0;

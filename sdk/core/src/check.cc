@@ -3,6 +3,7 @@
 #include <map>
 #include <mutex>
 #include <set>
+#include <string_view>
 #include <unordered_map>
 
 #include "nnbridge/error.h"
@@ -41,18 +42,18 @@ class Checker {
     for (std::size_t i = 0; i < g_.nodes.size(); ++i) {
       const Node& n = g_.nodes[i];
       for (std::size_t j = 0; j < n.outputs.size(); ++j) {
-        std::string where = idx("nodes", i) + "." + idx("outputs", j);
+        auto where = [&] { return idx("nodes", i) + "." + idx("outputs", j); };  // built for an issue only
         ValueId v = n.outputs[j];
         if (v == kNoValue) {
-          error(ErrorId::DanglingReference, where, "an output cannot be absent (kNoValue)");
+          error(ErrorId::DanglingReference, where(), "an output cannot be absent (kNoValue)");
         } else if (v >= nv) {
-          error(ErrorId::DanglingReference, where, "value id " + std::to_string(v) + " is out of range (" + std::to_string(nv) + " values)");
+          error(ErrorId::DanglingReference, where(), "value id " + std::to_string(v) + " is out of range (" + std::to_string(nv) + " values)");
         } else if (producer_[v] != SIZE_MAX) {
-          error(ErrorId::InvalidOther, where, "value '" + g_.values[v].name + "' is also produced by " + idx("nodes", producer_[v]));
+          error(ErrorId::InvalidOther, where(), "value '" + g_.values[v].name + "' is also produced by " + idx("nodes", producer_[v]));
         } else {
           producer_[v] = i;
-          if (g_.values[v].is_constant()) error(ErrorId::InvalidOther, where, "value '" + g_.values[v].name + "' is a constant and cannot be produced");
-          if (is_input_[v]) error(ErrorId::InvalidOther, where, "value '" + g_.values[v].name + "' is a graph input and cannot be produced");
+          if (g_.values[v].is_constant()) error(ErrorId::InvalidOther, where(), "value '" + g_.values[v].name + "' is a constant and cannot be produced");
+          if (is_input_[v]) error(ErrorId::InvalidOther, where(), "value '" + g_.values[v].name + "' is a graph input and cannot be produced");
         }
       }
     }
@@ -112,7 +113,7 @@ class Checker {
   }
 
   void check_values() {
-    std::unordered_map<std::string, std::size_t> names;
+    std::unordered_map<std::string_view, std::size_t> names;  // views of the graph's names
     for (std::size_t i = 0; i < g_.values.size(); ++i) {
       const Value& v = g_.values[i];
       if (!v.name.empty()) {
@@ -143,30 +144,29 @@ class Checker {
 
   void check_node(std::size_t i) {
     const Node& n = g_.nodes[i];
-    const std::string at = idx("nodes", i);
+    auto at = [&] { return idx("nodes", i); };  // built for an issue only
     const std::size_t nv = g_.values.size();
     bool ids_ok = true;
     for (std::size_t j = 0; j < n.inputs.size(); ++j) {
       ValueId v = n.inputs[j];
       if (v == kNoValue) continue;
-      std::string where = at + "." + idx("inputs", j);
       if (v >= nv) {
-        error(ErrorId::DanglingReference, where, "value id " + std::to_string(v) + " is out of range (" + std::to_string(nv) + " values)");
+        error(ErrorId::DanglingReference, at() + "." + idx("inputs", j), "value id " + std::to_string(v) + " is out of range (" + std::to_string(nv) + " values)");
         ids_ok = false;
       } else if (!available(v)) {
-        error(ErrorId::DanglingReference, where, unavailable(v));
+        error(ErrorId::DanglingReference, at() + "." + idx("inputs", j), unavailable(v));
       }
     }
     for (ValueId v : n.outputs)
       if (v >= nv) ids_ok = false;
     if (n.op.empty()) {
-      error(ErrorId::InvalidOther, at + ".op", "the op name is empty");
+      error(ErrorId::InvalidOther, at() + ".op", "the op name is empty");
       return;
     }
     if (n.op.find('.') != std::string::npos) return;  // format-native: ids only
     const OpSchema* s = find_schema(n.op);
     if (!s) {
-      warning(at + ".op", "unknown op '" + n.op + "' (not in the registry and not format-native)");
+      warning(at() + ".op", "unknown op '" + n.op + "' (not in the registry and not format-native)");
       return;
     }
     bool shape_ok = ids_ok;
@@ -174,7 +174,7 @@ class Checker {
       if (static_cast<int64_t>(count) < lo || (hi >= 0 && static_cast<int64_t>(count) > hi)) {
         std::string range = hi < 0 ? "at least " + std::to_string(lo)
                                    : lo == hi ? std::to_string(lo) : std::to_string(lo) + " to " + std::to_string(hi);
-        error(ErrorId::Arity, at + "." + what, n.op + " takes " + range + " " + what + ", got " + std::to_string(count));
+        error(ErrorId::Arity, at() + "." + what, n.op + " takes " + range + " " + what + ", got " + std::to_string(count));
         shape_ok = false;
       }
     };
@@ -182,7 +182,7 @@ class Checker {
     // The first min_inputs inputs are required (ONNX: only trailing or marked-optional inputs may be empty).
     for (std::size_t j = 0; j < n.inputs.size() && static_cast<int64_t>(j) < s->min_inputs; ++j)
       if (n.inputs[j] == kNoValue) {
-        error(ErrorId::Arity, at + "." + idx("inputs", j), "required input of " + n.op + " is absent");
+        error(ErrorId::Arity, at() + "." + idx("inputs", j), "required input of " + n.op + " is absent");
         shape_ok = false;
       }
     arity(n.outputs.size(), s->min_outputs, s->max_outputs, "outputs");
@@ -190,17 +190,17 @@ class Checker {
       if (name.find('.') != std::string::npos) continue;
       const AttrSpec* spec = s->find_attr(name);
       if (!spec) {
-        error(ErrorId::AttributeValue, at + ".attrs." + name, "unknown attribute of " + n.op);
+        error(ErrorId::AttributeValue, at() + ".attrs." + name, "unknown attribute of " + n.op);
         shape_ok = false;
       } else if (a.type() != spec->type) {
-        error(ErrorId::AttributeValue, at + ".attrs." + name, "is " + std::string(to_string(a.type())) + ", " + n.op + " expects " +
+        error(ErrorId::AttributeValue, at() + ".attrs." + name, "is " + std::string(to_string(a.type())) + ", " + n.op + " expects " +
                                          std::string(to_string(spec->type)));
         shape_ok = false;
       }
     }
     for (const AttrSpec& spec : s->attrs)
       if (spec.required && !n.attrs.count(spec.name)) {
-        error(ErrorId::AttributeValue, at + ".attrs." + spec.name, "required attribute of " + n.op + " is missing");
+        error(ErrorId::AttributeValue, at() + ".attrs." + spec.name, "required attribute of " + n.op + " is missing");
         shape_ok = false;
       }
     if (shape_ok) check_types(i);
@@ -208,22 +208,21 @@ class Checker {
 
   void check_types(std::size_t i) {
     const Node& n = g_.nodes[i];
-    const std::string at = idx("nodes", i);
     std::optional<std::vector<TensorType>> inferred;
     try {
       inferred = infer_types(g_, i);
     } catch (const Error& e) {
-      error(e.id(), at, e.message());
+      error(e.id(), idx("nodes", i), e.message());
       return;
     }
     if (!inferred) return;
     for (std::size_t j = 0; j < n.outputs.size() && j < inferred->size(); ++j) {
       const TensorType& got = (*inferred)[j];
       const TensorType& declared = g_.values[n.outputs[j]].type;
-      std::string where = at + "." + idx("outputs", j);
+      auto where = [&] { return idx("nodes", i) + "." + idx("outputs", j); };
       const std::string& name = g_.values[n.outputs[j]].name;
       if (got.dtype != DataType::Undefined && declared.dtype != DataType::Undefined && got.dtype != declared.dtype) {
-        error(ErrorId::TypeMismatch, where, "value '" + name + "' is declared " + std::string(to_string(declared.dtype)) + ", but " + n.op +
+        error(ErrorId::TypeMismatch, where(), "value '" + name + "' is declared " + std::string(to_string(declared.dtype)) + ", but " + n.op +
                          " gives " + std::string(to_string(got.dtype)));
       }
       if (got.unknown_rank || declared.unknown_rank) continue;
@@ -231,7 +230,7 @@ class Checker {
       for (std::size_t d = 0; !bad && d < got.shape.size(); ++d)
         bad = got.shape[d] >= 0 && declared.shape[d] >= 0 && got.shape[d] != declared.shape[d];
       if (bad)
-        error(ErrorId::Shape, where, "value '" + name + "' is declared with shape " + shape_str(declared) + ", but " + n.op +
+        error(ErrorId::Shape, where(), "value '" + name + "' is declared with shape " + shape_str(declared) + ", but " + n.op +
                          " gives " + shape_str(got));
     }
   }

@@ -51,7 +51,7 @@ bool writes_every_output(const Node& n, const exec::NodeContext& ctx) {
 
 // Ops whose built-in kernels compute values their output dtype holds exactly, so run() need not
 // round the results to it (exec::round_trip, a pass over every element): QuantizeLinear with a
-// scale input (quantize.cc), QLinearConv (integer_conv_float.cc, qlinear.cc) and QLinearMatMul
+// scale input (quantize.cc), QLinearConv (integer_conv.cc, qlinear.cc) and QLinearMatMul
 // round to integers and saturate to the output type's range, for a plain 8- or 16-bit integer
 // output (a quantized dtype would be stored through its own scale).
 bool results_exact(const Node& n, const exec::NodeContext& ctx) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "nnbridge/error.h"
 #include "one_node.h"
@@ -203,5 +204,101 @@ TEST_CASE("cpu onnx quant ops: ConvInteger on a depth-1 3-D image reads the dept
                   .constant(u8({}), U8{0})
                   .done(i32({1, 1, 1, 2, 2}));
     CHECK(y_of<int32_t>(run(g, {{"x0", u8t({1, 1, 1, 2, 2}, U8(4, 5))}})) == std::vector<int32_t>(4, padded ? 0 : 15));
+  }
+}
+
+namespace {
+
+// One integer convolution against the ONNX formula (ConvInteger-10, QLinearConv-10), computed
+// here in int64 and double: X of dtype XT with zero point xz, W of dtype WT with zero points wz.
+struct IntConvCase {
+  int64_t C, H, Wd, M, G, KH, KW;
+  Ints strides, pads, dilations;
+};
+
+template <class XT, class WT>
+void check_integer_conv(const IntConvCase& k, XT xz, const std::vector<WT>& wz) {
+  const DataType xd = std::is_signed_v<XT> ? DataType::Int8 : DataType::UInt8;
+  const DataType wd = std::is_signed_v<WT> ? DataType::Int8 : DataType::UInt8;
+  const int64_t cg = k.C / k.G, mg = k.M / k.G;
+  const int64_t OH = (k.H + k.pads[0] + k.pads[2] - (k.dilations[0] * (k.KH - 1) + 1)) / k.strides[0] + 1;
+  const int64_t OW = (k.Wd + k.pads[1] + k.pads[3] - (k.dilations[1] * (k.KW - 1) + 1)) / k.strides[1] + 1;
+  std::vector<XT> x(static_cast<std::size_t>(k.C * k.H * k.Wd));
+  std::vector<WT> w(static_cast<std::size_t>(k.M * cg * k.KH * k.KW));
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<XT>((i * 37 + 11) % 256);  // wraps into XT's range
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<WT>((i * 53 + 5) % 256);
+  std::vector<int64_t> acc(static_cast<std::size_t>(k.M * OH * OW));
+  for (int64_t m = 0; m < k.M; ++m)
+    for (int64_t oy = 0; oy < OH; ++oy)
+      for (int64_t ox = 0; ox < OW; ++ox) {
+        int64_t a = 0;
+        for (int64_t ci = 0; ci < cg; ++ci)
+          for (int64_t ky = 0; ky < k.KH; ++ky)
+            for (int64_t kx = 0; kx < k.KW; ++kx) {
+              const int64_t iy = oy * k.strides[0] - k.pads[0] + ky * k.dilations[0];
+              const int64_t ix = ox * k.strides[1] - k.pads[1] + kx * k.dilations[1], c = (m / mg) * cg + ci;
+              if (iy < 0 || iy >= k.H || ix < 0 || ix >= k.Wd) continue;  // the padding: X = xz
+              a += (int64_t{x[static_cast<std::size_t>((c * k.H + iy) * k.Wd + ix)]} - xz) *
+                   (int64_t{w[static_cast<std::size_t>(((m * cg + ci) * k.KH + ky) * k.KW + kx)]} - wz[static_cast<std::size_t>(m)]);
+            }
+        acc[static_cast<std::size_t>((m * OH + oy) * OW + ox)] = a;
+      }
+  const AttrMap attrs{{"group", Attr(k.G)}, {"strides", Attr(k.strides)}, {"pads", Attr(k.pads)}, {"dilations", Attr(k.dilations)}};
+  const std::vector<int64_t> xshape{1, k.C, k.H, k.Wd}, wshape{k.M, cg, k.KH, k.KW};
+  const TensorMap in{{"x0", HostTensor::from_values<XT>(typed(xd, xshape), x)}};
+  Graph ci = OneNode("ConvInteger", attrs)
+                 .in(typed(xd, xshape))
+                 .constant(typed(wd, wshape), w)
+                 .constant(typed(xd, {}), std::vector<XT>{xz})
+                 .constant(typed(wd, {k.M}), wz)
+                 .done(i32({1, k.M, OH, OW}));
+  CHECK(y_of<int32_t>(run(ci, in)) == std::vector<int32_t>(acc.begin(), acc.end()));
+  // QLinearConv: y = saturate(round_half_even((acc + B[m]) * x_scale * w_scale[m] / y_scale) + y_zp).
+  Floats ws;
+  std::vector<int32_t> bias;
+  for (int64_t m = 0; m < k.M; ++m) ws.push_back(0.125f * static_cast<float>(m % 5 + 1)), bias.push_back(static_cast<int32_t>(m * 997 % 4000) - 2000);
+  const float xs = 0.02f, ys = 4.0f;
+  const uint8_t yz = 128;
+  U8 expect(acc.size());
+  for (std::size_t i = 0; i < acc.size(); ++i) {
+    const std::size_t m = i / static_cast<std::size_t>(OH * OW);
+    const double v = std::nearbyint(static_cast<double>(acc[i] + bias[m]) * xs * ws[m] / ys) + yz;
+    expect[i] = static_cast<uint8_t>(std::clamp(v, 0.0, 255.0));
+  }
+  int spread = 0;  // the outputs are not all saturated: the check sees the arithmetic
+  for (uint8_t e : expect) spread += e != 0 && e != 255;
+  CHECK(spread > static_cast<int>(expect.size()) / 2);
+  Graph q = OneNode("QLinearConv", attrs)
+                .in(typed(xd, xshape))
+                .constant(f32({}), Floats{xs})
+                .constant(typed(xd, {}), std::vector<XT>{xz})
+                .constant(typed(wd, wshape), w)
+                .constant(f32({k.M}), ws)
+                .constant(typed(wd, {k.M}), wz)
+                .constant(f32({}), Floats{ys})
+                .constant(u8({}), U8{yz})
+                .constant(i32({k.M}), bias)
+                .done(u8({1, k.M, OH, OW}));
+  CHECK(y_of<uint8_t>(run(q, in)) == expect);
+}
+
+}  // namespace
+
+TEST_CASE("cpu onnx quant ops: integer convolutions whose W minus w_zero_point fits int8, against the ONNX formula") {
+  // The weights that take the int8 GEMM where the CPU has AVX-512 VNNI (igemm.h; the float path
+  // elsewhere and under NNBRIDGE_CPU_SIMD=avx2, which ctest runs as well): symmetric int8 W, and
+  // uint8 W with zero point 128; X int8 or uint8.
+  const IntConvCase grouped{4, 7, 6, 6, 2, 3, 3, {2, 1}, {1, 2, 0, 1}, {1, 2}};
+  SUBCASE("int8 X, int8 W, zero points 0, grouped, strided, padded, dilated") {
+    check_integer_conv<int8_t, int8_t>(grouped, int8_t{-3}, std::vector<int8_t>(6, 0));
+  }
+  SUBCASE("uint8 X, uint8 W with zero point 128") {
+    check_integer_conv<uint8_t, uint8_t>(grouped, uint8_t{100}, U8(6, 128));
+  }
+  SUBCASE("1x1, stride 1: X read in place; K = 300 > 256") {
+    check_integer_conv<uint8_t, int8_t>({300, 5, 7, 7, 1, 1, 1, {1, 1}, {0, 0, 0, 0}, {1, 1}}, uint8_t{255}, std::vector<int8_t>(7, 0));
+  }
+  SUBCASE("1x1, stride 2; 13 output channels (row tails)") {
+    check_integer_conv<int8_t, int8_t>({20, 5, 7, 13, 1, 1, 1, {2, 2}, {0, 0, 0, 0}, {1, 1}}, int8_t{127}, std::vector<int8_t>(13, 0));
   }
 }

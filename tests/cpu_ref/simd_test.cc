@@ -12,6 +12,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <tuple>
 #include <vector>
 
 #include "kernels/rounding.h"
@@ -393,6 +394,35 @@ TEST_CASE("cpu simd: requantize is the scalar QLinearConv expression with std::n
       std::vector<float> y(sums.size(), -1.0f);
       k->requantize(r, sums.data(), y.data(), y.size());
       CHECK(std::memcmp(y.data(), expect.data(), y.size() * sizeof(float)) == 0);
+    }
+  }
+}
+
+TEST_CASE("cpu simd: quantize is QuantizeLinear's scalar expression with std::nearbyint, on every instruction set") {
+  // Oracle: std::clamp(std::nearbyint(x / scale) + zero, lo, hi) in float32 (ONNX
+  // QuantizeLinear-13 with round half to even), element by element; ties (x / scale = k + 0.5),
+  // both saturations, -0, infinities and NaN included, and lengths that leave a scalar tail.
+  std::vector<float> xs;
+  for (int i = -700; i <= 700; ++i) xs.push_back(static_cast<float>(i) * 0.25f);
+  for (float v : {0.0f, -0.0f, 1e30f, -1e30f, std::numeric_limits<float>::infinity(), -std::numeric_limits<float>::infinity(),
+                  std::numeric_limits<float>::quiet_NaN(), 0.0999f, 1.0f / 3.0f})
+    xs.push_back(v);
+  for (const float scale : {0.5f, 0.1f, 3.0f}) {
+    for (const auto [zero, lo, hi] : {std::tuple{128.0f, 0.0f, 255.0f}, std::tuple{0.0f, -128.0f, 127.0f}}) {
+      std::vector<float> expect(xs.size());
+      for (std::size_t i = 0; i < xs.size(); ++i) expect[i] = std::clamp(std::nearbyint(xs[i] / scale) + zero, lo, hi);
+      int mid = 0;
+      for (float e : expect) mid += e > lo && e < hi;
+      CHECK(mid > 100);
+      for (const Kernels* k : runnable_kernels()) {
+        CAPTURE(k->arch);
+        CAPTURE(scale);
+        for (std::size_t n : {xs.size(), std::size_t{5}}) {
+          std::vector<float> y(n, -1.0f);
+          k->quantize(xs.data(), y.data(), n, scale, zero, lo, hi);
+          CHECK(std::memcmp(y.data(), expect.data(), n * sizeof(float)) == 0);
+        }
+      }
     }
   }
 }

@@ -79,10 +79,10 @@ struct IntegerConvArgs {
 };
 
 /// ConvInteger / QLinearConv on a 2-D NCHW image (g lifted to 3-D with unit depth) with the
-/// float32 kernels, exactly (integer_conv_float.cc): depthwise of at most 256 taps on the
+/// float32 kernels, exactly (integer_conv.cc): depthwise of at most 256 taps on the
 /// depthwise kernel, others as im2col and the GEMM in slices of 256 products. The same integer
 /// sums and outputs as the direct loops; null for other geometries (rank 5, NHWC).
-Kernel make_integer_conv_float(const KernelContext& ctx, const Conv3dGeom& g, const IntegerConvArgs& a);
+Kernel make_integer_conv_fast(const KernelContext& ctx, const Conv3dGeom& g, const IntegerConvArgs& a);
 
 /// The direct 3-D convolution: for each output element, emit(index in Y, output channel, sum)
 /// with the sum of W * X over the taps inside the input, in (kz, ky, kx, c) order, accumulated

@@ -13,7 +13,7 @@
 // or column of every matrix of a batch also reads). A quantized operand type (whose buffers hold
 // real values, not integers) is Error(Unsupported).
 // 1-D and 2-D NCHW convolutions run on the float32 kernels in sums small enough to be exact
-// (integer_conv_float.cc); others (3-D, NHWC) on the direct loops of conv3d.cc (1-D and
+// (integer_conv.cc); others (3-D, NHWC) on the direct loops of conv3d.cc (1-D and
 // 2-D with unit dims in front, spatial.h). Matrix batches broadcast as numpy.matmul, operands
 // of rank >= 2.
 #include <algorithm>
@@ -58,7 +58,7 @@ Kernel make_integer_conv3(const KernelContext& ctx, bool qlinear) {
   IntegerConvArgs args;
   args.qlinear = qlinear, args.w = w, args.xzp = xzp, args.wzp = wzp;
   args.xz_count = xz_count, args.wz_count = wz_count, args.ws_count = ws_count, args.b_count = b_count, args.lo = lo, args.hi = hi;
-  if (Kernel k = make_integer_conv_float(ctx, g, args)) return k;
+  if (Kernel k = make_integer_conv_fast(ctx, g, args)) return k;
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     std::vector<int32_t> xi(static_cast<std::size_t>(nx)), wi(static_cast<std::size_t>(nw));
     const float xz = at_or(input_or_null(in, xzp), xz_count, 0);

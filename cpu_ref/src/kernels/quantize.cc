@@ -22,7 +22,7 @@
 #include <cstring>
 
 #include "../kernel.h"
-#include "rounding.h"
+#include "../simd/simd.h"
 
 namespace nnbridge::cpu_ref {
 
@@ -86,9 +86,10 @@ Kernel make_quantize(const KernelContext& ctx) {
   float lo, hi;
   int_range(ctx, ctx.out[0].dtype, lo, hi);
   return [l, lo, hi](std::span<const float* const> in, std::span<float* const> out) {
-    l.runs([&](int64_t b, int64_t e, int64_t k) {
-      const float zp = l.zero_point ? in[2][k] : 0.0f, scale = in[1][k];
-      for (int64_t i = b; i < e; ++i) out[0][i] = std::clamp(round_half_even(in[0][i] / scale) + zp, lo, hi);
+    const simd::Kernels& k = simd::kernels();  // the scalar expression's bits, a vector at a time
+    l.runs([&](int64_t b, int64_t e, int64_t c) {
+      const float zp = l.zero_point ? in[2][c] : 0.0f, scale = in[1][c];
+      k.quantize(in[0] + b, out[0] + b, static_cast<std::size_t>(e - b), scale, zp, lo, hi);
     });
   };
 }

@@ -362,6 +362,22 @@ struct Impl {
     }
   }
 
+  static void quantize(const float* x, float* y, std::size_t n, float scale, float zero, float lo, float hi) {
+    const B s(scale), z(zero), l(lo), h(hi);
+    std::size_t i = 0;
+    for (; i + L <= n; i += L) {
+      B v = xsimd::nearbyint(B::load_unaligned(x + i) / s) + z;
+      v = xsimd::select(v < l, l, v);  // std::clamp's order: a NaN stays
+      v = xsimd::select(h < v, h, v);
+      v.store_unaligned(y + i);
+    }
+    for (; i < n; ++i) {
+      float v = __builtin_nearbyintf(x[i] / scale) + zero;
+      v = v < lo ? lo : v;
+      y[i] = hi < v ? hi : v;
+    }
+  }
+
   static void depthwise_plane(const DepthwisePlane& p) { plane<false>(p); }
   static void max_plane(const DepthwisePlane& p) { plane<true>(p); }
 
@@ -404,6 +420,7 @@ struct Impl {
     k.depthwise_plane = &depthwise_plane;
     k.max_plane = &max_plane;
     k.requantize = &requantize;
+    k.quantize = &quantize;
     return k;
   }
 };

@@ -142,10 +142,14 @@ struct Kernels {
   /// -inf, then for every tap in (ky, kx) order `if (x > y) y = x` (a NaN never replaces it, and
   /// of equal values the first stays: the bits of the scalar loop). The caller pads with -inf.
   void (*max_plane)(const DepthwisePlane& p);
-  /// QLinearConv's requantization of exact integer sums (integer_conv_float.cc): y[i] =
+  /// QLinearConv's requantization of exact integer sums (integer_conv.cc): y[i] =
   /// saturate(round_half_even(((sums[i] + r.bias) * r.x_scale) * r.w_scale / r.y_scale) + r.y_zero)
   /// to [r.lo, r.hi], in double, in that order (the bits of the scalar expression); a NaN stays NaN.
   void (*requantize)(const Requantize& r, const double* sums, float* y, std::size_t n);
+  /// QuantizeLinear-13 with a scale (quantize.cc): y[i] = clamp(round_half_even(x[i] / scale) +
+  /// zero, lo, hi) in float32, in that order (the bits of the scalar expression, std::nearbyint
+  /// for the rounding and std::clamp's comparisons: a NaN stays NaN). y may be x.
+  void (*quantize)(const float* x, float* y, std::size_t n, float scale, float zero, float lo, float hi);
 };
 
 /// The kernels xsimd::dispatch picked for this CPU (chosen on first use, then fixed), or the

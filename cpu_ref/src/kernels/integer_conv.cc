@@ -1,20 +1,25 @@
-// ConvInteger-10 and QLinearConv-10 on 2-D NCHW images with the float32 convolution kernels,
-// exactly.
+// ConvInteger-10 and QLinearConv-10 on 2-D NCHW images, exactly, on fast kernels.
 //
 // With the zero points subtracted, every operand is an integer in [-255, 255] (uint8 or int8
 // minus a zero point of its type), so every product is an integer of magnitude <= 255^2 = 65025.
-// A float32 sum of at most 256 such products never leaves the integers float32 holds exactly
-// (256 * 65025 = 16,646,400 < 2^24), whatever order it is added in and with or without fused
-// multiply-adds. So:
-// - a depthwise convolution (group = C = M) with at most 256 taps runs on the float depthwise
-//   kernel (depthwise.cc) as it is;
-// - any other runs as im2col + the float32 GEMM with K cut into slices of 256, each slice's
-//   product exact, the slices added in double (exact up to 2^53).
+// - On AVX-512 VNNI (igemm/igemm.h), a convolution that is not depthwise runs as im2col + an
+//   int8 x uint8 -> int32 GEMM when its W minus w_zero_point fits int8 (symmetric int8 weights,
+//   the usual export; uint8 weights with zero point 128): X minus x_zero_point is stored as
+//   uint8 by adding z, z the x zero point (uint8 X) or it plus 128 (int8 X), and each sum
+//   loses z times its row of W: sum W'(X - xz) = sum W'(X - xz + z) - z sum W'. int32 holds
+//   every such sum up to K = 65792 products.
+// - Otherwise, on the float32 kernels: a float32 sum of at most 256 such products never leaves
+//   the integers float32 holds exactly (256 * 65025 = 16,646,400 < 2^24), whatever order it is
+//   added in and with or without fused multiply-adds. So a depthwise convolution (group = C = M)
+//   with at most 256 taps runs on the float depthwise kernel (depthwise.cc) as it is; any other
+//   runs as im2col + the float32 GEMM with K cut into slices of 256, each slice's product exact,
+//   the slices added in double (exact up to 2^53).
 // The sums are therefore the same integers the direct loops of conv3d_each compute, and they are
 // requantized with the same expression (qlinear.cc), so the outputs are the same bits.
 #include <algorithm>
 #include <cmath>
 
+#include "../igemm/igemm.h"
 #include "../sgemm/sgemm.h"
 #include "../simd/simd.h"
 #include "conv.h"
@@ -55,7 +60,7 @@ const float* shifted_x(std::span<const float* const> in, const IntegerConvArgs& 
 
 }  // namespace
 
-Kernel make_integer_conv_float(const KernelContext& ctx, const Conv3dGeom& g, const IntegerConvArgs& a) {
+Kernel make_integer_conv_fast(const KernelContext& ctx, const Conv3dGeom& g, const IntegerConvArgs& a) {
   // 2-D only: a unit depth read at depth 0 (a rank-5 X of depth 1 with a depth pad reads the
   // padding there, which the direct loops handle).
   if (g.nhwc || g.in[0] != 1 || g.k[0] != 1 || g.on[0] != 1 || g.p[0] != 0) return nullptr;
@@ -115,6 +120,68 @@ Kernel make_integer_conv_float(const KernelContext& ctx, const Conv3dGeom& g, co
   const int64_t rows = std::clamp<int64_t>((int64_t{1} << 18) / std::max<int64_t>(K * cv.ow, 1), 1, std::max<int64_t>(cv.oh, 1));
   const int64_t blocks = (cv.oh + rows - 1) / rows;
   const int threads = g.N * g.M * K * P < (int64_t{1} << 20) ? 1 : ctx.threads;
+
+  // igemm: W - w_zero_point packed as int8 per group, when every value fits.
+  const DataType xt = ctx.in[0].dtype;
+  std::shared_ptr<const std::vector<IgemmA>> wq;
+  if (igemm_available() && wc && (!ctx.has_input(a.wzp) || wzc) && K <= kIgemmMaxK &&
+      (xt == DataType::UInt8 || xt == DataType::Int8)) {
+    const std::vector<float> ws = wprep || wview ? std::vector<float>() : shifted_w(wc->data(), wzc ? wzc->data() : nullptr);
+    const float* w = wview ? wview : wprep ? wprep->data() : ws.data();  // [M, K]
+    if (std::all_of(w, w + g.M * K, [](float v) { return v >= -128.0f && v <= 127.0f; })) {
+      std::vector<int8_t> w8(static_cast<std::size_t>(g.M * K));
+      std::transform(w, w + g.M * K, w8.begin(), [](float v) { return static_cast<int8_t>(v); });
+      auto packed = std::make_shared<std::vector<IgemmA>>();
+      for (int64_t gi = 0; gi < g.group; ++gi) packed->push_back(igemm_pack_a(w8.data() + gi * g.mg * K, g.mg, K, K));
+      wq = std::move(packed);
+    }
+  }
+  if (wq) {
+    // 1x1, stride 1, no pad: the patches are X itself, read in place.
+    const bool direct = cv.kh == 1 && cv.kw == 1 && cv.sh == 1 && cv.sw == 1 && g.p[1] == 0 && g.p[2] == 0 &&
+                        g.p[4] == 0 && g.p[5] == 0 && cv.oh == cv.h && cv.ow == cv.w;
+    const float unsigned_shift = xt == DataType::Int8 ? 128.0f : 0.0f;
+    return [=](std::span<const float* const> in, std::span<float* const> out) {
+      const float xz = at_or(input_or_null(in, a.xzp), a.xz_count, 0);
+      const float z = xz + unsigned_shift;  // X - xz + z is X's value in the uint8 range
+      // Read in place, X itself is packed with unsigned_shift added (X + shift = X - xz + z);
+      // the patches of im2col are X - xz, padded with 0, and get z added.
+      const float* xs = direct ? in[0] : shifted_x(in, a, nx);
+      const float add = direct ? unsigned_shift : z;
+      float* Y = out[0];
+      parallel_for(threads, g.N * g.group * blocks, [&](int64_t item) {
+        const int64_t rb = item % blocks, gi = (item / blocks) % g.group, n = item / (blocks * g.group);
+        const int64_t oy0 = rb * rows, oy1 = std::min(cv.oh, oy0 + rows), Pb = (oy1 - oy0) * cv.ow, mg = g.mg;
+        if (Pb <= 0 || mg <= 0) return;
+        const int64_t cols = igemm_columns(Pb);
+        const std::size_t col_floats = direct ? 0 : static_cast<std::size_t>(K * Pb);
+        const std::size_t b_floats = (igemm_b_bytes(K, Pb) + 3) / 4;
+        // One scratch block: the patches [K, Pb] (unless read in place), their uint8 quads, the
+        // int32 sums [mg, cols], a row of sums in double.
+        float* col = thread_scratch(col_floats + b_floats + static_cast<std::size_t>(mg * cols + 2 * Pb + 2));
+        uint8_t* bq = reinterpret_cast<uint8_t*>(col + col_floats);
+        int32_t* acc = reinterpret_cast<int32_t*>(col + col_floats + b_floats);
+        double* sum = reinterpret_cast<double*>(acc + mg * cols + ((col_floats + b_floats + mg * cols) % 2));  // 8-byte aligned
+        const float* patches = col;
+        int64_t ldb = Pb;
+        if (direct) {
+          patches = xs + ((n * g.C + gi * g.cg) * cv.h + oy0) * cv.w;
+          ldb = cv.h * cv.w;
+        } else {
+          im2col_nchw(cv, xs, n, gi, oy0, oy1, col);
+        }
+        igemm_pack_b(patches, K, Pb, ldb, add, bq);
+        const IgemmA& wg = (*wq)[static_cast<std::size_t>(gi)];
+        igemm(wg, bq, Pb, acc, cols);
+        const int64_t zi = static_cast<int64_t>(z);
+        for (int64_t mo = 0; mo < mg; ++mo) {
+          const int64_t m = gi * mg + mo, correction = zi * wg.row_sum[static_cast<std::size_t>(mo)];
+          for (int64_t p = 0; p < Pb; ++p) sum[p] = static_cast<double>(static_cast<int64_t>(acc[mo * cols + p]) - correction);
+          requantize(in, m, sum, Y + (n * g.M + m) * P + oy0 * cv.ow, Pb);
+        }
+      });
+    };
+  }
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     std::vector<float> wlocal;
     const float* w = wview ? wview : wprep ? wprep->data() : nullptr;

@@ -1,0 +1,81 @@
+// igemm's packing of A, its run-time choice and the calls into the AVX-512 VNNI object
+// (igemm_avx512vnni.cc, built with GCC on x86-64: cpu_ref/CMakeLists.txt).
+#include "igemm.h"
+
+#include <cstdlib>
+#include <cstring>
+
+namespace nnbridge::cpu_ref {
+
+#if defined(NNBRIDGE_IGEMM_X86)
+namespace igemm_avx512vnni {
+void pack_b(const float* b, int64_t k, int64_t n, int64_t ldb, float add, int64_t columns, uint8_t* out);
+void run(const int32_t* quads, int64_t m, int64_t kq, const uint8_t* b, int64_t columns, int32_t* c, int64_t ldc);
+}  // namespace igemm_avx512vnni
+#endif
+
+namespace {
+
+bool detect() {
+#if defined(NNBRIDGE_IGEMM_X86)
+  const char* cap = std::getenv("NNBRIDGE_CPU_SIMD");  // read as sgemm.cc and simd.h read it
+  if (cap && (std::strcmp(cap, "sse2") == 0 || std::strcmp(cap, "sse4.2") == 0 || std::strcmp(cap, "avx2") == 0)) return false;
+  __builtin_cpu_init();  // GCC's check includes the OS saving the AVX-512 state (XGETBV)
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vnni");
+#else
+  return false;
+#endif
+}
+
+}  // namespace
+
+bool igemm_available() {
+  static const bool on = detect();
+  return on;
+}
+
+int64_t igemm_columns(int64_t n) { return (n + kIgemmColumns - 1) / kIgemmColumns * kIgemmColumns; }
+
+std::size_t igemm_b_bytes(int64_t k, int64_t n) { return static_cast<std::size_t>((k + 3) / 4 * igemm_columns(n) * 4); }
+
+IgemmA igemm_pack_a(const int8_t* a, int64_t m, int64_t k, int64_t lda) {
+  IgemmA p;
+  p.m = m, p.k = k;
+  const int64_t kq = (k + 3) / 4, blocks = (m + kIgemmRows - 1) / kIgemmRows, whole = k / 4;
+  p.quads.assign(static_cast<std::size_t>(blocks * kq * kIgemmRows), 0);
+  p.row_sum.assign(static_cast<std::size_t>(m), 0);
+  for (int64_t i = 0; i < m; ++i) {
+    const int8_t* row = a + i * lda;
+    int32_t* dst = p.quads.data() + (i / kIgemmRows) * kq * kIgemmRows + i % kIgemmRows;
+    for (int64_t q = 0; q < whole; ++q) std::memcpy(dst + q * kIgemmRows, row + 4 * q, 4);
+    if (whole < kq) {
+      int8_t v[4] = {0, 0, 0, 0};
+      std::memcpy(v, row + 4 * whole, static_cast<std::size_t>(k - 4 * whole));
+      std::memcpy(dst + whole * kIgemmRows, v, 4);
+    }
+    int64_t sum = 0;
+    for (int64_t kk = 0; kk < k; ++kk) sum += row[kk];
+    p.row_sum[static_cast<std::size_t>(i)] = sum;
+  }
+  return p;
+}
+
+void igemm_pack_b(const float* b, int64_t k, int64_t n, int64_t ldb, float add, uint8_t* out) {
+#if defined(NNBRIDGE_IGEMM_X86)
+  igemm_avx512vnni::pack_b(b, k, n, ldb, add, igemm_columns(n), out);
+#else
+  (void)b, (void)k, (void)n, (void)ldb, (void)add, (void)out;
+  std::abort();  // igemm_available() is false
+#endif
+}
+
+void igemm(const IgemmA& a, const uint8_t* b, int64_t n, int32_t* c, int64_t ldc) {
+#if defined(NNBRIDGE_IGEMM_X86)
+  igemm_avx512vnni::run(a.quads.data(), a.m, (a.k + 3) / 4, b, igemm_columns(n), c, ldc);
+#else
+  (void)a, (void)b, (void)n, (void)c, (void)ldc;
+  std::abort();  // igemm_available() is false
+#endif
+}
+
+}  // namespace nnbridge::cpu_ref

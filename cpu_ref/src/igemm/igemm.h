@@ -1,0 +1,54 @@
+// Exact int8 matrix product of the integer convolutions (ConvInteger-10, QLinearConv-10 on 2-D
+// NCHW images: kernels/integer_conv.cc): C = A * B with A int8 (the weights minus their
+// zero point, packed once at prepare), B uint8 (the patches, packed per block of output rows),
+// C int32. On AVX-512 VNNI, whose VPDPBUSD adds four u8 x s8 products into each int32 lane
+// (Intel SDM, "VPDPBUSD"), 64 multiply-adds per instruction against float32 FMA's 16; the sums
+// are integers, so the result is exact and does not depend on the order of the additions.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+namespace nnbridge::cpu_ref {
+
+/// Rows of A per micro-tile (one broadcast each) and columns of B per micro-tile (two vectors of
+/// 16 int32 lanes).
+constexpr int64_t kIgemmRows = 6;
+constexpr int64_t kIgemmColumns = 32;
+/// The largest k whose sums fit int32 for any int8 A and uint8 B: k * 128 * 255 < 2^31.
+constexpr int64_t kIgemmMaxK = 65792;
+
+/// A [m][k] int8 matrix packed for igemm(): rows in blocks of kIgemmRows (the last padded with
+/// zero rows), k in quads of 4 consecutive values (the last padded with zeros), one int32 per quad.
+struct IgemmA {
+  int64_t m = 0, k = 0;
+  std::vector<int32_t> quads;    ///< [ceil(m / kIgemmRows)][ceil(k / 4)][kIgemmRows]
+  std::vector<int64_t> row_sum;  ///< per row i: the sum over k of A[i][k]
+};
+
+/// Packs A[i][kk] = a[i * lda + kk], i < m, kk < k.
+IgemmA igemm_pack_a(const int8_t* a, int64_t m, int64_t k, int64_t lda);
+
+/// Whether igemm_pack_b() and igemm() run here: the CPU has AVX-512 F, BW and VNNI, the OS saves
+/// their registers, the build has the kernel (GCC on x86-64), and NNBRIDGE_CPU_SIMD does not cap
+/// the instruction sets below AVX-512 (simd.h). Everything else uses the float32 path.
+bool igemm_available();
+
+/// n rounded up to kIgemmColumns: the columns igemm_pack_b() writes and igemm() computes.
+int64_t igemm_columns(int64_t n);
+/// Bytes igemm_pack_b() writes for a [k][n] B: ceil(k / 4) * igemm_columns(n) * 4.
+std::size_t igemm_b_bytes(int64_t k, int64_t n);
+
+/// B[kk][j] = b[kk * ldb + j] + add (floats holding integers), clamped to [0, 255], as uint8 quads
+/// [ceil(k / 4)][igemm_columns(n)][4]: out[(q * columns + j) * 4 + r] = B[4q + r][j]; rows past k
+/// and columns past n are 0. Requires igemm_available().
+void igemm_pack_b(const float* b, int64_t k, int64_t n, int64_t ldb, float add, uint8_t* out);
+
+/// C[i][j] = sum over kk < a.k of A[i][kk] * B[kk][j] for i < a.m, j < igemm_columns(n), written
+/// as int32 to c[i * ldc + j] (ldc >= igemm_columns(n)); exact for a.k <= kIgemmMaxK. `b` is
+/// igemm_pack_b()'s output for this k and n. Runs on the calling thread. Requires
+/// igemm_available().
+void igemm(const IgemmA& a, const uint8_t* b, int64_t n, int32_t* c, int64_t ldc);
+
+}  // namespace nnbridge::cpu_ref

@@ -1,0 +1,94 @@
+// igemm (igemm.h) on AVX-512 VNNI: this object alone is compiled with -mavx512f -mavx512bw
+// -mavx512vnni and -fno-weak (cpu_ref/CMakeLists.txt), and is called only after
+// igemm_available() has checked the CPU. It uses raw pointers only, so no inline function of a
+// header is instantiated here with those flags.
+#include <immintrin.h>
+
+#include <cstdint>
+
+namespace nnbridge::cpu_ref::igemm_avx512vnni {
+
+namespace {
+
+constexpr int64_t kRows = 6;  // igemm.h: kIgemmRows
+
+// acc += four u8 x s8 products per int32 lane: columns j..j+15 of B's quad against row r's quad.
+inline void dot(__m512i& lo, __m512i& hi, __m512i b0, __m512i b1, int32_t quad) {
+  const __m512i s = _mm512_set1_epi32(quad);
+  lo = _mm512_dpbusd_epi32(lo, b0, s);
+  hi = _mm512_dpbusd_epi32(hi, b1, s);
+}
+
+// Rows [0, R) of one row block (quads [kq][kRows]) times 32 columns of B (quads [kq][columns][4],
+// starting at this tile's first column), into C.
+template <int R>
+void tile(const int32_t* a, const uint8_t* b, int64_t columns, int64_t kq, int32_t* c, int64_t ldc) {
+  const __m512i z = _mm512_setzero_si512();
+  __m512i c00 = z, c01 = z, c10 = z, c11 = z, c20 = z, c21 = z, c30 = z, c31 = z, c40 = z, c41 = z, c50 = z, c51 = z;
+  const int64_t stride = columns * 4;
+  for (int64_t q = 0; q < kq; ++q, a += kRows, b += stride) {
+    const __m512i b0 = _mm512_loadu_si512(b), b1 = _mm512_loadu_si512(b + 64);
+    dot(c00, c01, b0, b1, a[0]);
+    if constexpr (R > 1) dot(c10, c11, b0, b1, a[1]);
+    if constexpr (R > 2) dot(c20, c21, b0, b1, a[2]);
+    if constexpr (R > 3) dot(c30, c31, b0, b1, a[3]);
+    if constexpr (R > 4) dot(c40, c41, b0, b1, a[4]);
+    if constexpr (R > 5) dot(c50, c51, b0, b1, a[5]);
+  }
+  auto store = [&](int64_t r, __m512i lo, __m512i hi) {
+    _mm512_storeu_si512(c + r * ldc, lo);
+    _mm512_storeu_si512(c + r * ldc + 16, hi);
+  };
+  store(0, c00, c01);
+  if constexpr (R > 1) store(1, c10, c11);
+  if constexpr (R > 2) store(2, c20, c21);
+  if constexpr (R > 3) store(3, c30, c31);
+  if constexpr (R > 4) store(4, c40, c41);
+  if constexpr (R > 5) store(5, c50, c51);
+}
+
+// 16 values of one row of B (fewer at the tail: `mask`), plus `add`, clamped to [0, 255], as int32.
+inline __m512i row16(const float* p, __mmask16 mask, __m512 add) {
+  __m512 v = _mm512_add_ps(_mm512_maskz_loadu_ps(mask, p), add);
+  v = _mm512_min_ps(_mm512_max_ps(v, _mm512_setzero_ps()), _mm512_set1_ps(255.0f));
+  return _mm512_maskz_cvtps_epi32(mask, v);
+}
+
+}  // namespace
+
+void pack_b(const float* b, int64_t k, int64_t n, int64_t ldb, float add, int64_t columns, uint8_t* out) {
+  const __m512 vadd = _mm512_set1_ps(add);
+  for (int64_t q = 0; q * 4 < k; ++q) {
+    uint8_t* o = out + q * columns * 4;
+    const int64_t rows = k - 4 * q < 4 ? k - 4 * q : 4;
+    for (int64_t j = 0; j < columns; j += 16) {
+      const int64_t left = n - j;
+      const __mmask16 mask = left >= 16 ? __mmask16(0xffff) : left <= 0 ? __mmask16(0) : __mmask16((1u << left) - 1);
+      // Lane j holds rows 4q .. 4q+3 of column j in its four bytes, low byte first.
+      __m512i v = row16(b + (4 * q) * ldb + j, mask, vadd);
+      if (rows > 1) v = _mm512_or_si512(v, _mm512_slli_epi32(row16(b + (4 * q + 1) * ldb + j, mask, vadd), 8));
+      if (rows > 2) v = _mm512_or_si512(v, _mm512_slli_epi32(row16(b + (4 * q + 2) * ldb + j, mask, vadd), 16));
+      if (rows > 3) v = _mm512_or_si512(v, _mm512_slli_epi32(row16(b + (4 * q + 3) * ldb + j, mask, vadd), 24));
+      _mm512_storeu_si512(o + j * 4, v);
+    }
+  }
+}
+
+void run(const int32_t* quads, int64_t m, int64_t kq, const uint8_t* b, int64_t columns, int32_t* c, int64_t ldc) {
+  for (int64_t j = 0; j < columns; j += 32)
+    for (int64_t i = 0; i < m; i += kRows) {
+      const int32_t* a = quads + i * kq;  // row block i / kRows
+      const uint8_t* bt = b + j * 4;
+      int32_t* ct = c + i * ldc + j;
+      switch (m - i < kRows ? m - i : kRows) {
+        case 6: tile<6>(a, bt, columns, kq, ct, ldc); break;
+        case 5: tile<5>(a, bt, columns, kq, ct, ldc); break;
+        case 4: tile<4>(a, bt, columns, kq, ct, ldc); break;
+        case 3: tile<3>(a, bt, columns, kq, ct, ldc); break;
+        case 2: tile<2>(a, bt, columns, kq, ct, ldc); break;
+        default: tile<1>(a, bt, columns, kq, ct, ldc); break;
+      }
+    }
+}
+
+}  // namespace nnbridge::cpu_ref::igemm_avx512vnni

@@ -1,0 +1,79 @@
+// Oracle: the definition of a matrix product, summed in int64 here, element by element.
+// igemm (cpu_ref/src/igemm/igemm.h): packing of A and B, tails of rows, columns and k, extreme
+// values, and the largest k whose sums still fit int32.
+#include <doctest/doctest.h>
+
+#include <cstdint>
+#include <vector>
+
+#include "igemm/igemm.h"
+
+using namespace nnbridge::cpu_ref;
+
+namespace {
+
+// C = A * B through igemm, A [m][k] int8, B [k][n] holding integers as floats minus `add`.
+std::vector<int32_t> product(const std::vector<int8_t>& a, const std::vector<float>& b, int64_t m, int64_t n, int64_t k, float add) {
+  const IgemmA pa = igemm_pack_a(a.data(), m, k, k);
+  std::vector<uint8_t> pb(igemm_b_bytes(k, n), 0xAB);  // every byte written by the packing
+  igemm_pack_b(b.data(), k, n, n, add, pb.data());
+  const int64_t cols = igemm_columns(n);
+  std::vector<int32_t> c(static_cast<std::size_t>(m * cols), 0x5a5a5a5a);
+  igemm(pa, pb.data(), n, c.data(), cols);
+  std::vector<int32_t> out;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) out.push_back(c[static_cast<std::size_t>(i * cols + j)]);
+  return out;
+}
+
+std::vector<int32_t> expected(const std::vector<int8_t>& a, const std::vector<float>& b, int64_t m, int64_t n, int64_t k, float add) {
+  std::vector<int32_t> out;
+  for (int64_t i = 0; i < m; ++i)
+    for (int64_t j = 0; j < n; ++j) {
+      int64_t s = 0;
+      for (int64_t kk = 0; kk < k; ++kk)
+        s += int64_t{a[static_cast<std::size_t>(i * k + kk)]} * static_cast<int64_t>(b[static_cast<std::size_t>(kk * n + j)] + add);
+      out.push_back(static_cast<int32_t>(s));
+    }
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("cpu igemm: int8 x uint8 products against int64 sums, with row, column and k tails") {
+  if (!igemm_available()) {
+    MESSAGE("skipped: this CPU (or NNBRIDGE_CPU_SIMD) has no AVX-512 VNNI, so the integer convolutions use the float path");
+    return;
+  }
+  for (int64_t m : {1, 5, 6, 7, 13})
+    for (int64_t n : {1, 15, 16, 17, 33, 70})
+      for (int64_t k : {1, 3, 4, 5, 37, 300}) {
+        CAPTURE(m);
+        CAPTURE(n);
+        CAPTURE(k);
+        std::vector<int8_t> a(static_cast<std::size_t>(m * k));
+        std::vector<float> b(static_cast<std::size_t>(k * n));
+        for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<int8_t>(static_cast<int>((i * 37 + 11) % 256) - 128);
+        // b + add covers 0 .. 255: b in [-100, 155], add 100.
+        for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(static_cast<int>((i * 91 + 3) % 256) - 100);
+        CHECK(product(a, b, m, n, k, 100.0f) == expected(a, b, m, n, k, 100.0f));
+      }
+}
+
+TEST_CASE("cpu igemm: the largest k keeps every sum in int32, and out-of-range B values clamp to uint8") {
+  if (!igemm_available()) {
+    MESSAGE("skipped: no AVX-512 VNNI here");
+    return;
+  }
+  // -128 * 255 * 65792 = -2,147,450,880, just above INT32_MIN (-2,147,483,648).
+  const int64_t k = kIgemmMaxK, m = 2, n = 3;
+  std::vector<int8_t> a(static_cast<std::size_t>(m * k), -128);
+  for (int64_t kk = 0; kk < k; ++kk) a[static_cast<std::size_t>(k + kk)] = 127;
+  std::vector<float> b(static_cast<std::size_t>(k * n), 255.0f);
+  const std::vector<int32_t> c = product(a, b, m, n, k, 0.0f);
+  CHECK(c == std::vector<int32_t>{-2147450880, -2147450880, -2147450880, 2130673920, 2130673920, 2130673920});
+  // Packing clamps to [0, 255]: -7 + 0 gives 0 and 300 gives 255 (so a corrupt input cannot wrap).
+  const std::vector<int8_t> one{1};
+  CHECK(product(one, {-7.0f}, 1, 1, 1, 0.0f) == std::vector<int32_t>{0});
+  CHECK(product(one, {300.0f}, 1, 1, 1, 0.0f) == std::vector<int32_t>{255});
+}

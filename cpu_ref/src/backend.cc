@@ -34,6 +34,7 @@ struct Step {
   bool zero_outputs = true;      // false for built-in kernels known to write every output element
   EpilogueKernel with_epilogue;  // the same node's kernel with an epilogue (a built-in Conv), else null
   bool round_outputs = true;     // false for built-in kernels whose results already are values of the output dtype
+  std::vector<bool> unread{};    // per input slot: a constant the kernel took in at prepare (NodeContext::prepared_only)
 };
 
 // Ops whose built-in kernels write every element of their outputs, so run() need not zero them
@@ -68,6 +69,7 @@ class CpuPlan final : public Plan {
   std::vector<std::shared_ptr<const exec::FloatConstant>> constants;  // per value, or null
   std::vector<Step> steps;
   std::vector<ValueId> graph_inputs, graph_outputs;
+  std::vector<bool> read;                               // per value: read at run by a step or as a graph output
   std::vector<int64_t> offset;                          // per value: place in the arena (memory_plan.h), or -1
   std::vector<bool> own_output;                         // per value: a float32 graph output computed into its own buffer
   std::unique_ptr<ArenaPool> arenas;
@@ -87,7 +89,7 @@ class CpuPlan final : public Plan {
   TensorMap run(const TensorMap& inputs) const override {
     std::vector<const float*> ptr(types.size(), nullptr);
     for (std::size_t v = 0; v < types.size(); ++v)
-      if (constants[v]) ptr[v] = constants[v]->data();
+      if (constants[v] && read[v]) ptr[v] = constants[v]->data();  // the float32 form made on first use
     std::vector<std::vector<float>> converted;
     converted.reserve(graph_inputs.size());
     for (std::size_t k = 0; k < graph_inputs.size(); ++k) {
@@ -190,6 +192,7 @@ class CpuBuilder final : public exec::NodeBuilder {
     }
     Step st{i, n.inputs, n.outputs, e ? make_custom_kernel(e, ctx, label) : kernels().at(n.op)(ctx), e || !writes_every_output(n, ctx), nullptr};
     st.round_outputs = e || !results_exact(n, ctx);
+    st.unread = ctx.read_at_prepare_only;
     push(std::move(st));
   }
   // A fold (exec/prepare.h): the built-in kernel, made and run once; custom kernels are not folded.
@@ -303,6 +306,13 @@ class CpuBackend final : public Backend {
       for (auto [act, conv] : builder.fused)
         if (at[act] != SIZE_MAX) plan->nodes[at[act]].fused_into = g.nodes[conv].name;
     }
+    // Which constants run() hands to kernels: those a step reads at run (not only at prepare)
+    // and those that are graph outputs.
+    plan->read.assign(g.values.size(), false);
+    for (const Step& st : plan->steps)
+      for (std::size_t k = 0; k < st.inputs.size(); ++k)
+        if (st.inputs[k] != kNoValue && !(k < st.unread.size() && st.unread[k])) plan->read[st.inputs[k]] = true;
+    for (ValueId id : g.outputs) plan->read[id] = true;
     plan->types.resize(g.values.size());
     for (std::size_t v = 0; v < g.values.size(); ++v) plan->types[v] = work.values[v].type;
     plan->graph_inputs = g.inputs;

@@ -6,6 +6,8 @@
 #include <cstring>
 #include <limits>
 #include <optional>
+#include <span>
+#include <thread>
 #include <vector>
 
 #include "nnbridge/exec/convert.h"
@@ -59,6 +61,36 @@ TEST_CASE("FloatConstant: misaligned float32 and other dtypes are converted into
   exec::FloatConstant moved = std::move(b);
   CHECK(moved.data() == before);
   CHECK(moved[1] == -9.0f);
+}
+
+TEST_CASE("FloatConstant: a conversion happens on the first read, once, from any thread; the stored bytes stay readable") {
+  // int8 {-128, 0, 127, 5}: widened to {-128, 0, 127, 5} (to_float), only when first read.
+  const std::vector<int8_t> q{-128, 0, 127, 5};
+  const Buffer qb = Buffer::copy_of(std::as_bytes(std::span<const int8_t>(q)));
+  const TensorType t = typed(DataType::Int8, {4});
+  const exec::FloatConstant c = exec::FloatConstant::of(t, qb, 4);
+  CHECK_FALSE(c.converted());
+  CHECK(c.size() == 4);  // known without converting
+  REQUIRE(c.stored() != nullptr);
+  CHECK(c.stored()->data() == qb.data());  // the graph's bytes, not a copy
+  REQUIRE(c.stored_type() != nullptr);
+  CHECK(c.stored_type()->dtype == DataType::Int8);
+  CHECK_FALSE(c.converted());
+  std::vector<const float*> seen(8, nullptr);
+  std::vector<std::thread> threads;
+  for (std::size_t i = 0; i < seen.size(); ++i) threads.emplace_back([&, i] { seen[i] = c.data(); });
+  for (std::thread& th : threads) th.join();
+  CHECK(c.converted());
+  for (const float* p : seen) CHECK(p == seen[0]);  // one conversion, one storage
+  CHECK(std::vector<float>(c.begin(), c.end()) == std::vector<float>{-128, 0, 127, 5});
+  // A float32 view and a vector are their float32 form from the start; they store no other bytes.
+  const exec::FloatConstant v = exec::FloatConstant::of(typed(DataType::Float32, {1}), floats({2.0f}, 0), 1);
+  CHECK(v.converted());
+  CHECK(v.stored() == nullptr);
+  CHECK(exec::FloatConstant(std::vector<float>{1.0f}).converted());
+  // A dtype without a float32 form is refused when the constant is made, not at its first read.
+  const Buffer sb = Buffer::copy_of(std::as_bytes(std::span<const int8_t>(q)));
+  CHECK_THROWS_AS(exec::FloatConstant::of(typed(DataType::Undefined, {1}), sb, 1), Error);
 }
 
 TEST_CASE("round_trip: integer dtypes in place, plain (truncate, saturate, NaN 0) and quantized (Arm NN Quantize then dequantize)") {

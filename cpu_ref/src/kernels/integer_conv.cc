@@ -18,6 +18,7 @@
 // requantized with the same expression (qlinear.cc), so the outputs are the same bits.
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "../igemm/igemm.h"
 #include "../sgemm/sgemm.h"
@@ -58,6 +59,117 @@ const float* shifted_x(std::span<const float* const> in, const IntegerConvArgs& 
   return xs;
 }
 
+Kernel igemm_kernel(const KernelContext& ctx, const Conv3dGeom& g, const ConvGeom& cv, const IntegerConvArgs& a,
+                    const Requantize& requantize, int64_t K, int64_t nx, int64_t rows, int64_t blocks, int threads,
+                    std::shared_ptr<const std::vector<IgemmA>> wq);
+
+// The igemm path (igemm/igemm.h) of a 2-D NCHW convolution that is not depthwise, or null: W
+// constant, every W - w_zero_point within int8, X int8 or uint8, K <= kIgemmMaxK. W's stored
+// integers are packed as int8 per group at prepare, and W is marked read at prepare only, so
+// its float32 form is never made.
+Kernel igemm_conv(const KernelContext& ctx, const Conv3dGeom& g, const ConvGeom& cv, const IntegerConvArgs& a,
+                  const Requantize& requantize, int64_t K, int64_t nx, int64_t rows, int64_t blocks, int threads) {
+  const DataType xt = ctx.in[0].dtype;
+  const exec::FloatConstant *wc = ctx.constants[a.w], *wzc = ctx.has_input(a.wzp) ? ctx.constants[a.wzp] : nullptr;
+  if (!igemm_available() || !wc || (ctx.has_input(a.wzp) && !wzc) || K > kIgemmMaxK ||
+      (xt != DataType::UInt8 && xt != DataType::Int8))
+    return nullptr;
+  // W's integers: its stored bytes when they are int8 / uint8 (the float32 form is not made).
+  const Buffer* raw = wc->stored();
+  const TensorType* rt = wc->stored_type();
+  const bool s8 = raw && rt && !rt->quantization && rt->dtype == DataType::Int8;
+  const bool u8 = raw && rt && !rt->quantization && rt->dtype == DataType::UInt8;
+  const float* wz = wzc ? wzc->data() : nullptr;
+  auto packed = std::make_shared<std::vector<IgemmA>>();
+  bool zero_wz = true;
+  for (int64_t o = 0; o < g.M; ++o) zero_wz = zero_wz && at_or(wz, a.wz_count, o) == 0.0f;
+  if (s8 && g.wl == 0 && zero_wz) {  // symmetric int8 OIHW: W's own bytes are [M, K], packed from there
+    const int8_t* w = reinterpret_cast<const int8_t*>(raw->data());
+    for (int64_t gi = 0; gi < g.group; ++gi) packed->push_back(igemm_pack_a(w + gi * g.mg * K, g.mg, K, K));
+    ctx.prepared_only(a.w);
+    return igemm_kernel(ctx, g, cv, a, requantize, K, nx, rows, blocks, threads, std::move(packed));
+  }
+  std::vector<int8_t> w8(static_cast<std::size_t>(g.M * K));  // [M, K], K = (ci, ky, kx)
+  bool fits = true;
+  auto put = [&](int64_t o, int64_t k, int v) {
+    fits = fits && v >= -128 && v <= 127;
+    w8[static_cast<std::size_t>(o * K + k)] = static_cast<int8_t>(v);
+  };
+  if ((s8 || u8) && g.wl == 0) {  // OIHW: row o of [M, K] is W's bytes o * K .. o * K + K
+    const std::byte* b = raw->data();
+    for (int64_t o = 0; o < g.M && fits; ++o) {
+      const int z = static_cast<int>(at_or(wz, a.wz_count, o));
+      for (int64_t k = 0; k < K; ++k)
+        put(o, k, (s8 ? static_cast<int>(static_cast<int8_t>(b[o * K + k])) : static_cast<int>(static_cast<uint8_t>(b[o * K + k]))) - z);
+    }
+  } else {  // another layout or stored type: through the float32 form
+    const float* w = wc->data();
+    for (int64_t o = 0; o < g.M && fits; ++o)
+      for (int64_t i = 0; i < g.cg; ++i)
+        for (int64_t y = 0; y < cv.kh; ++y)
+          for (int64_t x = 0; x < cv.kw; ++x) {
+            const float v = w[g.w_at(o, i, 0, y, x)] - at_or(wz, a.wz_count, o);
+            put(o, (i * cv.kh + y) * cv.kw + x, v >= -128.0f && v <= 127.0f ? static_cast<int>(v) : 1000);
+          }
+  }
+  if (!fits) return nullptr;
+  for (int64_t gi = 0; gi < g.group; ++gi) packed->push_back(igemm_pack_a(w8.data() + gi * g.mg * K, g.mg, K, K));
+  ctx.prepared_only(a.w);
+  return igemm_kernel(ctx, g, cv, a, requantize, K, nx, rows, blocks, threads, std::move(packed));
+}
+
+// The igemm convolution's kernel on weights packed per group.
+Kernel igemm_kernel(const KernelContext& ctx, const Conv3dGeom& g, const ConvGeom& cv, const IntegerConvArgs& a,
+                    const Requantize& requantize, int64_t K, int64_t nx, int64_t rows, int64_t blocks, int threads,
+                    std::shared_ptr<const std::vector<IgemmA>> wq) {
+  const DataType xt = ctx.in[0].dtype;
+  const int64_t P = cv.oh * cv.ow;
+  // 1x1, stride 1, no pad: the patches are X itself, read in place.
+  const bool direct = cv.kh == 1 && cv.kw == 1 && cv.sh == 1 && cv.sw == 1 && g.p[1] == 0 && g.p[2] == 0 &&
+                      g.p[4] == 0 && g.p[5] == 0 && cv.oh == cv.h && cv.ow == cv.w;
+  const float unsigned_shift = xt == DataType::Int8 ? 128.0f : 0.0f;
+  return [=](std::span<const float* const> in, std::span<float* const> out) {
+    const float xz = at_or(input_or_null(in, a.xzp), a.xz_count, 0);
+    const float z = xz + unsigned_shift;  // X - xz + z is X's value in the uint8 range
+    // Read in place, X itself is packed with unsigned_shift added (X + shift = X - xz + z);
+    // the patches of im2col are X - xz, padded with 0, and get z added.
+    const float* xs = direct ? in[0] : shifted_x(in, a, nx);
+    const float add = direct ? unsigned_shift : z;
+    float* Y = out[0];
+    parallel_for(threads, g.N * g.group * blocks, [&](int64_t item) {
+      const int64_t rb = item % blocks, gi = (item / blocks) % g.group, n = item / (blocks * g.group);
+      const int64_t oy0 = rb * rows, oy1 = std::min(cv.oh, oy0 + rows), Pb = (oy1 - oy0) * cv.ow, mg = g.mg;
+      if (Pb <= 0 || mg <= 0) return;
+      const int64_t cols = igemm_columns(Pb);
+      const std::size_t col_floats = direct ? 0 : static_cast<std::size_t>(K * Pb);
+      const std::size_t b_floats = (igemm_b_bytes(K, Pb) + 3) / 4;
+      // One scratch block: the patches [K, Pb] (unless read in place), their uint8 quads, the
+      // int32 sums [mg, cols], a row of sums in double.
+      float* col = thread_scratch(col_floats + b_floats + static_cast<std::size_t>(mg * cols + 2 * Pb + 2));
+      uint8_t* bq = reinterpret_cast<uint8_t*>(col + col_floats);
+      int32_t* acc = reinterpret_cast<int32_t*>(col + col_floats + b_floats);
+      double* sum = reinterpret_cast<double*>(acc + mg * cols + ((col_floats + b_floats + mg * cols) % 2));  // 8-byte aligned
+      const float* patches = col;
+      int64_t ldb = Pb;
+      if (direct) {
+        patches = xs + ((n * g.C + gi * g.cg) * cv.h + oy0) * cv.w;
+        ldb = cv.h * cv.w;
+      } else {
+        im2col_nchw(cv, xs, n, gi, oy0, oy1, col);
+      }
+      igemm_pack_b(patches, K, Pb, ldb, add, bq);
+      const IgemmA& wg = (*wq)[static_cast<std::size_t>(gi)];
+      igemm(wg, bq, Pb, acc, cols);
+      const int64_t zi = static_cast<int64_t>(z);
+      for (int64_t mo = 0; mo < mg; ++mo) {
+        const int64_t m = gi * mg + mo, correction = zi * wg.row_sum[static_cast<std::size_t>(mo)];
+        for (int64_t p = 0; p < Pb; ++p) sum[p] = static_cast<double>(static_cast<int64_t>(acc[mo * cols + p]) - correction);
+        requantize(in, m, sum, Y + (n * g.M + m) * P + oy0 * cv.ow, Pb);
+      }
+    });
+  };
+}
+
 }  // namespace
 
 Kernel make_integer_conv_fast(const KernelContext& ctx, const Conv3dGeom& g, const IntegerConvArgs& a) {
@@ -82,6 +194,14 @@ Kernel make_integer_conv_fast(const KernelContext& ctx, const Conv3dGeom& g, con
   };
   const exec::FloatConstant *wc = ctx.constants[a.w], *wzc = ctx.has_input(a.wzp) ? ctx.constants[a.wzp] : nullptr;
   const bool depthwise = g.group == g.C && g.M == g.C && g.group > 1 && K <= kExactSlice;
+  const Requantize requantize{a};
+  // Work items: (image, group, block of output rows); a block's patches near 2^18 floats.
+  const int64_t rows = std::clamp<int64_t>((int64_t{1} << 18) / std::max<int64_t>(K * cv.ow, 1), 1, std::max<int64_t>(cv.oh, 1));
+  const int64_t blocks = (cv.oh + rows - 1) / rows;
+  const int threads = g.N * g.M * K * P < (int64_t{1} << 20) ? 1 : ctx.threads;
+
+  if (!depthwise)
+    if (Kernel k = igemm_conv(ctx, g, cv, a, requantize, K, nx, rows, blocks, threads)) return k;
   // The GEMM reads a constant OIHW W whose zero points are all 0 (symmetric int8 weights, the
   // usual export) as it is: a view of the plan's constant, no copy.
   bool wz_zero = !ctx.has_input(a.wzp);
@@ -89,7 +209,6 @@ Kernel make_integer_conv_fast(const KernelContext& ctx, const Conv3dGeom& g, con
   const float* wview = !depthwise && wc && g.wl == 0 && wz_zero ? wc->data() : nullptr;
   std::shared_ptr<const std::vector<float>> wprep;
   if (!wview && wc && (!ctx.has_input(a.wzp) || wzc)) wprep = std::make_shared<const std::vector<float>>(shifted_w(wc->data(), wzc ? wzc->data() : nullptr));
-  const Requantize requantize{a};
 
   if (depthwise) {
     // Depthwise: the float kernel on X - x_zp and W - w_zp (as its input 1, no bias) writes the
@@ -116,72 +235,6 @@ Kernel make_integer_conv_fast(const KernelContext& ctx, const Conv3dGeom& g, con
     };
   }
 
-  // Work items: (image, group, block of output rows); a block's patches near 2^18 floats.
-  const int64_t rows = std::clamp<int64_t>((int64_t{1} << 18) / std::max<int64_t>(K * cv.ow, 1), 1, std::max<int64_t>(cv.oh, 1));
-  const int64_t blocks = (cv.oh + rows - 1) / rows;
-  const int threads = g.N * g.M * K * P < (int64_t{1} << 20) ? 1 : ctx.threads;
-
-  // igemm: W - w_zero_point packed as int8 per group, when every value fits.
-  const DataType xt = ctx.in[0].dtype;
-  std::shared_ptr<const std::vector<IgemmA>> wq;
-  if (igemm_available() && wc && (!ctx.has_input(a.wzp) || wzc) && K <= kIgemmMaxK &&
-      (xt == DataType::UInt8 || xt == DataType::Int8)) {
-    const std::vector<float> ws = wprep || wview ? std::vector<float>() : shifted_w(wc->data(), wzc ? wzc->data() : nullptr);
-    const float* w = wview ? wview : wprep ? wprep->data() : ws.data();  // [M, K]
-    if (std::all_of(w, w + g.M * K, [](float v) { return v >= -128.0f && v <= 127.0f; })) {
-      std::vector<int8_t> w8(static_cast<std::size_t>(g.M * K));
-      std::transform(w, w + g.M * K, w8.begin(), [](float v) { return static_cast<int8_t>(v); });
-      auto packed = std::make_shared<std::vector<IgemmA>>();
-      for (int64_t gi = 0; gi < g.group; ++gi) packed->push_back(igemm_pack_a(w8.data() + gi * g.mg * K, g.mg, K, K));
-      wq = std::move(packed);
-    }
-  }
-  if (wq) {
-    // 1x1, stride 1, no pad: the patches are X itself, read in place.
-    const bool direct = cv.kh == 1 && cv.kw == 1 && cv.sh == 1 && cv.sw == 1 && g.p[1] == 0 && g.p[2] == 0 &&
-                        g.p[4] == 0 && g.p[5] == 0 && cv.oh == cv.h && cv.ow == cv.w;
-    const float unsigned_shift = xt == DataType::Int8 ? 128.0f : 0.0f;
-    return [=](std::span<const float* const> in, std::span<float* const> out) {
-      const float xz = at_or(input_or_null(in, a.xzp), a.xz_count, 0);
-      const float z = xz + unsigned_shift;  // X - xz + z is X's value in the uint8 range
-      // Read in place, X itself is packed with unsigned_shift added (X + shift = X - xz + z);
-      // the patches of im2col are X - xz, padded with 0, and get z added.
-      const float* xs = direct ? in[0] : shifted_x(in, a, nx);
-      const float add = direct ? unsigned_shift : z;
-      float* Y = out[0];
-      parallel_for(threads, g.N * g.group * blocks, [&](int64_t item) {
-        const int64_t rb = item % blocks, gi = (item / blocks) % g.group, n = item / (blocks * g.group);
-        const int64_t oy0 = rb * rows, oy1 = std::min(cv.oh, oy0 + rows), Pb = (oy1 - oy0) * cv.ow, mg = g.mg;
-        if (Pb <= 0 || mg <= 0) return;
-        const int64_t cols = igemm_columns(Pb);
-        const std::size_t col_floats = direct ? 0 : static_cast<std::size_t>(K * Pb);
-        const std::size_t b_floats = (igemm_b_bytes(K, Pb) + 3) / 4;
-        // One scratch block: the patches [K, Pb] (unless read in place), their uint8 quads, the
-        // int32 sums [mg, cols], a row of sums in double.
-        float* col = thread_scratch(col_floats + b_floats + static_cast<std::size_t>(mg * cols + 2 * Pb + 2));
-        uint8_t* bq = reinterpret_cast<uint8_t*>(col + col_floats);
-        int32_t* acc = reinterpret_cast<int32_t*>(col + col_floats + b_floats);
-        double* sum = reinterpret_cast<double*>(acc + mg * cols + ((col_floats + b_floats + mg * cols) % 2));  // 8-byte aligned
-        const float* patches = col;
-        int64_t ldb = Pb;
-        if (direct) {
-          patches = xs + ((n * g.C + gi * g.cg) * cv.h + oy0) * cv.w;
-          ldb = cv.h * cv.w;
-        } else {
-          im2col_nchw(cv, xs, n, gi, oy0, oy1, col);
-        }
-        igemm_pack_b(patches, K, Pb, ldb, add, bq);
-        const IgemmA& wg = (*wq)[static_cast<std::size_t>(gi)];
-        igemm(wg, bq, Pb, acc, cols);
-        const int64_t zi = static_cast<int64_t>(z);
-        for (int64_t mo = 0; mo < mg; ++mo) {
-          const int64_t m = gi * mg + mo, correction = zi * wg.row_sum[static_cast<std::size_t>(mo)];
-          for (int64_t p = 0; p < Pb; ++p) sum[p] = static_cast<double>(static_cast<int64_t>(acc[mo * cols + p]) - correction);
-          requantize(in, m, sum, Y + (n * g.M + m) * P + oy0 * cv.ow, Pb);
-        }
-      });
-    };
-  }
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     std::vector<float> wlocal;
     const float* w = wview ? wview : wprep ? wprep->data() : nullptr;

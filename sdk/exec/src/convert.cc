@@ -221,22 +221,41 @@ void round_trip(const TensorType& t, float* v, std::size_t n) {
 }
 
 FloatConstant FloatConstant::of(const TensorType& t, const Buffer& bytes, std::size_t count) {
+  FloatConstant c;
+  c.keep_ = bytes;
+  c.n_ = count;
   if (count > 0 && t.dtype == DataType::Float32 && reinterpret_cast<std::uintptr_t>(bytes.data()) % alignof(float) == 0 &&
       bytes.size() >= count * sizeof(float)) {
-    FloatConstant c;
-    c.keep_ = bytes;
     c.p_ = reinterpret_cast<const float*>(bytes.data());
-    c.n_ = count;
     return c;
   }
-  // Converted into storage that is not zero-filled first: the conversion is the first touch of
-  // each page (an int8 ResNet-18's weights are 45 MB of float32).
-  FloatConstant c;
-  c.raw_.reset(new float[count]);
-  to_float_into(t, bytes.data(), count, c.raw_.get());
-  c.p_ = c.raw_.get();
-  c.n_ = count;
+  switch (t.dtype) {  // to_float_into's dtypes: an error now, not at the first read
+    case DataType::Float32: case DataType::Float64: case DataType::Float16: case DataType::BFloat16:
+    case DataType::Int8: case DataType::QAsymmS8: case DataType::QSymmS8: case DataType::Int16: case DataType::QSymmS16:
+    case DataType::Int32: case DataType::Int64: case DataType::UInt8: case DataType::QAsymmU8: case DataType::Bool:
+    case DataType::UInt16: case DataType::UInt32: case DataType::UInt64:
+      break;
+    default: throw Error(ErrorId::DataType, "no float32 conversion for dtype " + std::string(to_string(t.dtype)));
+  }
+  c.lazy_ = std::make_unique<Lazy>();
+  c.lazy_->type = t;
   return c;
 }
+
+const float* FloatConstant::data() const {
+  if (lazy_ && !lazy_->done.load(std::memory_order_acquire)) {
+    // Converted into storage that is not zero-filled first: the conversion is the first touch of
+    // each page.
+    std::call_once(lazy_->once, [this] {
+      lazy_->values.reset(new float[n_ ? n_ : 1]);
+      to_float_into(lazy_->type, keep_.data(), n_, lazy_->values.get());
+      p_ = lazy_->values.get();
+      lazy_->done.store(true, std::memory_order_release);
+    });
+  }
+  return p_;
+}
+
+bool FloatConstant::converted() const noexcept { return !lazy_ || lazy_->done.load(std::memory_order_acquire); }
 
 }  // namespace nnbridge::exec

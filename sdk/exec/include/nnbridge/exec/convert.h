@@ -5,6 +5,8 @@
 #pragma once
 
 #include <cstddef>
+#include <mutex>
+#include <atomic>
 #include <memory>
 #include <span>
 #include <string>
@@ -32,11 +34,15 @@ void round_trip(const TensorType& t, float* v, std::size_t count);
 
 /// A constant's elements as float32, read-only, as the backends' kernels see them. A float32
 /// constant whose bytes are 4-byte aligned is a view of those bytes (no copy: the Buffer it holds
-/// keeps them alive, e.g. a mapped file's pages); any other is converted with to_float() into
-/// storage of its own. Not copyable (the view may point into its own storage); movable.
+/// keeps them alive, e.g. a mapped file's pages). Any other is converted with to_float() into
+/// storage of its own on the first call of data() (or of what reads the elements), once, safely
+/// from any thread; until then it holds only the stored bytes, so a kernel that packs them
+/// itself (int8 weights: stored()) leaves no float32 copy behind. Not copyable (the view may
+/// point into its own storage); movable.
 class FloatConstant {
  public:
-  /// `count` elements of `bytes` (dtype and quantization of `t`); throws what to_float throws.
+  /// `count` elements of `bytes` (dtype and quantization of `t`). Throws Error(Unsupported) for a
+  /// dtype without a float32 form, as to_float does; nothing is converted yet.
   static FloatConstant of(const TensorType& t, const Buffer& bytes, std::size_t count);
   explicit FloatConstant(std::vector<float> values) : own_(std::move(values)), p_(own_.data()), n_(own_.size()) {}
   FloatConstant(FloatConstant&&) noexcept = default;  // a moved vector keeps its heap block
@@ -44,29 +50,43 @@ class FloatConstant {
   FloatConstant(const FloatConstant&) = delete;
   FloatConstant& operator=(const FloatConstant&) = delete;
 
-  const float* data() const noexcept { return p_; }
+  /// The elements (converted on the first call).
+  const float* data() const;
   std::size_t size() const noexcept { return n_; }
   bool empty() const noexcept { return n_ == 0; }
-  const float* begin() const noexcept { return p_; }
-  const float* end() const noexcept { return p_ + n_; }
-  float operator[](std::size_t i) const noexcept { return p_[i]; }
+  const float* begin() const { return data(); }
+  const float* end() const { return data() + n_; }
+  float operator[](std::size_t i) const { return data()[i]; }
   /// Element i; Error(Invalid, Shape) past the end, which the prepare loop reports with the
   /// node's label (an empty Dropout ratio, say), never an uncaught std::out_of_range.
   float at(std::size_t i) const {
     if (i >= n_)
       throw Error(ErrorId::Shape, "a constant operand holds " + std::to_string(n_) + " values; value " + std::to_string(i) + " is needed");
-    return p_[i];
+    return data()[i];
   }
-  operator std::span<const float>() const noexcept { return {p_, n_}; }
-  /// Whether the elements are the graph's own bytes (not a converted copy).
-  bool is_view() const noexcept { return !keep_.empty(); }
+  operator std::span<const float>() const { return {data(), n_}; }
+  /// Whether the elements are the graph's own float32 bytes (not a converted copy).
+  bool is_view() const noexcept { return !keep_.empty() && !lazy_; }
+  /// The stored bytes and their type when the elements are a conversion of them (of() of a
+  /// dtype other than aligned float32), else null: what a kernel reads to pack integer weights
+  /// without asking for the float32 form.
+  const Buffer* stored() const noexcept { return lazy_ ? &keep_ : nullptr; }
+  const TensorType* stored_type() const noexcept { return lazy_ ? &lazy_->type : nullptr; }
+  /// Whether the float32 form exists yet (views and vectors: always).
+  bool converted() const noexcept;
 
  private:
+  struct Lazy {
+    TensorType type;
+    std::once_flag once;
+    std::atomic<bool> done{false};
+    std::unique_ptr<float[]> values;
+  };
   FloatConstant() = default;
   std::vector<float> own_;
-  std::unique_ptr<float[]> raw_;  // a conversion's own storage (of())
+  std::unique_ptr<Lazy> lazy_;
   Buffer keep_;
-  const float* p_ = nullptr;
+  mutable const float* p_ = nullptr;  // set once: at construction, or by the conversion
   std::size_t n_ = 0;
 };
 

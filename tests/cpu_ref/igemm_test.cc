@@ -77,3 +77,20 @@ TEST_CASE("cpu igemm: the largest k keeps every sum in int32, and out-of-range B
   CHECK(product(one, {-7.0f}, 1, 1, 1, 0.0f) == std::vector<int32_t>{0});
   CHECK(product(one, {300.0f}, 1, 1, 1, 0.0f) == std::vector<int32_t>{255});
 }
+
+TEST_CASE("cpu igemm: sums to double minus a correction, exactly, with a scalar tail") {
+  if (!igemm_available()) {
+    MESSAGE("skipped: no AVX-512 VNNI here");
+    return;
+  }
+  // Hand values: each acc - correction is an integer below 2^53, so a double holds it exactly.
+  const std::vector<int32_t> acc{0, 1, -1, 2147483647, -2147483647 - 1, 123456, -7, 8, 9, 10, 11};
+  const int64_t correction = 2147450880;  // 128 * 255 * 65792: the size of a correction at igemm's largest K
+  std::vector<double> out(acc.size(), -0.5);
+  igemm_to_double(acc.data(), static_cast<int64_t>(acc.size()), correction, out.data());
+  for (std::size_t j = 0; j < acc.size(); ++j) {
+    CAPTURE(j);
+    CHECK(out[j] == static_cast<double>(int64_t{acc[j]} - correction));
+  }
+  CHECK(out[4] == -4294934528.0);  // -2^31 - 2147450880
+}

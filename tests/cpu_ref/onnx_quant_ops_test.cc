@@ -128,7 +128,9 @@ TEST_CASE("cpu onnx quant ops: QLinearConv and ConvInteger, grouped, strided, pa
   // ConvInteger-10 / QLinearConv-10: acc[m][oy][ox] = sum over (ci, ky, kx) of (X - x_zp) *
   // (W[m] - w_zp[m]) at iy = oy * 2 - 1 + ky, ix = ox - 2 + 2 * kx, taps outside X adding 0
   // (X padded with x_zp); QLinearConv: y = saturate(round_half_even((acc + B[m]) * x_scale *
-  // w_scale[m] / y_scale) + y_zp). Computed here in int64 and double, element by element.
+  // w_scale[m] / y_scale) + y_zp), the multiplier in float32 as ONNX's reference implementation
+  // (onnx/reference/ops/op_qlinear_conv.py) computes it from float32 scales, the product in
+  // double. Computed here in int64 and double, element by element.
   const int64_t C = 4, H = 7, Wd = 6, M = 6, G = 2, cg = C / G, mg = M / G, KH = 3, KW = 3;
   const int64_t OH = (H + 1 + 0 - KH) / 2 + 1, OW = (Wd + 2 + 1 - (2 * (KW - 1) + 1)) / 1 + 1;
   U8 x(static_cast<std::size_t>(C * H * Wd)), w(static_cast<std::size_t>(M * cg * KH * KW));
@@ -168,7 +170,7 @@ TEST_CASE("cpu onnx quant ops: QLinearConv and ConvInteger, grouped, strided, pa
   U8 expect(acc.size());
   for (std::size_t i = 0; i < acc.size(); ++i) {
     const std::size_t m = i / static_cast<std::size_t>(OH * OW);
-    const double v = std::nearbyint(static_cast<double>(acc[i] + bias[m]) * xs * ws[m] / ys) + yz;
+    const double v = std::nearbyint(static_cast<double>(acc[i] + bias[m]) * static_cast<double>(xs * ws[m] / ys)) + yz;
     expect[i] = static_cast<uint8_t>(std::clamp(v, 0.0, 255.0));
   }
   int spread = 0;  // the outputs are not all saturated: the check sees the arithmetic
@@ -253,7 +255,8 @@ void check_integer_conv(const IntConvCase& k, XT xz, const std::vector<WT>& wz) 
                  .constant(typed(wd, {k.M}), wz)
                  .done(i32({1, k.M, OH, OW}));
   CHECK(y_of<int32_t>(run(ci, in)) == std::vector<int32_t>(acc.begin(), acc.end()));
-  // QLinearConv: y = saturate(round_half_even((acc + B[m]) * x_scale * w_scale[m] / y_scale) + y_zp).
+  // QLinearConv: y = saturate(round_half_even((acc + B[m]) * (x_scale * w_scale[m] / y_scale)) + y_zp),
+  // the multiplier in float32 (ONNX's reference implementation), the product in double.
   Floats ws;
   std::vector<int32_t> bias;
   for (int64_t m = 0; m < k.M; ++m) ws.push_back(0.125f * static_cast<float>(m % 5 + 1)), bias.push_back(static_cast<int32_t>(m * 997 % 4000) - 2000);
@@ -262,7 +265,7 @@ void check_integer_conv(const IntConvCase& k, XT xz, const std::vector<WT>& wz) 
   U8 expect(acc.size());
   for (std::size_t i = 0; i < acc.size(); ++i) {
     const std::size_t m = i / static_cast<std::size_t>(OH * OW);
-    const double v = std::nearbyint(static_cast<double>(acc[i] + bias[m]) * xs * ws[m] / ys) + yz;
+    const double v = std::nearbyint(static_cast<double>(acc[i] + bias[m]) * static_cast<double>(xs * ws[m] / ys)) + yz;
     expect[i] = static_cast<uint8_t>(std::clamp(v, 0.0, 255.0));
   }
   int spread = 0;  // the outputs are not all saturated: the check sees the arithmetic

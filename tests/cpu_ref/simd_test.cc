@@ -372,19 +372,20 @@ TEST_CASE("cpu rounding: round_half_even gives std::nearbyint's bits, ties, -0, 
 }
 
 TEST_CASE("cpu simd: requantize is the scalar QLinearConv expression with std::nearbyint, on every instruction set") {
-  // Oracle: saturate(std::nearbyint(((s + bias) * xs) * ws / ys) + yz) to [lo, hi] in double,
-  // the ONNX QLinearConv-10 requantization as qlinear.cc's direct loops compute it. Sums are
-  // integers (ties at .5 included: scale 0.5), with both ends of the range reached.
+  // Oracle: saturate(std::nearbyint((s + bias) * m) + yz) to [lo, hi] in double, the ONNX
+  // QLinearConv-10 requantization as qlinear.cc's direct loops compute it (m = x_scale * w_scale /
+  // y_scale in float32). Sums are integers (ties at .5 included: m 0.5), with both ends of the
+  // range reached.
   std::vector<double> sums;
   for (int i = -1000; i <= 1000; i += 3) sums.push_back(i);
   for (double s : {0.0, 1.0, -1.0, 3.0, -3.0, 5.0, 1e9, -1e9}) sums.push_back(s);
-  for (const double scale : {0.5, 0.0123, 1.0 / 3.0}) {
+  for (const double scale : {0.25, 0.0123, 1.0 / 3.0}) {
     Requantize r;
-    r.bias = 17, r.x_scale = scale, r.w_scale = 0.75, r.y_scale = 0.375, r.y_zero = 128, r.lo = 0, r.hi = 255;
+    r.bias = 17, r.multiplier = static_cast<double>(static_cast<float>(scale) * 0.75f / 0.375f), r.y_zero = 128, r.lo = 0, r.hi = 255;
     std::vector<float> expect(sums.size());
     for (std::size_t i = 0; i < sums.size(); ++i)
       expect[i] = static_cast<float>(
-          std::clamp(std::nearbyint((sums[i] + r.bias) * r.x_scale * r.w_scale / r.y_scale) + r.y_zero, r.lo, r.hi));
+          std::clamp(std::nearbyint((sums[i] + r.bias) * r.multiplier) + r.y_zero, r.lo, r.hi));
     int mid = 0;
     for (float e : expect) mid += e > 0 && e < 255;
     CHECK(mid > 40);
@@ -408,7 +409,7 @@ TEST_CASE("cpu simd: quantize is QuantizeLinear's scalar expression with std::ne
                   std::numeric_limits<float>::quiet_NaN(), 0.0999f, 1.0f / 3.0f})
     xs.push_back(v);
   for (const float scale : {0.5f, 0.1f, 3.0f}) {
-    for (const auto [zero, lo, hi] : {std::tuple{128.0f, 0.0f, 255.0f}, std::tuple{0.0f, -128.0f, 127.0f}}) {
+    for (const auto& [zero, lo, hi] : {std::tuple{128.0f, 0.0f, 255.0f}, std::tuple{0.0f, -128.0f, 127.0f}}) {
       std::vector<float> expect(xs.size());
       for (std::size_t i = 0; i < xs.size(); ++i) expect[i] = std::clamp(std::nearbyint(xs[i] / scale) + zero, lo, hi);
       int mid = 0;

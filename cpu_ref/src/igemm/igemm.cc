@@ -11,6 +11,7 @@ namespace nnbridge::cpu_ref {
 namespace igemm_avx512vnni {
 void pack_b(const float* b, int64_t k, int64_t n, int64_t ldb, float add, int64_t columns, uint8_t* out);
 void run(const int32_t* quads, int64_t m, int64_t kq, const uint8_t* b, int64_t columns, int32_t* c, int64_t ldc);
+void to_double(const int32_t* acc, int64_t n, int64_t correction, double* out);
 }  // namespace igemm_avx512vnni
 #endif
 
@@ -74,6 +75,15 @@ void igemm(const IgemmA& a, const uint8_t* b, int64_t n, int32_t* c, int64_t ldc
   igemm_avx512vnni::run(a.quads.data(), a.m, (a.k + 3) / 4, b, igemm_columns(n), c, ldc);
 #else
   (void)a, (void)b, (void)n, (void)c, (void)ldc;
+  std::abort();  // igemm_available() is false
+#endif
+}
+
+void igemm_to_double(const int32_t* acc, int64_t n, int64_t correction, double* out) {
+#if defined(NNBRIDGE_IGEMM_X86)
+  igemm_avx512vnni::to_double(acc, n, correction, out);
+#else
+  (void)acc, (void)n, (void)correction, (void)out;
   std::abort();  // igemm_available() is false
 #endif
 }

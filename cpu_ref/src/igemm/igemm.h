@@ -51,4 +51,9 @@ void igemm_pack_b(const float* b, int64_t k, int64_t n, int64_t ldb, float add, 
 /// igemm_available().
 void igemm(const IgemmA& a, const uint8_t* b, int64_t n, int32_t* c, int64_t ldc);
 
+/// out[j] = acc[j] - correction in double (exact: every int32 and the difference of an int32 and
+/// an int64 below 2^53 are doubles), j < n: igemm()'s sums for the requantization. Requires
+/// igemm_available().
+void igemm_to_double(const int32_t* acc, int64_t n, int64_t correction, double* out);
+
 }  // namespace nnbridge::cpu_ref

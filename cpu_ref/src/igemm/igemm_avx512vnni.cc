@@ -91,4 +91,13 @@ void run(const int32_t* quads, int64_t m, int64_t kq, const uint8_t* b, int64_t 
     }
 }
 
+void to_double(const int32_t* acc, int64_t n, int64_t correction, double* out) {
+  const double c = static_cast<double>(correction);
+  const __m512d vc = _mm512_set1_pd(c);
+  int64_t j = 0;
+  for (; j + 8 <= n; j += 8)
+    _mm512_storeu_pd(out + j, _mm512_sub_pd(_mm512_cvtepi32_pd(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc + j))), vc));
+  for (; j < n; ++j) out[j] = static_cast<double>(acc[j]) - c;
+}
+
 }  // namespace nnbridge::cpu_ref::igemm_avx512vnni

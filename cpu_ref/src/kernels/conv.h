@@ -62,6 +62,15 @@ struct Conv3dGeom {
 };
 Conv3dGeom conv3d_geom(const KernelContext& ctx, std::size_t w_input);
 
+/// QLinearConv-10's requantization multiplier as ONNX's reference implementation computes it:
+/// x_scale * w_scale / y_scale in float32 (the scales' type), each step rounded to float32; the
+/// integer sum (with B) is then multiplied by it in double, y_zero_point added, the result
+/// rounded half to even and saturated.
+inline double qlinear_multiplier(float x_scale, float w_scale, float y_scale) {
+  const float xw = x_scale * w_scale;
+  return static_cast<double>(xw / y_scale);
+}
+
 /// Value k of a zero point / scale input holding `count` values: 0 (absent) gives 0, 1 is per
 /// tensor, else one per channel (ONNX ConvInteger-10, QLinearConv-10, MatMulInteger-10).
 inline float at_or(const float* p, int64_t count, int64_t k) { return count == 0 ? 0.0f : p[count == 1 ? 0 : k]; }
@@ -78,10 +87,11 @@ struct IntegerConvArgs {
   float lo = 0, hi = 0;                     ///< the requantized range of y_zero_point's type
 };
 
-/// ConvInteger / QLinearConv on a 2-D NCHW image (g lifted to 3-D with unit depth) with the
-/// float32 kernels, exactly (integer_conv.cc): depthwise of at most 256 taps on the
-/// depthwise kernel, others as im2col and the GEMM in slices of 256 products. The same integer
-/// sums and outputs as the direct loops; null for other geometries (rank 5, NHWC).
+/// ConvInteger / QLinearConv on a 2-D NCHW image (g lifted to 3-D with unit depth), exactly
+/// (integer_conv.cc): on the int8 GEMM (igemm/igemm.h) where the CPU and the weights allow,
+/// else on the float32 kernels: depthwise of at most 256 taps on the depthwise kernel, others
+/// as im2col and the GEMM in slices of 256 products. The same integer sums and outputs as the
+/// direct loops; null for other geometries (rank 5, NHWC).
 Kernel make_integer_conv_fast(const KernelContext& ctx, const Conv3dGeom& g, const IntegerConvArgs& a);
 
 /// The direct 3-D convolution: for each output element, emit(index in Y, output channel, sum)

@@ -45,7 +45,7 @@ struct Requantize {
     // The direct path's expression (qlinear.cc) on the same integer sums, in the vector kernel.
     simd::Requantize r;
     r.bias = a.b_count ? static_cast<double>(static_cast<int64_t>(in[8][m])) : 0.0;
-    r.x_scale = in[1][0], r.w_scale = at_or(in[4], a.ws_count, m), r.y_scale = in[6][0], r.y_zero = in[7][0];
+    r.multiplier = qlinear_multiplier(in[1][0], at_or(in[4], a.ws_count, m), in[6][0]), r.y_zero = in[7][0];
     r.lo = a.lo, r.hi = a.hi;
     simd::kernels().requantize(r, sums, y, static_cast<std::size_t>(count));
   }
@@ -163,7 +163,7 @@ Kernel igemm_kernel(const KernelContext& ctx, const Conv3dGeom& g, const ConvGeo
       const int64_t zi = static_cast<int64_t>(z);
       for (int64_t mo = 0; mo < mg; ++mo) {
         const int64_t m = gi * mg + mo, correction = zi * wg.row_sum[static_cast<std::size_t>(mo)];
-        for (int64_t p = 0; p < Pb; ++p) sum[p] = static_cast<double>(static_cast<int64_t>(acc[mo * cols + p]) - correction);
+        igemm_to_double(acc + mo * cols, Pb, correction, sum);
         requantize(in, m, sum, Y + (n * g.M + m) * P + oy0 * cv.ow, Pb);
       }
     });

@@ -4,9 +4,12 @@
 // Operands are plain integer tensors (uint8 / int8), so the float32 buffers hold their values
 // exactly. Zero points are subtracted in int32 and the products accumulated in int64, so the
 // sum is exact; ConvInteger / MatMulInteger store it (Int32; the float32 buffer holds it
-// exactly up to 2^24 in magnitude, the backend's known limit for integers). QLinearConv /
-// QLinearMatMul requantize it in double: y = saturate(round_half_even(acc * s_a * s_b / s_y) +
-// zp_y) to the range of y_zero_point's type, QLinearConv's Int32 bias B[m] added to acc first.
+// exactly up to 2^24 in magnitude, the backend's known limit for integers). QLinearConv
+// requantizes it as ONNX's reference implementation does: y = saturate(round_half_even((acc +
+// B[m]) * multiplier) + zp_y), the multiplier x_scale * w_scale / y_scale computed in float32
+// (qlinear_multiplier, conv.h) and the product in double. QLinearMatMul: y =
+// saturate(round_half_even(acc * s_a * s_b / s_y) + zp_y) in double. Both saturate to the range
+// of y_zero_point's type.
 // Scales and zero points are read at run time (they may be graph inputs).
 // Per-channel forms: a weight zero point / scale with one value per output channel (Conv), an
 // A zero point / scale per row of A and a B one per column of B (MatMul; one value per row
@@ -70,10 +73,10 @@ Kernel make_integer_conv3(const KernelContext& ctx, bool qlinear) {
       conv3d_each<int64_t>(g, xi.data(), wi.data(), [&](int64_t yi, int64_t, int64_t acc) { Y[yi] = static_cast<float>(acc); });
       return;
     }
-    const double xs = in[1][0], ys = in[6][0], yz = in[7][0];
+    const double yz = in[7][0];
     conv3d_each<int64_t>(g, xi.data(), wi.data(), [&](int64_t yi, int64_t m, int64_t acc) {
       if (b_count) acc += static_cast<int64_t>(in[8][m]);
-      const double v = std::nearbyint(static_cast<double>(acc) * xs * static_cast<double>(at_or(in[4], ws_count, m)) / ys) + yz;
+      const double v = std::nearbyint(static_cast<double>(acc) * qlinear_multiplier(in[1][0], at_or(in[4], ws_count, m), in[6][0])) + yz;
       Y[yi] = static_cast<float>(std::clamp<double>(v, lo, hi));
     });
   };

@@ -52,11 +52,21 @@ void int_range(const KernelContext& ctx, DataType t, float& lo, float& hi) {
 struct ScaleLayout {
   int64_t n = 0, count = 1, inner = 1;
   bool zero_point = false;
-  // Calls fn(begin, end, k) for each run of elements that share scale k, in order.
+  // Calls fn(begin, end, k) for each run of elements of [from, to) that share scale k, in order.
   template <class Fn>
-  void runs(Fn&& fn) const {
+  void runs(int64_t from, int64_t to, Fn&& fn) const {
     const int64_t step = count == 1 ? std::max<int64_t>(n, 1) : std::max<int64_t>(inner, 1);
-    for (int64_t b = 0; b < n; b += step) fn(b, std::min(n, b + step), count == 1 ? 0 : (b / step) % count);
+    for (int64_t b = from; b < to;) {
+      const int64_t e = std::min(to, (b / step + 1) * step);
+      fn(b, e, count == 1 ? 0 : (b / step) % count);
+      b = e;
+    }
+  }
+  // runs() over every element, the elements split across `threads` (elementwise: any split
+  // gives the same values).
+  template <class Fn>
+  void parallel_runs(int threads, Fn&& fn) const {
+    parallel_ranges(threads, n, int64_t{1} << 15, [&](int64_t b, int64_t e) { runs(b, e, fn); }, 16);
   }
 };
 
@@ -85,9 +95,10 @@ Kernel make_quantize(const KernelContext& ctx) {
   const ScaleLayout l = scale_layout(ctx);
   float lo, hi;
   int_range(ctx, ctx.out[0].dtype, lo, hi);
-  return [l, lo, hi](std::span<const float* const> in, std::span<float* const> out) {
+  const int threads = ctx.threads;
+  return [l, lo, hi, threads](std::span<const float* const> in, std::span<float* const> out) {
     const simd::Kernels& k = simd::kernels();  // the scalar expression's bits, a vector at a time
-    l.runs([&](int64_t b, int64_t e, int64_t c) {
+    l.parallel_runs(threads, [&](int64_t b, int64_t e, int64_t c) {
       const float zp = l.zero_point ? in[2][c] : 0.0f, scale = in[1][c];
       k.quantize(in[0] + b, out[0] + b, static_cast<std::size_t>(e - b), scale, zp, lo, hi);
     });
@@ -99,8 +110,9 @@ Kernel make_dequantize(const KernelContext& ctx) {
   if (is_quantized(ctx.in[0].dtype)) ctx.unsupported(ErrorId::TypeMismatch, "scale inputs with a quantized input type (a plain integer type is expected)");
   if (numel(ctx.out[0].shape) != numel(ctx.in[0].shape)) ctx.invalid(ErrorId::Shape, "output size differs from the input's");
   const ScaleLayout l = scale_layout(ctx);
-  return [l](std::span<const float* const> in, std::span<float* const> out) {
-    l.runs([&](int64_t b, int64_t e, int64_t k) {
+  const int threads = ctx.threads;
+  return [l, threads](std::span<const float* const> in, std::span<float* const> out) {
+    l.parallel_runs(threads, [&](int64_t b, int64_t e, int64_t k) {
       const float zp = l.zero_point ? in[2][k] : 0.0f, scale = in[1][k];
       for (int64_t i = b; i < e; ++i) out[0][i] = (in[0][i] - zp) * scale;
     });

@@ -345,18 +345,18 @@ struct Impl {
   static void requantize(const Requantize& r, const double* sums, float* y, std::size_t n) {
     using D = xsimd::batch<double, A>;
     constexpr std::size_t LD = D::size;
-    const D bias(r.bias), xs(r.x_scale), ws(r.w_scale), ys(r.y_scale), yz(r.y_zero), lo(r.lo), hi(r.hi);
+    const D bias(r.bias), m(r.multiplier), yz(r.y_zero), lo(r.lo), hi(r.hi);
     std::size_t i = 0;
     alignas(64) double t[LD];
     for (; i + LD <= n; i += LD) {
-      D v = xsimd::nearbyint((D::load_unaligned(sums + i) + bias) * xs * ws / ys) + yz;
+      D v = xsimd::nearbyint((D::load_unaligned(sums + i) + bias) * m) + yz;
       v = xsimd::select(v < lo, lo, v);  // std::clamp's order: a NaN stays
       v = xsimd::select(hi < v, hi, v);
       v.store_aligned(t);
       for (std::size_t j = 0; j < LD; ++j) y[i + j] = static_cast<float>(t[j]);
     }
     for (; i < n; ++i) {
-      double v = __builtin_nearbyint((sums[i] + r.bias) * r.x_scale * r.w_scale / r.y_scale) + r.y_zero;
+      double v = __builtin_nearbyint((sums[i] + r.bias) * r.multiplier) + r.y_zero;
       v = v < r.lo ? r.lo : v;
       y[i] = static_cast<float>(r.hi < v ? r.hi : v);
     }

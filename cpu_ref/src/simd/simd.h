@@ -97,7 +97,7 @@ struct DepthwiseRow {
 /// columns (the values past the row's end are computed and dropped).
 /// The constants of Kernels::requantize for one output channel.
 struct Requantize {
-  double bias = 0, x_scale = 1, w_scale = 1, y_scale = 1, y_zero = 0, lo = 0, hi = 0;
+  double bias = 0, multiplier = 1, y_zero = 0, lo = 0, hi = 0;
 };
 
 struct DepthwisePlane {
@@ -143,8 +143,8 @@ struct Kernels {
   /// of equal values the first stays: the bits of the scalar loop). The caller pads with -inf.
   void (*max_plane)(const DepthwisePlane& p);
   /// QLinearConv's requantization of exact integer sums (integer_conv.cc): y[i] =
-  /// saturate(round_half_even(((sums[i] + r.bias) * r.x_scale) * r.w_scale / r.y_scale) + r.y_zero)
-  /// to [r.lo, r.hi], in double, in that order (the bits of the scalar expression); a NaN stays NaN.
+  /// saturate(round_half_even((sums[i] + r.bias) * r.multiplier) + r.y_zero) to [r.lo, r.hi], in
+  /// double, in that order (the bits of the scalar expression); a NaN stays NaN.
   void (*requantize)(const Requantize& r, const double* sums, float* y, std::size_t n);
   /// QuantizeLinear-13 with a scale (quantize.cc): y[i] = clamp(round_half_even(x[i] / scale) +
   /// zero, lo, hi) in float32, in that order (the bits of the scalar expression, std::nearbyint

@@ -296,9 +296,11 @@ PreparedGraph prepare_nodes(const Graph& g, const BackendOptions& options, std::
     for (ValueId v : n.outputs) ready[v] = true;
 
     const bool mine = builder.has_kernel(work, i);
-    const std::string no_kernel = "the " + self_name + " backend has no kernel for op " + n.op + " (node " + std::to_string(i) +
-                                  " \"" + n.name + "\")";
-    if (!mine && fallback.empty()) throw Error(ErrorId::Feature, no_kernel + builder.no_kernel_note(work, i), {}, where);
+    if (!mine && fallback.empty())
+      throw Error(ErrorId::Feature,
+                  "the " + self_name + " backend has no kernel for op " + n.op + " (node " + std::to_string(i) + " \"" + n.name +
+                      "\")" + builder.no_kernel_note(work, i),
+                  {}, where);
     // Types: the schema's inference, which must agree with every dim the file declares; the
     // declared type where inference leaves something unknown or has nothing to say. (Kernels
     // index buffers by these shapes, so a file cannot make them disagree.)

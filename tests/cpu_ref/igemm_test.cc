@@ -3,6 +3,8 @@
 // values, and the largest k whose sums still fit int32.
 #include <doctest/doctest.h>
 
+#include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <vector>
 
@@ -93,4 +95,33 @@ TEST_CASE("cpu igemm: sums to double minus a correction, exactly, with a scalar 
     CHECK(out[j] == static_cast<double>(int64_t{acc[j]} - correction));
   }
   CHECK(out[4] == -4294934528.0);  // -2^31 - 2147450880
+}
+
+TEST_CASE("cpu igemm: requantize from int32 sums is QLinearConv's scalar expression, bit for bit") {
+  if (!igemm_available()) {
+    MESSAGE("skipped: no AVX-512 VNNI here");
+    return;
+  }
+  // Oracle: std::clamp(std::nearbyint(((acc - correction) + bias) * m) + y_zero, lo, hi) in
+  // double, element by element (the expression of simd::Kernels::requantize). Multiplier 0.5
+  // puts every odd sum on a tie; the sums reach both ends of the range; 203 values leave a tail.
+  std::vector<int32_t> acc;
+  for (int32_t v = -700; v <= 1400; v += 7) acc.push_back(v);
+  acc.push_back(2147483647);
+  acc.push_back(-2147483647 - 1);
+  for (const double m : {0.5, 0.0123, 1.0 / 3.0}) {
+    const IgemmRequantize r{17, m, 128, 0, 255};
+    const int64_t correction = 300;
+    std::vector<float> expect(acc.size()), y(acc.size(), -1.0f);
+    int mid = 0;
+    for (std::size_t j = 0; j < acc.size(); ++j) {
+      const double s = static_cast<double>(int64_t{acc[j]} - correction);
+      expect[j] = static_cast<float>(std::clamp(std::nearbyint((s + r.bias) * r.multiplier) + r.y_zero, r.lo, r.hi));
+      mid += expect[j] > 0 && expect[j] < 255;
+    }
+    CHECK(mid > 20);
+    igemm_requantize(acc.data(), static_cast<int64_t>(acc.size()), correction, r, y.data());
+    CAPTURE(m);
+    CHECK(y == expect);
+  }
 }

@@ -12,6 +12,8 @@ namespace igemm_avx512vnni {
 void pack_b(const float* b, int64_t k, int64_t n, int64_t ldb, float add, int64_t columns, uint8_t* out);
 void run(const int32_t* quads, int64_t m, int64_t kq, const uint8_t* b, int64_t columns, int32_t* c, int64_t ldc);
 void to_double(const int32_t* acc, int64_t n, int64_t correction, double* out);
+void requantize(const int32_t* acc, int64_t n, int64_t correction, double bias, double multiplier, double y_zero, double lo,
+                double hi, float* y);
 }  // namespace igemm_avx512vnni
 #endif
 
@@ -84,6 +86,15 @@ void igemm_to_double(const int32_t* acc, int64_t n, int64_t correction, double* 
   igemm_avx512vnni::to_double(acc, n, correction, out);
 #else
   (void)acc, (void)n, (void)correction, (void)out;
+  std::abort();  // igemm_available() is false
+#endif
+}
+
+void igemm_requantize(const int32_t* acc, int64_t n, int64_t correction, const IgemmRequantize& r, float* y) {
+#if defined(NNBRIDGE_IGEMM_X86)
+  igemm_avx512vnni::requantize(acc, n, correction, r.bias, r.multiplier, r.y_zero, r.lo, r.hi, y);
+#else
+  (void)acc, (void)n, (void)correction, (void)r, (void)y;
   std::abort();  // igemm_available() is false
 #endif
 }

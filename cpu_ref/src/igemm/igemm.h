@@ -56,4 +56,13 @@ void igemm(const IgemmA& a, const uint8_t* b, int64_t n, int32_t* c, int64_t ldc
 /// igemm_available().
 void igemm_to_double(const int32_t* acc, int64_t n, int64_t correction, double* out);
 
+/// QLinearConv's requantization (simd.h, Kernels::requantize; the same operations in the same
+/// order, so the same bits) of igemm()'s sums minus a correction: y[j] = saturate(
+/// round_half_even(((acc[j] - correction) + bias) * multiplier) + y_zero) to [lo, hi], in
+/// double, j < n. Requires igemm_available().
+struct IgemmRequantize {
+  double bias = 0, multiplier = 1, y_zero = 0, lo = 0, hi = 0;
+};
+void igemm_requantize(const int32_t* acc, int64_t n, int64_t correction, const IgemmRequantize& r, float* y);
+
 }  // namespace nnbridge::cpu_ref

@@ -37,17 +37,21 @@ constexpr int64_t kExactSlice = 256;  // products per float32 partial sum (see a
 // Output channel m's sums [count] as ConvInteger's Int32 or QLinearConv's requantized values.
 struct Requantize {
   IntegerConvArgs a;
+  // The constants of output channel m (QLinearConv).
+  simd::Requantize params(std::span<const float* const> in, int64_t m) const {
+    simd::Requantize r;
+    r.bias = a.b_count ? static_cast<double>(static_cast<int64_t>(in[8][m])) : 0.0;
+    r.multiplier = qlinear_multiplier(in[1][0], at_or(in[4], a.ws_count, m), in[6][0]), r.y_zero = in[7][0];
+    r.lo = a.lo, r.hi = a.hi;
+    return r;
+  }
   void operator()(std::span<const float* const> in, int64_t m, const double* sums, float* y, int64_t count) const {
     if (!a.qlinear) {
       for (int64_t p = 0; p < count; ++p) y[p] = static_cast<float>(sums[p]);
       return;
     }
     // The direct path's expression (qlinear.cc) on the same integer sums, in the vector kernel.
-    simd::Requantize r;
-    r.bias = a.b_count ? static_cast<double>(static_cast<int64_t>(in[8][m])) : 0.0;
-    r.multiplier = qlinear_multiplier(in[1][0], at_or(in[4], a.ws_count, m), in[6][0]), r.y_zero = in[7][0];
-    r.lo = a.lo, r.hi = a.hi;
-    simd::kernels().requantize(r, sums, y, static_cast<std::size_t>(count));
+    simd::kernels().requantize(params(in, m), sums, y, static_cast<std::size_t>(count));
   }
 };
 
@@ -163,8 +167,14 @@ Kernel igemm_kernel(const KernelContext& ctx, const Conv3dGeom& g, const ConvGeo
       const int64_t zi = static_cast<int64_t>(z);
       for (int64_t mo = 0; mo < mg; ++mo) {
         const int64_t m = gi * mg + mo, correction = zi * wg.row_sum[static_cast<std::size_t>(mo)];
-        igemm_to_double(acc + mo * cols, Pb, correction, sum);
-        requantize(in, m, sum, Y + (n * g.M + m) * P + oy0 * cv.ow, Pb);
+        float* y = Y + (n * g.M + m) * P + oy0 * cv.ow;
+        if (a.qlinear) {  // the same operations as simd::Kernels::requantize, on the int32 sums
+          const simd::Requantize r = requantize.params(in, m);
+          igemm_requantize(acc + mo * cols, Pb, correction, {r.bias, r.multiplier, r.y_zero, r.lo, r.hi}, y);
+        } else {
+          igemm_to_double(acc + mo * cols, Pb, correction, sum);
+          requantize(in, m, sum, y, Pb);
+        }
       }
     });
   };

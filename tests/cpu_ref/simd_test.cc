@@ -427,3 +427,25 @@ TEST_CASE("cpu simd: quantize is QuantizeLinear's scalar expression with std::ne
     }
   }
 }
+
+TEST_CASE("cpu simd: dequantize is DequantizeLinear's scalar expression, on every instruction set") {
+  // Oracle: (x - zero) * scale in float32 (ONNX DequantizeLinear-13), element by element; the
+  // sign of a zero product and a negative scale included, and a length with a scalar tail.
+  std::vector<float> xs;
+  for (int i = -128; i <= 255; ++i) xs.push_back(static_cast<float>(i));
+  for (const float scale : {0.1f, 3.0f, -0.5f})
+    for (const float zero : {0.0f, 128.0f, -7.0f}) {
+      std::vector<float> expect(xs.size());
+      for (std::size_t i = 0; i < xs.size(); ++i) expect[i] = (xs[i] - zero) * scale;
+      for (const Kernels* k : runnable_kernels()) {
+        CAPTURE(k->arch);
+        CAPTURE(scale);
+        CAPTURE(zero);
+        for (std::size_t n : {xs.size(), std::size_t{5}}) {
+          std::vector<float> y(n, -1.0f);
+          k->dequantize(xs.data(), y.data(), n, scale, zero);
+          CHECK(std::memcmp(y.data(), expect.data(), n * sizeof(float)) == 0);
+        }
+      }
+    }
+}

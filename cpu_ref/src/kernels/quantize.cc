@@ -112,9 +112,10 @@ Kernel make_dequantize(const KernelContext& ctx) {
   const ScaleLayout l = scale_layout(ctx);
   const int threads = ctx.threads;
   return [l, threads](std::span<const float* const> in, std::span<float* const> out) {
-    l.parallel_runs(threads, [&](int64_t b, int64_t e, int64_t k) {
-      const float zp = l.zero_point ? in[2][k] : 0.0f, scale = in[1][k];
-      for (int64_t i = b; i < e; ++i) out[0][i] = (in[0][i] - zp) * scale;
+    const simd::Kernels& k = simd::kernels();
+    l.parallel_runs(threads, [&](int64_t b, int64_t e, int64_t c) {
+      const float zp = l.zero_point ? in[2][c] : 0.0f, scale = in[1][c];
+      k.dequantize(in[0] + b, out[0] + b, static_cast<std::size_t>(e - b), scale, zp);
     });
   };
 }

@@ -378,6 +378,13 @@ struct Impl {
     }
   }
 
+  static void dequantize(const float* x, float* y, std::size_t n, float scale, float zero) {
+    const B s(scale), z(zero);
+    std::size_t i = 0;
+    for (; i + L <= n; i += L) ((B::load_unaligned(x + i) - z) * s).store_unaligned(y + i);
+    for (; i < n; ++i) y[i] = (x[i] - zero) * scale;
+  }
+
   static void depthwise_plane(const DepthwisePlane& p) { plane<false>(p); }
   static void max_plane(const DepthwisePlane& p) { plane<true>(p); }
 
@@ -421,6 +428,7 @@ struct Impl {
     k.max_plane = &max_plane;
     k.requantize = &requantize;
     k.quantize = &quantize;
+    k.dequantize = &dequantize;
     return k;
   }
 };

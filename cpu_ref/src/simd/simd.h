@@ -150,6 +150,9 @@ struct Kernels {
   /// zero, lo, hi) in float32, in that order (the bits of the scalar expression, std::nearbyint
   /// for the rounding and std::clamp's comparisons: a NaN stays NaN). y may be x.
   void (*quantize)(const float* x, float* y, std::size_t n, float scale, float zero, float lo, float hi);
+  /// DequantizeLinear-13 with a scale (quantize.cc): y[i] = (x[i] - zero) * scale in float32.
+  /// y may be x.
+  void (*dequantize)(const float* x, float* y, std::size_t n, float scale, float zero);
 };
 
 /// The kernels xsimd::dispatch picked for this CPU (chosen on first use, then fixed), or the

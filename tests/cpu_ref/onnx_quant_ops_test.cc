@@ -301,6 +301,9 @@ TEST_CASE("cpu onnx quant ops: integer convolutions whose W minus w_zero_point f
   SUBCASE("1x1, stride 1: X read in place; K = 300 > 256") {
     check_integer_conv<uint8_t, int8_t>({300, 5, 7, 7, 1, 1, 1, {1, 1}, {0, 0, 0, 0}, {1, 1}}, uint8_t{255}, std::vector<int8_t>(7, 0));
   }
+  SUBCASE("depthwise 3x3 on 30x30 planes (the float depthwise kernel; planes longer than one requantized chunk)") {
+    check_integer_conv<uint8_t, int8_t>({6, 30, 30, 6, 6, 3, 3, {1, 1}, {1, 1, 1, 1}, {1, 1}}, uint8_t{3}, std::vector<int8_t>(6, 0));
+  }
   SUBCASE("1x1, stride 2; 13 output channels (row tails)") {
     check_integer_conv<int8_t, int8_t>({20, 5, 7, 13, 1, 1, 1, {2, 2}, {0, 0, 0, 0}, {1, 1}}, int8_t{127}, std::vector<int8_t>(13, 0));
   }

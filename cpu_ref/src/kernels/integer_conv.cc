@@ -235,12 +235,15 @@ Kernel make_integer_conv_fast(const KernelContext& ctx, const Conv3dGeom& g, con
       sums(dw_in, out);
       float* Y = out[0];
       parallel_ranges(threads, g.N * g.M, std::max<int64_t>(1, (int64_t{1} << 15) / std::max<int64_t>(P, 1)), [&](int64_t q0, int64_t q1) {
-        std::vector<double> plane(static_cast<std::size_t>(P));
-        for (int64_t q = q0; q < q1; ++q) {
-          float* y = Y + q * P;
-          std::copy(y, y + P, plane.begin());
-          requantize(in, q % g.M, plane.data(), y, P);
-        }
+        constexpr int64_t kChunk = 512;  // sums in double, a cache-resident chunk at a time
+        double sums[kChunk];
+        for (int64_t q = q0; q < q1; ++q)
+          for (int64_t p0 = 0; p0 < P; p0 += kChunk) {
+            float* y = Y + q * P + p0;
+            const int64_t count = std::min(kChunk, P - p0);
+            std::copy(y, y + count, sums);
+            requantize(in, q % g.M, sums, y, count);
+          }
       });
     };
   }

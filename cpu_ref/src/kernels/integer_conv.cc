@@ -206,9 +206,12 @@ Kernel make_integer_conv_fast(const KernelContext& ctx, const Conv3dGeom& g, con
   const bool depthwise = g.group == g.C && g.M == g.C && g.group > 1 && K <= kExactSlice;
   const Requantize requantize{a};
   // Work items: (image, group, block of output rows); a block's patches near 2^18 floats.
-  const int64_t rows = std::clamp<int64_t>((int64_t{1} << 18) / std::max<int64_t>(K * cv.ow, 1), 1, std::max<int64_t>(cv.oh, 1));
-  const int64_t blocks = (cv.oh + rows - 1) / rows;
+  // With threads and fewer items than threads (one image, one group), the rows are split so that
+  // each thread gets a block.
   const int threads = g.N * g.M * K * P < (int64_t{1} << 20) ? 1 : ctx.threads;
+  int64_t rows = std::clamp<int64_t>((int64_t{1} << 18) / std::max<int64_t>(K * cv.ow, 1), 1, std::max<int64_t>(cv.oh, 1));
+  if (threads > 1 && g.N * g.group < threads) rows = std::min(rows, std::max<int64_t>(1, (cv.oh + threads - 1) / threads));
+  const int64_t blocks = (cv.oh + rows - 1) / rows;
 
   if (!depthwise)
     if (Kernel k = igemm_conv(ctx, g, cv, a, requantize, K, nx, rows, blocks, threads)) return k;

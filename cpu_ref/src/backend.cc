@@ -192,7 +192,7 @@ class CpuBuilder final : public exec::NodeBuilder {
     }
     Step st{i, n.inputs, n.outputs, e ? make_custom_kernel(e, ctx, label) : kernels().at(n.op)(ctx), e || !writes_every_output(n, ctx), nullptr};
     st.round_outputs = e || !results_exact(n, ctx);
-    st.unread = ctx.read_at_prepare_only;
+    if (ctx.read_at_prepare_only) st.unread = *ctx.read_at_prepare_only;
     push(std::move(st));
   }
   // A fold (exec/prepare.h): the built-in kernel, made and run once; custom kernels are not folded.

@@ -9,6 +9,8 @@
 #include <vector>
 
 #include "igemm/igemm.h"
+#include "nnbridge/exec/convert.h"
+#include "one_node.h"
 
 using namespace nnbridge::cpu_ref;
 
@@ -124,4 +126,33 @@ TEST_CASE("cpu igemm: requantize from int32 sums is QLinearConv's scalar express
     CAPTURE(m);
     CHECK(y == expect);
   }
+}
+
+TEST_CASE("cpu igemm: a QLinearConv plan never widens its packed int8 weights to float32, at prepare or run") {
+  if (!igemm_available()) {
+    MESSAGE("skipped: no AVX-512 VNNI here, so the float path reads W as float32");
+    return;
+  }
+  // A 2-D QLinearConv (lifted to 3-D inside the kernel) with 64 x 64 x 3 x 3 = 36,864 int8
+  // weights: everything else it converts (scales, zero points, bias) is under 200 values.
+  using namespace nnbridge;
+  using namespace nnbridge::test;
+  const int64_t C = 64, M = 64, H = 8;
+  std::vector<int8_t> w(static_cast<std::size_t>(M * C * 9));
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<int8_t>(static_cast<int>(i % 255) - 127);
+  const TensorType u8x = typed(DataType::UInt8, {1, C, H, H});
+  Graph g = OneNode("QLinearConv", {{"pads", Attr(std::vector<int64_t>{1, 1, 1, 1})}})
+                .in(u8x)
+                .constant(f32({}), std::vector<float>{0.02f})
+                .constant(typed(DataType::UInt8, {}), std::vector<uint8_t>{128})
+                .constant(typed(DataType::Int8, {M, C, 3, 3}), w)
+                .constant(f32({M}), std::vector<float>(static_cast<std::size_t>(M), 0.001f))
+                .constant(typed(DataType::Int8, {M}), std::vector<int8_t>(static_cast<std::size_t>(M), 0))
+                .constant(f32({}), std::vector<float>{0.5f})
+                .constant(typed(DataType::UInt8, {}), std::vector<uint8_t>{128})
+                .done(typed(DataType::UInt8, {1, M, H, H}));
+  const std::size_t before = exec::FloatConstant::converted_elements();
+  const TensorMap out = run(g, {{"x0", HostTensor::from_values<uint8_t>(u8x, std::vector<uint8_t>(static_cast<std::size_t>(C * H * H), 130))}});
+  CHECK(out.at("y0").element_count() == static_cast<std::size_t>(M * H * H));
+  CHECK(exec::FloatConstant::converted_elements() - before < 200);
 }

@@ -25,7 +25,7 @@ Lifted::Lifted(const KernelContext& ctx, std::size_t spatial, std::initializer_l
                std::initializer_list<std::size_t> data)
     : node_(ctx.node),
       ctx_{.node = node_, .schema = ctx.schema, .in = ctx.in, .out = ctx.out, .constants = ctx.constants,
-           .threads = ctx.threads, .in_attrs = ctx.in_attrs} {
+           .threads = ctx.threads, .in_attrs = ctx.in_attrs, .read_at_prepare_only = ctx.read_at_prepare_only} {
   const Shape& xs = ctx.in.at(0).shape;
   if (xs.size() < 2 || xs.size() - 2 >= spatial) return;
   const std::size_t ns = xs.size() - 2, add = spatial - ns;

@@ -242,6 +242,12 @@ FloatConstant FloatConstant::of(const TensorType& t, const Buffer& bytes, std::s
   return c;
 }
 
+namespace {
+std::atomic<std::size_t> g_converted_elements{0};
+}  // namespace
+
+std::size_t FloatConstant::converted_elements() noexcept { return g_converted_elements.load(std::memory_order_relaxed); }
+
 const float* FloatConstant::data() const {
   if (lazy_ && !lazy_->done.load(std::memory_order_acquire)) {
     // Converted into storage that is not zero-filled first: the conversion is the first touch of
@@ -250,6 +256,7 @@ const float* FloatConstant::data() const {
       lazy_->values.reset(new float[n_ ? n_ : 1]);
       to_float_into(lazy_->type, keep_.data(), n_, lazy_->values.get());
       p_ = lazy_->values.get();
+      g_converted_elements.fetch_add(n_, std::memory_order_relaxed);
       lazy_->done.store(true, std::memory_order_release);
     });
   }

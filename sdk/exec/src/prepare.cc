@@ -348,6 +348,7 @@ PreparedGraph prepare_nodes(const Graph& g, const BackendOptions& options, std::
       ctx.in_attrs.push_back(v == kNoValue ? nullptr : &g.values[v].attrs);
     }
     for (ValueId v : n.outputs) ctx.out.push_back(work.values[v].type);
+    ctx.read_at_prepare_only = std::make_shared<std::vector<bool>>(n.inputs.size(), false);
     if (fold_node(work, i, g, options, self_name, builder, ctx, p.constants)) {
       p.placement.push_back({i, n.name, n.op, self_name, {}});
       continue;

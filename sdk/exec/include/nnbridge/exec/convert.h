@@ -74,6 +74,9 @@ class FloatConstant {
   const TensorType* stored_type() const noexcept { return lazy_ ? &lazy_->type : nullptr; }
   /// Whether the float32 form exists yet (views and vectors: always).
   bool converted() const noexcept;
+  /// Elements all FloatConstants of this process have converted on first read so far: a
+  /// diagnostic of what the lazy conversion saves (a packed int8 weight adds nothing).
+  static std::size_t converted_elements() noexcept;
 
  private:
   struct Lazy {

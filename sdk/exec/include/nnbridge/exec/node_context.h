@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -41,16 +42,17 @@ struct NodeContext {
   /// what the IR's types do not carry, e.g. the scale of an Arm NN Int32 tensor.
   std::vector<const AttrMap*> in_attrs;
   /// Set by prepared_only(): per input, whether the kernel took that constant in at prepare
-  /// (packed weights) and never reads it at run.
-  mutable std::vector<bool> read_at_prepare_only{};
+  /// (packed weights) and never reads it at run. Shared by the copies a factory makes of its
+  /// context (a lifted rank, a derived node), so a mark made on a copy reaches the plan; null
+  /// where nobody asks (the prepare loop makes one per node).
+  std::shared_ptr<std::vector<bool>> read_at_prepare_only{};
 
   /// Declares that the kernel being built copied constant input `i` at prepare and does not
   /// read it at run: the plan then passes nullptr for it and never asks for its float32 form
   /// (FloatConstant converts on first use), so int8 weights a kernel packs itself are never
   /// widened to float32.
   void prepared_only(std::size_t i) const {
-    if (read_at_prepare_only.size() < in.size()) read_at_prepare_only.resize(in.size(), false);
-    if (i < read_at_prepare_only.size()) read_at_prepare_only[i] = true;
+    if (read_at_prepare_only && i < read_at_prepare_only->size()) (*read_at_prepare_only)[i] = true;
   }
 
   bool has_input(std::size_t i) const { return i < in.size() && in[i].dtype != DataType::Undefined; }

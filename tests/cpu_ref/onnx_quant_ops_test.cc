@@ -308,3 +308,30 @@ TEST_CASE("cpu onnx quant ops: integer convolutions whose W minus w_zero_point f
     check_integer_conv<int8_t, int8_t>({20, 5, 7, 13, 1, 1, 1, {2, 2}, {0, 0, 0, 0}, {1, 1}}, int8_t{127}, std::vector<int8_t>(13, 0));
   }
 }
+
+TEST_CASE("cpu onnx quant ops: QLinearConv adds a constant bias beyond 2^24 exactly") {
+  // One tap: acc = 3 * 1, B = -107442564 (float32 holds only -107442560). The ONNX formula with
+  // the float32 multiplier m = 0.0013 * 0.00077 / 0.9: (3 + B) * m = -119.5000024 -> -120 + 128
+  // = 8; with B rounded to float32 it would be -119.4999979 -> -119 + 128 = 9.
+  const float xs = 0.0013f, ws = 0.00077f, ys = 0.9f;
+  const int32_t b = -107442564;
+  const double m = static_cast<double>(xs * ws / ys);
+  const double expect = std::clamp(std::nearbyint((3.0 + b) * m) + 128, 0.0, 255.0);
+  REQUIRE(expect == 8.0);
+  REQUIRE(std::clamp(std::nearbyint((3.0 + static_cast<double>(static_cast<float>(b))) * m) + 128, 0.0, 255.0) == 9.0);
+  for (const std::vector<int64_t>& shape : {std::vector<int64_t>{1, 1, 1, 1}, std::vector<int64_t>{1, 1, 1, 1, 1}}) {
+    CAPTURE(shape.size());
+    Graph q = OneNode("QLinearConv")
+                  .in(u8(shape))
+                  .constant(f32({}), Floats{xs})
+                  .constant(u8({}), U8{0})
+                  .constant(typed(DataType::Int8, shape), std::vector<int8_t>{1})
+                  .constant(f32({1}), Floats{ws})
+                  .constant(typed(DataType::Int8, {1}), std::vector<int8_t>{0})
+                  .constant(f32({}), Floats{ys})
+                  .constant(u8({}), U8{128})
+                  .constant(i32({1}), std::vector<int32_t>{b})
+                  .done(u8(shape));
+    CHECK(y_of<uint8_t>(run(q, {{"x0", u8t(shape, {3})}})) == U8{static_cast<uint8_t>(expect)});
+  }
+}

@@ -3,7 +3,9 @@
 #pragma once
 
 #include <array>
+#include <cstring>
 #include <memory>
+#include <vector>
 
 #include "../kernel.h"
 #include "vector_ops.h"
@@ -71,6 +73,22 @@ inline double qlinear_multiplier(float x_scale, float w_scale, float y_scale) {
   return static_cast<double>(xw / y_scale);
 }
 
+/// The values of constant input `i` read exactly from its stored Int32 bytes (QLinearConv's B,
+/// whose float32 form rounds beyond 2^24 in magnitude), else null: not a constant, or stored
+/// as another type.
+inline std::shared_ptr<const std::vector<int64_t>> exact_int32_constant(const KernelContext& ctx, std::size_t i) {
+  const exec::FloatConstant* c = i < ctx.constants.size() ? ctx.constants[i] : nullptr;
+  if (!c || !c->stored() || !c->stored_type() || c->stored_type()->dtype != DataType::Int32 || c->stored_type()->quantization)
+    return nullptr;
+  auto v = std::make_shared<std::vector<int64_t>>(c->size());
+  for (std::size_t k = 0; k < c->size(); ++k) {
+    int32_t x;
+    std::memcpy(&x, c->stored()->data() + 4 * k, 4);
+    (*v)[k] = x;
+  }
+  return v;
+}
+
 /// Value k of a zero point / scale input holding `count` values: 0 (absent) gives 0, 1 is per
 /// tensor, else one per channel (ONNX ConvInteger-10, QLinearConv-10, MatMulInteger-10).
 inline float at_or(const float* p, int64_t count, int64_t k) { return count == 0 ? 0.0f : p[count == 1 ? 0 : k]; }
@@ -85,6 +103,9 @@ struct IntegerConvArgs {
   int64_t xz_count = 0, wz_count = 0;       ///< x_zero_point (0 or 1), w_zero_point (0, 1 or M)
   int64_t ws_count = 0, b_count = 0;        ///< w_scale (1 or M), B (0 or M)
   float lo = 0, hi = 0;                     ///< the requantized range of y_zero_point's type
+  /// B's values read exactly when it is a constant (exact_int32_constant), else null: B from
+  /// the run's float32 buffer, exact up to 2^24 in magnitude.
+  std::shared_ptr<const std::vector<int64_t>> bias;
 };
 
 /// ConvInteger / QLinearConv on a 2-D NCHW image (g lifted to 3-D with unit depth), exactly

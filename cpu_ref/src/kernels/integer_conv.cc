@@ -40,7 +40,8 @@ struct Requantize {
   // The constants of output channel m (QLinearConv).
   simd::Requantize params(std::span<const float* const> in, int64_t m) const {
     simd::Requantize r;
-    r.bias = a.b_count ? static_cast<double>(static_cast<int64_t>(in[8][m])) : 0.0;
+    r.bias = a.bias ? static_cast<double>((*a.bias)[static_cast<std::size_t>(m)])
+             : a.b_count ? static_cast<double>(static_cast<int64_t>(in[8][m])) : 0.0;
     r.multiplier = qlinear_multiplier(in[1][0], at_or(in[4], a.ws_count, m), in[6][0]), r.y_zero = in[7][0];
     r.lo = a.lo, r.hi = a.hi;
     return r;

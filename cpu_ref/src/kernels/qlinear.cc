@@ -61,6 +61,8 @@ Kernel make_integer_conv3(const KernelContext& ctx, bool qlinear) {
   IntegerConvArgs args;
   args.qlinear = qlinear, args.w = w, args.xzp = xzp, args.wzp = wzp;
   args.xz_count = xz_count, args.wz_count = wz_count, args.ws_count = ws_count, args.b_count = b_count, args.lo = lo, args.hi = hi;
+  if (b_count) args.bias = exact_int32_constant(ctx, 8);
+  const std::shared_ptr<const std::vector<int64_t>> bias = args.bias;
   if (Kernel k = make_integer_conv_fast(ctx, g, args)) return k;
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     std::vector<int32_t> xi(static_cast<std::size_t>(nx)), wi(static_cast<std::size_t>(nw));
@@ -75,7 +77,7 @@ Kernel make_integer_conv3(const KernelContext& ctx, bool qlinear) {
     }
     const double yz = in[7][0];
     conv3d_each<int64_t>(g, xi.data(), wi.data(), [&](int64_t yi, int64_t m, int64_t acc) {
-      if (b_count) acc += static_cast<int64_t>(in[8][m]);
+      if (b_count) acc += bias ? (*bias)[static_cast<std::size_t>(m)] : static_cast<int64_t>(in[8][m]);
       const double v = std::nearbyint(static_cast<double>(acc) * qlinear_multiplier(in[1][0], at_or(in[4], ws_count, m), in[6][0])) + yz;
       Y[yi] = static_cast<float>(std::clamp<double>(v, lo, hi));
     });

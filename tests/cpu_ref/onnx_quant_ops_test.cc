@@ -21,6 +21,24 @@ using U8 = std::vector<uint8_t>;
 TensorType u8(std::vector<int64_t> shape) { return typed(DataType::UInt8, std::move(shape)); }
 TensorType i32(std::vector<int64_t> shape) { return typed(DataType::Int32, std::move(shape)); }
 HostTensor u8t(std::vector<int64_t> shape, U8 v) { return HostTensor::from_values<uint8_t>(u8(std::move(shape)), v); }
+
+// QLinearConv-10's output for integer sums acc ([M][plane], B added per channel) as ONNX's
+// reference implementation computes it: saturate(round_half_even((acc + B[m]) * m) + y_zp) to
+// uint8, the multiplier m = x_scale * w_scale[m] / y_scale in float32, the product in double.
+// Checks that most outputs are not saturated, so a comparison sees the arithmetic.
+U8 qlinear_expected(const std::vector<int64_t>& acc, int64_t plane, const std::vector<int32_t>& bias, float xs, const Floats& ws,
+                    float ys, uint8_t yz) {
+  U8 expect(acc.size());
+  for (std::size_t i = 0; i < acc.size(); ++i) {
+    const std::size_t m = i / static_cast<std::size_t>(plane);
+    const double v = std::nearbyint(static_cast<double>(acc[i] + bias[m]) * static_cast<double>(xs * ws[m] / ys)) + yz;
+    expect[i] = static_cast<uint8_t>(std::clamp(v, 0.0, 255.0));
+  }
+  int spread = 0;
+  for (uint8_t e : expect) spread += e != 0 && e != 255;
+  CHECK(spread > static_cast<int>(expect.size()) / 2);
+  return expect;
+}
 }  // namespace
 
 TEST_CASE("cpu onnx quant ops: QuantizeLinear / DequantizeLinear per axis with scale inputs") {
@@ -167,15 +185,7 @@ TEST_CASE("cpu onnx quant ops: QLinearConv and ConvInteger, grouped, strided, pa
                  .done(i32({1, M, OH, OW}));
   const std::vector<int32_t> sums = y_of<int32_t>(run(ci, {{"x0", u8t({1, C, H, Wd}, x)}}));
   CHECK(sums == std::vector<int32_t>(acc.begin(), acc.end()));
-  U8 expect(acc.size());
-  for (std::size_t i = 0; i < acc.size(); ++i) {
-    const std::size_t m = i / static_cast<std::size_t>(OH * OW);
-    const double v = std::nearbyint(static_cast<double>(acc[i] + bias[m]) * static_cast<double>(xs * ws[m] / ys)) + yz;
-    expect[i] = static_cast<uint8_t>(std::clamp(v, 0.0, 255.0));
-  }
-  int spread = 0;  // the outputs are not all saturated: the check sees the arithmetic
-  for (uint8_t e : expect) spread += e != 0 && e != 255;
-  CHECK(spread > static_cast<int>(expect.size()) / 2);
+  const U8 expect = qlinear_expected(acc, OH * OW, bias, xs, ws, ys, yz);
   // QLinearConv with W constant (packed at prepare) and W a graph input (shifted per run).
   for (bool w_constant : {true, false}) {
     CAPTURE(w_constant);
@@ -262,15 +272,7 @@ void check_integer_conv(const IntConvCase& k, XT xz, const std::vector<WT>& wz) 
   for (int64_t m = 0; m < k.M; ++m) ws.push_back(0.125f * static_cast<float>(m % 5 + 1)), bias.push_back(static_cast<int32_t>(m * 997 % 4000) - 2000);
   const float xs = 0.02f, ys = 4.0f;
   const uint8_t yz = 128;
-  U8 expect(acc.size());
-  for (std::size_t i = 0; i < acc.size(); ++i) {
-    const std::size_t m = i / static_cast<std::size_t>(OH * OW);
-    const double v = std::nearbyint(static_cast<double>(acc[i] + bias[m]) * static_cast<double>(xs * ws[m] / ys)) + yz;
-    expect[i] = static_cast<uint8_t>(std::clamp(v, 0.0, 255.0));
-  }
-  int spread = 0;  // the outputs are not all saturated: the check sees the arithmetic
-  for (uint8_t e : expect) spread += e != 0 && e != 255;
-  CHECK(spread > static_cast<int>(expect.size()) / 2);
+  const U8 expect = qlinear_expected(acc, OH * OW, bias, xs, ws, ys, yz);
   Graph q = OneNode("QLinearConv", attrs)
                 .in(typed(xd, xshape))
                 .constant(f32({}), Floats{xs})

@@ -63,7 +63,7 @@ TEST_CASE("FloatConstant: misaligned float32 and other dtypes are converted into
   CHECK(moved[1] == -9.0f);
 }
 
-TEST_CASE("FloatConstant: a conversion happens on the first read, once, from any thread; the stored bytes stay readable") {
+TEST_CASE("FloatConstant: a conversion happens on the first read, once, from any thread, and the stored bytes stay readable") {
   // int8 {-128, 0, 127, 5}: widened to {-128, 0, 127, 5} (to_float), only when first read.
   const std::vector<int8_t> q{-128, 0, 127, 5};
   const Buffer qb = Buffer::copy_of(std::as_bytes(std::span<const int8_t>(q)));

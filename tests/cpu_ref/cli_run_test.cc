@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstdio>
+#include <cstdlib>
 #include <sys/wait.h>
 
 #include "nnbridge/exec.h"
@@ -103,4 +104,23 @@ TEST_CASE("nnbridge run: missing, extra, mis-shaped and mis-typed inputs are exi
     CHECK(r.rc == 2);
     CHECK(r.out.find("nosuch") != std::string::npos);
   }
+}
+
+TEST_CASE("nnbridge run: NNBRIDGE_CPU_SIMD in any case is honoured, an unknown value is named on stderr and ignored") {
+  // The project's own corpus (written by Arm NN 20.08), so this runs in a user's clone too.
+  const fs::path dir = test::source_dir() / "tests/golden/armnn/add_float";
+  auto run_with = [&](const char* value) {
+    ::setenv("NNBRIDGE_CPU_SIMD", value, 1);
+    const Result r = cli("run " + q(dir / "model.armnn") + " --inputs " + q(dir / "inputs") + " --outputs " + q(test::temp_dir() / "o"));
+    ::unsetenv("NNBRIDGE_CPU_SIMD");
+    return r;
+  };
+  const Result bogus = run_with("bogus");
+  INFO(bogus.out);
+  CHECK(bogus.rc == 0);
+  CHECK(bogus.out.find("NNBRIDGE_CPU_SIMD=\"bogus\" is not one of sse2, sse4.2, avx2, avx512f; ignored") != std::string::npos);
+  const Result upper = run_with("SSE2");
+  INFO(upper.out);
+  CHECK(upper.rc == 0);
+  CHECK(upper.out.find("NNBRIDGE_CPU_SIMD") == std::string::npos);
 }

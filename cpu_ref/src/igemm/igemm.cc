@@ -2,6 +2,8 @@
 // (igemm_avx512vnni.cc, built with GCC on x86-64: cpu_ref/CMakeLists.txt).
 #include "igemm.h"
 
+#include "../isa_cap.h"
+
 #include <cstdlib>
 #include <cstring>
 
@@ -21,8 +23,8 @@ namespace {
 
 bool detect() {
 #if defined(NNBRIDGE_IGEMM_X86)
-  const char* cap = std::getenv("NNBRIDGE_CPU_SIMD");  // read as sgemm.cc and simd.h read it
-  if (cap && (std::strcmp(cap, "sse2") == 0 || std::strcmp(cap, "sse4.2") == 0 || std::strcmp(cap, "avx2") == 0)) return false;
+  const IsaCap cap = isa_cap();
+  if (cap == IsaCap::Sse2 || cap == IsaCap::Sse4_2 || cap == IsaCap::Avx2) return false;
   __builtin_cpu_init();  // GCC's check includes the OS saving the AVX-512 state (XGETBV)
   return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vnni");
 #else

@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "../isa_cap.h"
 #include "sgemm_impl.h"
 
 namespace nnbridge::cpu_ref {
@@ -35,9 +36,9 @@ std::vector<SgemmBuild> runnable() {
 
 // The best build, capped by NNBRIDGE_CPU_SIMD as the vector kernels are (simd.h).
 SgemmBuild choose() {
-  const char* cap = std::getenv("NNBRIDGE_CPU_SIMD");
-  const bool below_avx2 = cap && (std::strcmp(cap, "sse2") == 0 || std::strcmp(cap, "sse4.2") == 0);
-  const bool below_avx512 = below_avx2 || (cap && std::strcmp(cap, "avx2") == 0);
+  const IsaCap cap = isa_cap();
+  const bool below_avx2 = cap == IsaCap::Sse2 || cap == IsaCap::Sse4_2;
+  const bool below_avx512 = below_avx2 || cap == IsaCap::Avx2;
   for (const SgemmBuild& b : runnable()) {
     if (below_avx512 && std::strcmp(b.name, "avx512f") == 0) continue;
     if (below_avx2 && std::strcmp(b.name, "avx2") == 0) continue;

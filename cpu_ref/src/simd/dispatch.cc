@@ -4,6 +4,7 @@
 #include <cstdlib>
 #include <cstring>
 
+#include "../isa_cap.h"
 #include "make_kernels.h"
 #include "nnbridge/cpu_ref.h"
 
@@ -46,10 +47,10 @@ const std::vector<Kernels>& all_runnable() {
 const Kernels& kernels() {
   static const Kernels k = [] {
     // NNBRIDGE_CPU_SIMD=<name> picks a lower instruction set this CPU runs (tests use it to run
-    // whole graphs on the SSE2 kernels); an unknown or unavailable name is ignored.
-    if (const char* want = std::getenv("NNBRIDGE_CPU_SIMD"))
+    // whole graphs on the SSE2 kernels); one this CPU lacks is ignored (isa_cap.h).
+    if (const IsaCap cap = isa_cap(); cap != IsaCap::None)
       for (const Kernels& r : all_runnable())
-        if (std::strcmp(want, r.arch) == 0) return r;
+        if (std::strcmp(isa_cap_name(cap), r.arch) == 0) return r;
     const Kernels chosen = xsimd::dispatch<Archs>(MakeKernels{})();
     // Keep xsimd's choice unless the OS check above ruled it out; then the best one left.
     for (const Kernels& r : all_runnable())

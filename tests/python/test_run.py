@@ -214,3 +214,29 @@ def test_validate_on_cpu_and_opencl():
     with pytest.raises(nnbridge.UnsupportedError) as e:
         nnbridge.run(g, inputs, backend="opencl", nosuch="1")
     assert e.value.id == "nnbridge.unsupported.305"  # an option key the backend does not have
+
+
+def test_plan_placement_names_each_node_its_backend_and_fusion(tmp_path):
+    # Conv -> Relu -> Add: the cpu backend folds the Relu into the Conv (docs/api.md, "Numerics of
+    # the cpu backend"); the Add runs on its own. Built here with the onnx package's helper.
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+
+    w = numpy_helper.from_array(np.ones((2, 1, 1, 1), np.float32), "w")
+    nodes = [
+        helper.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+        helper.make_node("Relu", ["c"], ["r"], name="relu"),
+        helper.make_node("Add", ["r", "x2"], ["y"], name="add"),
+    ]
+    graph = helper.make_graph(
+        nodes, "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 2, 2]),
+         helper.make_tensor_value_info("x2", TensorProto.FLOAT, [1, 2, 2, 2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, 2, 2])], [w])
+    path = tmp_path / "m.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), str(path))
+    plan = nnbridge.prepare(nnbridge.load(path), "cpu", threads=1)
+    placement = plan.placement
+    assert [(p["node"], p["name"], p["op"], p["backend"]) for p in placement] == [
+        (0, "conv", "Conv", "cpu"), (1, "relu", "Relu", "cpu"), (2, "add", "Add", "cpu")]
+    assert [p["fused_into"] for p in placement] == ["", "conv", ""]

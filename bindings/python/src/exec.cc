@@ -99,6 +99,24 @@ run() may be called many times (and from several threads: it releases the GIL).
                              "list[tuple[str, TensorType]]: the graph inputs' resolved types, in graph order.")
       .def_property_readonly("outputs", [](const PyPlan& p) { return types_list(p.plan->output_types()); },
                              "list[tuple[str, TensorType]]: the graph outputs' resolved types.")
+      .def_property_readonly(
+          "placement",
+          [](const PyPlan& p) {
+            py::list l;
+            for (const NodePlacement& n : p.plan->placement()) {
+              py::dict d;
+              d["node"] = n.node, d["name"] = n.name, d["op"] = n.op, d["backend"] = n.backend, d["fused_into"] = n.fused_into;
+              l.append(d);
+            }
+            return l;
+          },
+          R"doc(
+list[dict]: which backend runs each node (nnbridge::Plan::placement(), what ``nnbridge run --json``
+prints as "placement"), in the order the steps run: ``node`` (index in Graph.nodes), ``name``,
+``op``, ``backend`` (the prepared one, or one of its fallback list) and ``fused_into`` (the name of
+the node whose kernel computes this one as well, e.g. a Relu folded into the Conv before it; ""
+when none).
+)doc")
       .def("run", &run_plan, py::arg("inputs"), py::kw_only(), py::arg("cast") = false, R"doc(
 Runs the graph. ``inputs``: {graph input name: array-like}, one per graph input, of the input's
 shape (-1 dims match any size) and of the input's storage dtype (``TensorType.numpy_dtype``:

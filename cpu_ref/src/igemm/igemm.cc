@@ -3,6 +3,7 @@
 #include "igemm.h"
 
 #include "../isa_cap.h"
+#include "nnbridge/error.h"
 
 #include <cstdlib>
 #include <cstring>
@@ -20,6 +21,13 @@ void requantize(const int32_t* acc, int64_t n, int64_t correction, double bias, 
 #endif
 
 namespace {
+
+#if !defined(NNBRIDGE_IGEMM_X86)
+// A caller that skipped igemm_available(): a clear error, not an abort.
+[[noreturn]] void unavailable() {
+  throw Error(ErrorId::Feature, "the int8 GEMM (igemm) is not built for this compiler or CPU; check igemm_available() first");
+}
+#endif
 
 bool detect() {
 #if defined(NNBRIDGE_IGEMM_X86)
@@ -70,7 +78,7 @@ void igemm_pack_b(const float* b, int64_t k, int64_t n, int64_t ldb, float add, 
   igemm_avx512vnni::pack_b(b, k, n, ldb, add, igemm_columns(n), out);
 #else
   (void)b, (void)k, (void)n, (void)ldb, (void)add, (void)out;
-  std::abort();  // igemm_available() is false
+  unavailable();
 #endif
 }
 
@@ -79,7 +87,7 @@ void igemm(const IgemmA& a, const uint8_t* b, int64_t n, int32_t* c, int64_t ldc
   igemm_avx512vnni::run(a.quads.data(), a.m, (a.k + 3) / 4, b, igemm_columns(n), c, ldc);
 #else
   (void)a, (void)b, (void)n, (void)c, (void)ldc;
-  std::abort();  // igemm_available() is false
+  unavailable();
 #endif
 }
 
@@ -88,7 +96,7 @@ void igemm_to_double(const int32_t* acc, int64_t n, int64_t correction, double* 
   igemm_avx512vnni::to_double(acc, n, correction, out);
 #else
   (void)acc, (void)n, (void)correction, (void)out;
-  std::abort();  // igemm_available() is false
+  unavailable();
 #endif
 }
 
@@ -97,7 +105,7 @@ void igemm_requantize(const int32_t* acc, int64_t n, int64_t correction, const I
   igemm_avx512vnni::requantize(acc, n, correction, r.bias, r.multiplier, r.y_zero, r.lo, r.hi, y);
 #else
   (void)acc, (void)n, (void)correction, (void)r, (void)y;
-  std::abort();  // igemm_available() is false
+  unavailable();
 #endif
 }
 

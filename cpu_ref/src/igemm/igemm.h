@@ -42,24 +42,24 @@ std::size_t igemm_b_bytes(int64_t k, int64_t n);
 
 /// B[kk][j] = b[kk * ldb + j] + add (floats holding integers), clamped to [0, 255], as uint8 quads
 /// [ceil(k / 4)][igemm_columns(n)][4]: out[(q * columns + j) * 4 + r] = B[4q + r][j]; rows past k
-/// and columns past n are 0. Requires igemm_available().
+/// and columns past n are 0. Requires igemm_available() (a build without the kernel throws Error(Unsupported)).
 void igemm_pack_b(const float* b, int64_t k, int64_t n, int64_t ldb, float add, uint8_t* out);
 
 /// C[i][j] = sum over kk < a.k of A[i][kk] * B[kk][j] for i < a.m, j < igemm_columns(n), written
 /// as int32 to c[i * ldc + j] (ldc >= igemm_columns(n)); exact for a.k <= kIgemmMaxK. `b` is
 /// igemm_pack_b()'s output for this k and n. Runs on the calling thread. Requires
-/// igemm_available().
+/// igemm_available() (else Error(Unsupported)).
 void igemm(const IgemmA& a, const uint8_t* b, int64_t n, int32_t* c, int64_t ldc);
 
 /// out[j] = acc[j] - correction in double (exact: every int32 and the difference of an int32 and
 /// an int64 below 2^53 are doubles), j < n: igemm()'s sums for the requantization. Requires
-/// igemm_available().
+/// igemm_available() (else Error(Unsupported)).
 void igemm_to_double(const int32_t* acc, int64_t n, int64_t correction, double* out);
 
 /// QLinearConv's requantization (simd.h, Kernels::requantize; the same operations in the same
 /// order, so the same bits) of igemm()'s sums minus a correction: y[j] = saturate(
 /// round_half_even(((acc[j] - correction) + bias) * multiplier) + y_zero) to [lo, hi], in
-/// double, j < n. Requires igemm_available().
+/// double, j < n. Requires igemm_available() (a build without the kernel throws Error(Unsupported)).
 struct IgemmRequantize {
   double bias = 0, multiplier = 1, y_zero = 0, lo = 0, hi = 0;
 };

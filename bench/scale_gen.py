@@ -117,7 +117,7 @@ def gen_armnn(tools, n, d):
     path = write(os.path.join(d, "chain.armnn"), data)
     # Arm NN 20.08's deserializer (bench/load_bench.cc), one load in its own process.
     bench = os.path.join(tools.build, "bin", "nnbridge-bench-load")
-    return Case(path, [bench, "child", "armnn", path, "1"])
+    return Case(path, [bench, "child", "armnn", path, "0"])
 
 
 def gen_armnn_json(tools, n, d):

@@ -281,6 +281,13 @@ Value scalar_value(double x, DataType dtype_of_x) {
 
 // The attribute form of node n's operands, as constant inputs (attributes_as_operands).
 bool node_attributes_as_operands(Graph& g, std::size_t i, Names& names) {
+  // Most nodes have no operand attributes: one lookup instead of a string compare per row.
+  static const std::unordered_set<std::string_view> ops = [] {
+    std::unordered_set<std::string_view> s;
+    for (const OA& o : operand_attributes()) s.insert(o.op);
+    return s;
+  }();
+  if (g.nodes[i].attrs.empty() || !ops.count(g.nodes[i].op)) return false;
   bool changed = false;
   for (const OA& o : operand_attributes()) {
     Node& n = g.nodes[i];

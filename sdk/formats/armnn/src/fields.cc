@@ -138,6 +138,33 @@ void read_fields(const reflection::Object& obj, const flatbuffers::Table* t, con
   }
 }
 
+bool scalar_key(const reflection::Object& obj, const flatbuffers::Table* t, std::string& key,
+                const std::function<bool(const reflection::Field&)>& skip) {
+  for (const auto* f : fields_by_id(obj)) {
+    if (f->deprecated() || (skip && skip(*f))) continue;
+    const auto bt = f->type()->base_type();
+    if (bt == BaseType::Float || bt == BaseType::Double) {
+      const double v = bt == BaseType::Float ? double(flatbuffers::GetFieldF<float>(*t, *f))
+                                             : flatbuffers::GetFieldF<double>(*t, *f);
+      key.append(reinterpret_cast<const char*>(&v), sizeof v);
+    } else if (flatbuffers::IsScalar(bt)) {
+      // Bool as read_scalar reads it: any non-zero byte is true.
+      const int64_t v = bt == BaseType::Bool ? int64_t(flatbuffers::GetFieldI<uint8_t>(*t, *f) != 0)
+                                             : int64_t(flatbuffers::GetAnyFieldI(*t, *f));
+      key.append(reinterpret_cast<const char*>(&v), sizeof v);
+    } else if (bt == BaseType::Obj) {
+      const auto* so = field_object(*f);
+      if (so->is_struct()) return false;
+      const auto* sub = flatbuffers::GetFieldT(*t, *f);
+      key.push_back(sub ? '\1' : '\0');
+      if (sub && !scalar_key(*so, sub, key)) return false;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
 namespace {
 
 const Attr* find(const FieldMap& m, const std::string& k) {

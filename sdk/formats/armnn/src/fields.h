@@ -37,6 +37,14 @@ const reflection::Object* field_object(const reflection::Field& f);
 void read_fields(const reflection::Object& obj, const flatbuffers::Table* t, const std::string& prefix,
                  FieldMap& out, const std::function<bool(const reflection::Field&)>& skip = {});
 
+/// Appends to `key` bytes that determine what read_fields(obj, t, ..., skip) would read, for a
+/// table whose fields (those not skipped) are scalars or tables of such fields: each scalar as
+/// its value with the schema default applied, each sub-table as a presence byte. Equal keys of
+/// one `obj` mean equal FieldMaps (bit-equal floats, NaN included). Returns false (key
+/// unspecified) when a field is a string, vector, union or struct: the caller reads the fields.
+bool scalar_key(const reflection::Object& obj, const flatbuffers::Table* t, std::string& key,
+                const std::function<bool(const reflection::Field&)>& skip = {});
+
 /// Builds a table of type `obj` from the entries of `in` under `prefix`; `extra` supplies
 /// offsets for the fields the caller built itself (by field name).
 flatbuffers::uoffset_t build_table(flatbuffers::FlatBufferBuilder& b, const reflection::Object& obj,

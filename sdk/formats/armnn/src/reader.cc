@@ -23,6 +23,7 @@
 
 #include "armnn/ArmnnSchema_generated.h"
 #include "internal.h"
+#include "name_set.h"
 #include "nnbridge/error.h"
 #include "nnbridge/order.h"
 #include "nnbridge/rewrite.h"
@@ -47,12 +48,59 @@ namespace fb = ::armnnSerializer;
 
 std::string L(size_t i) { return "layers[" + std::to_string(i) + "]"; }
 
+// The output values of a layer: collect_layers adds them one after another.
+struct ValueRange {
+  ValueId first = 0;
+  uint32_t count = 0;
+  std::size_t size() const { return count; }
+  ValueId operator[](std::size_t k) const { return first + ValueId(k); }
+  std::vector<ValueId> vector() const {
+    std::vector<ValueId> v(count);
+    for (uint32_t k = 0; k < count; ++k) v[k] = first + k;
+    return v;
+  }
+};
+
 struct LayerInfo {
   uint8_t tag = 0;                         // released numbering
   const flatbuffers::Table* table = nullptr;
   const fb::LayerBase* base = nullptr;
   int32_t binding_id = 0;
-  std::vector<ValueId> outputs;
+  ValueRange outputs;
+};
+
+const std::string kTensorInfoPrefix = "armnn.tensorInfo.";
+
+// LayerBase.index -> position in `layers`. Arm NN's serializer numbers the layers 0, 1, 2, ...
+// (SerializerStrategy::GetSerializedId), so a vector indexed by it serves almost every file;
+// indices past twice the layer count go to a map (memory stays linear in the file).
+class LayerIndex {
+ public:
+  void reset(std::size_t layers) {
+    dense_.assign(2 * layers + 64, kNone);
+    sparse_.clear();
+  }
+  // Records `pos` for `index`; returns the position recorded before, or kNone.
+  std::size_t add(uint32_t index, std::size_t pos) {
+    if (index < dense_.size()) {
+      std::size_t& d = dense_[index];
+      if (d != kNone) return d;
+      d = pos;
+      return kNone;
+    }
+    auto [it, fresh] = sparse_.emplace(index, pos);
+    return fresh ? kNone : it->second;
+  }
+  std::size_t find(uint32_t index) const {
+    if (index < dense_.size()) return dense_[index];
+    auto it = sparse_.find(index);
+    return it == sparse_.end() ? kNone : it->second;
+  }
+  static constexpr std::size_t kNone = SIZE_MAX;
+
+ private:
+  std::vector<std::size_t> dense_;
+  std::unordered_map<uint32_t, std::size_t> sparse_;
 };
 
 bool is_bindable(uint8_t tag) { return tag == uint8_t(fb::Layer::InputLayer) || tag == uint8_t(fb::Layer::OutputLayer); }
@@ -88,6 +136,8 @@ class Reader {
     // Every layer has at least one value or node; most have about one of each.
     g_.values.reserve(root_->layers()->size() + 16);
     g_.nodes.reserve(root_->layers()->size());
+    by_index_.reset(root_->layers()->size());
+    used_.reserve(root_->layers()->size() + 16);
     collect_layers();
     name_values();
     for (size_t i = 0; i < layers_.size(); ++i) build_layer(i);
@@ -230,24 +280,24 @@ class Reader {
       if (!li.base->inputSlots() && !no_inputs) malformed(ErrorId::MalformedOther, base_where(i) + ".inputSlots", "missing vector");
       if (!li.base->outputSlots() && li.tag != uint8_t(fb::Layer::OutputLayer))
         malformed(ErrorId::MalformedOther, base_where(i) + ".outputSlots", "missing vector");
-      auto [it, fresh] = by_index_.emplace(li.base->index(), i);
-      if (!fresh)
+      if (const std::size_t before = by_index_.add(li.base->index(), i); before != LayerIndex::kNone)
         throw Error(ErrorId::DuplicateName,
-                    "index " + std::to_string(li.base->index()) + " is also the index of " + L(it->second), {},
+                    "index " + std::to_string(li.base->index()) + " is also the index of " + L(before), {},
                     base_where(i) + ".index");
       // Output values, typed now so that later layers may refer to them. The place strings
       // are built only on the slow path (residual fields or an error).
       const auto* outs = li.base->outputSlots();
-      li.outputs.reserve(n_out(li));
+      li.outputs.first = ValueId(g_.values.size());
       // (An Output layer's output slots are never read: see ignored_slots.)
       for (flatbuffers::uoffset_t k = 0; k < n_out(li) && li.tag != uint8_t(fb::Layer::OutputLayer); ++k) {
         const auto* os = outs->Get(k);
         if (!os) malformed(ErrorId::MalformedOther, base_where(i) + ".outputSlots[" + std::to_string(k) + "]", "missing OutputSlot");
         Value v;
-        if (!read_plain_tensor_info(os->tensorInfo(), v.type))
+        if (!read_plain_tensor_info(os->tensorInfo(), v.type, &v.attrs, kTensorInfoPrefix))
           v.type = read_tensor_info(os->tensorInfo(), "armnn.tensorInfo.", v.attrs,
                                     base_where(i) + ".outputSlots[" + std::to_string(k) + "].tensorInfo");
-        li.outputs.push_back(g_.add_value(std::move(v)));
+        g_.add_value(std::move(v));
+        ++li.outputs.count;
       }
     }
   }
@@ -289,9 +339,9 @@ class Reader {
   }
   void reserve(const std::string& n) { reserved_.insert(n); }
   std::string unique(const std::string& want, bool reserved_ok) {
-    if (reserved_ok && reserved_.count(want) && !used_.count(want)) return used_.insert(want), want;
+    if (reserved_ok && reserved_.contains(want) && !used_.contains(want)) return used_.insert(want), want;
     std::string n = want;
-    for (int k = 1; used_.count(n) || reserved_.count(n); ++k) n = want + "_" + std::to_string(k);
+    for (int k = 1; used_.contains(n) || reserved_.contains(n); ++k) n = want + "_" + std::to_string(k);
     used_.insert(n);
     return n;
   }
@@ -303,14 +353,14 @@ class Reader {
     if (!slot) malformed(ErrorId::MalformedOther, w(), "missing InputSlot");
     const auto* c = slot->connection();
     if (!c) malformed(ErrorId::MalformedOther, w() + ".connection", "missing connection");
-    auto it = by_index_.find(c->sourceLayerIndex());
-    if (it == by_index_.end())
+    const std::size_t from = by_index_.find(c->sourceLayerIndex());
+    if (from == LayerIndex::kNone)
       dangling(w() + ".connection.sourceLayerIndex",
                 "refers to layer index " + std::to_string(c->sourceLayerIndex()) + ", which no layer has");
-    const auto& src = layers_[it->second];
+    const auto& src = layers_[from];
     if (c->outputSlotIndex() >= src.outputs.size())
       dangling(w() + ".connection.outputSlotIndex",
-                "output slot " + std::to_string(c->outputSlotIndex()) + " of " + L(it->second) + ", which has " +
+                "output slot " + std::to_string(c->outputSlotIndex()) + " of " + L(from) + ", which has " +
                     std::to_string(src.outputs.size()));
     ValueId v = src.outputs[c->outputSlotIndex()];
     // (Arm NN ignores an overriddenTensorInfo whose slot is not isOverridden; so does the IR.)
@@ -349,8 +399,10 @@ class Reader {
   // Identity attributes shared by nodes and by the values of Input/Constant layers.
   void identity_attrs(size_t i, const OpRow* row, AttrMap& a) {
     const auto& li = layers_[i];
-    a["armnn.index"] = Attr(int64_t(li.base->index()));
-    a["armnn.position"] = Attr(int64_t(i));
+    // (insert_or_assign with a hint: a node's map is usually empty here, and "armnn.index" <
+    // "armnn.position" sort last among the attrs a layer has so far.)
+    a.insert_or_assign(a.end(), "armnn.index", Attr(int64_t(li.base->index())));
+    a.insert_or_assign(a.end(), "armnn.position", Attr(int64_t(i)));
     uint32_t stored = static_cast<uint32_t>(li.base->layerType());
     uint32_t expected = row->layer_type;
     if (layout_ == Layout::Seed) expected = released_type_to_seed(expected);
@@ -479,6 +531,7 @@ class Reader {
     Node n;
     n.name = name;
     const auto& obj = *native->object;
+    n.inputs.reserve(n_in(li) + rows.front()->const_fields.size());
     for (flatbuffers::uoffset_t s = 0; s < n_in(li); ++s) n.inputs.push_back(input_value(i, s));
     // ConstTensor fields become inputs after the slots, in the row's canonical order; the
     // canonical rows of a layer share its const_fields order, the native row keeps schema order.
@@ -500,16 +553,26 @@ class Reader {
       n.inputs.push_back(g_.add_value(std::move(v)));
       present.push_back(path);
     }
-    n.outputs = li.outputs;
-    FieldMap f;
+    n.outputs = li.outputs.vector();
     const auto& skip_top = skipped_top_fields(*first);
-    read_fields(obj, li.table, "", f, [&](const reflection::Field& fld) {
+    const auto skip = [&](const reflection::Field& fld) {
       return std::find(skip_top.begin(), skip_top.end(), fld.name()->string_view()) != skip_top.end();
-    });
+    };
 
     // Layers of one kind with equal fields map the same way unless a row whose discriminator
     // matched has a transform (transforms see the tensor types): such results are memoized
-    // per tag. Equal fields pass the same discriminators, so a hit was memoizable too.
+    // per tag. Equal fields pass the same discriminators, so a hit was memoizable too. A
+    // descriptor of scalars is first compared by its bytes (scalar_key), without a FieldMap.
+    key_.clear();
+    const bool keyed = scalar_key(obj, li.table, key_, skip);
+    if (keyed)
+      for (const auto& m : memo_[li.tag])
+        if (m.keyed && m.key == key_) {
+          finish_node(i, std::move(n), m.chosen, AttrMap(m.attrs), std::move(present));
+          return;
+        }
+    FieldMap f;
+    read_fields(obj, li.table, "", f, skip);
     for (const auto& m : memo_[li.tag])
       if (m.fields == f) {
         finish_node(i, std::move(n), m.chosen, AttrMap(m.attrs), std::move(present));
@@ -544,7 +607,8 @@ class Reader {
       break;
     }
     if (chosen == native) diff_fields(f, {}, "armnn.", attrs);
-    if (memoizable && memo_[li.tag].size() < kMemoPerTag) memo_[li.tag].push_back({std::move(f), chosen, attrs});
+    if (memoizable && memo_[li.tag].size() < kMemoPerTag)
+      memo_[li.tag].push_back({std::move(f), chosen, attrs, keyed, keyed ? key_ : std::string()});
     finish_node(i, std::move(n), chosen, std::move(attrs), std::move(present));
   }
 
@@ -552,7 +616,11 @@ class Reader {
     n.op = chosen->ir_op();
     n.attrs = std::move(attrs);
     identity_attrs(i, chosen, n.attrs);
-    if (row_for_op(n.op, "") != chosen) n.attrs["armnn.layer"] = Attr(chosen->layer);
+    // Whether the op alone names the row depends on the row only: asked once per row.
+    if (layer_attr_.empty()) layer_attr_.assign(op_rows().size(), -1);
+    int8_t& needs_layer = layer_attr_[std::size_t(chosen - op_rows().data())];
+    if (needs_layer < 0) needs_layer = row_for_op(n.op, "") != chosen;
+    if (needs_layer) n.attrs["armnn.layer"] = Attr(chosen->layer);
     if (!present.empty()) n.attrs["armnn.constInputs"] = Attr(std::move(present));
     g_.add_node(std::move(n));
   }
@@ -561,6 +629,8 @@ class Reader {
     FieldMap fields;
     const OpRow* chosen;
     AttrMap attrs;
+    bool keyed;       // `key` is the fields' scalar_key
+    std::string key;
   };
   static constexpr size_t kMemoPerTag = 8;
 
@@ -607,10 +677,12 @@ class Reader {
   Graph g_;
   std::vector<LayerInfo> layers_;
   std::vector<std::vector<Memo>> memo_ = std::vector<std::vector<Memo>>(size_t(fb::Layer::MAX) + 1);
-  std::unordered_map<uint32_t, size_t> by_index_;
-  std::unordered_set<std::string> reserved_, used_;
+  LayerIndex by_index_;
+  NameSet reserved_, used_;
   std::vector<std::string> warnings_;
   AttrMap ignored_;  // ignored_slots() -> the layer's identity attrs
+  std::string key_;  // build_layer's scalar_key, reused
+  std::vector<int8_t> layer_attr_;  // per OpRow: does finish_node write armnn.layer (-1: not known yet)
   uint32_t binding_scheme_ = 0, weights_scheme_ = 0, const_scheme_ = 0;
 };
 

@@ -160,7 +160,8 @@ FieldMap derive_tensor_info(const TensorType& t, const std::string& where) {
   return m;
 }
 
-bool read_plain_tensor_info(const armnnSerializer::TensorInfo* info, TensorType& out) {
+bool read_plain_tensor_info(const armnnSerializer::TensorInfo* info, TensorType& out, AttrMap* residuals,
+                            const std::string& prefix) {
   // Mirrors derive_tensor_info: a known, non-empty shape (dimensionality 1, no specificity
   // vector), no per-axis scales, isConstant false, a current (non-deprecated) dataType, and
   // scale 0 / offset 0 unless the type is quantized.
@@ -184,7 +185,12 @@ bool read_plain_tensor_info(const armnnSerializer::TensorInfo* info, TensorType&
     q.zero_points = {int64_t(offset)};
     out.quantization = std::move(q);
   } else if (scale != 0.0f || offset != 0) {
-    return false;
+    if (!residuals) return false;
+    out.shape.assign(dims->begin(), dims->end());
+    if (!out.element_count()) return false;
+    if (scale != 0.0f) (*residuals)[prefix + "quantizationScale"] = Attr(double(scale));
+    if (offset != 0) (*residuals)[prefix + "quantizationOffset"] = Attr(int64_t(offset));
+    return true;
   }
   out.shape.assign(dims->begin(), dims->end());
   // An element count past int64 takes the full path, which rejects it (check_element_count).
@@ -194,7 +200,7 @@ bool read_plain_tensor_info(const armnnSerializer::TensorInfo* info, TensorType&
 TensorType read_tensor_info(const armnnSerializer::TensorInfo* info, const std::string& prefix, AttrMap& attrs,
                             const std::string& where) {
   if (!info) throw Error(ErrorId::MalformedOther, "missing TensorInfo", {}, where);
-  if (TensorType t; read_plain_tensor_info(info, t)) return t;
+  if (TensorType t; read_plain_tensor_info(info, t, &attrs, prefix)) return t;
   FieldMap actual;
   read_fields(object("armnnSerializer.TensorInfo"), reinterpret_cast<const flatbuffers::Table*>(info), "", actual);
   TensorType t = tensor_type_of(actual, where);

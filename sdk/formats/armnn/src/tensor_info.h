@@ -35,7 +35,12 @@ FieldMap derive_tensor_info(const TensorType& t, const std::string& where);
 /// The common case without the generic field walk: true (and `out` set) when `info` is a
 /// TensorInfo whose every field is what derive_tensor_info would write for its type, so that
 /// read_tensor_info would record no residual; false otherwise (nothing thrown, `out` unspecified).
-bool read_plain_tensor_info(const armnnSerializer::TensorInfo* info, TensorType& out);
+/// With `residuals` set, also a non-quantized type whose quantizationScale or quantizationOffset
+/// is not 0 (flatc leaves an absent quantizationScale at the schema default, 1.0): those two are
+/// recorded there under `prefix`, as read_tensor_info's comparison by value would (-0.0 is no
+/// residual, NaN is one), and nothing else is touched when false is returned.
+bool read_plain_tensor_info(const armnnSerializer::TensorInfo* info, TensorType& out, AttrMap* residuals = nullptr,
+                            const std::string& prefix = {});
 
 /// Reads a TensorInfo table into its type plus residual attrs under `prefix`.
 TensorType read_tensor_info(const armnnSerializer::TensorInfo* info, const std::string& prefix, AttrMap& attrs,

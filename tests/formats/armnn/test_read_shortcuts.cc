@@ -1,0 +1,161 @@
+// The reader's shortcuts past the schema-driven field walk: output TensorInfos read field by
+// field when they hold nothing unusual, descriptors of scalars compared by their bytes against
+// layers already mapped, layer indices looked up in a vector. Each must give what the rules of
+// the walk give (tensor_info.h: "derive and diff"), checked on files flatc compiles from JSON.
+//
+// Oracle: the expected attributes are derived by hand from those rules and ArmnnSchema.fbs
+// (TensorInfo.quantizationScale defaults to 1.0, so a file that leaves it out differs from what
+// the writer derives for float32, 0); a round trip is "the same under flatc --json".
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <optional>
+
+#include "nnbridge/error.h"
+#include "util.h"
+
+using namespace nnbridge;
+using namespace nnbridge::test::armnn;
+
+namespace {
+
+std::string activation(int64_t index, const std::string& name, int64_t from, const std::string& descriptor,
+                       const std::string& info_extra) {
+  return R"({"layer_type": "ActivationLayer", "layer": {"base": {"index": )" + std::to_string(index) +
+         R"(, "layerName": ")" + name + R"(", "layerType": "Activation", "inputSlots": [{"index": 0, "connection":
+     {"sourceLayerIndex": )" + std::to_string(from) + R"(, "outputSlotIndex": 0}}], "outputSlots": [{"index": 0,
+     "tensorInfo": {"dimensions": [1, 4], "dataType": "Float32")" + info_extra + R"(}}]}, "descriptor": )" + descriptor +
+         "}}";
+}
+
+std::string input(int64_t index) {
+  return R"({"layer_type": "InputLayer", "layer": {"base": {"base": {"index": )" + std::to_string(index) +
+         R"(, "layerName": "x", "layerType": "Input", "inputSlots": [], "outputSlots": [{"index": 0,
+     "tensorInfo": {"dimensions": [1, 4], "dataType": "Float32", "quantizationScale": 0.0}}]}, "layerBindingId": 0}}})";
+}
+
+std::string output(int64_t index, int64_t from) {
+  return R"({"layer_type": "OutputLayer", "layer": {"base": {"base": {"index": )" + std::to_string(index) +
+         R"(, "layerName": "y", "layerType": "Output", "inputSlots": [{"index": 0, "connection":
+     {"sourceLayerIndex": )" + std::to_string(from) + R"(, "outputSlotIndex": 0}}], "outputSlots": []},
+     "layerBindingId": 0}}})";
+}
+
+const char* kRelu = R"({"activationFunction": "ReLu"})";
+
+const Attr* attr(const AttrMap& m, const std::string& k) {
+  auto it = m.find(k);
+  return it == m.end() ? nullptr : &it->second;
+}
+
+}  // namespace
+
+TEST_CASE("armnn output TensorInfo: scale and offset a float32 tensor should not have are kept, others add nothing") {
+  // r1 leaves quantizationScale out (flatc: the schema default 1.0); r2 gives offset 7; r3 gives
+  // scale 0 as Arm NN's serializer does; r4 a NaN scale.
+  const std::string layers =
+      input(0) + ",\n" + activation(1, "r1", 0, kRelu, "") + ",\n" +
+      activation(2, "r2", 1, kRelu, R"(, "quantizationScale": 0.0, "quantizationOffset": 7)") + ",\n" +
+      activation(3, "r3", 2, kRelu, R"(, "quantizationScale": 0.0)") + ",\n" +
+      activation(4, "r4", 3, kRelu, R"(, "quantizationScale": nan)") + ",\n" + output(5, 4);
+  const auto bin = flatc_binary(R"({"layers": [)" + layers + R"(], "inputIds": [0], "outputIds": [0],
+      "featureVersions": {"bindingIdsScheme": 1}})",
+                                "tensor_info_residuals");
+  const Graph g = read(bin);
+
+  const Value* r1 = value_named(g, "r1");
+  REQUIRE(r1);
+  CHECK(r1->type.dtype == DataType::Float32);
+  CHECK(r1->type.shape == std::vector<int64_t>{1, 4});
+  CHECK(!r1->type.quantization);
+  REQUIRE(r1->attrs.size() == 1);
+  REQUIRE(attr(r1->attrs, "armnn.tensorInfo.quantizationScale"));
+  CHECK(attr(r1->attrs, "armnn.tensorInfo.quantizationScale")->get<double>() == 1.0);
+
+  const Value* r2 = value_named(g, "r2");
+  REQUIRE(r2);
+  REQUIRE(r2->attrs.size() == 1);
+  REQUIRE(attr(r2->attrs, "armnn.tensorInfo.quantizationOffset"));
+  CHECK(attr(r2->attrs, "armnn.tensorInfo.quantizationOffset")->get<int64_t>() == 7);
+
+  const Value* r3 = value_named(g, "r3");
+  REQUIRE(r3);
+  CHECK(r3->attrs.empty());
+  CHECK(value_named(g, "x")->attrs.count("armnn.tensorInfo.quantizationScale") == 0);
+
+  const Value* r4 = value_named(g, "r4");
+  REQUIRE(r4);
+  REQUIRE(attr(r4->attrs, "armnn.tensorInfo.quantizationScale"));
+  CHECK(std::isnan(attr(r4->attrs, "armnn.tensorInfo.quantizationScale")->get<double>()));
+
+  // Written back, every field is what the file had.
+  CHECK(flatc_json(write(g, "tensor_info_residuals_out")) == flatc_json(bin));
+}
+
+TEST_CASE("armnn descriptors: layers whose scalar fields differ in one value never share a mapping") {
+  // Equal descriptors (r1, r3) may reuse a mapping; r2 differs only in b, r4 only in the
+  // function, r5 only in a's bits (-0.0 against 0.0 compares equal as a value: either mapping
+  // is right). Expected, by the Activation rows: ReLu -> Relu with nothing left over; a field
+  // Relu does not express stays as `armnn.descriptor.<field>`; Sigmoid -> Sigmoid.
+  const std::string layers = input(0) + ",\n" + activation(1, "r1", 0, kRelu, "") + ",\n" +
+                             activation(2, "r2", 1, R"({"activationFunction": "ReLu", "b": 2.0})", "") + ",\n" +
+                             activation(3, "r3", 2, kRelu, "") + ",\n" +
+                             activation(4, "r4", 3, R"({"activationFunction": "Sigmoid"})", "") + ",\n" +
+                             activation(5, "r5", 4, R"({"activationFunction": "ReLu", "a": -0.0})", "") + ",\n" +
+                             activation(6, "r6", 5, R"({"activationFunction": "ReLu", "b": 2.0})", "") + ",\n" +
+                             output(7, 6);
+  const auto bin = flatc_binary(R"({"layers": [)" + layers + R"(], "inputIds": [0], "outputIds": [0],
+      "featureVersions": {"bindingIdsScheme": 1}})",
+                                "descriptor_memo");
+  const Graph g = read(bin);
+  auto check_node = [&](const std::string& name, const std::string& op, std::optional<double> b) {
+    INFO(name);
+    const Node* n = node_named(g, name);
+    REQUIRE(n);
+    CHECK(n->op == op);
+    const Attr* residual = attr(n->attrs, "armnn.descriptor.b");
+    CHECK(bool(residual) == bool(b));
+    if (residual && b) CHECK(residual->get<double>() == *b);
+    CHECK(attr(n->attrs, "armnn.descriptor.a") == nullptr);
+  };
+  check_node("r1", "Relu", std::nullopt);
+  check_node("r2", "Relu", 2.0);
+  check_node("r3", "Relu", std::nullopt);
+  check_node("r4", "Sigmoid", std::nullopt);
+  check_node("r5", "Relu", std::nullopt);
+  check_node("r6", "Relu", 2.0);
+  // The identity of each layer is its own, whatever mapping it shares.
+  CHECK(attr(node_named(g, "r3")->attrs, "armnn.position")->get<int64_t>() == 3);
+  CHECK(attr(node_named(g, "r6")->attrs, "armnn.index")->get<int64_t>() == 6);
+}
+
+TEST_CASE("armnn layer indices far past the layer count resolve, and a repeated one is named") {
+  // LayerBase.index is any uint; Arm NN's serializer numbers 0, 1, 2, ... but a file may not.
+  const std::string layers = input(4000000000u) + ",\n" + activation(7, "r1", 4000000000u, kRelu, "") + ",\n" +
+                             activation(123456, "r2", 7, kRelu, "") + ",\n" + output(3, 123456);
+  const auto bin = flatc_binary(R"({"layers": [)" + layers + R"(], "inputIds": [0], "outputIds": [0],
+      "featureVersions": {"bindingIdsScheme": 1}})",
+                                "sparse_indices");
+  const Graph g = read(bin);
+  const Node* r2 = node_named(g, "r2");
+  REQUIRE(r2);
+  REQUIRE(r2->inputs.size() == 1);
+  CHECK(g.values[r2->inputs[0]].name == "r1");
+  CHECK(attr(node_named(g, "r1")->attrs, "armnn.index")->get<int64_t>() == 7);
+  CHECK(flatc_json(write(g, "sparse_indices_out")) == flatc_json(bin));
+
+  const std::string dup = input(0) + ",\n" + activation(123456, "r1", 0, kRelu, "") + ",\n" +
+                          activation(123456, "r2", 123456, kRelu, "") + ",\n" + output(3, 123456);
+  const auto dup_bin = flatc_binary(R"({"layers": [)" + dup + R"(], "inputIds": [0], "outputIds": [0],
+      "featureVersions": {"bindingIdsScheme": 1}})",
+                                    "repeated_sparse_index");
+  try {
+    read(dup_bin);
+    FAIL("a repeated index was accepted");
+  } catch (const Error& e) {
+    CHECK(e.id() == ErrorId::DuplicateName);
+    CHECK(std::string(e.what()).find("index 123456 is also the index of layers[1]") != std::string::npos);
+    CHECK(std::string(e.what()).find("layers[2].layer.base.index") != std::string::npos);
+  }
+}

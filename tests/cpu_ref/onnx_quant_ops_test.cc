@@ -306,6 +306,14 @@ TEST_CASE("cpu onnx quant ops: integer convolutions whose W minus w_zero_point f
   SUBCASE("depthwise 3x3 on 30x30 planes (the float depthwise kernel; planes longer than one requantized chunk)") {
     check_integer_conv<uint8_t, int8_t>({6, 30, 30, 6, 6, 3, 3, {1, 1}, {1, 1, 1, 1}, {1, 1}}, uint8_t{3}, std::vector<int8_t>(6, 0));
   }
+  // Depthwise with constant zero points reads X unshifted, its padding filled with x_zero_point
+  // (integer_conv.cc depthwise_padded): extreme zero points make a wrong padding value visible.
+  SUBCASE("depthwise 5x5, stride 2, asymmetric pads; int8 X with zero point -128, uint8 W with zero point 128") {
+    check_integer_conv<int8_t, uint8_t>({8, 17, 19, 8, 8, 5, 5, {2, 2}, {2, 1, 1, 2}, {1, 1}}, int8_t{-128}, U8(8, 128));
+  }
+  SUBCASE("depthwise 3x3, dilation 2, pads 2; uint8 X with zero point 255, uint8 W with zero points 0, 7, 128, 255") {
+    check_integer_conv<uint8_t, uint8_t>({4, 12, 12, 4, 4, 3, 3, {1, 1}, {2, 2, 2, 2}, {2, 2}}, uint8_t{255}, U8{0, 7, 128, 255});
+  }
   SUBCASE("1x1, stride 2; 13 output channels (row tails)") {
     check_integer_conv<int8_t, int8_t>({20, 5, 7, 13, 1, 1, 1, {2, 2}, {0, 0, 0, 0}, {1, 1}}, int8_t{127}, std::vector<int8_t>(13, 0));
   }

@@ -4,6 +4,7 @@
 
 #include <array>
 #include <cstring>
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -37,6 +38,16 @@ std::vector<float> conv_bias(const float* b, const std::vector<float>& bscale, i
 /// output rows. W is packed at prepare time when constant, else per run. The epilogue runs on
 /// each output row (NHWC) or plane (NCHW) once it is complete.
 EpilogueKernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool has_bias, std::vector<float> bscale);
+
+/// What make_depthwise_padded runs on each output plane (channel c, `count` floats at y) once it
+/// is computed, with the node's inputs.
+using PlaneFinish = std::function<void(std::span<const float* const> in, int64_t c, float* y, int64_t count)>;
+
+/// Depthwise convolution as make_depthwise's NCHW path for strides 1 and 2, without bias, with the
+/// padding read as `pad_value` instead of 0: each output is the sum over all kh x kw taps, in
+/// (ky, kx) order, of W times X or pad_value. W must be a constant (input 1); null otherwise, or
+/// for NHWC or a stride past 2. `finish` runs on each plane right after it (in the same thread).
+Kernel make_depthwise_padded(const KernelContext& ctx, const ConvGeom& g, float pad_value, PlaneFinish finish);
 
 /// Conv on rank-5 X (conv3d.cc): direct loops, kernel_layout OIHW, OHWI or HWIO.
 Kernel make_conv3d(const KernelContext& ctx);

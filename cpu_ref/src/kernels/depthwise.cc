@@ -5,6 +5,7 @@
 // the taps in (ky, kx) order, a multiply then an add each; the NCHW plane kernel adds the taps in
 // the padding too, as 0 * w (the same sum unless a weight is infinite or NaN, or the sum is -0).
 #include <algorithm>
+#include <functional>
 #include <vector>
 
 #include "../simd/simd.h"
@@ -52,7 +53,45 @@ void nchw_plane(const ConvGeom& g, const simd::Kernels& k, const float* x, const
   }
 }
 
+// Strides 1 and 2, NCHW: each plane copied once into a buffer padded with `pad_value`, then
+// computed in whole registers (depthwise_plane); `finish(c, y, count)` runs on each plane's
+// output while it is in cache. Planes split across threads, a buffer per range.
+template <class Finish>
+void nchw_padded_planes(const ConvGeom& g, const simd::Kernels& k, const PaddedPlane& pad, const int64_t* taps,
+                        int threads, const float* x, const float* w, const float* bias, float pad_value, float* y,
+                        const Finish& finish) {
+  const int64_t plane_macs = std::max<int64_t>(1, g.oh * g.ow * g.kh * g.kw);
+  parallel_ranges(threads, g.n * g.c, std::max<int64_t>(1, (int64_t{1} << 16) / plane_macs), [&](int64_t p0, int64_t p1) {
+    float* buf = thread_scratch(static_cast<std::size_t>(pad.size()));  // fill() writes all of it
+    simd::DepthwisePlane dp;
+    dp.src = buf, dp.row_stride = pad.row_stride(), dp.phase_stride = pad.phase_stride();
+    dp.oh = g.oh, dp.ow = g.ow, dp.kh = g.kh, dp.kw = g.kw, dp.sh = g.sh, dp.sw = g.sw, dp.dh = g.dh, dp.dw = g.dw;
+    dp.taps = taps;
+    for (int64_t plane = p0; plane < p1; ++plane) {
+      const int64_t c = plane % g.c;
+      pad.fill(x + plane * g.h * g.w, buf, pad_value);
+      dp.w = w + c * g.kh * g.kw, dp.bias = bias ? bias[c] : 0.0f, dp.y = y + plane * g.oh * g.ow;
+      k.depthwise_plane(dp);
+      finish(c, dp.y, g.oh * g.ow);
+    }
+  });
+}
+
 }  // namespace
+
+Kernel make_depthwise_padded(const KernelContext& ctx, const ConvGeom& g, float pad_value, PlaneFinish finish) {
+  if (g.nhwc || g.sw > 2 || !ctx.constants[1]) return nullptr;
+  auto wprep = std::make_shared<const std::vector<float>>(depthwise_weights(g, ctx.constants[1]->data()));
+  const int64_t macs = g.n * g.c * g.kh * g.kw * g.oh * g.ow;
+  const int threads = macs < (int64_t{1} << 18) ? 1 : ctx.threads;
+  const auto* k = &simd::kernels();
+  const PaddedPlane pad(PlaneGeom::of(g), k->lanes);
+  auto taps = std::make_shared<const std::vector<int64_t>>(pad.taps());
+  return [g, wprep, threads, k, pad, taps, pad_value, finish](std::span<const float* const> in, std::span<float* const> out) {
+    nchw_padded_planes(g, *k, pad, taps->data(), threads, in[0], wprep->data(), nullptr, pad_value, out[0],
+                       [&](int64_t c, float* y, int64_t count) { finish(in, c, y, count); });
+  };
+}
 
 EpilogueKernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool has_bias, std::vector<float> bscale) {
   std::shared_ptr<const std::vector<float>> wprep;
@@ -96,23 +135,8 @@ EpilogueKernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool 
         return;
       }
       if (g.sw <= 2) {
-        // Strides 1 and 2: each plane copied once into a zero-padded buffer, then computed in
-        // whole registers (depthwise_plane). Planes split across threads, a buffer per range.
-        const int64_t plane_macs = std::max<int64_t>(1, g.oh * g.ow * g.kh * g.kw);
-        parallel_ranges(threads, g.n * g.c, std::max<int64_t>(1, (int64_t{1} << 16) / plane_macs), [&](int64_t p0, int64_t p1) {
-          float* buf = thread_scratch(static_cast<std::size_t>(pad.size()));  // fill() writes all of it
-          simd::DepthwisePlane dp;
-          dp.src = buf, dp.row_stride = pad.row_stride(), dp.phase_stride = pad.phase_stride();
-          dp.oh = g.oh, dp.ow = g.ow, dp.kh = g.kh, dp.kw = g.kw, dp.sh = g.sh, dp.sw = g.sw, dp.dh = g.dh, dp.dw = g.dw;
-          dp.taps = taps->data();
-          for (int64_t plane = p0; plane < p1; ++plane) {
-            const int64_t c = plane % g.c;
-            pad.fill(x + plane * g.h * g.w, buf, 0.0f);
-            dp.w = w + c * g.kh * g.kw, dp.bias = bias[static_cast<std::size_t>(c)], dp.y = y + plane * g.oh * g.ow;
-            k->depthwise_plane(dp);
-            ep.apply(dp.y, g.oh * g.ow);
-          }
-        });
+        nchw_padded_planes(g, *k, pad, taps->data(), threads, x, w, bias.data(), 0.0f, y,
+                           [&](int64_t, float* yp, int64_t count) { ep.apply(yp, count); });
         return;
       }
       parallel_for(threads, g.n * g.c, [&](int64_t plane) {

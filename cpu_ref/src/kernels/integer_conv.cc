@@ -181,6 +181,45 @@ Kernel igemm_kernel(const KernelContext& ctx, const Conv3dGeom& g, const ConvGeo
   };
 }
 
+// Depthwise with constant W and x_zero_point, strides 1 and 2: the plane kernel reads X itself,
+// its padding filled with x_zp, so each sum is sum_taps W'(X - xz) + xz sum_taps W' (padding taps
+// contribute xz W' and should contribute 0). The second term, one integer per channel, leaves
+// through the requantization's bias, which runs on each plane while it is in cache. Exact as the
+// other float paths: |X|, |xz| <= 255 and at most 256 taps keep every partial sum an integer
+// below 2^24.
+Kernel depthwise_padded(const KernelContext& ctx, const ConvGeom& cv, const IntegerConvArgs& a,
+                        const Requantize& requantize, const std::vector<float>& w_shifted, int64_t K) {
+  const float xz = ctx.has_input(a.xzp) ? at_or(ctx.constants[a.xzp]->data(), a.xz_count, 0) : 0.0f;
+  auto correction = std::make_shared<std::vector<double>>(static_cast<std::size_t>(cv.m));
+  for (int64_t c = 0; c < cv.m; ++c) {
+    double s = 0;
+    for (int64_t k = 0; k < K; ++k) s += static_cast<double>(w_shifted[static_cast<std::size_t>(c * K + k)]);
+    (*correction)[static_cast<std::size_t>(c)] = static_cast<double>(xz) * s;
+  }
+  KernelContext dctx = ctx;
+  const exec::FloatConstant wconst(w_shifted);
+  dctx.constants = {nullptr, &wconst};
+  return make_depthwise_padded(dctx, cv, xz, [requantize, correction](std::span<const float* const> in, int64_t c, float* y, int64_t count) {
+    const double corr = (*correction)[static_cast<std::size_t>(c)];
+    simd::Requantize r;
+    if (requantize.a.qlinear) {
+      r = requantize.params(in, c);
+      r.bias -= corr;
+    }
+    constexpr int64_t kChunk = 512;  // sums in double, a cache-resident chunk at a time
+    double sums[kChunk];
+    for (int64_t p0 = 0; p0 < count; p0 += kChunk) {
+      const int64_t n = std::min(kChunk, count - p0);
+      std::copy(y + p0, y + p0 + n, sums);
+      if (requantize.a.qlinear) {
+        simd::kernels().requantize(r, sums, y + p0, static_cast<std::size_t>(n));
+      } else {
+        for (int64_t p = 0; p < n; ++p) y[p0 + p] = static_cast<float>(sums[p] - corr);
+      }
+    }
+  });
+}
+
 }  // namespace
 
 Kernel make_integer_conv_fast(const KernelContext& ctx, const Conv3dGeom& g, const IntegerConvArgs& a) {
@@ -224,6 +263,8 @@ Kernel make_integer_conv_fast(const KernelContext& ctx, const Conv3dGeom& g, con
   std::shared_ptr<const std::vector<float>> wprep;
   if (!wview && wc && (!ctx.has_input(a.wzp) || wzc)) wprep = std::make_shared<const std::vector<float>>(shifted_w(wc->data(), wzc ? wzc->data() : nullptr));
 
+  if (depthwise && wprep && (!ctx.has_input(a.xzp) || ctx.constants[a.xzp]))
+    if (Kernel k = depthwise_padded(ctx, cv, a, requantize, *wprep, K)) return k;
   if (depthwise) {
     // Depthwise: the float kernel on X - x_zp and W - w_zp (as its input 1, no bias) writes the
     // sums into Y, which are then requantized in place, plane by plane.

@@ -399,8 +399,7 @@ class Reader {
   // Identity attributes shared by nodes and by the values of Input/Constant layers.
   void identity_attrs(size_t i, const OpRow* row, AttrMap& a) {
     const auto& li = layers_[i];
-    // (insert_or_assign with a hint: a node's map is usually empty here, and "armnn.index" <
-    // "armnn.position" sort last among the attrs a layer has so far.)
+    // (A hint at the end: right for the empty map most layers have here; any hint is correct.)
     a.insert_or_assign(a.end(), "armnn.index", Attr(int64_t(li.base->index())));
     a.insert_or_assign(a.end(), "armnn.position", Attr(int64_t(i)));
     uint32_t stored = static_cast<uint32_t>(li.base->layerType());

@@ -11,6 +11,7 @@
 #include "nnbridge/exec/convert.h"
 #include "custom_kernels.h"
 #include "kernel.h"
+#include "kernels/quantized_chain.h"
 #include "kernels/vector_ops.h"
 #include "memory_plan.h"
 #include "nnbridge/cpu_ref.h"
@@ -182,7 +183,9 @@ class CpuBuilder final : public exec::NodeBuilder {
   void build(const Graph& work, std::size_t i, const exec::NodeContext& ctx, const std::string& label) override {
     auto e = chosen(work, i);
     const Node& n = g_.nodes[i];
+    if (i < absorbed_.size() && absorbed_[i]) return;  // computed by a quantized chain's step
     if (!e && fold_activation(work, i, ctx)) return;
+    if (!e && n.op == "DequantizeLinear" && fold_quantized_chain(work, i, ctx)) return;
     if (!e && n.op == "Conv") {
       if (EpilogueKernel f = conv_with_epilogue(ctx)) {
         Step st{i, n.inputs, n.outputs, f(Epilogue{}), false, f};
@@ -246,14 +249,37 @@ class CpuBuilder final : public exec::NodeBuilder {
     return true;
   }
 
-  // How many times each value is read by a node or listed as a graph output, and written.
+  // DequantizeLinear -> Relu / Clip ... -> QuantizeLinear on 8-bit integers, all built-in: one
+  // table-lookup step from the DequantizeLinear's X to the QuantizeLinear's Y (quantized_chain.h:
+  // the same bits); the values between are never computed.
+  bool fold_quantized_chain(const Graph& work, std::size_t i, const exec::NodeContext& ctx) {
+    count_uses();
+    for (ValueId v : g_.nodes[i].outputs)
+      if (v < writes_.size() && writes_[v] != 1) return false;
+    std::optional<QuantizedChain> c = quantized_chain(work, i, uses_, reader_);
+    if (!c) return false;
+    for (std::size_t j : c->nodes)
+      if (chosen(work, j) || (j != c->nodes.back() && writes_[g_.nodes[j].outputs[0]] != 1)) return false;
+    push(Step{i, {c->input}, {c->output}, make_quantized_chain(*c, ctx.threads), false, nullptr, false});
+    absorbed_.resize(g_.nodes.size(), false);
+    for (std::size_t k = 1; k < c->nodes.size(); ++k) {
+      absorbed_[c->nodes[k]] = true;
+      fused.emplace_back(c->nodes[k], i);
+    }
+    return true;
+  }
+
+  // How many times each value is read by a node or listed as a graph output, and written; the
+  // (last) node that reads it.
   void count_uses() {
     if (!uses_.empty()) return;
     uses_.assign(g_.values.size(), 0);
     writes_.assign(g_.values.size(), 0);
-    for (const Node& n : g_.nodes) {
+    reader_.assign(g_.values.size(), SIZE_MAX);
+    for (std::size_t j = 0; j < g_.nodes.size(); ++j) {
+      const Node& n = g_.nodes[j];
       for (ValueId v : n.inputs)
-        if (v < uses_.size()) ++uses_[v];  // not kNoValue
+        if (v < uses_.size()) ++uses_[v], reader_[v] = j;  // not kNoValue
       for (ValueId v : n.outputs)
         if (v < writes_.size()) ++writes_[v];
     }
@@ -270,6 +296,8 @@ class CpuBuilder final : public exec::NodeBuilder {
   CpuPlan& plan_;
   std::vector<std::size_t>& last_use_;
   std::vector<int> uses_, writes_;
+  std::vector<std::size_t> reader_;
+  std::vector<bool> absorbed_;  // nodes whose outputs a quantized chain's step computes
 };
 
 class CpuBackend final : public Backend {

@@ -114,8 +114,9 @@ struct NodePlacement {
   std::string op;        ///< Node::op
   std::string backend;   ///< the backend that runs it: the prepared one, or one of its fallback list
   /// The name of the node whose kernel computes this one as well, or empty: the cpu backend folds
-  /// a Relu or Clip into the Conv before it when nothing else reads the Conv's output (docs/api.md,
-  /// "Numerics of the cpu backend": the values are the same bits).
+  /// a Relu or Clip into the Conv before it when nothing else reads the Conv's output, and the
+  /// Relu / Clip / QuantizeLinear nodes after a DequantizeLinear of 8-bit integers into that
+  /// DequantizeLinear (docs/api.md, "Numerics of the cpu backend": the values are the same bits).
   std::string fused_into;
 };
 

@@ -250,8 +250,8 @@ class CpuBuilder final : public exec::NodeBuilder {
   }
 
   // DequantizeLinear -> Relu / Clip ... -> QuantizeLinear on 8-bit integers, all built-in: one
-  // table-lookup step from the DequantizeLinear's X to the QuantizeLinear's Y (quantized_chain.h:
-  // the same bits); the values between are never computed.
+  // step from the DequantizeLinear's X to the QuantizeLinear's Y that runs their vector kernels a
+  // chunk at a time (quantized_chain.h: the same bits); the values between never reach memory.
   bool fold_quantized_chain(const Graph& work, std::size_t i, const exec::NodeContext& ctx) {
     count_uses();
     for (ValueId v : g_.nodes[i].outputs)

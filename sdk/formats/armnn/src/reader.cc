@@ -17,9 +17,7 @@
 // whatever the IR does not model are kept as `armnn.*` attributes.
 #include <algorithm>
 #include <limits>
-#include <set>
 #include <unordered_map>
-#include <unordered_set>
 
 #include "armnn/ArmnnSchema_generated.h"
 #include "internal.h"
@@ -294,7 +292,7 @@ class Reader {
         if (!os) malformed(ErrorId::MalformedOther, base_where(i) + ".outputSlots[" + std::to_string(k) + "]", "missing OutputSlot");
         Value v;
         if (!read_plain_tensor_info(os->tensorInfo(), v.type, &v.attrs, kTensorInfoPrefix))
-          v.type = read_tensor_info(os->tensorInfo(), "armnn.tensorInfo.", v.attrs,
+          v.type = read_tensor_info(os->tensorInfo(), kTensorInfoPrefix, v.attrs,
                                     base_where(i) + ".outputSlots[" + std::to_string(k) + "].tensorInfo");
         g_.add_value(std::move(v));
         ++li.outputs.count;

@@ -332,7 +332,7 @@ class CpuBackend final : public Backend {
       for (std::size_t k = 0; k < plan->nodes.size(); ++k)
         if (plan->nodes[k].node < at.size()) at[plan->nodes[k].node] = k;
       for (auto [act, conv] : builder.fused)
-        if (at[act] != SIZE_MAX) plan->nodes[at[act]].fused_into = g.nodes[conv].name;
+        if (at[act] != SIZE_MAX) plan->nodes[at[act]].fused_into = g.nodes[conv].name, plan->nodes[at[act]].fused_into_node = conv;
     }
     // Which constants run() hands to kernels: those a step reads at run (not only at prepare)
     // and those that are graph outputs.

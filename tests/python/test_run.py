@@ -240,3 +240,35 @@ def test_plan_placement_names_each_node_its_backend_and_fusion(tmp_path):
     assert [(p["node"], p["name"], p["op"], p["backend"]) for p in placement] == [
         (0, "conv", "Conv", "cpu"), (1, "relu", "Relu", "cpu"), (2, "add", "Add", "cpu")]
     assert [p["fused_into"] for p in placement] == ["", "conv", ""]
+    assert [p["fused_into_node"] for p in placement] == [None, 0, None]
+
+
+def test_placement_names_an_unnamed_fusing_node_by_index(tmp_path):
+    # DequantizeLinear -> Clip -> QuantizeLinear, no node names (as quantization tools often
+    # write them): the cpu plan runs the three as one step, and fused_into_node says which.
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+    x = helper.make_tensor_value_info("x", TensorProto.UINT8, [1, 8])
+    y = helper.make_tensor_value_info("y", TensorProto.UINT8, [1, 8])
+    inits = [numpy_helper.from_array(np.array(0.05, np.float32), "s1"),
+             numpy_helper.from_array(np.array(100, np.uint8), "z1"),
+             numpy_helper.from_array(np.array(0.0, np.float32), "lo"),
+             numpy_helper.from_array(np.array(6.0, np.float32), "hi"),
+             numpy_helper.from_array(np.array(0.03, np.float32), "s2"),
+             numpy_helper.from_array(np.array(2, np.uint8), "z2")]
+    nodes = [helper.make_node("DequantizeLinear", ["x", "s1", "z1"], ["f"]),
+             helper.make_node("Clip", ["f", "lo", "hi"], ["c"]),
+             helper.make_node("QuantizeLinear", ["c", "s2", "z2"], ["y"])]
+    path = tmp_path / "qdq.onnx"
+    onnx.save(helper.make_model(helper.make_graph(nodes, "g", [x], [y], inits),
+                                opset_imports=[helper.make_opsetid("", 13)]), str(path))
+    plan = nnbridge.prepare(nnbridge.load(path), "cpu", threads=1)
+    assert [(p["op"], p["fused_into"], p["fused_into_node"]) for p in plan.placement] == [
+        ("DequantizeLinear", "", None), ("Clip", "", 0), ("QuantizeLinear", "", 0)]
+    xs = np.array([[0, 50, 99, 100, 101, 180, 220, 255]], np.uint8)
+    # ONNX's formulas in float32: (x - 100) * 0.05, clipped to [0, 6], / 0.03, rounded half to
+    # even, + 2, saturated to uint8.
+    f = np.clip((xs.astype(np.float32) - np.float32(100)) * np.float32(0.05), np.float32(0), np.float32(6))
+    want = np.clip(np.rint(f / np.float32(0.03)) + 2, 0, 255).astype(np.uint8)
+    assert want.tolist() == [[2, 2, 2, 2, 4, 135, 202, 202]]
+    np.testing.assert_array_equal(plan.run({"x": xs})["y"], want)

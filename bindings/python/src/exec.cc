@@ -106,6 +106,7 @@ run() may be called many times (and from several threads: it releases the GIL).
             for (const NodePlacement& n : p.plan->placement()) {
               py::dict d;
               d["node"] = n.node, d["name"] = n.name, d["op"] = n.op, d["backend"] = n.backend, d["fused_into"] = n.fused_into;
+              d["fused_into_node"] = n.fused_into_node ? py::object(py::int_(*n.fused_into_node)) : py::object(py::none());
               l.append(d);
             }
             return l;
@@ -113,9 +114,10 @@ run() may be called many times (and from several threads: it releases the GIL).
           R"doc(
 list[dict]: which backend runs each node (nnbridge::Plan::placement(), what ``nnbridge run --json``
 prints as "placement"), in the order the steps run: ``node`` (index in Graph.nodes), ``name``,
-``op``, ``backend`` (the prepared one, or one of its fallback list) and ``fused_into`` (the name of
+``op``, ``backend`` (the prepared one, or one of its fallback list), ``fused_into`` (the name of
 the node whose kernel computes this one as well, e.g. a Relu folded into the Conv before it; ""
-when none).
+when none, or when that node has no name) and ``fused_into_node`` (that node's index in
+Graph.nodes, or None).
 )doc")
       .def("run", &run_plan, py::arg("inputs"), py::kw_only(), py::arg("cast") = false, R"doc(
 Runs the graph. ``inputs``: {graph input name: array-like}, one per graph input, of the input's

@@ -134,7 +134,7 @@ int run_body(const RunArgs& a, BenchmarkEventWriter& event, Stage& stage, std::s
   summary["nodes"] = nlohmann::json::array();
   for (const NodePlacement& p : plan->placement()) {
     nlohmann::json node = {{"node", p.node}, {"name", p.name}, {"op", p.op}, {"backend", p.backend}};
-    if (!p.fused_into.empty()) node["fused_into"] = p.fused_into;
+    if (p.fused_into_node) node["fused_into"] = p.fused_into, node["fused_into_node"] = *p.fused_into_node;
     summary["nodes"].push_back(std::move(node));
   }
 #ifdef NNBRIDGE_HAVE_OPENCL

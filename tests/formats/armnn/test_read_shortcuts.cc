@@ -8,9 +8,12 @@
 // the writer derives for float32, 0); a round trip is "the same under flatc --json".
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <optional>
+
+#include <nlohmann/json.hpp>
 
 #include "nnbridge/error.h"
 #include "util.h"
@@ -133,7 +136,7 @@ TEST_CASE("armnn descriptors: layers whose scalar fields differ in one value nev
 TEST_CASE("armnn layer indices far past the layer count resolve, and a repeated one is named") {
   // LayerBase.index is any uint; Arm NN's serializer numbers 0, 1, 2, ... but a file may not.
   const std::string layers = input(4000000000u) + ",\n" + activation(7, "r1", 4000000000u, kRelu, "") + ",\n" +
-                             activation(123456, "r2", 7, kRelu, "") + ",\n" + output(3, 123456);
+                             activation(123456, "r2", 7, kRelu, "") + ",\n" + output(4294967295u, 123456);
   const auto bin = flatc_binary(R"({"layers": [)" + layers + R"(], "inputIds": [0], "outputIds": [0],
       "featureVersions": {"bindingIdsScheme": 1}})",
                                 "sparse_indices");
@@ -144,6 +147,21 @@ TEST_CASE("armnn layer indices far past the layer count resolve, and a repeated 
   CHECK(g.values[r2->inputs[0]].name == "r1");
   CHECK(attr(node_named(g, "r1")->attrs, "armnn.index")->get<int64_t>() == 7);
   CHECK(flatc_json(write(g, "sparse_indices_out")) == flatc_json(bin));
+
+  // A layer added in the IR (no armnn.index) gets an index no other layer has: with UINT32_MAX
+  // taken there is none above the largest: the smallest unused ones, 0 and 1 (its Output layer).
+  Graph h = g;
+  const ValueId extra = h.add_value(Value{"extra", h.values[r2->outputs[0]].type, std::nullopt, {}});
+  h.add_node(Node{"Relu", "extra", {r2->outputs[0]}, {extra}, {}});
+  h.outputs.push_back(extra);
+  const auto doc = nlohmann::json::parse(flatc_json(write(h, "sparse_indices_added")));
+  std::vector<int64_t> indices;
+  for (const auto& l : doc.at("layers")) {
+    const auto& base = l.at("layer").at("base");
+    indices.push_back(base.contains("base") ? base.at("base").value("index", int64_t{0}) : base.value("index", int64_t{0}));
+  }
+  std::sort(indices.begin(), indices.end());
+  CHECK(indices == std::vector<int64_t>{0, 1, 7, 123456, 4000000000, 4294967295});
 
   const std::string dup = input(0) + ",\n" + activation(123456, "r1", 0, kRelu, "") + ",\n" +
                           activation(123456, "r2", 123456, kRelu, "") + ",\n" + output(3, 123456);

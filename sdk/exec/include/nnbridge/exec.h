@@ -117,7 +117,10 @@ struct NodePlacement {
   /// a Relu or Clip into the Conv before it when nothing else reads the Conv's output, and the
   /// Relu / Clip / QuantizeLinear nodes after a DequantizeLinear of 8-bit integers into that
   /// DequantizeLinear (docs/api.md, "Numerics of the cpu backend": the values are the same bits).
+  /// Empty as well when that node has no name: fused_into_node says which it is.
   std::string fused_into;
+  /// The index in Graph::nodes of the node named by fused_into; nullopt when none.
+  std::optional<std::size_t> fused_into_node;
 };
 
 /// A prepared graph. Immutable after Backend::prepare(); run() may be called many times,

@@ -253,17 +253,24 @@ class Writer {
     } else {
       order_ = natural;
     }
-    // Indices: keep every distinct armnn.index; new layers get fresh ones above the largest.
+    // Indices: keep every distinct armnn.index (any uint, UINT32_MAX included); new layers get
+    // fresh ones above the largest, or the smallest unused ones when the largest is UINT32_MAX.
     std::set<int64_t> idx;
-    int64_t top = -1;
+    int64_t top = -1, gap = 0;
     for (const auto& e : entities_)
-      if (e.index && *e.index >= 0 && *e.index < int64_t(UINT32_MAX) && idx.insert(*e.index).second)
+      if (e.index && *e.index >= 0 && *e.index <= int64_t(UINT32_MAX) && idx.insert(*e.index).second)
         top = std::max(top, *e.index);
     bool keep = idx.size() == size_t(std::count_if(entities_.begin(), entities_.end(), [](auto& e) { return bool(e.index); }));
+    auto fresh = [&]() -> uint32_t {
+      if (top < int64_t(UINT32_MAX)) return uint32_t(++top);
+      while (idx.count(gap)) ++gap;  // fewer layers than 2^32: a gap exists
+      idx.insert(gap);
+      return uint32_t(gap);
+    };
     for (size_t k = 0; k < order_.size(); ++k) {
       auto& e = entities_[order_[k]];
       if (keep && e.index) e.final_index = uint32_t(*e.index);
-      else if (keep) e.final_index = uint32_t(++top);
+      else if (keep) e.final_index = fresh();
       else e.final_index = uint32_t(k);
     }
     for (const auto& e : entities_) {

@@ -1,9 +1,8 @@
 #include "quantized_chain.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
-#include <algorithm>
-
 
 namespace nnbridge::cpu_ref {
 
@@ -34,7 +33,7 @@ std::optional<float> scalar(const Graph& work, ValueId v, DataType want) {
 bool agrees(const TensorType& t, DataType dtype, const std::vector<int64_t>& shape) {
   if (t.dtype != DataType::Undefined && t.dtype != dtype) return false;
   if (t.unknown_rank) return true;
-  if (t.shape.size() != shape.size()) return t.shape.empty();
+  if (t.shape.size() != shape.size()) return false;
   for (std::size_t k = 0; k < shape.size(); ++k)
     if (t.shape[k] >= 0 && t.shape[k] != shape[k]) return false;
   return true;

@@ -47,6 +47,13 @@ std::string output(int64_t index, int64_t from) {
 
 const char* kRelu = R"({"activationFunction": "ReLu"})";
 
+// A SerializedGraph of `layers` (one input, one output, binding ids as indices) compiled by flatc.
+std::filesystem::path compile(const std::string& layers, const std::string& stem) {
+  return flatc_binary(R"({"layers": [)" + layers + R"(], "inputIds": [0], "outputIds": [0],
+      "featureVersions": {"bindingIdsScheme": 1}})",
+                      stem);
+}
+
 const Attr* attr(const AttrMap& m, const std::string& k) {
   auto it = m.find(k);
   return it == m.end() ? nullptr : &it->second;
@@ -62,9 +69,7 @@ TEST_CASE("armnn output TensorInfo: scale and offset a float32 tensor should not
       activation(2, "r2", 1, kRelu, R"(, "quantizationScale": 0.0, "quantizationOffset": 7)") + ",\n" +
       activation(3, "r3", 2, kRelu, R"(, "quantizationScale": 0.0)") + ",\n" +
       activation(4, "r4", 3, kRelu, R"(, "quantizationScale": nan)") + ",\n" + output(5, 4);
-  const auto bin = flatc_binary(R"({"layers": [)" + layers + R"(], "inputIds": [0], "outputIds": [0],
-      "featureVersions": {"bindingIdsScheme": 1}})",
-                                "tensor_info_residuals");
+  const auto bin = compile(layers, "tensor_info_residuals");
   const Graph g = read(bin);
 
   const Value* r1 = value_named(g, "r1");
@@ -108,9 +113,7 @@ TEST_CASE("armnn descriptors: layers whose scalar fields differ in one value nev
                              activation(5, "r5", 4, R"({"activationFunction": "ReLu", "a": -0.0})", "") + ",\n" +
                              activation(6, "r6", 5, R"({"activationFunction": "ReLu", "b": 2.0})", "") + ",\n" +
                              output(7, 6);
-  const auto bin = flatc_binary(R"({"layers": [)" + layers + R"(], "inputIds": [0], "outputIds": [0],
-      "featureVersions": {"bindingIdsScheme": 1}})",
-                                "descriptor_memo");
+  const auto bin = compile(layers, "descriptor_memo");
   const Graph g = read(bin);
   auto check_node = [&](const std::string& name, const std::string& op, std::optional<double> b) {
     INFO(name);
@@ -137,9 +140,7 @@ TEST_CASE("armnn layer indices far past the layer count resolve, and a repeated 
   // LayerBase.index is any uint; Arm NN's serializer numbers 0, 1, 2, ... but a file may not.
   const std::string layers = input(4000000000u) + ",\n" + activation(7, "r1", 4000000000u, kRelu, "") + ",\n" +
                              activation(123456, "r2", 7, kRelu, "") + ",\n" + output(4294967295u, 123456);
-  const auto bin = flatc_binary(R"({"layers": [)" + layers + R"(], "inputIds": [0], "outputIds": [0],
-      "featureVersions": {"bindingIdsScheme": 1}})",
-                                "sparse_indices");
+  const auto bin = compile(layers, "sparse_indices");
   const Graph g = read(bin);
   const Node* r2 = node_named(g, "r2");
   REQUIRE(r2);
@@ -165,9 +166,7 @@ TEST_CASE("armnn layer indices far past the layer count resolve, and a repeated 
 
   const std::string dup = input(0) + ",\n" + activation(123456, "r1", 0, kRelu, "") + ",\n" +
                           activation(123456, "r2", 123456, kRelu, "") + ",\n" + output(3, 123456);
-  const auto dup_bin = flatc_binary(R"({"layers": [)" + dup + R"(], "inputIds": [0], "outputIds": [0],
-      "featureVersions": {"bindingIdsScheme": 1}})",
-                                    "repeated_sparse_index");
+  const auto dup_bin = compile(dup, "repeated_sparse_index");
   try {
     read(dup_bin);
     FAIL("a repeated index was accepted");

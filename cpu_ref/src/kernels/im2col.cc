@@ -24,7 +24,8 @@ ColRange col_range(int64_t w, int64_t ow, int64_t s, int64_t p, int64_t off) {
 
 }  // namespace
 
-void im2col_nchw(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float* col) {
+void im2col_nchw(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float* col,
+                 float pad) {
   const int64_t cg = g.c / g.group, P = (oy1 - oy0) * g.ow;
   std::vector<ColRange> cols(static_cast<std::size_t>(g.kw));
   for (int64_t kx = 0; kx < g.kw; ++kx) cols[kx] = col_range(g.w, g.ow, g.sw, g.pl, kx * g.dw);
@@ -37,15 +38,15 @@ void im2col_nchw(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64
         for (int64_t oy = oy0; oy < oy1; ++oy, row += g.ow) {
           const int64_t iy = oy * g.sh - g.pt + ky * g.dh;
           if (iy < 0 || iy >= g.h || r.lo == r.hi) {
-            std::fill_n(row, g.ow, 0.0f);
+            std::fill_n(row, g.ow, pad);
             continue;
           }
-          std::fill_n(row, r.lo, 0.0f);
+          std::fill_n(row, r.lo, pad);
           const float* src = plane + iy * g.w + r.ix0;
           if (g.sw == 1) std::copy_n(src, r.hi - r.lo, row + r.lo);
           else
             for (int64_t ox = r.lo; ox < r.hi; ++ox, src += g.sw) row[ox] = *src;
-          std::fill(row + r.hi, row + g.ow, 0.0f);
+          std::fill(row + r.hi, row + g.ow, pad);
         }
       }
   }

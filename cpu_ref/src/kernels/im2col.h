@@ -12,10 +12,12 @@ namespace nnbridge::cpu_ref {
 /// NCHW: col [K, P] row-major, K = (ci, ky, kx) over the cg = c / group input channels of group
 /// gi, P = (oy1 - oy0) * ow output positions of rows oy0 .. oy1 of image n:
 /// col[(ci, ky, kx)][(oy - oy0) * ow + ox] = X[n][gi * cg + ci][iy][ix] with iy = oy * sh - pt +
-/// ky * dh, ix = ox * sw - pl + kx * dw (ONNX Conv-11), or 0 outside the image. Each row of a tap
-/// is one bulk copy between two zero runs: the columns whose ix is inside the image are
-/// computed once per kx, not tested per element.
-void im2col_nchw(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float* col);
+/// ky * dh, ix = ox * sw - pl + kx * dw (ONNX Conv-11), or `pad` outside the image (0 for a
+/// convolution; the integer convolutions pad with x_zero_point). Each row of a tap is one bulk
+/// copy between two padding runs: the columns whose ix is inside the image are computed once per
+/// kx, not tested per element.
+void im2col_nchw(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float* col,
+                 float pad = 0.0f);
 
 /// NHWC: col [P, K] row-major, K = (ky, kx, ci): col[(oy - oy0) * ow + ox][(ky, kx, ci)] =
 /// X[n][iy][ix][gi * cg + ci], or 0 outside the image (the same iy, ix).

@@ -65,7 +65,7 @@ const float* shifted_x(std::span<const float* const> in, const IntegerConvArgs& 
 }
 
 Kernel igemm_kernel(const KernelContext& ctx, const Conv3dGeom& g, const ConvGeom& cv, const IntegerConvArgs& a,
-                    const Requantize& requantize, int64_t K, int64_t nx, int64_t rows, int64_t blocks, int threads,
+                    const Requantize& requantize, int64_t K, int64_t rows, int64_t blocks, int threads,
                     std::shared_ptr<const std::vector<IgemmA>> wq);
 
 // The igemm path (igemm/igemm.h) of a 2-D NCHW convolution that is not depthwise, or null: W
@@ -73,7 +73,7 @@ Kernel igemm_kernel(const KernelContext& ctx, const Conv3dGeom& g, const ConvGeo
 // integers are packed as int8 per group at prepare, and W is marked read at prepare only, so
 // its float32 form is never made.
 Kernel igemm_conv(const KernelContext& ctx, const Conv3dGeom& g, const ConvGeom& cv, const IntegerConvArgs& a,
-                  const Requantize& requantize, int64_t K, int64_t nx, int64_t rows, int64_t blocks, int threads) {
+                  const Requantize& requantize, int64_t K, int64_t rows, int64_t blocks, int threads) {
   const DataType xt = ctx.in[0].dtype;
   const exec::FloatConstant *wc = ctx.constants[a.w], *wzc = ctx.has_input(a.wzp) ? ctx.constants[a.wzp] : nullptr;
   if (!igemm_available() || !wc || (ctx.has_input(a.wzp) && !wzc) || K > kIgemmMaxK ||
@@ -92,7 +92,7 @@ Kernel igemm_conv(const KernelContext& ctx, const Conv3dGeom& g, const ConvGeom&
     const int8_t* w = reinterpret_cast<const int8_t*>(raw->data());
     for (int64_t gi = 0; gi < g.group; ++gi) packed->push_back(igemm_pack_a(w + gi * g.mg * K, g.mg, K, K));
     ctx.prepared_only(a.w);
-    return igemm_kernel(ctx, g, cv, a, requantize, K, nx, rows, blocks, threads, std::move(packed));
+    return igemm_kernel(ctx, g, cv, a, requantize, K, rows, blocks, threads, std::move(packed));
   }
   std::vector<int8_t> w8(static_cast<std::size_t>(g.M * K));  // [M, K], K = (ci, ky, kx)
   bool fits = true;
@@ -120,12 +120,12 @@ Kernel igemm_conv(const KernelContext& ctx, const Conv3dGeom& g, const ConvGeom&
   if (!fits) return nullptr;
   for (int64_t gi = 0; gi < g.group; ++gi) packed->push_back(igemm_pack_a(w8.data() + gi * g.mg * K, g.mg, K, K));
   ctx.prepared_only(a.w);
-  return igemm_kernel(ctx, g, cv, a, requantize, K, nx, rows, blocks, threads, std::move(packed));
+  return igemm_kernel(ctx, g, cv, a, requantize, K, rows, blocks, threads, std::move(packed));
 }
 
 // The igemm convolution's kernel on weights packed per group.
 Kernel igemm_kernel(const KernelContext& ctx, const Conv3dGeom& g, const ConvGeom& cv, const IntegerConvArgs& a,
-                    const Requantize& requantize, int64_t K, int64_t nx, int64_t rows, int64_t blocks, int threads,
+                    const Requantize& requantize, int64_t K, int64_t rows, int64_t blocks, int threads,
                     std::shared_ptr<const std::vector<IgemmA>> wq) {
   const DataType xt = ctx.in[0].dtype;
   const int64_t P = cv.oh * cv.ow;
@@ -136,10 +136,10 @@ Kernel igemm_kernel(const KernelContext& ctx, const Conv3dGeom& g, const ConvGeo
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     const float xz = at_or(input_or_null(in, a.xzp), a.xz_count, 0);
     const float z = xz + unsigned_shift;  // X - xz + z is X's value in the uint8 range
-    // Read in place, X itself is packed with unsigned_shift added (X + shift = X - xz + z);
-    // the patches of im2col are X - xz, padded with 0, and get z added.
-    const float* xs = direct ? in[0] : shifted_x(in, a, nx);
-    const float add = direct ? unsigned_shift : z;
+    // X itself is packed with unsigned_shift added (X + shift = X - xz + z), read in place or
+    // through im2col, whose padding holds xz (a tap in the padding is X = xz: stored z).
+    const float* xs = in[0];
+    const float add = unsigned_shift;
     float* Y = out[0];
     parallel_for(threads, g.N * g.group * blocks, [&](int64_t item) {
       const int64_t rb = item % blocks, gi = (item / blocks) % g.group, n = item / (blocks * g.group);
@@ -160,7 +160,7 @@ Kernel igemm_kernel(const KernelContext& ctx, const Conv3dGeom& g, const ConvGeo
         patches = xs + ((n * g.C + gi * g.cg) * cv.h + oy0) * cv.w;
         ldb = cv.h * cv.w;
       } else {
-        im2col_nchw(cv, xs, n, gi, oy0, oy1, col);
+        im2col_nchw(cv, xs, n, gi, oy0, oy1, col, xz);
       }
       igemm_pack_b(patches, K, Pb, ldb, add, bq);
       const IgemmA& wg = (*wq)[static_cast<std::size_t>(gi)];
@@ -254,7 +254,7 @@ Kernel make_integer_conv_fast(const KernelContext& ctx, const Conv3dGeom& g, con
   const int64_t blocks = (cv.oh + rows - 1) / rows;
 
   if (!depthwise)
-    if (Kernel k = igemm_conv(ctx, g, cv, a, requantize, K, nx, rows, blocks, threads)) return k;
+    if (Kernel k = igemm_conv(ctx, g, cv, a, requantize, K, rows, blocks, threads)) return k;
   // The GEMM reads a constant OIHW W whose zero points are all 0 (symmetric int8 weights, the
   // usual export) as it is: a view of the plan's constant, no copy.
   bool wz_zero = !ctx.has_input(a.wzp);

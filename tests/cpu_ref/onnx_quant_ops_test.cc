@@ -314,6 +314,14 @@ TEST_CASE("cpu onnx quant ops: integer convolutions whose W minus w_zero_point f
   SUBCASE("depthwise 3x3, dilation 2, pads 2; uint8 X with zero point 255, uint8 W with zero points 0, 7, 128, 255") {
     check_integer_conv<uint8_t, uint8_t>({4, 12, 12, 4, 4, 3, 3, {1, 1}, {2, 2, 2, 2}, {2, 2}}, uint8_t{255}, U8{0, 7, 128, 255});
   }
+  // The int8 GEMM packs the patches 64 rows of K at a time: K = 135 (the last chunk 7 rows, not
+  // whole quads) and K = 144 (chunks of 64, 64, 16).
+  SUBCASE("3x3 over 15 channels, K = 135, padded, stride 2") {
+    check_integer_conv<uint8_t, int8_t>({15, 9, 11, 5, 1, 3, 3, {2, 2}, {1, 1, 1, 1}, {1, 1}}, uint8_t{77}, std::vector<int8_t>(5, 0));
+  }
+  SUBCASE("3x3 over 16 channels, K = 144, int8 X") {
+    check_integer_conv<int8_t, int8_t>({16, 8, 8, 7, 1, 3, 3, {1, 1}, {1, 0, 2, 1}, {1, 1}}, int8_t{-9}, std::vector<int8_t>(7, 0));
+  }
   SUBCASE("1x1, stride 2; 13 output channels (row tails)") {
     check_integer_conv<int8_t, int8_t>({20, 5, 7, 13, 1, 1, 1, {2, 2}, {0, 0, 0, 0}, {1, 1}}, int8_t{127}, std::vector<int8_t>(13, 0));
   }

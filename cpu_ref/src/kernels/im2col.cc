@@ -26,29 +26,32 @@ ColRange col_range(int64_t w, int64_t ow, int64_t s, int64_t p, int64_t off) {
 
 void im2col_nchw(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float* col,
                  float pad) {
+  im2col_nchw_rows(g, x, n, gi, oy0, oy1, 0, g.c / g.group * g.kh * g.kw, col, pad);
+}
+
+void im2col_nchw_rows(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, int64_t k0,
+                      int64_t k1, float* col, float pad) {
   const int64_t cg = g.c / g.group, P = (oy1 - oy0) * g.ow;
   std::vector<ColRange> cols(static_cast<std::size_t>(g.kw));
   for (int64_t kx = 0; kx < g.kw; ++kx) cols[kx] = col_range(g.w, g.ow, g.sw, g.pl, kx * g.dw);
-  for (int64_t ci = 0; ci < cg; ++ci) {
+  for (int64_t k = k0; k < k1; ++k) {
+    const int64_t ci = k / (g.kh * g.kw), ky = k / g.kw % g.kh, kx = k % g.kw;
     const float* plane = x + (n * g.c + gi * cg + ci) * g.h * g.w;
-    for (int64_t ky = 0; ky < g.kh; ++ky)
-      for (int64_t kx = 0; kx < g.kw; ++kx) {
-        float* row = col + ((ci * g.kh + ky) * g.kw + kx) * P;
-        const ColRange r = cols[kx];
-        for (int64_t oy = oy0; oy < oy1; ++oy, row += g.ow) {
-          const int64_t iy = oy * g.sh - g.pt + ky * g.dh;
-          if (iy < 0 || iy >= g.h || r.lo == r.hi) {
-            std::fill_n(row, g.ow, pad);
-            continue;
-          }
-          std::fill_n(row, r.lo, pad);
-          const float* src = plane + iy * g.w + r.ix0;
-          if (g.sw == 1) std::copy_n(src, r.hi - r.lo, row + r.lo);
-          else
-            for (int64_t ox = r.lo; ox < r.hi; ++ox, src += g.sw) row[ox] = *src;
-          std::fill(row + r.hi, row + g.ow, pad);
-        }
+    float* row = col + (k - k0) * P;
+    const ColRange r = cols[kx];
+    for (int64_t oy = oy0; oy < oy1; ++oy, row += g.ow) {
+      const int64_t iy = oy * g.sh - g.pt + ky * g.dh;
+      if (iy < 0 || iy >= g.h || r.lo == r.hi) {
+        std::fill_n(row, g.ow, pad);
+        continue;
       }
+      std::fill_n(row, r.lo, pad);
+      const float* src = plane + iy * g.w + r.ix0;
+      if (g.sw == 1) std::copy_n(src, r.hi - r.lo, row + r.lo);
+      else
+        for (int64_t ox = r.lo; ox < r.hi; ++ox, src += g.sw) row[ox] = *src;
+      std::fill(row + r.hi, row + g.ow, pad);
+    }
   }
 }
 

@@ -18,6 +18,9 @@ namespace nnbridge::cpu_ref {
 /// kx, not tested per element.
 void im2col_nchw(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float* col,
                  float pad = 0.0f);
+/// Rows k0 .. k1 of im2col_nchw's col only, from col[0] on ([k1 - k0, P]).
+void im2col_nchw_rows(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, int64_t k0,
+                      int64_t k1, float* col, float pad = 0.0f);
 
 /// NHWC: col [P, K] row-major, K = (ky, kx, ci): col[(oy - oy0) * ow + ox][(ky, kx, ci)] =
 /// X[n][iy][ix][gi * cg + ci], or 0 outside the image (the same iy, ix).

@@ -146,23 +146,26 @@ Kernel igemm_kernel(const KernelContext& ctx, const Conv3dGeom& g, const ConvGeo
       const int64_t oy0 = rb * rows, oy1 = std::min(cv.oh, oy0 + rows), Pb = (oy1 - oy0) * cv.ow, mg = g.mg;
       if (Pb <= 0 || mg <= 0) return;
       const int64_t cols = igemm_columns(Pb);
-      const std::size_t col_floats = direct ? 0 : static_cast<std::size_t>(K * Pb);
+      // The patches go through a float buffer kChunkRows rows of K at a time (a multiple of 4:
+      // each chunk fills whole quads), small enough to stay in cache until packed.
+      constexpr int64_t kChunkRows = 64;
+      const std::size_t col_floats = direct ? 0 : static_cast<std::size_t>(std::min(K, kChunkRows) * Pb);
       const std::size_t b_floats = (igemm_b_bytes(K, Pb) + 3) / 4;
-      // One scratch block: the patches [K, Pb] (unless read in place), their uint8 quads, the
+      // One scratch block: a chunk of the patches (unless read in place), their uint8 quads, the
       // int32 sums [mg, cols], a row of sums in double.
       float* col = thread_scratch(col_floats + b_floats + static_cast<std::size_t>(mg * cols + 2 * Pb + 2));
       uint8_t* bq = reinterpret_cast<uint8_t*>(col + col_floats);
       int32_t* acc = reinterpret_cast<int32_t*>(col + col_floats + b_floats);
       double* sum = reinterpret_cast<double*>(acc + mg * cols + ((col_floats + b_floats + mg * cols) % 2));  // 8-byte aligned
-      const float* patches = col;
-      int64_t ldb = Pb;
       if (direct) {
-        patches = xs + ((n * g.C + gi * g.cg) * cv.h + oy0) * cv.w;
-        ldb = cv.h * cv.w;
+        igemm_pack_b(xs + ((n * g.C + gi * g.cg) * cv.h + oy0) * cv.w, K, Pb, cv.h * cv.w, add, bq);
       } else {
-        im2col_nchw(cv, xs, n, gi, oy0, oy1, col, xz);
+        for (int64_t k0 = 0; k0 < K; k0 += kChunkRows) {
+          const int64_t k1 = std::min(K, k0 + kChunkRows);
+          im2col_nchw_rows(cv, xs, n, gi, oy0, oy1, k0, k1, col, xz);
+          igemm_pack_b(col, k1 - k0, Pb, Pb, add, bq + (k0 / 4) * cols * 4);
+        }
       }
-      igemm_pack_b(patches, K, Pb, ldb, add, bq);
       const IgemmA& wg = (*wq)[static_cast<std::size_t>(gi)];
       igemm(wg, bq, Pb, acc, cols);
       const int64_t zi = static_cast<int64_t>(z);

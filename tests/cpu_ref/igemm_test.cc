@@ -16,9 +16,18 @@ using namespace nnbridge::cpu_ref;
 
 namespace {
 
-// C = A * B through igemm, A [m][k] int8, B [k][n] holding integers as floats minus `add`.
-std::vector<int32_t> product(const std::vector<int8_t>& a, const std::vector<float>& b, int64_t m, int64_t n, int64_t k, float add) {
-  const IgemmA pa = igemm_pack_a(a.data(), m, k, k);
+// C = A * B through igemm, A [m][k] int8, B [k][n] holding integers as floats minus `add`; A
+// packed, or read in place (igemm_view_a) from rows `lda` bytes apart whose bytes past k hold
+// `filler` (they must not count).
+std::vector<int32_t> product(const std::vector<int8_t>& a, const std::vector<float>& b, int64_t m, int64_t n, int64_t k, float add,
+                             bool in_place = false, int64_t lda = 0, int8_t filler = 0) {
+  std::vector<int8_t> rows;
+  if (in_place) {
+    lda = std::max(lda, k);
+    rows.assign(static_cast<std::size_t>(m * lda), filler);
+    for (int64_t i = 0; i < m; ++i) std::copy_n(a.begin() + i * k, k, rows.begin() + i * lda);
+  }
+  const IgemmA pa = in_place ? igemm_view_a(rows.data(), m, k, lda) : igemm_pack_a(a.data(), m, k, k);
   std::vector<uint8_t> pb(igemm_b_bytes(k, n), 0xAB);  // every byte written by the packing
   igemm_pack_b(b.data(), k, n, n, add, pb.data());
   const int64_t cols = igemm_columns(n);
@@ -62,6 +71,31 @@ TEST_CASE("cpu igemm: int8 x uint8 products against int64 sums, with row, column
         for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(static_cast<int>((i * 91 + 3) % 256) - 100);
         CHECK(product(a, b, m, n, k, 100.0f) == expected(a, b, m, n, k, 100.0f));
       }
+}
+
+TEST_CASE("cpu igemm: A read in place gives the int64 sums, with row and column tails and rows apart") {
+  if (!igemm_available()) {
+    MESSAGE("skipped: no AVX-512 VNNI here");
+    return;
+  }
+  for (int64_t m : {1, 5, 6, 7, 13})
+    for (int64_t n : {1, 17, 70})
+      for (int64_t k : {4, 8, 36, 300})
+        for (int64_t lda : {k, k + 5}) {
+          CAPTURE(m);
+          CAPTURE(n);
+          CAPTURE(k);
+          CAPTURE(lda);
+          std::vector<int8_t> a(static_cast<std::size_t>(m * k));
+          std::vector<float> b(static_cast<std::size_t>(k * n));
+          for (std::size_t i = 0; i < a.size(); ++i) a[i] = static_cast<int8_t>(static_cast<int>((i * 53 + 7) % 256) - 128);
+          for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>((i * 29 + 5) % 256);
+          CHECK(product(a, b, m, n, k, 0.0f, true, lda, int8_t{127}) == expected(a, b, m, n, k, 0.0f));
+        }
+  // Row sums (the zero-point correction) of the in-place form, by hand: 1 + 2 + 3 - 4 and -128 * 4.
+  const std::vector<int8_t> two{1, 2, 3, -4, -128, -128, -128, -128};
+  CHECK(igemm_view_a(two.data(), 2, 4, 4).row_sum == std::vector<int64_t>{2, -512});
+  CHECK_THROWS_AS(igemm_view_a(two.data(), 1, 6, 8), nnbridge::Error);  // k not a multiple of 4
 }
 
 TEST_CASE("cpu igemm: the largest k keeps every sum in int32, and out-of-range B values clamp to uint8") {
@@ -155,4 +189,48 @@ TEST_CASE("cpu igemm: a QLinearConv plan never widens its packed int8 weights to
   const TensorMap out = run(g, {{"x0", HostTensor::from_values<uint8_t>(u8x, std::vector<uint8_t>(static_cast<std::size_t>(C * H * H), 130))}});
   CHECK(out.at("y0").element_count() == static_cast<std::size_t>(M * H * H));
   CHECK(exec::FloatConstant::converted_elements() - before < 200);
+}
+
+TEST_CASE("cpu igemm: a plan whose int8 weights are read in place outlives the graph they came from") {
+  if (!igemm_available()) {
+    MESSAGE("skipped: no AVX-512 VNNI here");
+    return;
+  }
+  // 1x1 QLinearConv, C = 8 (K = 8, a multiple of 4: W is read where it lies), W[m][c] = m + 1,
+  // X = 3 everywhere, x_zp 0, every scale 1, y_zp 0: by hand y[m] = 8 * 3 * (m + 1) = 24 (m + 1).
+  // The graph is gone before the run, so the plan must hold W's bytes itself (the kernel keeps a
+  // reference besides the plan's constants); an AddressSanitizer build (make test-sanitize)
+  // also reports a read of freed bytes.
+  using namespace nnbridge;
+  using namespace nnbridge::test;
+  const int64_t C = 8, M = 4, H = 2;
+  std::vector<int8_t> w(static_cast<std::size_t>(M * C));
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t c = 0; c < C; ++c) w[static_cast<std::size_t>(m * C + c)] = static_cast<int8_t>(m + 1);
+  const TensorType u8x = typed(DataType::UInt8, {1, C, H, H});
+  std::unique_ptr<Plan> plan;
+  {
+    Graph g = OneNode("QLinearConv")
+                  .in(u8x)
+                  .constant(f32({}), std::vector<float>{1.0f})
+                  .constant(typed(DataType::UInt8, {}), std::vector<uint8_t>{0})
+                  .constant(typed(DataType::Int8, {M, C, 1, 1}), w)
+                  .constant(f32({}), std::vector<float>{1.0f})
+                  .constant(typed(DataType::Int8, {}), std::vector<int8_t>{0})
+                  .constant(f32({}), std::vector<float>{1.0f})
+                  .constant(typed(DataType::UInt8, {}), std::vector<uint8_t>{0})
+                  .done(typed(DataType::UInt8, {1, M, H, H}));
+    cpu_ref::register_backend();
+    plan = find_backend("cpu")->prepare(g, {});
+  }
+  // Small blocks of every size, filled with -99, take the graph's freed memory (the allocator
+  // hands freed blocks out again first), so a plain build sees the read too.
+  std::vector<std::vector<int8_t>> scribble;
+  for (std::size_t size = 1; size <= 512; ++size)
+    for (int r = 0; r < 4; ++r) scribble.emplace_back(size, int8_t{-99});
+  const TensorMap out = plan->run({{"x0", HostTensor::from_values<uint8_t>(u8x, std::vector<uint8_t>(static_cast<std::size_t>(C * H * H), 3))}});
+  std::vector<uint8_t> want;
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t p = 0; p < H * H; ++p) want.push_back(static_cast<uint8_t>(24 * (m + 1)));
+  CHECK(y_of<uint8_t>(out) == want);
 }

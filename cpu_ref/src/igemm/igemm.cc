@@ -14,6 +14,7 @@ namespace nnbridge::cpu_ref {
 namespace igemm_avx512vnni {
 void pack_b(const float* b, int64_t k, int64_t n, int64_t ldb, float add, int64_t columns, uint8_t* out);
 void run(const int32_t* quads, int64_t m, int64_t kq, const uint8_t* b, int64_t columns, int32_t* c, int64_t ldc);
+void run_rows(const int8_t* a, int64_t lda, int64_t m, int64_t kq, const uint8_t* b, int64_t columns, int32_t* c, int64_t ldc);
 void to_double(const int32_t* acc, int64_t n, int64_t correction, double* out);
 void requantize(const int32_t* acc, int64_t n, int64_t correction, double bias, double multiplier, double y_zero, double lo,
                 double hi, float* y);
@@ -73,6 +74,19 @@ IgemmA igemm_pack_a(const int8_t* a, int64_t m, int64_t k, int64_t lda) {
   return p;
 }
 
+IgemmA igemm_view_a(const int8_t* a, int64_t m, int64_t k, int64_t lda) {
+  if (k % 4 != 0) throw Error(ErrorId::InvalidOther, "igemm_view_a: k must be a multiple of 4");
+  IgemmA p;
+  p.m = m, p.k = k, p.rows = a, p.lda = lda;
+  p.row_sum.assign(static_cast<std::size_t>(m), 0);
+  for (int64_t i = 0; i < m; ++i) {
+    int64_t sum = 0;
+    for (int64_t kk = 0; kk < k; ++kk) sum += a[i * lda + kk];
+    p.row_sum[static_cast<std::size_t>(i)] = sum;
+  }
+  return p;
+}
+
 void igemm_pack_b(const float* b, int64_t k, int64_t n, int64_t ldb, float add, uint8_t* out) {
 #if defined(NNBRIDGE_IGEMM_X86)
   igemm_avx512vnni::pack_b(b, k, n, ldb, add, igemm_columns(n), out);
@@ -84,7 +98,8 @@ void igemm_pack_b(const float* b, int64_t k, int64_t n, int64_t ldb, float add, 
 
 void igemm(const IgemmA& a, const uint8_t* b, int64_t n, int32_t* c, int64_t ldc) {
 #if defined(NNBRIDGE_IGEMM_X86)
-  igemm_avx512vnni::run(a.quads.data(), a.m, (a.k + 3) / 4, b, igemm_columns(n), c, ldc);
+  if (a.rows) igemm_avx512vnni::run_rows(a.rows, a.lda, a.m, a.k / 4, b, igemm_columns(n), c, ldc);
+  else igemm_avx512vnni::run(a.quads.data(), a.m, (a.k + 3) / 4, b, igemm_columns(n), c, ldc);
 #else
   (void)a, (void)b, (void)n, (void)c, (void)ldc;
   unavailable();

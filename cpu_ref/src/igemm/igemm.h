@@ -19,16 +19,24 @@ constexpr int64_t kIgemmColumns = 32;
 /// The largest k whose sums fit int32 for any int8 A and uint8 B: k * 128 * 255 < 2^31.
 constexpr int64_t kIgemmMaxK = 65792;
 
-/// A [m][k] int8 matrix packed for igemm(): rows in blocks of kIgemmRows (the last padded with
-/// zero rows), k in quads of 4 consecutive values (the last padded with zeros), one int32 per quad.
+/// A [m][k] int8 matrix for igemm(), in one of two forms:
+/// - packed: rows in blocks of kIgemmRows (the last padded with zero rows), k in quads of 4
+///   consecutive values (the last padded with zeros), one int32 per quad;
+/// - in place: A's own rows, read where they lie, 4 bytes at a time (k a multiple of 4), so the
+///   weights are neither copied nor faulted in twice at prepare.
 struct IgemmA {
   int64_t m = 0, k = 0;
-  std::vector<int32_t> quads;    ///< [ceil(m / kIgemmRows)][ceil(k / 4)][kIgemmRows]
+  std::vector<int32_t> quads;    ///< packed: [ceil(m / kIgemmRows)][ceil(k / 4)][kIgemmRows]; empty in place
+  const int8_t* rows = nullptr;  ///< in place: A[i][kk] = rows[i * lda + kk]; null when packed
+  int64_t lda = 0;
   std::vector<int64_t> row_sum;  ///< per row i: the sum over k of A[i][k]
 };
 
 /// Packs A[i][kk] = a[i * lda + kk], i < m, kk < k.
 IgemmA igemm_pack_a(const int8_t* a, int64_t m, int64_t k, int64_t lda);
+/// A[i][kk] = a[i * lda + kk] in place (only row_sum is made); k must be a multiple of 4
+/// (Error(Invalid) otherwise), and `a` must outlive every igemm() call on the result.
+IgemmA igemm_view_a(const int8_t* a, int64_t m, int64_t k, int64_t lda);
 
 /// Whether igemm_pack_b() and igemm() run here: the CPU has AVX-512 F, BW and VNNI, the OS saves
 /// their registers, the build has the kernel (GCC on x86-64), and NNBRIDGE_CPU_SIMD does not cap

@@ -19,21 +19,37 @@ inline void dot(__m512i& lo, __m512i& hi, __m512i b0, __m512i b1, int32_t quad) 
   hi = _mm512_dpbusd_epi32(hi, b1, s);
 }
 
-// Rows [0, R) of one row block (quads [kq][kRows]) times 32 columns of B (quads [kq][columns][4],
-// starting at this tile's first column), into C.
-template <int R>
-void tile(const int32_t* a, const uint8_t* b, int64_t columns, int64_t kq, int32_t* c, int64_t ldc) {
+// A's quads, packed: row r's quad q of a row block at a[q * kRows + r].
+struct PackedA {
+  const int32_t* a;
+  int32_t operator()(int64_t q, int r) const { return a[q * kRows + r]; }
+};
+// A's quads in place: row r's quad q at bytes 4q .. 4q+3 of row r (rows lda bytes apart).
+struct RowsA {
+  const int8_t* a;
+  int64_t lda;
+  int32_t operator()(int64_t q, int r) const {
+    int32_t v;
+    __builtin_memcpy(&v, a + r * lda + 4 * q, 4);
+    return v;
+  }
+};
+
+// Rows [0, R) of one row block of A times 32 columns of B (quads [kq][columns][4], starting at
+// this tile's first column), into C.
+template <int R, class A>
+void tile(A a, const uint8_t* b, int64_t columns, int64_t kq, int32_t* c, int64_t ldc) {
   const __m512i z = _mm512_setzero_si512();
   __m512i c00 = z, c01 = z, c10 = z, c11 = z, c20 = z, c21 = z, c30 = z, c31 = z, c40 = z, c41 = z, c50 = z, c51 = z;
   const int64_t stride = columns * 4;
-  for (int64_t q = 0; q < kq; ++q, a += kRows, b += stride) {
+  for (int64_t q = 0; q < kq; ++q, b += stride) {
     const __m512i b0 = _mm512_loadu_si512(b), b1 = _mm512_loadu_si512(b + 64);
-    dot(c00, c01, b0, b1, a[0]);
-    if constexpr (R > 1) dot(c10, c11, b0, b1, a[1]);
-    if constexpr (R > 2) dot(c20, c21, b0, b1, a[2]);
-    if constexpr (R > 3) dot(c30, c31, b0, b1, a[3]);
-    if constexpr (R > 4) dot(c40, c41, b0, b1, a[4]);
-    if constexpr (R > 5) dot(c50, c51, b0, b1, a[5]);
+    dot(c00, c01, b0, b1, a(q, 0));
+    if constexpr (R > 1) dot(c10, c11, b0, b1, a(q, 1));
+    if constexpr (R > 2) dot(c20, c21, b0, b1, a(q, 2));
+    if constexpr (R > 3) dot(c30, c31, b0, b1, a(q, 3));
+    if constexpr (R > 4) dot(c40, c41, b0, b1, a(q, 4));
+    if constexpr (R > 5) dot(c50, c51, b0, b1, a(q, 5));
   }
   auto store = [&](int64_t r, __m512i lo, __m512i hi) {
     _mm512_storeu_si512(c + r * ldc, lo);
@@ -74,10 +90,15 @@ void pack_b(const float* b, int64_t k, int64_t n, int64_t ldb, float add, int64_
   }
 }
 
-void run(const int32_t* quads, int64_t m, int64_t kq, const uint8_t* b, int64_t columns, int32_t* c, int64_t ldc) {
+namespace {
+
+// Every tile of C: row blocks of A (`block(i)` gives block i / kRows's accessor) times 32-column
+// tiles of B.
+template <class Block>
+void tiles(Block block, int64_t m, int64_t kq, const uint8_t* b, int64_t columns, int32_t* c, int64_t ldc) {
   for (int64_t j = 0; j < columns; j += 32)
     for (int64_t i = 0; i < m; i += kRows) {
-      const int32_t* a = quads + i * kq;  // row block i / kRows
+      const auto a = block(i);
       const uint8_t* bt = b + j * 4;
       int32_t* ct = c + i * ldc + j;
       switch (m - i < kRows ? m - i : kRows) {
@@ -89,6 +110,16 @@ void run(const int32_t* quads, int64_t m, int64_t kq, const uint8_t* b, int64_t 
         default: tile<1>(a, bt, columns, kq, ct, ldc); break;
       }
     }
+}
+
+}  // namespace
+
+void run(const int32_t* quads, int64_t m, int64_t kq, const uint8_t* b, int64_t columns, int32_t* c, int64_t ldc) {
+  tiles([&](int64_t i) { return PackedA{quads + i * kq}; }, m, kq, b, columns, c, ldc);
+}
+
+void run_rows(const int8_t* a, int64_t lda, int64_t m, int64_t kq, const uint8_t* b, int64_t columns, int32_t* c, int64_t ldc) {
+  tiles([&](int64_t i) { return RowsA{a + i * lda, lda}; }, m, kq, b, columns, c, ldc);
 }
 
 void to_double(const int32_t* acc, int64_t n, int64_t correction, double* out) {

@@ -69,9 +69,10 @@ Kernel igemm_kernel(const KernelContext& ctx, const Conv3dGeom& g, const ConvGeo
                     std::shared_ptr<const std::vector<IgemmA>> wq);
 
 // The igemm path (igemm/igemm.h) of a 2-D NCHW convolution that is not depthwise, or null: W
-// constant, every W - w_zero_point within int8, X int8 or uint8, K <= kIgemmMaxK. W's stored
-// integers are packed as int8 per group at prepare, and W is marked read at prepare only, so
-// its float32 form is never made.
+// constant, every W - w_zero_point within int8, X int8 or uint8, K <= kIgemmMaxK. Symmetric int8
+// W with K a multiple of 4 is read in place (its rows are igemm's A as they are), any other W's
+// integers are packed as int8 per group at prepare; W is marked read at prepare only, so its
+// float32 form is never made.
 Kernel igemm_conv(const KernelContext& ctx, const Conv3dGeom& g, const ConvGeom& cv, const IntegerConvArgs& a,
                   const Requantize& requantize, int64_t K, int64_t rows, int64_t blocks, int threads) {
   const DataType xt = ctx.in[0].dtype;
@@ -88,8 +89,22 @@ Kernel igemm_conv(const KernelContext& ctx, const Conv3dGeom& g, const ConvGeom&
   auto packed = std::make_shared<std::vector<IgemmA>>();
   bool zero_wz = true;
   for (int64_t o = 0; o < g.M; ++o) zero_wz = zero_wz && at_or(wz, a.wz_count, o) == 0.0f;
-  if (s8 && g.wl == 0 && zero_wz) {  // symmetric int8 OIHW: W's own bytes are [M, K], packed from there
+  if (s8 && g.wl == 0 && zero_wz) {  // symmetric int8 OIHW: W's own bytes are [M, K]
     const int8_t* w = reinterpret_cast<const int8_t*>(raw->data());
+    if (K % 4 == 0) {
+      // Read where they lie (igemm_view_a): the kernel holds a copy of the Buffer (a view shares
+      // its owner), so the bytes live as long as the plan.
+      struct Held {
+        Buffer bytes;
+        std::vector<IgemmA> a;
+      };
+      auto held = std::make_shared<Held>(Held{*raw, {}});
+      const int8_t* wb = reinterpret_cast<const int8_t*>(held->bytes.data());
+      for (int64_t gi = 0; gi < g.group; ++gi) held->a.push_back(igemm_view_a(wb + gi * g.mg * K, g.mg, K, K));
+      ctx.prepared_only(a.w);
+      return igemm_kernel(ctx, g, cv, a, requantize, K, rows, blocks, threads,
+                          std::shared_ptr<const std::vector<IgemmA>>(held, &held->a));
+    }
     for (int64_t gi = 0; gi < g.group; ++gi) packed->push_back(igemm_pack_a(w + gi * g.mg * K, g.mg, K, K));
     ctx.prepared_only(a.w);
     return igemm_kernel(ctx, g, cv, a, requantize, K, rows, blocks, threads, std::move(packed));

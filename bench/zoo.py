@@ -3,7 +3,7 @@
 
 usage: bench/zoo.py BUILD_DIR [--models a,b] [--threads 1,2] [--seconds S] [--min-runs N]
                     [--rounds R] [--dir DIR] [--engines torch,ort,nnbridge] [--baseline PYDIR]
-                    [--quantized]
+                    [--quantized] [--cpus 0,1]
 
 Exports torchvision 0.14 architectures (random weights, seed 0, eval mode) with
 torch.onnx.export (opset 13, batch 1, 3x224x224) and one random input (seed 1), then times,
@@ -18,11 +18,16 @@ idle threads never compete with another's):
 - PyTorch: the torchvision module the file was exported from (same weights), under
   torch.inference_mode(), torch.set_num_threads(T).
 
+Each child is pinned to the same T CPUs for every engine (the last T of the CPUs this process
+may use, or --cpus), so that a 1-thread run of each engine uses the same core: on a virtual
+machine one vCPU can be much slower than another for minutes at a time (the one taking the
+interrupts, or one that shares its core with a neighbour), and an unpinned child lands on either.
 Each child runs one untimed inference, then times inferences until S seconds and N runs have
 passed; the table gives the median over all runs of R rounds (rounds alternate the engines, so
-load from other processes falls on all of them). With --baseline PYDIR a second nnbridge
-Python package (an older build's BUILD/python copied aside) is timed in the same rounds, so a
-change can be measured against its baseline in one run. Outputs are compared with ONNX
+load from other processes falls on all of them), and the ratio to ONNX Runtime is the median
+over rounds of the two engines' medians in the same round (their children run back to back).
+With --baseline PYDIR a second nnbridge Python package (an older build's BUILD/python copied
+aside) is timed in the same rounds, so a change can be measured against its baseline in one run. Outputs are compared with ONNX
 Runtime's: max |y - y_ORT| / max |y_ORT| (random weights shrink some networks' outputs to 1e-15). Peak RSS is the child's ru_maxrss (includes the interpreter:
 Python + NumPy for nnbridge, Node.js for ONNX Runtime). Nothing is asserted: it is a benchmark.
 
@@ -111,9 +116,17 @@ def child(args):
     print(json.dumps({"prepare_ms": prepare_ms, "times_ms": times}))
 
 
-def spawn_rss(cmd):
-    """Runs cmd; returns the JSON of its last stdout line, with the child's peak RSS (MiB, wait4)."""
-    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+def pinned_cpus(args, threads):
+    """The CPUs a child running `threads` threads is pinned to: the last `threads` of --cpus (or
+    of this process's affinity set), fewer when there are fewer."""
+    allowed = sorted(int(c) for c in args.cpus.split(",")) if args.cpus else sorted(os.sched_getaffinity(0))
+    return set(allowed[-threads:])
+
+
+def spawn_rss(cmd, cpus):
+    """Runs cmd on `cpus`; returns the JSON of its last stdout line, with the child's peak RSS (MiB, wait4)."""
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                         preexec_fn=lambda: os.sched_setaffinity(0, cpus))
     out = p.stdout.read()
     err = p.stderr.read()
     _, status, usage = os.wait4(p.pid, 0)
@@ -153,6 +166,7 @@ def main():
     ap.add_argument("--pydir", help=argparse.SUPPRESS)
     ap.add_argument("--export", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--json", help="also write the raw results to this file")
+    ap.add_argument("--cpus", help="the CPUs children may be pinned to (comma-separated ids); default: this process's")
     ap.add_argument("--quantized", action="store_true", help="also time NAME_qlinear (every Conv as QLinearConv)")
     ap.add_argument("--quantize", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -171,6 +185,13 @@ def main():
         return None
     if not args.build:
         ap.error("BUILD_DIR is required")
+    if args.cpus:
+        try:
+            wanted = {int(c) for c in args.cpus.split(",")}
+        except ValueError:
+            ap.error("--cpus takes comma-separated CPU ids, not %r" % args.cpus)
+        if not wanted <= os.sched_getaffinity(0):
+            ap.error("--cpus %s: this process may only use CPUs %s" % (args.cpus, ",".join(map(str, sorted(os.sched_getaffinity(0))))))
     pydir = os.path.join(os.path.abspath(args.build), "python")
     engines = args.engines.split(",")
     if "ort" in engines and not os.path.isdir(os.path.join(HERE, "node_modules", "onnxruntime-node")):
@@ -203,9 +224,10 @@ def main():
                     if e == "torch" and name.endswith("_qlinear"):
                         continue  # the torchvision module is the float model
                     pd = args.baseline if e == "nnbridge-baseline" else pydir
-                    res = spawn_rss(engine_cmd(e, args, name, t, pd))
-                    acc = results.setdefault((name, t, e), {"times_ms": [], "prepare_ms": [], "rss_mib": 0.0})
+                    res = spawn_rss(engine_cmd(e, args, name, t, pd), pinned_cpus(args, t))
+                    acc = results.setdefault((name, t, e), {"times_ms": [], "prepare_ms": [], "rss_mib": 0.0, "round_ms": []})
                     acc["times_ms"] += res["times_ms"]
+                    acc["round_ms"].append(statistics.median(res["times_ms"]))
                     acc["prepare_ms"].append(res["prepare_ms"])
                     acc["rss_mib"] = max(acc["rss_mib"], res["rss_mib"])
                     print("round %d %s %d thread(s) %s: %.2f ms" % (r + 1, name, t, e, statistics.median(res["times_ms"])),
@@ -223,11 +245,19 @@ def report(args, models, threads, engines, results):
         r = results.get((m, t, e))
         return statistics.median(r["times_ms"]) if r else None
 
+    def ratio(m, t, e):
+        """Median over rounds of e's median / ORT's median in the same round: the two children of a
+        round run back to back, so a slow phase of the machine falls on both."""
+        a, b = results.get((m, t, e)), results.get((m, t, "ort"))
+        if not a or not b or len(a["round_ms"]) != len(b["round_ms"]):
+            return med(m, t, e) / med(m, t, "ort")
+        return statistics.median(x / y for x, y in zip(a["round_ms"], b["round_ms"]))
+
     def fmt(v):
         return "-" if v is None else ("%.2f ms" % v if v < 10 else "%.1f ms" % v)
 
     has = {e: e in engines for e in ("torch", "ort", "nnbridge", "nnbridge-baseline")}
-    print("\nMedian per inference (batch 1, 3x224x224, random weights; each engine in its own process):\n")
+    print("\nMedian per inference (batch 1, 3x224x224, random weights; each engine in its own process, pinned to the same CPUs):\n")
     head = ["model", "threads"]
     if has["torch"]:
         head.append("PyTorch 1.13")
@@ -254,9 +284,10 @@ def report(args, models, threads, engines, results):
                 v = med(m, t, e)
                 cell = fmt(v)
                 if ort:
-                    cell += " (%.2fx ORT)" % (v / ort)
+                    q = ratio(m, t, e)
+                    cell += " (%.2fx ORT)" % q
                     if e == "nnbridge":
-                        ratios[t].append((m, v / ort))
+                        ratios[t].append((m, q))
                 if e == "nnbridge" and has["nnbridge-baseline"]:
                     cell += " [%.2fx faster]" % (med(m, t, "nnbridge-baseline") / v)
                 row.append(cell)

@@ -96,6 +96,20 @@ TEST_CASE("cpu igemm: A read in place gives the int64 sums, with row and column 
   const std::vector<int8_t> two{1, 2, 3, -4, -128, -128, -128, -128};
   CHECK(igemm_view_a(two.data(), 2, 4, 4).row_sum == std::vector<int64_t>{2, -512});
   CHECK_THROWS_AS(igemm_view_a(two.data(), 1, 6, 8), nnbridge::Error);  // k not a multiple of 4
+  CHECK_THROWS_AS(igemm_view_a(two.data(), 1, kIgemmMaxK + 4, 8), nnbridge::Error);  // k past int32's reach
+  // Longer rows (whole vectors and a tail), rows 300 bytes apart: sums against an int64 loop.
+  const int64_t k = 260, lda = 300;
+  std::vector<int8_t> rows(static_cast<std::size_t>(3 * lda), int8_t{99});
+  for (int64_t kk = 0; kk < k; ++kk) {
+    rows[static_cast<std::size_t>(kk)] = -128;
+    rows[static_cast<std::size_t>(lda + kk)] = 127;
+    rows[static_cast<std::size_t>(2 * lda + kk)] = static_cast<int8_t>(kk % 11 - 5);
+  }
+  std::vector<int64_t> want(3, 0);
+  for (int64_t i = 0; i < 3; ++i)
+    for (int64_t kk = 0; kk < k; ++kk) want[static_cast<std::size_t>(i)] += rows[static_cast<std::size_t>(i * lda + kk)];
+  CHECK(want[0] == -33280);  // -128 * 260
+  CHECK(igemm_view_a(rows.data(), 3, k, lda).row_sum == want);
 }
 
 TEST_CASE("cpu igemm: the largest k keeps every sum in int32, and out-of-range B values clamp to uint8") {

@@ -15,6 +15,7 @@ namespace igemm_avx512vnni {
 void pack_b(const float* b, int64_t k, int64_t n, int64_t ldb, float add, int64_t columns, uint8_t* out);
 void run(const int32_t* quads, int64_t m, int64_t kq, const uint8_t* b, int64_t columns, int32_t* c, int64_t ldc);
 void run_rows(const int8_t* a, int64_t lda, int64_t m, int64_t kq, const uint8_t* b, int64_t columns, int32_t* c, int64_t ldc);
+void row_sums(const int8_t* a, int64_t m, int64_t k, int64_t lda, int64_t* out);
 void to_double(const int32_t* acc, int64_t n, int64_t correction, double* out);
 void requantize(const int32_t* acc, int64_t n, int64_t correction, double bias, double multiplier, double y_zero, double lo,
                 double hi, float* y);
@@ -75,10 +76,16 @@ IgemmA igemm_pack_a(const int8_t* a, int64_t m, int64_t k, int64_t lda) {
 }
 
 IgemmA igemm_view_a(const int8_t* a, int64_t m, int64_t k, int64_t lda) {
-  if (k % 4 != 0) throw Error(ErrorId::InvalidOther, "igemm_view_a: k must be a multiple of 4");
+  if (k % 4 != 0 || k > kIgemmMaxK) throw Error(ErrorId::InvalidOther, "igemm_view_a: k must be a multiple of 4 and at most kIgemmMaxK");
   IgemmA p;
   p.m = m, p.k = k, p.rows = a, p.lda = lda;
   p.row_sum.assign(static_cast<std::size_t>(m), 0);
+#if defined(NNBRIDGE_IGEMM_X86)
+  if (igemm_available()) {
+    igemm_avx512vnni::row_sums(a, m, k, lda, p.row_sum.data());
+    return p;
+  }
+#endif
   for (int64_t i = 0; i < m; ++i) {
     int64_t sum = 0;
     for (int64_t kk = 0; kk < k; ++kk) sum += a[i * lda + kk];

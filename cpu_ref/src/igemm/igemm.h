@@ -34,8 +34,8 @@ struct IgemmA {
 
 /// Packs A[i][kk] = a[i * lda + kk], i < m, kk < k.
 IgemmA igemm_pack_a(const int8_t* a, int64_t m, int64_t k, int64_t lda);
-/// A[i][kk] = a[i * lda + kk] in place (only row_sum is made); k must be a multiple of 4
-/// (Error(Invalid) otherwise), and `a` must outlive every igemm() call on the result.
+/// A[i][kk] = a[i * lda + kk] in place (only row_sum is made); k must be a multiple of 4 and at
+/// most kIgemmMaxK (Error(Invalid) otherwise), and `a` must outlive every igemm() call on the result.
 IgemmA igemm_view_a(const int8_t* a, int64_t m, int64_t k, int64_t lda);
 
 /// Whether igemm_pack_b() and igemm() run here: the CPU has AVX-512 F, BW and VNNI, the OS saves

@@ -122,6 +122,19 @@ void run_rows(const int8_t* a, int64_t lda, int64_t m, int64_t kq, const uint8_t
   tiles([&](int64_t i) { return RowsA{a + i * lda, lda}; }, m, kq, b, columns, c, ldc);
 }
 
+void row_sums(const int8_t* a, int64_t m, int64_t k, int64_t lda, int64_t* out) {
+  const __m512i ones = _mm512_set1_epi8(1);
+  for (int64_t i = 0; i < m; ++i) {
+    const int8_t* row = a + i * lda;
+    __m512i acc = _mm512_setzero_si512();  // each lane: 4 bytes per step, |sum| <= 512 k / 64
+    int64_t kk = 0;
+    for (; kk + 64 <= k; kk += 64) acc = _mm512_dpbusd_epi32(acc, ones, _mm512_loadu_si512(row + kk));
+    int64_t sum = _mm512_reduce_add_epi32(acc);
+    for (; kk < k; ++kk) sum += row[kk];
+    out[i] = sum;
+  }
+}
+
 void to_double(const int32_t* acc, int64_t n, int64_t correction, double* out) {
   const double c = static_cast<double>(correction);
   const __m512d vc = _mm512_set1_pd(c);

@@ -176,6 +176,36 @@ TEST_CASE("cpu igemm: requantize from int32 sums is QLinearConv's scalar express
   }
 }
 
+TEST_CASE("cpu igemm: requantize from float sums, in place, is the same scalar expression, bit for bit") {
+  if (!igemm_available()) {
+    MESSAGE("skipped: no AVX-512 VNNI here");
+    return;
+  }
+  // Oracle as above on float-held integer sums: std::clamp(std::nearbyint((s + bias) * m) +
+  // y_zero, lo, hi) in double. Sums up to +-2^24 (the float paths' exact range), ties at
+  // multiplier 0.5, an int8 range; 301 values leave a tail; NaN stays NaN.
+  std::vector<float> sums;
+  for (int32_t v = -900; v <= 1200; v += 7) sums.push_back(static_cast<float>(v));
+  sums.push_back(16777216.0f);
+  sums.push_back(-16777216.0f);
+  for (const double m : {0.5, 0.0123, 1.0 / 3.0}) {
+    const IgemmRequantize r{-37.5 + 0.5, m, -3, -128, 127};  // a bias minus a correction: any double
+    std::vector<float> expect(sums.size()), y = sums;
+    int mid = 0;
+    for (std::size_t j = 0; j < sums.size(); ++j) {
+      expect[j] = static_cast<float>(std::clamp(std::nearbyint((static_cast<double>(sums[j]) + r.bias) * r.multiplier) + r.y_zero, r.lo, r.hi));
+      mid += expect[j] > -128 && expect[j] < 127;
+    }
+    CHECK(mid > 20);
+    igemm_requantize_f32(y.data(), static_cast<int64_t>(y.size()), r, y.data());
+    CAPTURE(m);
+    CHECK(y == expect);
+  }
+  std::vector<float> nan(9, std::nanf(""));
+  igemm_requantize_f32(nan.data(), 9, IgemmRequantize{0, 1, 0, 0, 255}, nan.data());
+  CHECK(std::all_of(nan.begin(), nan.end(), [](float v) { return std::isnan(v); }));
+}
+
 TEST_CASE("cpu igemm: a QLinearConv plan never widens its packed int8 weights to float32, at prepare or run") {
   if (!igemm_available()) {
     MESSAGE("skipped: no AVX-512 VNNI here, so the float path reads W as float32");

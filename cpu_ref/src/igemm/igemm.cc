@@ -19,6 +19,7 @@ void row_sums(const int8_t* a, int64_t m, int64_t k, int64_t lda, int64_t* out);
 void to_double(const int32_t* acc, int64_t n, int64_t correction, double* out);
 void requantize(const int32_t* acc, int64_t n, int64_t correction, double bias, double multiplier, double y_zero, double lo,
                 double hi, float* y);
+void requantize_f32(const float* sums, int64_t n, double bias, double multiplier, double y_zero, double lo, double hi, float* y);
 }  // namespace igemm_avx512vnni
 #endif
 
@@ -127,6 +128,15 @@ void igemm_requantize(const int32_t* acc, int64_t n, int64_t correction, const I
   igemm_avx512vnni::requantize(acc, n, correction, r.bias, r.multiplier, r.y_zero, r.lo, r.hi, y);
 #else
   (void)acc, (void)n, (void)correction, (void)r, (void)y;
+  unavailable();
+#endif
+}
+
+void igemm_requantize_f32(const float* sums, int64_t n, const IgemmRequantize& r, float* y) {
+#if defined(NNBRIDGE_IGEMM_X86)
+  igemm_avx512vnni::requantize_f32(sums, n, r.bias, r.multiplier, r.y_zero, r.lo, r.hi, y);
+#else
+  (void)sums, (void)n, (void)r, (void)y;
   unavailable();
 #endif
 }

@@ -73,4 +73,11 @@ struct IgemmRequantize {
 };
 void igemm_requantize(const int32_t* acc, int64_t n, int64_t correction, const IgemmRequantize& r, float* y);
 
+/// simd::Kernels::requantize on sums held as floats (integers, so exact as doubles), the same
+/// operations in the same order, so the same bits: y[j] = saturate(round_half_even((sums[j] +
+/// bias) * multiplier) + y_zero) to [lo, hi], in double, j < n; y may be sums (in place). For
+/// kernels whose sums come out of the float32 paths (the depthwise convolution), without a pass
+/// that widens them to double first. Requires igemm_available() (else Error(Unsupported)).
+void igemm_requantize_f32(const float* sums, int64_t n, const IgemmRequantize& r, float* y);
+
 }  // namespace nnbridge::cpu_ref

@@ -165,4 +165,22 @@ void requantize(const int32_t* acc, int64_t n, int64_t correction, double bias, 
   }
 }
 
+void requantize_f32(const float* sums, int64_t n, double bias, double multiplier, double y_zero, double lo, double hi, float* y) {
+  const __m512d vb = _mm512_set1_pd(bias), vm = _mm512_set1_pd(multiplier), vz = _mm512_set1_pd(y_zero);
+  const __m512d vlo = _mm512_set1_pd(lo), vhi = _mm512_set1_pd(hi);
+  int64_t j = 0;
+  for (; j + 8 <= n; j += 8) {
+    __m512d v = _mm512_mul_pd(_mm512_add_pd(_mm512_cvtps_pd(_mm256_loadu_ps(sums + j)), vb), vm);
+    v = _mm512_add_pd(_mm512_roundscale_pd(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), vz);
+    v = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(v, vlo, _CMP_LT_OQ), v, vlo);  // std::clamp's order: a NaN stays
+    v = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(vhi, v, _CMP_LT_OQ), v, vhi);
+    _mm256_storeu_ps(y + j, _mm512_cvtpd_ps(v));
+  }
+  for (; j < n; ++j) {
+    double v = __builtin_nearbyint((static_cast<double>(sums[j]) + bias) * multiplier) + y_zero;
+    v = v < lo ? lo : v;
+    y[j] = static_cast<float>(hi < v ? hi : v);
+  }
+}
+
 }  // namespace nnbridge::cpu_ref::igemm_avx512vnni

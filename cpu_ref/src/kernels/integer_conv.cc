@@ -217,12 +217,17 @@ Kernel depthwise_padded(const KernelContext& ctx, const ConvGeom& cv, const Inte
   KernelContext dctx = ctx;
   const exec::FloatConstant wconst(w_shifted);
   dctx.constants = {nullptr, &wconst};
-  return make_depthwise_padded(dctx, cv, xz, [requantize, correction](std::span<const float* const> in, int64_t c, float* y, int64_t count) {
+  const bool f32_sums = requantize.a.qlinear && igemm_available();
+  return make_depthwise_padded(dctx, cv, xz, [requantize, correction, f32_sums](std::span<const float* const> in, int64_t c, float* y, int64_t count) {
     const double corr = (*correction)[static_cast<std::size_t>(c)];
     simd::Requantize r;
     if (requantize.a.qlinear) {
       r = requantize.params(in, c);
       r.bias -= corr;
+    }
+    if (f32_sums) {  // the same operations on the float sums where they lie (igemm.h)
+      igemm_requantize_f32(y, count, {r.bias, r.multiplier, r.y_zero, r.lo, r.hi}, y);
+      return;
     }
     constexpr int64_t kChunk = 512;  // sums in double, a cache-resident chunk at a time
     double sums[kChunk];

@@ -27,8 +27,9 @@ passed; the table gives the median over all runs of R rounds (rounds alternate t
 load from other processes falls on all of them), and the ratio to ONNX Runtime is the median
 over rounds of the two engines' medians in the same round (their children run back to back).
 With --baseline PYDIR a second nnbridge Python package (an older build's BUILD/python copied
-aside) is timed in the same rounds, so a change can be measured against its baseline in one run. Outputs are compared with ONNX
-Runtime's: max |y - y_ORT| / max |y_ORT| (random weights shrink some networks' outputs to 1e-15). Peak RSS is the child's ru_maxrss (includes the interpreter:
+aside) is timed in the same rounds, so a change can be measured against its baseline in one run.
+Outputs are compared with ONNX Runtime's: max |y - y_ORT| / max |y_ORT| (random weights shrink
+some networks' outputs to 1e-15). Peak RSS is the child's ru_maxrss (includes the interpreter:
 Python + NumPy for nnbridge, Node.js for ONNX Runtime). Nothing is asserted: it is a benchmark.
 
 --quantized adds NAME_qlinear for each model: every Conv as QuantizeLinear -> QLinearConv ->

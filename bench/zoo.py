@@ -161,13 +161,13 @@ def main():
     ap.add_argument("--min-runs", type=int, default=10)
     ap.add_argument("--rounds", type=int, default=2)
     ap.add_argument("--dir", help="keep the exported models here (reused when present); default: a temporary folder")
-    ap.add_argument("--engines", default="torch,ort,nnbridge")
+    ap.add_argument("--engines", default="torch,ort,nnbridge", help="any of torch, ort, nnbridge (comma-separated)")
     ap.add_argument("--baseline", help="another build's python/ folder, timed as 'nnbridge-baseline'")
     ap.add_argument("--child", help=argparse.SUPPRESS)
     ap.add_argument("--pydir", help=argparse.SUPPRESS)
     ap.add_argument("--export", action="store_true", help=argparse.SUPPRESS)
     ap.add_argument("--json", help="also write the raw results to this file")
-    ap.add_argument("--cpus", help="the CPUs children may be pinned to (comma-separated ids); default: this process's")
+    ap.add_argument("--cpus", help="the CPUs children may be pinned to, comma-separated ids (0,1; no ranges); default: this process's")
     ap.add_argument("--quantized", action="store_true", help="also time NAME_qlinear (every Conv as QLinearConv)")
     ap.add_argument("--quantize", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -193,6 +193,12 @@ def main():
             ap.error("--cpus takes comma-separated CPU ids, not %r" % args.cpus)
         if not wanted <= os.sched_getaffinity(0):
             ap.error("--cpus %s: this process may only use CPUs %s" % (args.cpus, ",".join(map(str, sorted(os.sched_getaffinity(0))))))
+    most = max(int(t) for t in args.threads.split(","))
+    allowed = {int(c) for c in args.cpus.split(",")} if args.cpus else os.sched_getaffinity(0)
+    if len(allowed) < most:
+        if args.cpus:
+            ap.error("--threads %d needs %d CPUs to pin to, and --cpus gives %d" % (most, most, len(allowed)))
+        print("bench/zoo.py: warning: %d thread(s) share the %d CPU(s) this process may use" % (most, len(allowed)), file=sys.stderr)
     pydir = os.path.join(os.path.abspath(args.build), "python")
     engines = args.engines.split(",")
     if "ort" in engines and not os.path.isdir(os.path.join(HERE, "node_modules", "onnxruntime-node")):
@@ -299,7 +305,7 @@ def report(args, models, threads, engines, results):
             fl = [r for m, r in ratios[t] if not m.endswith("_qlinear")]
             ql = [r for m, r in ratios[t] if m.endswith("_qlinear")]
             if fl:
-                print("nnbridge / ORT, %d thread(s): median over models %.2fx, worst %.2fx (targets <= 1.0x and <= 1.5x)"
+                print("nnbridge / ORT, %d thread(s): median over models %.2fx, worst %.2fx (targets: median <= 1.0x, worst <= 1.5x)"
                       % (t, statistics.median(fl), max(fl)))
             if ql:
                 print("nnbridge / ORT, %d thread(s), QLinearConv models: median %.2fx, worst %.2fx (target <= 1.5x)"

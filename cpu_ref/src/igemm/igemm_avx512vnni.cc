@@ -144,43 +144,43 @@ void to_double(const int32_t* acc, int64_t n, int64_t correction, double* out) {
   for (; j < n; ++j) out[j] = static_cast<double>(acc[j]) - c;
 }
 
-void requantize(const int32_t* acc, int64_t n, int64_t correction, double bias, double multiplier, double y_zero, double lo,
-                double hi, float* y) {
-  const double c = static_cast<double>(correction);
-  const __m512d vc = _mm512_set1_pd(c), vb = _mm512_set1_pd(bias), vm = _mm512_set1_pd(multiplier), vz = _mm512_set1_pd(y_zero);
+namespace {
+
+// QLinearConv's requantization (simd::Kernels::requantize's operations in its order) of n sums:
+// wide(j) gives sums j .. j+7 as doubles, one(j) sum j; y[j] = clamp(round_half_even((sum +
+// bias) * multiplier) + y_zero, lo, hi), stored as float.
+template <class Wide, class One>
+void requantize_sums(Wide wide, One one, int64_t n, double bias, double multiplier, double y_zero, double lo, double hi, float* y) {
+  const __m512d vb = _mm512_set1_pd(bias), vm = _mm512_set1_pd(multiplier), vz = _mm512_set1_pd(y_zero);
   const __m512d vlo = _mm512_set1_pd(lo), vhi = _mm512_set1_pd(hi);
   int64_t j = 0;
   for (; j + 8 <= n; j += 8) {
-    const __m512d s = _mm512_sub_pd(_mm512_cvtepi32_pd(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc + j))), vc);
-    __m512d v = _mm512_mul_pd(_mm512_add_pd(s, vb), vm);
+    __m512d v = _mm512_mul_pd(_mm512_add_pd(wide(j), vb), vm);
     v = _mm512_add_pd(_mm512_roundscale_pd(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), vz);
     v = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(v, vlo, _CMP_LT_OQ), v, vlo);  // std::clamp's order: a NaN stays
     v = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(vhi, v, _CMP_LT_OQ), v, vhi);
     _mm256_storeu_ps(y + j, _mm512_cvtpd_ps(v));
   }
   for (; j < n; ++j) {
-    double v = __builtin_nearbyint(((static_cast<double>(acc[j]) - c) + bias) * multiplier) + y_zero;
+    double v = __builtin_nearbyint((one(j) + bias) * multiplier) + y_zero;
     v = v < lo ? lo : v;
     y[j] = static_cast<float>(hi < v ? hi : v);
   }
 }
 
+}  // namespace
+
+void requantize(const int32_t* acc, int64_t n, int64_t correction, double bias, double multiplier, double y_zero, double lo,
+                double hi, float* y) {
+  const double c = static_cast<double>(correction);
+  const __m512d vc = _mm512_set1_pd(c);
+  requantize_sums([&](int64_t j) { return _mm512_sub_pd(_mm512_cvtepi32_pd(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc + j))), vc); },
+                  [&](int64_t j) { return static_cast<double>(acc[j]) - c; }, n, bias, multiplier, y_zero, lo, hi, y);
+}
+
 void requantize_f32(const float* sums, int64_t n, double bias, double multiplier, double y_zero, double lo, double hi, float* y) {
-  const __m512d vb = _mm512_set1_pd(bias), vm = _mm512_set1_pd(multiplier), vz = _mm512_set1_pd(y_zero);
-  const __m512d vlo = _mm512_set1_pd(lo), vhi = _mm512_set1_pd(hi);
-  int64_t j = 0;
-  for (; j + 8 <= n; j += 8) {
-    __m512d v = _mm512_mul_pd(_mm512_add_pd(_mm512_cvtps_pd(_mm256_loadu_ps(sums + j)), vb), vm);
-    v = _mm512_add_pd(_mm512_roundscale_pd(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), vz);
-    v = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(v, vlo, _CMP_LT_OQ), v, vlo);  // std::clamp's order: a NaN stays
-    v = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(vhi, v, _CMP_LT_OQ), v, vhi);
-    _mm256_storeu_ps(y + j, _mm512_cvtpd_ps(v));
-  }
-  for (; j < n; ++j) {
-    double v = __builtin_nearbyint((static_cast<double>(sums[j]) + bias) * multiplier) + y_zero;
-    v = v < lo ? lo : v;
-    y[j] = static_cast<float>(hi < v ? hi : v);
-  }
+  requantize_sums([&](int64_t j) { return _mm512_cvtps_pd(_mm256_loadu_ps(sums + j)); },
+                  [&](int64_t j) { return static_cast<double>(sums[j]); }, n, bias, multiplier, y_zero, lo, hi, y);
 }
 
 }  // namespace nnbridge::cpu_ref::igemm_avx512vnni

@@ -86,14 +86,13 @@ Kernel igemm_conv(const KernelContext& ctx, const Conv3dGeom& g, const ConvGeom&
   const bool s8 = raw && rt && !rt->quantization && rt->dtype == DataType::Int8;
   const bool u8 = raw && rt && !rt->quantization && rt->dtype == DataType::UInt8;
   const float* wz = wzc ? wzc->data() : nullptr;
-  auto packed = std::make_shared<std::vector<IgemmA>>();
   bool zero_wz = true;
   for (int64_t o = 0; o < g.M; ++o) zero_wz = zero_wz && at_or(wz, a.wz_count, o) == 0.0f;
   if (s8 && g.wl == 0 && zero_wz) {  // symmetric int8 OIHW: W's own bytes are [M, K]
     const int8_t* w = reinterpret_cast<const int8_t*>(raw->data());
     if (K % 4 == 0) {
-      // Read where they lie (igemm_view_a): the kernel holds a copy of the Buffer (a view shares
-      // its owner), so the bytes live as long as the plan.
+      // Read where they lie (igemm_view_a). The plan's constants hold W's bytes too; the kernel's
+      // own copy of the Buffer (a copy shares the owner) keeps it valid without relying on that.
       struct Held {
         Buffer bytes;
         std::vector<IgemmA> a;
@@ -105,6 +104,7 @@ Kernel igemm_conv(const KernelContext& ctx, const Conv3dGeom& g, const ConvGeom&
       return igemm_kernel(ctx, g, cv, a, requantize, K, rows, blocks, threads,
                           std::shared_ptr<const std::vector<IgemmA>>(held, &held->a));
     }
+    auto packed = std::make_shared<std::vector<IgemmA>>();
     for (int64_t gi = 0; gi < g.group; ++gi) packed->push_back(igemm_pack_a(w + gi * g.mg * K, g.mg, K, K));
     ctx.prepared_only(a.w);
     return igemm_kernel(ctx, g, cv, a, requantize, K, rows, blocks, threads, std::move(packed));
@@ -133,12 +133,13 @@ Kernel igemm_conv(const KernelContext& ctx, const Conv3dGeom& g, const ConvGeom&
           }
   }
   if (!fits) return nullptr;
+  auto packed = std::make_shared<std::vector<IgemmA>>();
   for (int64_t gi = 0; gi < g.group; ++gi) packed->push_back(igemm_pack_a(w8.data() + gi * g.mg * K, g.mg, K, K));
   ctx.prepared_only(a.w);
   return igemm_kernel(ctx, g, cv, a, requantize, K, rows, blocks, threads, std::move(packed));
 }
 
-// The igemm convolution's kernel on weights packed per group.
+// The igemm convolution's kernel on W per group (packed, or read in place).
 Kernel igemm_kernel(const KernelContext& ctx, const Conv3dGeom& g, const ConvGeom& cv, const IntegerConvArgs& a,
                     const Requantize& requantize, int64_t K, int64_t rows, int64_t blocks, int threads,
                     std::shared_ptr<const std::vector<IgemmA>> wq) {

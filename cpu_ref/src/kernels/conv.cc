@@ -185,8 +185,10 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* b
       a.b = wm, a.ldb = K, a.trans_b = true;
       a.c = y + (n * PO + p0) * g.m + o0, a.ldc = g.m;
       a.bias_n = bias + o0;
+      a.clamp = ep.clamp_bounds(a.clamp_lo, a.clamp_hi);
       sgemm(a);
-      for (int64_t p = 0; p < P; ++p) ep.apply(a.c + p * g.m, mb);
+      if (!a.clamp)
+        for (int64_t p = 0; p < P; ++p) ep.apply(a.c + p * g.m, mb);
       return;
     }
     // NCHW: col [K, P], K = (ci, ky, kx); Y block [mb, P] in rows of the output planes.
@@ -206,8 +208,10 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* b
     a.b = cp, a.ldb = cstride;
     a.c = y + (n * g.m + o0) * PO + p0, a.ldc = PO;
     a.bias_m = bias + o0;
+    a.clamp = ep.clamp_bounds(a.clamp_lo, a.clamp_hi);
     sgemm(a);
-    for (int64_t o = 0; o < mb; ++o) ep.apply(a.c + o * PO, P);
+    if (!a.clamp)
+      for (int64_t o = 0; o < mb; ++o) ep.apply(a.c + o * PO, P);
   });
 }
 

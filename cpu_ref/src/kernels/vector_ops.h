@@ -1,6 +1,8 @@
 // Kernels built directly on the vector kernels of simd/simd.h, shared by the op families.
 #pragma once
 
+#include <limits>
+
 #include "../kernel.h"
 #include "../simd/simd.h"
 
@@ -26,6 +28,15 @@ struct Epilogue {
   /// y[i] = op(y[i]) for i < n (nothing when off).
   void apply(float* y, int64_t n) const {
     if (on && n > 0) simd::kernels().unary(op, p, y, y, static_cast<std::size_t>(n));
+  }
+  /// Relu and Clip as the bounds of std::min(hi, std::max(lo, y)), which is what their simd
+  /// kernels compute (Relu: lo 0, hi +inf), for a GEMM to apply as it stores (SgemmArgs::clamp);
+  /// false when off or another op.
+  bool clamp_bounds(float& lo, float& hi) const {
+    if (!on || (op != simd::Unary::Relu && op != simd::Unary::Clip)) return false;
+    lo = op == simd::Unary::Relu ? 0.0f : p.a;
+    hi = op == simd::Unary::Relu ? std::numeric_limits<float>::infinity() : p.b;
+    return true;
   }
 };
 

@@ -17,7 +17,10 @@ namespace nnbridge::cpu_ref {
 /// op(A) is [m][k] (A stored [m][k], or [k][m] when trans_a), op(B) is [k][n] (B stored [k][n],
 /// or [n][k] when trans_b). C is overwritten; it must not overlap A or B. Then, when given,
 /// bias_n[j] is added to every row's column j, bias_m[i] to every column of row i (after the
-/// whole sum, as a separate rounding). m, n >= 1; k >= 0 (k = 0 gives C = bias).
+/// whole sum, as a separate rounding). Then, when `clamp` is set, every C[i][j] becomes
+/// std::min(clamp_hi, std::max(clamp_lo, C[i][j])): the Relu (0, +inf) and Clip (its bounds)
+/// epilogues of the convolutions, with the same bits as the simd Relu / Clip kernels (a NaN
+/// becomes clamp_lo, as std::max(lo, NaN) gives). m, n >= 1; k >= 0 (k = 0 gives C = bias).
 struct SgemmArgs {
   int64_t m = 0, n = 0, k = 0;
   const float* a = nullptr;
@@ -30,6 +33,8 @@ struct SgemmArgs {
   int64_t ldc = 0;
   const float* bias_n = nullptr;
   const float* bias_m = nullptr;
+  bool clamp = false;
+  float clamp_lo = 0, clamp_hi = 0;
 };
 
 /// Runs on the calling thread (callers split large products into blocks across threads).

@@ -5,6 +5,7 @@
 #pragma once
 
 #include <Eigen/Core>
+#include <algorithm>
 
 #include "sgemm.h"
 
@@ -38,6 +39,12 @@ inline void run(const SgemmArgs& p) {
     for (int64_t i = 0; i < p.m; ++i) C.row(i) += Eigen::Map<const Eigen::RowVectorXf>(p.bias_n, p.n);
   if (p.bias_m)
     for (int64_t i = 0; i < p.m; ++i) C.row(i).array() += p.bias_m[i];
+  if (p.clamp)
+    for (int64_t i = 0; i < p.m; ++i)
+      for (int64_t j = 0; j < p.n; ++j) {
+        float& c = p.c[i * p.ldc + j];
+        c = std::min(p.clamp_hi, std::max(p.clamp_lo, c));
+      }
 }
 
 }  // namespace nnbridge::cpu_ref::sgemm_detail

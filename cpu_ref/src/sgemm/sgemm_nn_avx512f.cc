@@ -1,0 +1,138 @@
+// sgemm's product without transposes (C = A * B + bias, sgemm.h) on AVX-512F + FMA, for the
+// AVX-512 build (sgemm_avx512f.cc): the NCHW convolutions' W [m, K] x col [K, P] and MatMul.
+// Compiled with -mavx512f -mfma (cpu_ref/CMakeLists.txt); called only where sgemm.cc found both.
+//
+// Neither operand is repacked. A micro-tile of kRows rows of C by up to kVectors vectors of 16
+// columns keeps its sums in registers; each step k broadcasts A[i][k] from A's own rows and
+// loads 16 * kVectors consecutive floats of B's row k, then fuses one multiply-add per
+// accumulator. Loop order (outermost first): blocks of kDepth values of k; blocks of kWidth
+// columns (a kDepth x kWidth block of B stays in L2 while every row block of A passes over it);
+// blocks of kRows rows (their kDepth values per row stay in L1 across the column tiles); tiles.
+// Partial sums go through C between k blocks as floats, which rounds nothing: every C[i][j] is the
+// chain acc = fma(A[i][k], B[k][j], acc) over k = 0, 1, ..., K - 1 from acc = 0, then + bias_n[j],
+// then + bias_m[i], then the clamp when asked, whatever the blocking, the thread split or the tile C[i][j] falls in.
+#include <immintrin.h>
+
+#include <algorithm>
+#include <cstdint>
+
+#include "sgemm_nn.h"
+
+namespace nnbridge::cpu_ref::sgemm_avx512f {
+
+namespace {
+
+constexpr int kRows = 6;
+constexpr int kVectors = 4;
+constexpr int64_t kTile = 16 * kVectors;  // columns per full micro-tile
+constexpr int64_t kDepth = 512;
+constexpr int64_t kWidth = 256;
+
+struct Tile {
+  const float* a;  // A[row0][k0]
+  int64_t lda;
+  const float* b;  // B[k0][col0]
+  int64_t ldb;
+  int64_t kc;
+  float* c;  // C[row0][col0]
+  int64_t ldc;
+  __mmask16 last;       // lanes of the last vector that are columns of C
+  bool accumulate;      // C holds the sums of the k blocks before this one
+  const float* bias_n;  // at col0, on the last k block only (else null)
+  const float* bias_m;  // at row0, likewise
+  bool clamp;           // on the last k block only
+  float lo, hi;
+};
+
+template <int R, int V>
+void tile(const Tile& t) {
+  __m512 acc[R][V];
+  _Pragma("GCC unroll 8") for (int r = 0; r < R; ++r)
+    _Pragma("GCC unroll 8") for (int v = 0; v < V; ++v) {
+      float* cp = t.c + r * t.ldc + 16 * v;
+      acc[r][v] = !t.accumulate ? _mm512_setzero_ps() : v == V - 1 ? _mm512_maskz_loadu_ps(t.last, cp) : _mm512_loadu_ps(cp);
+    }
+  const float* ar[R];
+  _Pragma("GCC unroll 8") for (int r = 0; r < R; ++r) ar[r] = t.a + r * t.lda;
+  const float* bk = t.b;
+  for (int64_t k = 0; k < t.kc; ++k, bk += t.ldb) {
+    __m512 bv[V];
+    _Pragma("GCC unroll 8") for (int v = 0; v < V; ++v) bv[v] = v == V - 1 ? _mm512_maskz_loadu_ps(t.last, bk + 16 * v) : _mm512_loadu_ps(bk + 16 * v);
+    _Pragma("GCC unroll 8") for (int r = 0; r < R; ++r) {
+      const __m512 av = _mm512_set1_ps(ar[r][k]);
+      _Pragma("GCC unroll 8") for (int v = 0; v < V; ++v) acc[r][v] = _mm512_fmadd_ps(av, bv[v], acc[r][v]);
+    }
+  }
+  if (t.bias_n)
+    _Pragma("GCC unroll 8") for (int v = 0; v < V; ++v) {
+      const __m512 bn = v == V - 1 ? _mm512_maskz_loadu_ps(t.last, t.bias_n + 16 * v) : _mm512_loadu_ps(t.bias_n + 16 * v);
+      _Pragma("GCC unroll 8") for (int r = 0; r < R; ++r) acc[r][v] = _mm512_add_ps(acc[r][v], bn);
+    }
+  if (t.bias_m)
+    _Pragma("GCC unroll 8") for (int r = 0; r < R; ++r) {
+      const __m512 bm = _mm512_set1_ps(t.bias_m[r]);
+      _Pragma("GCC unroll 8") for (int v = 0; v < V; ++v) acc[r][v] = _mm512_add_ps(acc[r][v], bm);
+    }
+  if (t.clamp) {  // MAXPS(x, lo) then MINPS(., hi): a NaN gives lo, as std::max(lo, NaN) does
+    const __m512 lo = _mm512_set1_ps(t.lo), hi = _mm512_set1_ps(t.hi);
+    _Pragma("GCC unroll 8") for (int r = 0; r < R; ++r)
+      _Pragma("GCC unroll 8") for (int v = 0; v < V; ++v) acc[r][v] = _mm512_min_ps(_mm512_max_ps(acc[r][v], lo), hi);
+  }
+  _Pragma("GCC unroll 8") for (int r = 0; r < R; ++r)
+    _Pragma("GCC unroll 8") for (int v = 0; v < V; ++v) {
+      float* cp = t.c + r * t.ldc + 16 * v;
+      if (v == V - 1) _mm512_mask_storeu_ps(cp, t.last, acc[r][v]);
+      else _mm512_storeu_ps(cp, acc[r][v]);
+    }
+}
+
+using TileFn = void (*)(const Tile&);
+
+template <int R>
+constexpr TileFn by_vectors(int v) {
+  return v == 1 ? tile<R, 1> : v == 2 ? tile<R, 2> : v == 3 ? tile<R, 3> : tile<R, 4>;
+}
+
+TileFn tile_fn(int rows, int vectors) {
+  static_assert(kRows == 6 && kVectors == 4, "tile_fn lists the instantiations");
+  switch (rows) {
+    case 1: return by_vectors<1>(vectors);
+    case 2: return by_vectors<2>(vectors);
+    case 3: return by_vectors<3>(vectors);
+    case 4: return by_vectors<4>(vectors);
+    case 5: return by_vectors<5>(vectors);
+    default: return by_vectors<6>(vectors);
+  }
+}
+
+}  // namespace
+
+void run_nn(const SgemmArgs& p) {
+  for (int64_t k0 = 0; k0 < p.k; k0 += kDepth) {
+    const int64_t kc = std::min(kDepth, p.k - k0);
+    const bool final = k0 + kc == p.k;
+    for (int64_t n0 = 0; n0 < p.n; n0 += kWidth) {
+      const int64_t nc = std::min(kWidth, p.n - n0);
+      for (int64_t i0 = 0; i0 < p.m; i0 += kRows) {
+        const int rows = static_cast<int>(std::min<int64_t>(kRows, p.m - i0));
+        for (int64_t j0 = n0; j0 < n0 + nc; j0 += kTile) {
+          const int64_t cols = std::min(kTile, n0 + nc - j0);
+          const int vectors = static_cast<int>((cols + 15) / 16);
+          const int tail = static_cast<int>(cols - 16 * (vectors - 1));
+          Tile t;
+          t.a = p.a + i0 * p.lda + k0, t.lda = p.lda;
+          t.b = p.b + k0 * p.ldb + j0, t.ldb = p.ldb, t.kc = kc;
+          t.c = p.c + i0 * p.ldc + j0, t.ldc = p.ldc;
+          t.last = static_cast<__mmask16>(tail == 16 ? 0xFFFF : (1u << tail) - 1);
+          t.accumulate = k0 > 0;
+          t.bias_n = final && p.bias_n ? p.bias_n + j0 : nullptr;
+          t.bias_m = final && p.bias_m ? p.bias_m + i0 : nullptr;
+          t.clamp = final && p.clamp, t.lo = p.clamp_lo, t.hi = p.clamp_hi;
+          tile_fn(rows, vectors)(t);
+        }
+      }
+    }
+  }
+}
+
+}  // namespace nnbridge::cpu_ref::sgemm_avx512f

@@ -266,12 +266,14 @@ TEST_CASE("cpu simd: depthwise_plane is the bias plus every tap of the padded pl
   // the layout simd.h documents; the expected sum is written out in the documented order.
   for (const Kernels* k : runnable_kernels())
     for (int64_t sw : {1, 2})
-      for (int64_t ow : {1, 7, 8, 17, 40}) {
+      for (int64_t ow : {1, 7, 8, 17, 40, 70})
+        for (int64_t oh : {3, 9, 19}) {  // rows in blocks of 2, 4 or 8 (by registers per row) and the rest
         const std::string arch = k->arch;
         CAPTURE(arch);
         CAPTURE(sw);
         CAPTURE(ow);
-        const int64_t kh = 3, kw = 3, sh = 2, dh = 1, dw = 2, oh = 3, pt = 1, pl = 2, h = 6, w = (ow - 1) * sw + 3;
+        CAPTURE(oh);
+        const int64_t kh = 3, kw = 3, sh = 2, dh = 1, dw = 2, pt = 1, pl = 2, h = (oh - 1) * sh + 2, w = (ow - 1) * sw + 3;
         const int64_t L = static_cast<int64_t>(k->lanes), rows = (oh - 1) * sh + (kh - 1) * dh + 1;
         const int64_t phase = (ow + L - 1) / L * L + (kw - 1) * dw / sw + 1;
         const auto x = values(static_cast<std::size_t>(h * w), 12, false), wt = values(static_cast<std::size_t>(kh * kw), 13, false);

@@ -310,36 +310,54 @@ struct Impl {
     }
   }
 
-  // NV registers of one output row of depthwise_plane (Max: max_plane), from column ox: NV
-  // independent accumulators, so the steps of one register do not wait on each other's latency
-  // alone. Writes `valid` outputs.
-  template <int NV, bool Max>
-  static void plane_block(const DepthwisePlane& p, const float* base, int64_t ox, float* yr, int64_t valid) {
-    B acc[NV];
-    for (int v = 0; v < NV; ++v) acc[v] = Max ? B(-__builtin_huge_valf()) : B(p.bias);
-    const float* at0 = base + ox;
+  // NV registers of each of R output rows of depthwise_plane (Max: max_plane), from row oy and
+  // column ox: R * NV independent accumulators, so that the steps of one register do not wait on
+  // each other's latency alone (a 7- or 14-wide plane has one register per row). Every output is
+  // still the same sum in the same order. Writes `valid` outputs per row.
+  template <int R, int NV, bool Max>
+  static void plane_block(const DepthwisePlane& p, int64_t oy, int64_t ox, int64_t valid) {
+    B acc[R][NV];  // unrolled, so that GCC keeps the accumulators in registers
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; ++v) acc[r][v] = Max ? B(-__builtin_huge_valf()) : B(p.bias);
+    const float* at0 = p.src + oy * p.sh * p.row_stride + ox;
+    const int64_t row = p.sh * p.row_stride;
     for (int64_t t = 0, taps = p.kh * p.kw; t < taps; ++t) {  // (ky, kx) order
       const float* src = at0 + p.taps[t];
-      if constexpr (Max) {
+      [[maybe_unused]] const B wt(Max ? 0.0f : p.w[t]);
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
         for (int v = 0; v < NV; ++v) {
-          const B x = load(src + v * static_cast<int64_t>(L));
-          acc[v] = xsimd::select(x > acc[v], x, acc[v]);  // `if (x > acc) acc = x`: NaN never wins
+          const B x = load(src + r * row + v * static_cast<int64_t>(L));
+          if constexpr (Max) acc[r][v] = xsimd::select(x > acc[r][v], x, acc[r][v]);  // `if (x > acc) acc = x`: NaN never wins
+          else acc[r][v] = acc[r][v] + x * wt;
         }
-      } else {
-        const B wt(p.w[t]);
-        for (int v = 0; v < NV; ++v) acc[v] = acc[v] + load(src + v * static_cast<int64_t>(L)) * wt;
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+      float* yr = p.y + (oy + r) * p.ow + ox;
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; ++v) {
+        const int64_t at = v * static_cast<int64_t>(L);
+        if (at + static_cast<int64_t>(L) <= valid) {
+          acc[r][v].store_unaligned(yr + at);
+        } else if (at < valid) {
+          alignas(64) float t[L];
+          acc[r][v].store_aligned(t);
+          for (int64_t j = 0; at + j < valid; ++j) yr[at + j] = t[j];
+        }
       }
     }
-    for (int v = 0; v < NV; ++v) {
-      const int64_t at = v * static_cast<int64_t>(L);
-      if (at + static_cast<int64_t>(L) <= valid) {
-        acc[v].store_unaligned(yr + ox + at);
-      } else if (at < valid) {
-        alignas(64) float t[L];
-        acc[v].store_aligned(t);
-        for (int64_t j = 0; at + j < valid; ++j) yr[ox + at + j] = t[j];
-      }
-    }
+  }
+
+  // Rows in blocks of R (then one at a time), each row in blocks of NV registers.
+  template <int R, int NV, bool Max>
+  static void plane_rows(const DepthwisePlane& p, int64_t ox, int64_t valid) {
+    int64_t oy = 0;
+    for (; oy + R <= p.oh; oy += R) plane_block<R, NV, Max>(p, oy, ox, valid);
+    for (; oy < p.oh; ++oy) plane_block<1, NV, Max>(p, oy, ox, valid);
   }
 
   static void requantize(const Requantize& r, const double* sums, float* y, std::size_t n) {
@@ -388,28 +406,17 @@ struct Impl {
   static void depthwise_plane(const DepthwisePlane& p) { plane<false>(p); }
   static void max_plane(const DepthwisePlane& p) { plane<true>(p); }
 
+  // Column blocks of 4 registers over all rows, then the rest of the columns (1 to 3 registers)
+  // over all rows; about 8 accumulators per block (R * NV).
   template <bool Max>
   static void plane(const DepthwisePlane& p) {
-    for (int64_t oy = 0; oy < p.oh; ++oy) {
-      const float* base = p.src + oy * p.sh * p.row_stride;
-      float* yr = p.y + oy * p.ow;
-      for (int64_t ox = 0; ox < p.ow;) {
-        const int64_t left = p.ow - ox, regs = (left + static_cast<int64_t>(L) - 1) / static_cast<int64_t>(L);
-        if (regs >= 4) {
-          plane_block<4, Max>(p, base, ox, yr, left);
-          ox += 4 * static_cast<int64_t>(L);
-        } else if (regs == 3) {
-          plane_block<3, Max>(p, base, ox, yr, left);
-          ox += 3 * static_cast<int64_t>(L);
-        } else if (regs == 2) {
-          plane_block<2, Max>(p, base, ox, yr, left);
-          ox += 2 * static_cast<int64_t>(L);
-        } else {
-          plane_block<1, Max>(p, base, ox, yr, left);
-          ox += static_cast<int64_t>(L);
-        }
-      }
-    }
+    const int64_t lanes = static_cast<int64_t>(L);
+    int64_t ox = 0;
+    for (; p.ow - ox > 3 * lanes; ox += 4 * lanes) plane_rows<2, 4, Max>(p, ox, p.ow - ox);
+    const int64_t left = p.ow - ox, regs = (left + lanes - 1) / lanes;
+    if (regs == 3) plane_rows<2, 3, Max>(p, ox, left);
+    else if (regs == 2) plane_rows<4, 2, Max>(p, ox, left);
+    else if (regs == 1) plane_rows<8, 1, Max>(p, ox, left);
   }
 
   static Kernels table() {

@@ -2,7 +2,8 @@
 // instruction set; bias added in its epilogue) per image, group and block of output
 // rows, written straight into the output: NCHW as W [mg, K] x col [K, P] (K = (ci, ky, kx), W
 // as OIHW), NHWC as col [P, K] x W^T (K = (ky, kx, ci), W as OHWI); a 1x1 convolution with
-// stride 1 and no padding reads X itself as col. Depthwise convolutions with multiplier 1 go to depthwise.cc.
+// stride 1 and no padding reads X itself as col, and other stride-1 NCHW ones, where sgemm takes
+// B by rows, read col's rows as shifted rows of a padded copy of X (im2col.h). Depthwise convolutions with multiplier 1 go to depthwise.cc.
 //
 // Weights are first brought to OIHW with C/group input channels per output channel:
 //   OIHW  ONNX;                      OHWI  Arm NN Convolution2d in NHWC;
@@ -11,6 +12,7 @@
 //   MIHW  depthwise [M, C, H, W]     (Arm NN 20.08): output channel c*M + m is W[m][c].
 // Output size floor((in + pad_begin + pad_end - dilation*(k-1) - 1) / stride) + 1 (ONNX Conv-11).
 #include <algorithm>
+#include <vector>
 
 #include "../sgemm/sgemm.h"
 #include "conv.h"
@@ -74,6 +76,7 @@ std::vector<float> to_ohwi(const ConvGeom& g, const float* w) {
 struct Blocks {
   int threads = 1;
   int64_t rows = 1, chans = 1;
+  bool shifted = false;  // NCHW, stride 1, not 1x1 direct: patches as shifted rows where wide enough
 };
 void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* bias, float* y, const Blocks& b, const Epilogue& ep);
 
@@ -131,6 +134,9 @@ EpilogueKernel make_conv(const KernelContext& ctx) {
     else blocks.rows = std::min<int64_t>({g.oh, blocks.threads, per_image});
   }
   if (!direct) blocks.rows = std::max(blocks.rows, std::min(g.oh, K * g.oh * g.ow / (int64_t{1} << 18)));
+  // Shifted rows save the im2col copy (K floats per output) for a grid of (ow + (kw - 1) dw)
+  // columns per output row (conv_gemm).
+  blocks.shifted = !g.nhwc && !direct && g.sh == 1 && g.sw == 1 && sgemm_b_rows_available();
 
   // The GEMM reads W as [M, K]: OHWI for NHWC, OIHW for NCHW. W in that layout is used as it
   // is (no copy); another layout is repacked once when constant, else per run.
@@ -189,6 +195,34 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* b
       sgemm(a);
       if (!a.clamp)
         for (int64_t p = 0; p < P; ++p) ep.apply(a.c + p * g.m, mb);
+      return;
+    }
+    // NCHW with stride 1 where sgemm takes B by rows: the patches as shifted rows of the padded
+    // input (im2col.h), products in a grid of wp columns per output row, then the ow outputs of
+    // each row moved to Y. The same products, summed in the same order, as through im2col.
+    // Taken where the grid needs at most 1/8 more 16-float vectors per row of W than the P
+    // outputs (7 x 7: 61 columns against 49, both 4 vectors; 13 x 13: 13 against 11, not taken).
+    const int64_t wp = shifted_width(g), grid = (oy1 - oy0) * wp - (wp - g.ow);
+    if (bl.shifted && grid >= 16 && (grid + 15) / 16 * 8 <= (P + 15) / 16 * 9) {
+      const int64_t staged = cg * ((oy1 - oy0) + (g.kh - 1) * g.dh) * wp;
+      float* buf = thread_scratch(static_cast<std::size_t>(staged + mb * grid));
+      pad_input_nchw(g, x, n, gi, oy0, oy1, buf);
+      thread_local std::vector<const float*> rows;
+      rows.resize(static_cast<std::size_t>(K));
+      shifted_rows(g, buf, oy1 - oy0, rows.data());
+      SgemmArgs a;
+      a.m = mb, a.n = grid, a.k = K;
+      a.a = wm, a.lda = K;
+      a.b_rows = rows.data();
+      a.c = buf + staged, a.ldc = grid;
+      a.bias_m = bias + o0;
+      a.clamp = ep.clamp_bounds(a.clamp_lo, a.clamp_hi);
+      sgemm(a);
+      for (int64_t o = 0; o < mb; ++o) {
+        float* yo = y + (n * g.m + o0 + o) * PO + p0;
+        for (int64_t r = 0; r < oy1 - oy0; ++r) std::copy_n(a.c + o * grid + r * wp, g.ow, yo + r * g.ow);
+        if (!a.clamp) ep.apply(yo, P);
+      }
       return;
     }
     // NCHW: col [K, P], K = (ci, ky, kx); Y block [mb, P] in rows of the output planes.

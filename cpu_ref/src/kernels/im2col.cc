@@ -55,6 +55,35 @@ void im2col_nchw_rows(const ConvGeom& g, const float* x, int64_t n, int64_t gi, 
   }
 }
 
+int64_t shifted_width(const ConvGeom& g) { return g.ow + (g.kw - 1) * g.dw; }
+
+void pad_input_nchw(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float* dst) {
+  const int64_t cg = g.c / g.group, wp = shifted_width(g), rows_in = (oy1 - oy0) + (g.kh - 1) * g.dh;
+  // Padded columns q hold input columns q - pl: [lo, hi) of them lie inside the image.
+  const int64_t lo = std::clamp<int64_t>(g.pl, 0, wp), hi = std::clamp<int64_t>(g.pl + g.w, lo, wp);
+  for (int64_t ci = 0; ci < cg; ++ci) {
+    const float* plane = x + (n * g.c + gi * cg + ci) * g.h * g.w;
+    for (int64_t r = 0; r < rows_in; ++r) {
+      float* row = dst + (ci * rows_in + r) * wp;
+      const int64_t iy = oy0 - g.pt + r;
+      if (iy < 0 || iy >= g.h) {
+        std::fill_n(row, wp, 0.0f);
+        continue;
+      }
+      std::fill(row, row + lo, 0.0f);
+      std::copy_n(plane + iy * g.w + (lo - g.pl), hi - lo, row + lo);
+      std::fill(row + hi, row + wp, 0.0f);
+    }
+  }
+}
+
+void shifted_rows(const ConvGeom& g, const float* dst, int64_t out_rows, const float** rows) {
+  const int64_t cg = g.c / g.group, wp = shifted_width(g), rows_in = out_rows + (g.kh - 1) * g.dh;
+  for (int64_t ci = 0, k = 0; ci < cg; ++ci)
+    for (int64_t ky = 0; ky < g.kh; ++ky)
+      for (int64_t kx = 0; kx < g.kw; ++kx) rows[k++] = dst + (ci * rows_in + ky * g.dh) * wp + kx * g.dw;
+}
+
 void im2col_nhwc(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float* col) {
   const int64_t cg = g.c / g.group, K = cg * g.kh * g.kw;
   for (int64_t oy = oy0; oy < oy1; ++oy)

@@ -22,6 +22,18 @@ void im2col_nchw(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64
 void im2col_nchw_rows(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, int64_t k0,
                       int64_t k1, float* col, float pad = 0.0f);
 
+/// The stride-1 alternative to im2col_nchw: the input rows that output rows oy0 .. oy1 of image
+/// n, group gi read, zero-padded, as dst [cg][rows_in][wp] with rows_in = (oy1 - oy0) + (kh - 1) *
+/// dh and wp = shifted_width(g): dst[ci][r][q] = X[n][gi * cg + ci][oy0 - pt + r][q - pl], or 0
+/// outside the image. Row k = (ci, ky, kx) of im2col's col is then, in a grid of wp columns per
+/// output row (the last wp - ow of each row are not outputs), the contiguous run that starts at
+/// shifted_rows' pointer k: col[k][(oy - oy0) * wp + ox] = rows[k][(oy - oy0) * wp + ox] for ox < ow.
+/// Requires sh = sw = 1.
+int64_t shifted_width(const ConvGeom& g);
+void pad_input_nchw(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float* dst);
+/// rows[(ci, ky, kx)] = dst + (ci * rows_in + ky * dh) * wp + kx * dw, for the K = cg * kh * kw rows.
+void shifted_rows(const ConvGeom& g, const float* dst, int64_t out_rows, const float** rows);
+
 /// NHWC: col [P, K] row-major, K = (ky, kx, ci): col[(oy - oy0) * ow + ox][(ky, kx, ci)] =
 /// X[n][iy][ix][gi * cg + ci], or 0 outside the image (the same iy, ix).
 void im2col_nhwc(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float* col);

@@ -5,6 +5,7 @@
 #include <cstring>
 
 #include "../isa_cap.h"
+#include "nnbridge/error.h"
 #include "sgemm_impl.h"
 
 namespace nnbridge::cpu_ref {
@@ -56,7 +57,13 @@ const SgemmBuild& chosen() {
 
 std::vector<SgemmBuild> runnable_sgemms() { return runnable(); }
 
-void sgemm(const SgemmArgs& args) { chosen().run(args); }
+void sgemm(const SgemmArgs& args) {
+  if (args.b_rows && !sgemm_b_rows_available())
+    throw Error(ErrorId::Feature, "sgemm: B given by rows needs the AVX-512 build; check sgemm_b_rows_available() first");
+  chosen().run(args);
+}
+
+bool sgemm_b_rows_available() { return std::strcmp(chosen().name, "avx512f") == 0; }
 
 const char* sgemm_arch() { return chosen().name; }
 

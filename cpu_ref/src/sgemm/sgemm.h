@@ -35,10 +35,19 @@ struct SgemmArgs {
   const float* bias_m = nullptr;
   bool clamp = false;
   float clamp_lo = 0, clamp_hi = 0;
+  /// When set (only where sgemm_b_rows_available(), with no transposes and n >= 16), B's rows are
+  /// given one by one: B[k][j] = b_rows[k][j], and `b` and `ldb` are not read. The convolutions
+  /// with stride 1 use it to read their patches as shifted rows of a padded input (conv.cc)
+  /// instead of copying each tap into an im2col matrix.
+  const float* const* b_rows = nullptr;
 };
 
 /// Runs on the calling thread (callers split large products into blocks across threads).
+/// Throws Error(Feature) for b_rows where sgemm_b_rows_available() is false.
 void sgemm(const SgemmArgs& args);
+
+/// Whether sgemm() takes SgemmArgs::b_rows: the AVX-512 build runs (sgemm_arch() "avx512f").
+bool sgemm_b_rows_available();
 
 /// The instruction set sgemm runs on: "avx512f", "avx2" (both with FMA) or "baseline". The
 /// environment variable NNBRIDGE_CPU_SIMD, read by the vector kernels too, caps it: "sse2" or

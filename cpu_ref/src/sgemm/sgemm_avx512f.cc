@@ -7,7 +7,7 @@
 namespace nnbridge::cpu_ref::sgemm_avx512f {
 
 void run(const SgemmArgs& args) {
-  if (takes_nn(args)) run_nn(args);
+  if (takes_nn(args) || args.b_rows) run_nn(args);
   else sgemm_detail::run(args);
 }
 

@@ -17,7 +17,7 @@ inline bool takes_nn(const SgemmArgs& p) { return !p.trans_a && !p.trans_b && p.
 /// C[i][j] is the fused multiply-add chain over k = 0 .. K - 1 in ascending order from 0, then
 /// the biases, each a separate rounding, then the clamp (so the result does not depend on blocking
 /// or threads).
-/// Requires AVX-512F and FMA.
+/// B by rows (SgemmArgs::b_rows) when given. Requires AVX-512F and FMA.
 void run_nn(const SgemmArgs& p);
 
 }  // namespace nnbridge::cpu_ref::sgemm_avx512f

@@ -14,6 +14,8 @@
 #include <immintrin.h>
 
 #include <algorithm>
+#include <array>
+#include <utility>
 #include <cstdint>
 
 #include "sgemm_nn.h"
@@ -33,6 +35,8 @@ struct Tile {
   int64_t lda;
   const float* b;  // B[k0][col0]
   int64_t ldb;
+  const float* const* b_rows;  // else: B[k0 + k][col0] at b_rows[k] + b_col
+  int64_t b_col;
   int64_t kc;
   float* c;  // C[row0][col0]
   int64_t ldc;
@@ -56,6 +60,7 @@ void tile(const Tile& t) {
   _Pragma("GCC unroll 8") for (int r = 0; r < R; ++r) ar[r] = t.a + r * t.lda;
   const float* bk = t.b;
   for (int64_t k = 0; k < t.kc; ++k, bk += t.ldb) {
+    if (t.b_rows) bk = t.b_rows[k] + t.b_col;
     __m512 bv[V];
     _Pragma("GCC unroll 8") for (int v = 0; v < V; ++v) bv[v] = v == V - 1 ? _mm512_maskz_loadu_ps(t.last, bk + 16 * v) : _mm512_loadu_ps(bk + 16 * v);
     _Pragma("GCC unroll 8") for (int r = 0; r < R; ++r) {
@@ -88,22 +93,14 @@ void tile(const Tile& t) {
 
 using TileFn = void (*)(const Tile&);
 
-template <int R>
-constexpr TileFn by_vectors(int v) {
-  return v == 1 ? tile<R, 1> : v == 2 ? tile<R, 2> : v == 3 ? tile<R, 3> : tile<R, 4>;
+// tile<R, V> for R in 1 .. kRows and V in 1 .. kVectors, at [(R - 1) * kVectors + V - 1].
+template <int... I>
+constexpr std::array<TileFn, sizeof...(I)> tile_table(std::integer_sequence<int, I...>) {
+  return {tile<I / kVectors + 1, I % kVectors + 1>...};
 }
+constexpr auto kTiles = tile_table(std::make_integer_sequence<int, kRows * kVectors>{});
 
-TileFn tile_fn(int rows, int vectors) {
-  static_assert(kRows == 6 && kVectors == 4, "tile_fn lists the instantiations");
-  switch (rows) {
-    case 1: return by_vectors<1>(vectors);
-    case 2: return by_vectors<2>(vectors);
-    case 3: return by_vectors<3>(vectors);
-    case 4: return by_vectors<4>(vectors);
-    case 5: return by_vectors<5>(vectors);
-    default: return by_vectors<6>(vectors);
-  }
-}
+TileFn tile_fn(int rows, int vectors) { return kTiles[static_cast<std::size_t>((rows - 1) * kVectors + vectors - 1)]; }
 
 }  // namespace
 
@@ -121,7 +118,9 @@ void run_nn(const SgemmArgs& p) {
           const int tail = static_cast<int>(cols - 16 * (vectors - 1));
           Tile t;
           t.a = p.a + i0 * p.lda + k0, t.lda = p.lda;
-          t.b = p.b + k0 * p.ldb + j0, t.ldb = p.ldb, t.kc = kc;
+          if (p.b_rows) t.b = nullptr, t.ldb = 0, t.b_rows = p.b_rows + k0, t.b_col = j0;
+          else t.b = p.b + k0 * p.ldb + j0, t.ldb = p.ldb, t.b_rows = nullptr, t.b_col = 0;
+          t.kc = kc;
           t.c = p.c + i0 * p.ldc + j0, t.ldc = p.ldc;
           t.last = static_cast<__mmask16>(tail == 16 ? 0xFFFF : (1u << tail) - 1);
           t.accumulate = k0 > 0;

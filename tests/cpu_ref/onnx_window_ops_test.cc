@@ -1,7 +1,8 @@
 // Oracle: hand calculations, written out next to each check, from the ONNX operator definitions
 // (Conv-11, ConvTranspose-11, MaxPool-12, AveragePool-11: output sizes, auto_pad SAME_UPPER /
 // SAME_LOWER, the Indices output).
-// Conv, ConvTranspose and the pools on 1-D and 3-D inputs, auto_pad and MaxPool's Indices.
+// Conv, ConvTranspose and the pools on 1-D and 3-D inputs, auto_pad and MaxPool's Indices; the
+// whole-plane average (GlobalAveragePool) against its double sum.
 #include <doctest/doctest.h>
 
 #include "nnbridge/error.h"
@@ -96,4 +97,26 @@ TEST_CASE("cpu onnx window ops: 3-D ConvTranspose") {
                 .constant(f32({1}), Floats{0.5f})
                 .done(f32({1, 1, 1, 1, 3}));
   CHECK(y_of(run(g, {{"x0", ft({1, 1, 1, 1, 2}, {1, 2})}})) == Floats{1.5f, 12.5f, 20.5f});
+}
+
+TEST_CASE("cpu onnx window ops: GlobalAveragePool and a whole-plane AveragePool are the plane's sum in double over H * W") {
+  // ONNX GlobalAveragePool-1: the mean of each [H, W] plane. The cpu kernel sums the floats in
+  // double in row-major order and divides by H * W before rounding to float32 (pool.cc); values
+  // with 1/3-steps make the sum's rounding matter. An AveragePool whose kernel is the whole plane
+  // (no pads) is the same window.
+  const int64_t n = 2, c = 3, h = 5, w = 7;
+  Floats x(static_cast<std::size_t>(n * c * h * w));
+  for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((static_cast<int>(i * 37 % 101) - 50)) / 3.0f + (i % 5 == 0 ? 1e6f : 0.0f);
+  Floats want(static_cast<std::size_t>(n * c));
+  for (std::size_t q = 0; q < want.size(); ++q) {
+    double acc = 0;
+    for (int64_t i = 0; i < h * w; ++i) acc += x[q * h * w + static_cast<std::size_t>(i)];
+    want[q] = static_cast<float>(acc / double(h * w));
+  }
+  for (const bool global : {true, false}) {
+    CAPTURE(global);
+    Graph g = global ? OneNode("GlobalAveragePool").in(f32({n, c, h, w})).done(f32({n, c, 1, 1}))
+                     : OneNode("AveragePool", {{"kernel_shape", Attr(Ints{h, w})}}).in(f32({n, c, h, w})).done(f32({n, c, 1, 1}));
+    CHECK(y_of(run(g, {{"x0", ft({n, c, h, w}, x)}})) == want);
+  }
 }

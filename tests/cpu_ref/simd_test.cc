@@ -268,41 +268,44 @@ TEST_CASE("cpu simd: depthwise_plane is the bias plus every tap of the padded pl
     for (int64_t sw : {1, 2})
       for (int64_t ow : {1, 7, 8, 17, 40, 70})
         for (int64_t oh : {3, 9, 19}) {  // rows in blocks of 2, 4 or 8 (by registers per row) and the rest
-        const std::string arch = k->arch;
-        CAPTURE(arch);
-        CAPTURE(sw);
-        CAPTURE(ow);
-        CAPTURE(oh);
-        const int64_t kh = 3, kw = 3, sh = 2, dh = 1, dw = 2, pt = 1, pl = 2, h = (oh - 1) * sh + 2, w = (ow - 1) * sw + 3;
-        const int64_t L = static_cast<int64_t>(k->lanes), rows = (oh - 1) * sh + (kh - 1) * dh + 1;
-        const int64_t phase = (ow + L - 1) / L * L + (kw - 1) * dw / sw + 1;
-        const auto x = values(static_cast<std::size_t>(h * w), 12, false), wt = values(static_cast<std::size_t>(kh * kw), 13, false);
-        auto at = [&](int64_t r, int64_t col) {  // padded plane value at padded row r, column col
-          const int64_t iy = r - pt, ix = col - pl;
-          return iy >= 0 && iy < h && ix >= 0 && ix < w ? x[static_cast<std::size_t>(iy * w + ix)] : 0.0f;
-        };
-        std::vector<float> src(static_cast<std::size_t>(rows * sw * phase));
-        for (int64_t r = 0; r < rows; ++r)
-          for (int64_t p = 0; p < sw; ++p)
-            for (int64_t q = 0; q < phase; ++q) src[static_cast<std::size_t>((r * sw + p) * phase + q)] = at(r, q * sw + p);
-        std::vector<float> y(static_cast<std::size_t>(oh * ow) + 1, 99.0f);  // one guard value past the plane
-        DepthwisePlane dp;
-        dp.src = src.data(), dp.row_stride = sw * phase, dp.phase_stride = phase, dp.w = wt.data(), dp.bias = 0.25f, dp.y = y.data();
-        dp.oh = oh, dp.ow = ow, dp.kh = kh, dp.kw = kw, dp.sh = sh, dp.sw = sw, dp.dh = dh, dp.dw = dw;
-        std::vector<int64_t> taps;  // the offsets simd.h documents, written out per tap
-        for (int64_t ky = 0; ky < kh; ++ky)
-          for (int64_t kx = 0; kx < kw; ++kx) taps.push_back(ky * dh * sw * phase + (kx * dw % sw) * phase + kx * dw / sw);
-        dp.taps = taps.data();
-        k->depthwise_plane(dp);
-        for (int64_t oy = 0; oy < oh; ++oy)
-          for (int64_t ox = 0; ox < ow; ++ox) {
-            float e = 0.25f;
-            for (int64_t ky = 0; ky < kh; ++ky)
-              for (int64_t kx = 0; kx < kw; ++kx) e = e + at(oy * sh + ky * dh, ox * sw + kx * dw) * wt[static_cast<std::size_t>(ky * kw + kx)];
-            CHECK(same_bits(y[static_cast<std::size_t>(oy * ow + ox)], e));
-          }
-        CHECK(y.back() == 99.0f);
-      }
+          const std::string arch = k->arch;
+          CAPTURE(arch);
+          CAPTURE(sw);
+          CAPTURE(ow);
+          CAPTURE(oh);
+          const bool clip = oh == 9;  // a folded Clip to [-0.5, 1] as the kernel stores
+          const int64_t kh = 3, kw = 3, sh = 2, dh = 1, dw = 2, pt = 1, pl = 2, h = (oh - 1) * sh + 2, w = (ow - 1) * sw + 3;
+          const int64_t L = static_cast<int64_t>(k->lanes), rows = (oh - 1) * sh + (kh - 1) * dh + 1;
+          const int64_t phase = (ow + L - 1) / L * L + (kw - 1) * dw / sw + 1;
+          const auto x = values(static_cast<std::size_t>(h * w), 12, false), wt = values(static_cast<std::size_t>(kh * kw), 13, false);
+          auto at = [&](int64_t r, int64_t col) {  // padded plane value at padded row r, column col
+            const int64_t iy = r - pt, ix = col - pl;
+            return iy >= 0 && iy < h && ix >= 0 && ix < w ? x[static_cast<std::size_t>(iy * w + ix)] : 0.0f;
+          };
+          std::vector<float> src(static_cast<std::size_t>(rows * sw * phase));
+          for (int64_t r = 0; r < rows; ++r)
+            for (int64_t p = 0; p < sw; ++p)
+              for (int64_t q = 0; q < phase; ++q) src[static_cast<std::size_t>((r * sw + p) * phase + q)] = at(r, q * sw + p);
+          std::vector<float> y(static_cast<std::size_t>(oh * ow) + 1, 99.0f);  // one guard value past the plane
+          DepthwisePlane dp;
+          dp.src = src.data(), dp.row_stride = sw * phase, dp.phase_stride = phase, dp.w = wt.data(), dp.bias = 0.25f, dp.y = y.data();
+          dp.oh = oh, dp.ow = ow, dp.kh = kh, dp.kw = kw, dp.sh = sh, dp.sw = sw, dp.dh = dh, dp.dw = dw;
+          std::vector<int64_t> taps;  // the offsets simd.h documents, written out per tap
+          for (int64_t ky = 0; ky < kh; ++ky)
+            for (int64_t kx = 0; kx < kw; ++kx) taps.push_back(ky * dh * sw * phase + (kx * dw % sw) * phase + kx * dw / sw);
+          dp.taps = taps.data();
+          if (clip) dp.clamp = true, dp.lo = -0.5f, dp.hi = 1.0f;
+          k->depthwise_plane(dp);
+          for (int64_t oy = 0; oy < oh; ++oy)
+            for (int64_t ox = 0; ox < ow; ++ox) {
+              float e = 0.25f;
+              for (int64_t ky = 0; ky < kh; ++ky)
+                for (int64_t kx = 0; kx < kw; ++kx) e = e + at(oy * sh + ky * dh, ox * sw + kx * dw) * wt[static_cast<std::size_t>(ky * kw + kx)];
+              if (clip) e = std::min(1.0f, std::max(-0.5f, e));
+              CHECK(same_bits(y[static_cast<std::size_t>(oy * ow + ox)], e));
+            }
+          CHECK(y.back() == 99.0f);
+        }
 }
 
 TEST_CASE("cpu sgemm: every build this CPU runs computes op(A) * op(B) + bias within the float32 bound") {

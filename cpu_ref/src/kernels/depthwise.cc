@@ -59,7 +59,7 @@ void nchw_plane(const ConvGeom& g, const simd::Kernels& k, const float* x, const
 template <class Finish>
 void nchw_padded_planes(const ConvGeom& g, const simd::Kernels& k, const PaddedPlane& pad, const int64_t* taps,
                         int threads, const float* x, const float* w, const float* bias, float pad_value, float* y,
-                        const Finish& finish) {
+                        const Finish& finish, const Epilogue& ep = Epilogue{}) {
   const int64_t plane_macs = std::max<int64_t>(1, g.oh * g.ow * g.kh * g.kw);
   parallel_ranges(threads, g.n * g.c, std::max<int64_t>(1, (int64_t{1} << 16) / plane_macs), [&](int64_t p0, int64_t p1) {
     float* buf = thread_scratch(static_cast<std::size_t>(pad.size()));  // fill() writes all of it
@@ -67,6 +67,7 @@ void nchw_padded_planes(const ConvGeom& g, const simd::Kernels& k, const PaddedP
     dp.src = buf, dp.row_stride = pad.row_stride(), dp.phase_stride = pad.phase_stride();
     dp.oh = g.oh, dp.ow = g.ow, dp.kh = g.kh, dp.kw = g.kw, dp.sh = g.sh, dp.sw = g.sw, dp.dh = g.dh, dp.dw = g.dw;
     dp.taps = taps;
+    dp.clamp = ep.clamp_bounds(dp.lo, dp.hi);
     for (int64_t plane = p0; plane < p1; ++plane) {
       const int64_t c = plane % g.c;
       pad.fill(x + plane * g.h * g.w, buf, pad_value);
@@ -135,8 +136,14 @@ EpilogueKernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool 
         return;
       }
       if (g.sw <= 2) {
+        // A folded Relu / Clip runs inside the plane kernel as it stores; another epilogue after.
+        float lo, hi;
+        const bool clamped = ep.clamp_bounds(lo, hi);
         nchw_padded_planes(g, *k, pad, taps->data(), threads, x, w, bias.data(), 0.0f, y,
-                           [&](int64_t, float* yp, int64_t count) { ep.apply(yp, count); });
+                           [&](int64_t, float* yp, int64_t count) {
+                             if (!clamped) ep.apply(yp, count);
+                           },
+                           ep);
         return;
       }
       parallel_for(threads, g.n * g.c, [&](int64_t plane) {

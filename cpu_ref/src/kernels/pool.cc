@@ -152,6 +152,24 @@ Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp) {
       });
     };
   }
+  if (kind == Kind::Avg && !nhwc && !indices && OH == 1 && OW == 1 && k[0] == H && k[1] == W && d[0] == 1 && d[1] == 1 &&
+      p[0] == 0 && p[1] == 0 && p[2] == 0 && p[3] == 0) {
+    // One window over each whole NCHW plane (GlobalAveragePool): the loop below's sum (in
+    // double, row by row, then divided by H * W), without its per-tap tests: the same values.
+    const int64_t plane = H * W;
+    return [=](std::span<const float* const> in, std::span<float* const> out) {
+      const float* x = in[0];
+      float* y = out[0];
+      parallel_ranges(threads, N * C, std::max<int64_t>(1, (int64_t{1} << 16) / plane), [&](int64_t q0, int64_t q1) {
+        for (int64_t q = q0; q < q1; ++q) {
+          const float* xp = x + q * plane;
+          double acc = 0.0;
+          for (int64_t i = 0; i < plane; ++i) acc += xp[i];
+          y[q] = static_cast<float>(acc / static_cast<double>(plane));
+        }
+      });
+    };
+  }
   // Threads take blocks of output rows (n, oy); each row is all channels and columns.
   const int64_t row_work = std::max<int64_t>(1, C * OW * k[0] * k[1]);
   return [=](std::span<const float* const> in, std::span<float* const> out) {

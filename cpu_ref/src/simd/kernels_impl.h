@@ -335,6 +335,13 @@ struct Impl {
           else acc[r][v] = acc[r][v] + x * wt;
         }
     }
+    if (!Max && p.clamp) {  // as Unary::Clip: vmin(hi, vmax(lo, y))
+      const B lo(p.lo), hi(p.hi);
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v) acc[r][v] = vmin(hi, vmax(lo, acc[r][v]));
+    }
 #pragma GCC unroll 8
     for (int r = 0; r < R; ++r) {
       float* yr = p.y + (oy + r) * p.ow + ox;

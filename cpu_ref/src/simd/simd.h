@@ -87,6 +87,11 @@ struct DepthwiseRow {
   int64_t ow = 0, sw = 1, pl = 0, dw = 1;
 };
 
+/// The constants of Kernels::requantize for one output channel.
+struct Requantize {
+  double bias = 0, multiplier = 1, y_zero = 0, lo = 0, hi = 0;
+};
+
 /// One channel of a depthwise convolution with channel multiplier 1 in NCHW, read from a
 /// zero-padded copy of its input plane: y[oy][ox] = bias + the sum over every tap (ky, kx), in
 /// that order, of src(oy*sh + ky*dh, ox*sw + kx*dw) * w[ky][kx] (each step a multiply then an
@@ -94,12 +99,9 @@ struct DepthwiseRow {
 /// padded row by phase for stride sw: src(r, col) = src[r * row_stride + (col % sw) * phase_stride
 /// + col / sw], so every tap reads consecutive output columns from consecutive floats. Rows are
 /// computed in whole registers: each phase must hold ceil(ow / lanes) * lanes + (kw - 1) * dw / sw
-/// columns (the values past the row's end are computed and dropped).
-/// The constants of Kernels::requantize for one output channel.
-struct Requantize {
-  double bias = 0, multiplier = 1, y_zero = 0, lo = 0, hi = 0;
-};
-
+/// columns (the values past the row's end are computed and dropped). With `clamp`, each output
+/// then becomes std::min(hi, std::max(lo, y)), as Unary::Clip computes it (a folded Relu or Clip;
+/// max_plane ignores it).
 struct DepthwisePlane {
   const float* src = nullptr;
   int64_t row_stride = 0, phase_stride = 0;
@@ -111,6 +113,8 @@ struct DepthwisePlane {
   /// of a row is, from that row's first padded row: ky * dh * row_stride + (kx * dw % sw) *
   /// phase_stride + kx * dw / sw (made once by the caller, not per register block).
   const int64_t* taps = nullptr;
+  bool clamp = false;
+  float lo = 0, hi = 0;
 };
 
 /// The kernels of one instruction set.

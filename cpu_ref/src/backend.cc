@@ -11,6 +11,7 @@
 #include "nnbridge/exec/convert.h"
 #include "custom_kernels.h"
 #include "kernel.h"
+#include "kernels/conv.h"
 #include "kernels/quantized_chain.h"
 #include "kernels/vector_ops.h"
 #include "memory_plan.h"
@@ -36,6 +37,7 @@ struct Step {
   EpilogueKernel with_epilogue;  // the same node's kernel with an epilogue (a built-in Conv), else null
   bool round_outputs = true;     // false for built-in kernels whose results already are values of the output dtype
   std::vector<bool> unread{};    // per input slot: a constant the kernel took in at prepare (NodeContext::prepared_only)
+  std::shared_ptr<OutputRange> range{};  // a built-in QLinearConv's output range, when it may be narrowed (conv.h)
 };
 
 // Ops whose built-in kernels write every element of their outputs, so run() need not zero them
@@ -193,6 +195,15 @@ class CpuBuilder final : public exec::NodeBuilder {
         return;
       }
     }
+    if (!e && n.op == "QLinearConv") {
+      RangedKernel rk = qlinear_conv_ranged(ctx);
+      Step st{i, n.inputs, n.outputs, std::move(rk.kernel), !writes_every_output(n, ctx), nullptr};
+      st.round_outputs = !results_exact(n, ctx);
+      if (ctx.read_at_prepare_only) st.unread = *ctx.read_at_prepare_only;
+      st.range = std::move(rk.range);
+      push(std::move(st));
+      return;
+    }
     Step st{i, n.inputs, n.outputs, e ? make_custom_kernel(e, ctx, label) : kernels().at(n.op)(ctx), e || !writes_every_output(n, ctx), nullptr};
     st.round_outputs = e || !results_exact(n, ctx);
     if (ctx.read_at_prepare_only) st.unread = *ctx.read_at_prepare_only;
@@ -260,11 +271,47 @@ class CpuBuilder final : public exec::NodeBuilder {
     if (!c) return false;
     for (std::size_t j : c->nodes)
       if (chosen(work, j) || (j != c->nodes.back() && writes_[g_.nodes[j].outputs[0]] != 1)) return false;
+    if (narrow_qlinear_conv(*c)) return true;
     push(Step{i, {c->input}, {c->output}, make_quantized_chain(*c, ctx.threads), false, nullptr, false});
     absorbed_.resize(g_.nodes.size(), false);
     for (std::size_t k = 1; k < c->nodes.size(); ++k) {
       absorbed_[c->nodes[k]] = true;
       fused.emplace_back(c->nodes[k], i);
+    }
+    return true;
+  }
+
+  // A chain whose X is the only use of the QLinearConv just planned, and which maps every value
+  // that QLinearConv can output to a clamp of it, min(max(q, a), b): found by running the chain's
+  // own kernel on each of those (at most 256) integers. The QLinearConv then saturates to [a, b]
+  // instead of its type's range and writes the chain's Y; the chain's step is not made. The same
+  // values: every requantized value is one of those integers (the conv's multipliers are finite,
+  // so none is NaN), and [a, b] lies inside the old range.
+  bool narrow_qlinear_conv(const QuantizedChain& c) {
+    if (plan_.steps.empty()) return false;
+    Step& last = plan_.steps.back();
+    if (!last.range || last.outputs.size() != 1 || last.outputs[0] != c.input) return false;
+    if (uses_[c.input] != 1 || writes_[c.input] != 1) return false;
+    const OutputRange old = *last.range;
+    const int64_t n = static_cast<int64_t>(old.hi - old.lo) + 1;
+    if (!(old.lo <= old.hi) || n > 65536) return false;
+    QuantizedChain probe = c;
+    probe.count = n;
+    std::vector<float> q(static_cast<std::size_t>(n)), f(static_cast<std::size_t>(n));
+    for (int64_t k = 0; k < n; ++k) q[static_cast<std::size_t>(k)] = old.lo + static_cast<float>(k);
+    const float* in[] = {q.data()};
+    float* out[] = {f.data()};
+    make_quantized_chain(probe, 1)(in, out);
+    const float a = f.front(), b = f.back();
+    if (!(a <= b)) return false;
+    for (int64_t k = 0; k < n; ++k)
+      if (f[static_cast<std::size_t>(k)] != std::min(b, std::max(a, q[static_cast<std::size_t>(k)]))) return false;
+    *last.range = OutputRange{a, b};
+    last.outputs = {c.output};
+    absorbed_.resize(g_.nodes.size(), false);
+    for (std::size_t j : c.nodes) {
+      absorbed_[j] = true;
+      fused.emplace_back(j, last.node);
     }
     return true;
   }

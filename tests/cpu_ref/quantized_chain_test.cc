@@ -139,3 +139,96 @@ TEST_CASE("cpu plan: DequantizeLinear -> Clip -> QuantizeLinear runs as one step
     check_chain(c, false);
   }
 }
+
+namespace {
+
+// QLinearConv (3x3, pads 1, uint8 X, int8 W per channel, int32 B) -> DequantizeLinear(y_scale,
+// y_zero_point) -> Clip(0, 6) -> QuantizeLinear(q_scale, y_zero_point), against ONNX QLinearConv-10
+// (the sum of (x - x_zero_point) * (w - w_zero_point) plus B, times the float32 multiplier
+// x_scale * w_scale / y_scale, rounded half to even, plus y_zero_point, saturated to uint8)
+// and the chain's formulas above, all computed here.
+struct ConvChain {
+  float q_scale;
+  std::vector<float> want;
+  Graph g;
+  std::vector<float> x;
+};
+
+ConvChain conv_chain(float q_scale) {
+  const int64_t C = 3, M = 5, H = 9, W = 10;
+  const float xs = 0.02f, xz = 128, ys = 0.0625f, yz = 10;
+  const std::vector<float> ws{0.011f, 0.007f, 0.013f, 0.005f, 0.009f};
+  std::vector<int8_t> w(static_cast<std::size_t>(M * C * 9));
+  for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<int8_t>(static_cast<int>(i * 37 % 255) - 127);
+  const std::vector<int32_t> b{-300, 0, 700, 2500, -2500};
+  ConvChain r{q_scale, {}, {}, {}};
+  r.x.resize(static_cast<std::size_t>(C * H * W));
+  for (std::size_t i = 0; i < r.x.size(); ++i) r.x[i] = static_cast<float>((i * 53) % 256);
+  for (int64_t m = 0; m < M; ++m)
+    for (int64_t oy = 0; oy < H; ++oy)
+      for (int64_t ox = 0; ox < W; ++ox) {
+        int64_t acc = b[static_cast<std::size_t>(m)];
+        for (int64_t c = 0; c < C; ++c)
+          for (int64_t ky = 0; ky < 3; ++ky)
+            for (int64_t kx = 0; kx < 3; ++kx) {
+              const int64_t iy = oy + ky - 1, ix = ox + kx - 1;
+              if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue;
+              acc += static_cast<int64_t>(r.x[static_cast<std::size_t>((c * H + iy) * W + ix)] - xz) * w[static_cast<std::size_t>(((m * C + c) * 3 + ky) * 3 + kx)];
+            }
+        const float xw = xs * ws[static_cast<std::size_t>(m)];
+        const double q = std::clamp(std::nearbyint(static_cast<double>(acc) * static_cast<double>(xw / ys)) + yz, 0.0, 255.0);
+        const float v = std::min(6.0f, std::max((static_cast<float>(q) - yz) * ys, 0.0f));
+        r.want.push_back(std::clamp(std::nearbyint(v / q_scale) + yz, 0.0f, 255.0f));
+      }
+  Graph& g = r.g;
+  const ValueId x = g.add_value(Value{"x", typed(DataType::UInt8, {1, C, H, W}), std::nullopt, {}});
+  g.inputs.push_back(x);
+  auto constant = [&](const std::string& name, TensorType t, Buffer bytes) { return g.add_value(Value{name, std::move(t), std::move(bytes), {}}); };
+  const ValueId xs_v = constant("xs", f32({}), one<float>(xs)), xz_v = constant("xz", typed(DataType::UInt8, {}), one<uint8_t>(xz));
+  const ValueId ys_v = constant("ys", f32({}), one<float>(ys)), yz_v = constant("yz", typed(DataType::UInt8, {}), one<uint8_t>(yz));
+  const ValueId conv_y = g.add_value(Value{"conv_y", typed(DataType::UInt8, {1, M, H, W}), std::nullopt, {}});
+  g.add_node(Node{"QLinearConv", "conv",
+                  {x, xs_v, xz_v, constant("w", typed(DataType::Int8, {M, C, 3, 3}), bytes_of(w)), constant("ws", f32({M}), bytes_of(ws)),
+                   constant("wz", typed(DataType::Int8, {M}), bytes_of(std::vector<int8_t>(M, 0))), ys_v, yz_v,
+                   constant("b", typed(DataType::Int32, {M}), bytes_of(b))},
+                  {conv_y},
+                  {{"pads", Attr(std::vector<int64_t>{1, 1, 1, 1})}}});
+  const ValueId dq = g.add_value(Value{"dq_out", f32({1, M, H, W}), std::nullopt, {}});
+  g.add_node(Node{"DequantizeLinear", "dq", {conv_y, ys_v, yz_v}, {dq}, {}});
+  const ValueId clip = g.add_value(Value{"clip_out", f32({1, M, H, W}), std::nullopt, {}});
+  g.add_node(Node{"Clip", "clip", {dq, constant("lo", f32({}), one<float>(0.0f)), constant("hi", f32({}), one<float>(6.0f))}, {clip}, {}});
+  const ValueId y = g.add_value(Value{"y", typed(DataType::UInt8, {1, M, H, W}), std::nullopt, {}});
+  g.add_node(Node{"QuantizeLinear", "q", {clip, constant("qs", f32({}), one<float>(q_scale)), yz_v}, {y}, {}});
+  g.outputs.push_back(y);
+  return r;
+}
+
+}  // namespace
+
+TEST_CASE("cpu plan: a chain after a QLinearConv that only clamps its values becomes the QLinearConv's saturation range") {
+  // y_scale 1/16: DequantizeLinear then QuantizeLinear with the same scale and zero point give
+  // back every integer, so the chain is min(max(q, 10), 10 + 6 * 16) and folds into the conv.
+  // A QuantizeLinear to another scale is a real requantization: the chain keeps its own step.
+  for (const float q_scale : {0.0625f, 0.05f}) {
+    CAPTURE(q_scale);
+    const ConvChain c = conv_chain(q_scale);
+    const bool narrowed = q_scale == 0.0625f;
+    REQUIRE(std::count(c.want.begin(), c.want.end(), 10.0f) > 0);  // the case reaches both ends of the Clip
+    if (narrowed) REQUIRE(std::count(c.want.begin(), c.want.end(), 106.0f) > 0);
+    cpu_ref::register_backend();
+    for (int threads : {1, 2}) {
+      CAPTURE(threads);
+      BackendOptions o;
+      o.threads = threads;
+      const auto plan = find_backend("cpu")->prepare(c.g, o);
+      for (const NodePlacement& p : plan->placement())
+        if (p.name != "conv") CHECK(p.fused_into == (narrowed ? "conv" : p.name == "dq" ? "" : "dq"));
+      const TensorMap out = plan->run({{"x", HostTensor::from_values<uint8_t>(typed(DataType::UInt8, {1, 3, 9, 10}), std::vector<uint8_t>(c.x.begin(), c.x.end()))}});
+      const auto got = out.at("y").to_double();
+      REQUIRE(got.size() == c.want.size());
+      std::size_t wrong = 0;
+      for (std::size_t i = 0; i < got.size(); ++i) wrong += got[i] != c.want[i];
+      CHECK(wrong == 0);
+    }
+  }
+}

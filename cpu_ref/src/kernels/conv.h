@@ -106,6 +106,14 @@ inline float at_or(const float* p, int64_t count, int64_t k) { return count == 0
 /// Input i of a run, nullptr when the node leaves it out.
 inline const float* input_or_null(std::span<const float* const> in, std::size_t i) { return i < in.size() ? in[i] : nullptr; }
 
+/// The range a QLinearConv kernel saturates its requantized outputs to, read each time the
+/// kernel runs: the range of y_zero_point's type, which the plan narrows at prepare when the
+/// DequantizeLinear -> Relu / Clip -> QuantizeLinear chain after the QLinearConv computes a clamp
+/// of its values (backend.cc).
+struct OutputRange {
+  float lo = 0, hi = 0;
+};
+
 /// The operands of ConvInteger-10 / QLinearConv-10 (qlinear.cc): input indices and how many
 /// values each per-channel input holds (0: absent).
 struct IntegerConvArgs {
@@ -113,11 +121,19 @@ struct IntegerConvArgs {
   std::size_t w = 1, xzp = 2, wzp = 3;      ///< inputs W, x_zero_point, w_zero_point
   int64_t xz_count = 0, wz_count = 0;       ///< x_zero_point (0 or 1), w_zero_point (0, 1 or M)
   int64_t ws_count = 0, b_count = 0;        ///< w_scale (1 or M), B (0 or M)
-  float lo = 0, hi = 0;                     ///< the requantized range of y_zero_point's type
+  std::shared_ptr<const OutputRange> range;  ///< QLinearConv: the requantized range (OutputRange)
   /// B's values read exactly when it is a constant (exact_int32_constant), else null: B from
   /// the run's float32 buffer, exact up to 2^24 in magnitude.
   std::shared_ptr<const std::vector<int64_t>> bias;
 };
+
+/// QLinearConv's kernel (qlinear.cc) and, where x_scale, w_scale and y_scale are constants whose
+/// multipliers are all finite, its OutputRange for the plan to narrow at prepare (else null).
+struct RangedKernel {
+  Kernel kernel;
+  std::shared_ptr<OutputRange> range;
+};
+RangedKernel qlinear_conv_ranged(const KernelContext& ctx);
 
 /// ConvInteger / QLinearConv on a 2-D NCHW image (g lifted to 3-D with unit depth), exactly
 /// (integer_conv.cc): on the int8 GEMM (igemm/igemm.h) where the CPU and the weights allow,

@@ -43,7 +43,7 @@ struct Requantize {
     r.bias = a.bias ? static_cast<double>((*a.bias)[static_cast<std::size_t>(m)])
              : a.b_count ? static_cast<double>(static_cast<int64_t>(in[8][m])) : 0.0;
     r.multiplier = qlinear_multiplier(in[1][0], at_or(in[4], a.ws_count, m), in[6][0]), r.y_zero = in[7][0];
-    r.lo = a.lo, r.hi = a.hi;
+    r.lo = a.range->lo, r.hi = a.range->hi;
     return r;
   }
   void operator()(std::span<const float* const> in, int64_t m, const double* sums, float* y, int64_t count) const {

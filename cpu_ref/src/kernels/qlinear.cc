@@ -36,8 +36,10 @@ using exec::require_plain_integers;
 using exec::requantized_range;
 
 
-// ConvInteger (qlinear false) and QLinearConv (true) on rank-5 X.
-Kernel make_integer_conv3(const KernelContext& ctx, bool qlinear) {
+// ConvInteger (qlinear false) and QLinearConv (true) on rank-5 X; `range`, when given, receives
+// QLinearConv's output range where x_scale, w_scale and y_scale are constants whose multipliers
+// are all finite (a narrowed range then changes no NaN into a number), else stays null.
+Kernel make_integer_conv3(const KernelContext& ctx, bool qlinear, std::shared_ptr<OutputRange>* range_out = nullptr) {
   const std::size_t w = qlinear ? 3 : 1, xzp = 2, wzp = qlinear ? 5 : 3;
   require_plain_integers(ctx, {0, w, xzp, wzp});
   const Conv3dGeom g = conv3d_geom(ctx, w);
@@ -60,8 +62,16 @@ Kernel make_integer_conv3(const KernelContext& ctx, bool qlinear) {
   const int64_t xz_count = ctx.has_input(xzp) ? 1 : 0;
   IntegerConvArgs args;
   args.qlinear = qlinear, args.w = w, args.xzp = xzp, args.wzp = wzp;
-  args.xz_count = xz_count, args.wz_count = wz_count, args.ws_count = ws_count, args.b_count = b_count, args.lo = lo, args.hi = hi;
+  args.xz_count = xz_count, args.wz_count = wz_count, args.ws_count = ws_count, args.b_count = b_count;
   if (b_count) args.bias = exact_int32_constant(ctx, 8);
+  auto range = std::make_shared<OutputRange>(OutputRange{lo, hi});
+  args.range = range;
+  if (qlinear && range_out && ctx.constants[1] && ctx.constants[4] && ctx.constants[6]) {
+    bool finite = true;
+    for (int64_t m = 0; m < g.M; ++m)
+      finite = finite && std::isfinite(qlinear_multiplier((*ctx.constants[1])[0], at_or(ctx.constants[4]->data(), ws_count, m), (*ctx.constants[6])[0]));
+    if (finite) *range_out = range;
+  }
   const std::shared_ptr<const std::vector<int64_t>> bias = args.bias;
   if (Kernel k = make_integer_conv_fast(ctx, g, args)) return k;
   return [=](std::span<const float* const> in, std::span<float* const> out) {
@@ -79,17 +89,17 @@ Kernel make_integer_conv3(const KernelContext& ctx, bool qlinear) {
     conv3d_each<int64_t>(g, xi.data(), wi.data(), [&](int64_t yi, int64_t m, int64_t acc) {
       if (b_count) acc += bias ? (*bias)[static_cast<std::size_t>(m)] : static_cast<int64_t>(in[8][m]);
       const double v = std::nearbyint(static_cast<double>(acc) * qlinear_multiplier(in[1][0], at_or(in[4], ws_count, m), in[6][0])) + yz;
-      Y[yi] = static_cast<float>(std::clamp<double>(v, lo, hi));
+      Y[yi] = static_cast<float>(std::clamp<double>(v, range->lo, range->hi));
     });
   };
 }
 
-Kernel make_integer_conv(const KernelContext& ctx, bool qlinear) {
+Kernel make_integer_conv(const KernelContext& ctx, bool qlinear, std::shared_ptr<OutputRange>* range_out = nullptr) {
   const std::size_t rank = ctx.in[0].shape.size();
-  if (rank == 5) return make_integer_conv3(ctx, qlinear);
+  if (rank == 5) return make_integer_conv3(ctx, qlinear, range_out);
   if (rank != 3 && rank != 4) ctx.unsupported("only 1-D, 2-D and 3-D convolutions (X of rank 3, 4 or 5) are implemented");
   const Lifted lifted(ctx, 3, {qlinear ? std::size_t{3} : std::size_t{1}});
-  return make_integer_conv3(lifted.ctx(), qlinear);
+  return make_integer_conv3(lifted.ctx(), qlinear, range_out);
 }
 
 // MatMulInteger (qlinear false) and QLinearMatMul (true).
@@ -164,6 +174,12 @@ Kernel make_integer_matmul(const KernelContext& ctx, bool qlinear) {
 }
 
 }  // namespace
+
+RangedKernel qlinear_conv_ranged(const KernelContext& ctx) {
+  RangedKernel r;
+  r.kernel = make_integer_conv(ctx, true, &r.range);
+  return r;
+}
 
 void add_qlinear_kernels(KernelTable& t) {
   t["ConvInteger"] = [](const KernelContext& c) { return make_integer_conv(c, false); };

@@ -5,6 +5,8 @@
 // Also sgemm (cpu_ref/src/sgemm), each build against a double-precision product.
 #include <doctest/doctest.h>
 
+#include <memory>
+
 #include <algorithm>
 #include <array>
 #include <cmath>
@@ -452,5 +454,25 @@ TEST_CASE("cpu simd: dequantize is DequantizeLinear's scalar expression, on ever
           CHECK(std::memcmp(y.data(), expect.data(), n * sizeof(float)) == 0);
         }
       }
+    }
+}
+
+TEST_CASE("cpu simd: take_even copies every other element and reads nothing past the last one taken") {
+  for (const Kernels* k : runnable_kernels())
+    for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{15}, std::size_t{16}, std::size_t{17}, std::size_t{33}, std::size_t{70}}) {
+      const std::string arch = k->arch;
+      CAPTURE(arch);
+      CAPTURE(n);
+      // x holds exactly 2n - 1 elements (heap-allocated at that size, so a read past them is a
+      // fault under ASan); NaN, infinities and signed zeros among them.
+      const auto v = values(2 * n + 1, 31, true);
+      std::unique_ptr<float[]> x(new float[n ? 2 * n - 1 : 1]);
+      std::copy_n(v.begin(), n ? 2 * n - 1 : 0, x.get());
+      std::vector<float> y(n + 1, 99.0f);
+      k->take_even(x.get(), n, y.data());
+      int64_t wrong = 0;
+      for (std::size_t i = 0; i < n; ++i) wrong += !same_bits(y[i], v[2 * i]);
+      CHECK(wrong == 0);
+      CHECK(y[n] == 99.0f);
     }
 }

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <vector>
 
+#include "../simd/simd.h"
+
 namespace nnbridge::cpu_ref {
 
 namespace {
@@ -32,6 +34,7 @@ void im2col_nchw(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64
 void im2col_nchw_rows(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, int64_t k0,
                       int64_t k1, float* col, float pad) {
   const int64_t cg = g.c / g.group, P = (oy1 - oy0) * g.ow;
+  const simd::Kernels& kernels = simd::kernels();
   std::vector<ColRange> cols(static_cast<std::size_t>(g.kw));
   for (int64_t kx = 0; kx < g.kw; ++kx) cols[kx] = col_range(g.w, g.ow, g.sw, g.pl, kx * g.dw);
   for (int64_t k = k0; k < k1; ++k) {
@@ -48,6 +51,7 @@ void im2col_nchw_rows(const ConvGeom& g, const float* x, int64_t n, int64_t gi, 
       std::fill_n(row, r.lo, pad);
       const float* src = plane + iy * g.w + r.ix0;
       if (g.sw == 1) std::copy_n(src, r.hi - r.lo, row + r.lo);
+      else if (g.sw == 2) kernels.take_even(src, static_cast<std::size_t>(r.hi - r.lo), row + r.lo);
       else
         for (int64_t ox = r.lo; ox < r.hi; ++ox, src += g.sw) row[ox] = *src;
       std::fill(row + r.hi, row + g.ow, pad);

@@ -14,7 +14,7 @@ namespace nnbridge::cpu_ref {
 /// col[(ci, ky, kx)][(oy - oy0) * ow + ox] = X[n][gi * cg + ci][iy][ix] with iy = oy * sh - pt +
 /// ky * dh, ix = ox * sw - pl + kx * dw (ONNX Conv-11), or `pad` outside the image (0 for a
 /// convolution; the integer convolutions pad with x_zero_point). Each row of a tap is one bulk
-/// copy between two padding runs: the columns whose ix is inside the image are computed once per
+/// copy (stride 2: simd::Kernels::take_even) between two padding runs: the columns whose ix is inside the image are computed once per
 /// kx, not tested per element.
 void im2col_nchw(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float* col,
                  float pad = 0.0f);

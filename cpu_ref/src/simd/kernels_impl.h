@@ -410,6 +410,18 @@ struct Impl {
     for (; i < n; ++i) y[i] = (x[i] - zero) * scale;
   }
 
+  static void take_even(const float* x, std::size_t n, float* y) {
+    std::size_t k = 0;
+#if defined(__AVX512F__)
+    // 16 outputs per step: VPERMT2PS picks the even lanes of two registers (x[2k .. 2k + 31],
+    // so k + 16 < n keeps the reads inside x[0 .. 2n - 2]).
+    const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    for (; k + 16 < n; k += 16)
+      _mm512_storeu_ps(y + k, _mm512_permutex2var_ps(_mm512_loadu_ps(x + 2 * k), even, _mm512_loadu_ps(x + 2 * k + 16)));
+#endif
+    for (; k < n; ++k) y[k] = x[2 * k];
+  }
+
   static void depthwise_plane(const DepthwisePlane& p) { plane<false>(p); }
   static void max_plane(const DepthwisePlane& p) { plane<true>(p); }
 
@@ -443,6 +455,7 @@ struct Impl {
     k.requantize = &requantize;
     k.quantize = &quantize;
     k.dequantize = &dequantize;
+    k.take_even = &take_even;
     return k;
   }
 };

@@ -157,6 +157,9 @@ struct Kernels {
   /// DequantizeLinear-13 with a scale (quantize.cc): y[i] = (x[i] - zero) * scale in float32.
   /// y may be x.
   void (*dequantize)(const float* x, float* y, std::size_t n, float scale, float zero);
+  /// y[k] = x[2k] for k < n, reading nothing past x[2n - 2]: a stride-2 convolution's im2col
+  /// rows (im2col.h). Pure copies.
+  void (*take_even)(const float* x, std::size_t n, float* y);
 };
 
 /// The kernels xsimd::dispatch picked for this CPU (chosen on first use, then fixed), or the

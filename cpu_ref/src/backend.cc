@@ -44,12 +44,18 @@ struct Step {
 // first (the largest outputs of convolutional networks): Conv (2-D and 1-D: conv.cc, depthwise.cc),
 // Gemm and MatMul (gemm.cc), Relu, Clip, Sigmoid, Tanh, HardSwish and LeakyRelu (one vector map
 // over the whole tensor), Add, Sub and Mul (elementwise.cc: every row of the broadcast output),
-// QLinearConv and ConvInteger, QuantizeLinear and DequantizeLinear with a scale input.
+// QLinearConv and ConvInteger, QuantizeLinear and DequantizeLinear with a scale input; Reshape
+// and Flatten (one copy of every element), Transpose (a gather over every output element) and
+// Concat (each input's chunks, which add up to the output's extent along the axis: shape_ops.cc);
+// the 1-D and 2-D pools (pool.cc: every output, and every Indices element, of every plane).
 bool writes_every_output(const Node& n, const exec::NodeContext& ctx) {
   if (n.op == "Conv") return !ctx.in.empty() && ctx.in[0].shape.size() <= 4;
+  if (n.op == "MaxPool" || n.op == "AveragePool" || n.op == "GlobalAveragePool" || n.op == "GlobalMaxPool")
+    return !ctx.in.empty() && ctx.in[0].shape.size() <= 4;
   if (n.op == "QuantizeLinear" || n.op == "DequantizeLinear") return ctx.has_input(1);  // quantize.cc: one pass over every element
-  static const std::set<std::string, std::less<>> all = {"Gemm", "MatMul", "Relu", "Clip", "Sigmoid", "Tanh", "HardSwish",
-                                                         "LeakyRelu", "Add", "Sub", "Mul", "QLinearConv", "ConvInteger"};
+  static const std::set<std::string, std::less<>> all = {
+      "Gemm", "MatMul", "Relu", "Clip", "Sigmoid", "Tanh", "HardSwish", "LeakyRelu", "Add", "Sub", "Mul",
+      "QLinearConv", "ConvInteger", "Reshape", "Flatten", "Transpose", "Concat"};
   return all.count(n.op) != 0;
 }
 

@@ -120,3 +120,31 @@ TEST_CASE("cpu onnx window ops: GlobalAveragePool and a whole-plane AveragePool 
     CHECK(y_of(run(g, {{"x0", ft({n, c, h, w}, x)}})) == want);
   }
 }
+
+TEST_CASE("cpu plan: MaxPool, Transpose and Concat write every output element (run() does not zero their outputs)") {
+  // Run twice on one plan: the second run's output buffer comes back from the first (the plan
+  // keeps returned buffers), holding the first run's values, so an element a kernel skipped
+  // would show the first run's value instead of the hand-computed second one.
+  cpu_ref::register_backend();
+  SUBCASE("MaxPool 2x2 stride 2 with a window wholly in the padding (it reads 0)") {
+    // x [1, 1, 2, 3], pads (0, 0, 0, 3): windows over columns 0-1, 2-3, 4-5; the last lies in
+    // the right padding only.
+    Graph g = OneNode("MaxPool", {{"kernel_shape", Attr(Ints{2, 2})}, {"strides", Attr(Ints{2, 2})}, {"pads", Attr(Ints{0, 0, 0, 3})}})
+                  .in(f32({1, 1, 2, 3}))
+                  .done(f32({1, 1, 1, 3}));
+    const auto plan = find_backend("cpu")->prepare(g, {});
+    { const auto first = plan->run({{"x0", ft({1, 1, 2, 3}, {9, 9, 9, 9, 9, 9})}}); }
+    const auto second = plan->run({{"x0", ft({1, 1, 2, 3}, {1, 5, 2, -3, 4, -7})}});
+    CHECK(y_of(second) == Floats{5, 2, 0});
+  }
+  SUBCASE("Transpose then Concat along the channels") {
+    Graph g = OneNode("Transpose", {{"perm", Attr(Ints{0, 2, 1})}}).in(f32({1, 2, 3})).done(f32({1, 3, 2}));
+    const auto plan = find_backend("cpu")->prepare(g, {});
+    { const auto first = plan->run({{"x0", ft({1, 2, 3}, {9, 9, 9, 9, 9, 9})}}); }
+    CHECK(y_of(plan->run({{"x0", ft({1, 2, 3}, {1, 2, 3, 4, 5, 6})}})) == Floats{1, 4, 2, 5, 3, 6});
+    Graph c = OneNode("Concat", {{"axis", Attr(int64_t{1})}}).in(f32({1, 1, 2})).in(f32({1, 2, 2})).done(f32({1, 3, 2}));
+    const auto cplan = find_backend("cpu")->prepare(c, {});
+    { const auto first = cplan->run({{"x0", ft({1, 1, 2}, {9, 9})}, {"x1", ft({1, 2, 2}, {9, 9, 9, 9})}}); }
+    CHECK(y_of(cplan->run({{"x0", ft({1, 1, 2}, {1, 2})}, {"x1", ft({1, 2, 2}, {3, 4, 5, 6})}})) == Floats{1, 2, 3, 4, 5, 6});
+  }
+}

@@ -38,6 +38,7 @@ struct Step {
   bool round_outputs = true;     // false for built-in kernels whose results already are values of the output dtype
   std::vector<bool> unread{};    // per input slot: a constant the kernel took in at prepare (NodeContext::prepared_only)
   std::shared_ptr<OutputRange> range{};  // a built-in QLinearConv's output range, when it may be narrowed (conv.h)
+  std::vector<int64_t> concat_at{};      // a built-in Concat whose inputs are whole blocks of Y: each one's offset in Y
 };
 
 // Ops whose built-in kernels write every element of their outputs, so run() need not zero them
@@ -212,6 +213,7 @@ class CpuBuilder final : public exec::NodeBuilder {
     }
     Step st{i, n.inputs, n.outputs, e ? make_custom_kernel(e, ctx, label) : kernels().at(n.op)(ctx), e || !writes_every_output(n, ctx), nullptr};
     st.round_outputs = e || !results_exact(n, ctx);
+    if (!e && n.op == "Concat") st.concat_at = concat_blocks(ctx);
     if (ctx.read_at_prepare_only) st.unread = *ctx.read_at_prepare_only;
     push(std::move(st));
   }
@@ -287,6 +289,23 @@ class CpuBuilder final : public exec::NodeBuilder {
     return true;
   }
 
+  // A Concat whose output dims before the axis are all 1 (batch 1 along channels in NCHW): input
+  // k is then the contiguous block of Y from its offset here; else empty.
+  static std::vector<int64_t> concat_blocks(const exec::NodeContext& ctx) {
+    const Shape& ys = ctx.out[0].shape;
+    const int64_t axis = ctx.attr_axis("axis", 0, static_cast<int64_t>(ys.size()));
+    for (int64_t d = 0; d < axis; ++d)
+      if (ys[static_cast<std::size_t>(d)] != 1) return {};
+    std::vector<int64_t> at;
+    int64_t offset = 0;
+    for (const TensorType& t : ctx.in) {
+      at.push_back(offset);
+      offset += numel(t.shape);
+    }
+    if (offset != numel(ys)) return {};
+    return at;
+  }
+
   // A chain whose X is the only use of the QLinearConv just planned, and which maps every value
   // that QLinearConv can output to a clamp of it, min(max(q, a), b): found by running the chain's
   // own kernel on each of those (at most 256) integers. The QLinearConv then saturates to [a, b]
@@ -353,6 +372,43 @@ class CpuBuilder final : public exec::NodeBuilder {
   std::vector<bool> absorbed_;  // nodes whose outputs a quantized chain's step computes
 };
 
+// Concats computed in place: a built-in Concat with whole blocks (Step::concat_at) whose output
+// lives in the arena (not a graph output) and whose inputs are each written by one earlier step,
+// read by this Concat only, neither graph inputs, constants nor graph outputs. Each input then
+// lives inside Y at its block (producers write straight there) and the Concat's step does
+// nothing. A Concat's output may itself be such an input of a later one. In step order.
+struct InPlace {
+  ValueId input, y;
+  int64_t at;  // floats into y
+};
+std::vector<InPlace> concat_in_place(const Graph& g, CpuPlan& plan) {
+  std::vector<int> reads(g.values.size(), 0), writes(g.values.size(), 0);
+  std::vector<bool> fixed(g.values.size(), false);  // graph inputs and outputs: never in place
+  for (const Node& n : g.nodes)
+    for (ValueId v : n.inputs)
+      if (v != kNoValue) ++reads[v];
+  for (const Step& st : plan.steps)
+    for (ValueId v : st.outputs) ++writes[v];
+  for (ValueId v : g.outputs) fixed[v] = true;
+  for (ValueId v : g.inputs) fixed[v] = true;
+  std::vector<InPlace> within;
+  std::vector<bool> taken(g.values.size(), false);
+  for (Step& st : plan.steps) {
+    if (st.concat_at.empty() || st.outputs.size() != 1 || fixed[st.outputs[0]] || writes[st.outputs[0]] != 1) continue;
+    bool ok = st.inputs.size() == st.concat_at.size();
+    for (ValueId u : st.inputs)
+      ok = ok && u != kNoValue && !taken[u] && !fixed[u] && reads[u] == 1 && writes[u] == 1 && !plan.constants[u];
+    if (!ok) continue;
+    for (std::size_t k = 0; k < st.inputs.size(); ++k) {
+      taken[st.inputs[k]] = true;
+      within.push_back({st.inputs[k], st.outputs[0], st.concat_at[k]});
+    }
+    st.kernel = [](std::span<const float* const>, std::span<float* const>) {};
+    st.zero_outputs = false, st.round_outputs = false;
+  }
+  return within;
+}
+
 class CpuBackend final : public Backend {
  public:
   std::string name() const override { return "cpu"; }
@@ -406,6 +462,7 @@ class CpuBackend final : public Backend {
     // Memory plan: each step's outputs live from that step to their last use (graph outputs to
     // the end); float32 graph outputs get their own buffers instead.
     plan->own_output.assign(g.values.size(), false);
+    const std::vector<InPlace> within = concat_in_place(g, *plan);
     std::vector<Lifetime> life(g.values.size());
     for (std::size_t s = 0; s < plan->steps.size(); ++s)
       for (ValueId v : plan->steps[s].outputs) {
@@ -421,8 +478,16 @@ class CpuBackend final : public Backend {
         if (life[v].floats > 0) first = std::min(first, life[v].first), last = std::max(last, life[v].last);
         life[v] = {first, last, numel(plan->types[v].shape)};
       }
+    // A Concat's inputs written in place: Y lives from the first of their steps (in step order, so
+    // an input that is an earlier Concat's Y has its own start already), and they are not placed
+    // themselves; their offsets follow Y's, the last Concat's first.
+    for (const InPlace& p : within) {
+      life[p.y].first = std::min(life[p.y].first, life[p.input].first);
+      life[p.input].floats = 0;
+    }
     MemoryPlan mp = plan_memory(life, plan->steps.size());
     plan->offset = std::move(mp.offset);
+    for (auto p = within.rbegin(); p != within.rend(); ++p) plan->offset[p->input] = plan->offset[p->y] + p->at;
     plan->arenas = std::make_unique<ArenaPool>(mp.floats);
     return plan;
   }

@@ -498,3 +498,51 @@ TEST_CASE("cpu plan: one plan runs many times and from several threads at once")
   for (auto& t2 : th) t2.join();
   for (int k = 0; k < 4; ++k) CHECK(bad[k] == 0);
 }
+
+TEST_CASE("cpu plan: Concats along the channels of batch-1 tensors, their inputs written in place, nested, give the copies' values") {
+  // y = Relu(Concat(Concat(Relu(x), Clip(x, -1, 1)), Clip(x, 0, 0.5))) on [1, 2, 3, 4], and a
+  // second graph where Relu(x) is also a graph output (that Concat then copies). The Concats'
+  // outputs are read by nodes only, so the plan may have their inputs' steps write into them
+  // (backend.cc, concat_in_place); the values are the ONNX formulas either way.
+  const int64_t C = 2, H = 3, W = 4, n = C * H * W;
+  std::vector<float> x(static_cast<std::size_t>(n));
+  for (int64_t i = 0; i < n; ++i) x[static_cast<std::size_t>(i)] = static_cast<float>(i - 10) / 8.0f;
+  for (const bool relu_is_output : {false, true}) {
+    CAPTURE(relu_is_output);
+    Graph g;
+    auto value = [&](const std::string& name, int64_t channels) { return g.add_value(Value{name, f32({1, channels, H, W}), std::nullopt, {}}); };
+    auto scalar = [&](const std::string& name, float v) {
+      return g.add_value(Value{name, f32({}), Buffer::copy_of(std::as_bytes(std::span<const float>(&v, 1))), {}});
+    };
+    const ValueId xi = value("x", C), a = value("a", C), b = value("b", C), c = value("c", 2 * C), d = value("d", C), e = value("e", 3 * C),
+                  y = value("y", 3 * C);
+    g.inputs.push_back(xi);
+    g.add_node(Node{"Relu", "relu_a", {xi}, {a}, {}});
+    g.add_node(Node{"Clip", "clip_b", {xi, scalar("m1", -1.0f), scalar("p1", 1.0f)}, {b}, {}});
+    g.add_node(Node{"Concat", "cat_c", {a, b}, {c}, {{"axis", Attr(int64_t{1})}}});
+    g.add_node(Node{"Clip", "clip_d", {xi, scalar("z", 0.0f), scalar("h", 0.5f)}, {d}, {}});
+    g.add_node(Node{"Concat", "cat_e", {c, d}, {e}, {{"axis", Attr(int64_t{1})}}});
+    g.add_node(Node{"Relu", "relu_y", {e}, {y}, {}});
+    g.outputs.push_back(y);
+    if (relu_is_output) g.outputs.push_back(a);
+    std::vector<float> want;
+    for (float v : x) want.push_back(std::max(0.0f, v));
+    for (float v : x) want.push_back(std::max(0.0f, std::min(1.0f, std::max(-1.0f, v))));  // the outer Relu too
+    for (float v : x) want.push_back(std::min(0.5f, std::max(0.0f, v)));
+    cpu_ref::register_backend();
+    for (int threads : {1, 2}) {
+      CAPTURE(threads);
+      BackendOptions opt;
+      opt.threads = threads;
+      const auto plan = find_backend("cpu")->prepare(g, opt);
+      for (int run = 0; run < 2; ++run) {
+        std::vector<float> xr = x;
+        if (run == 0) std::fill(xr.begin(), xr.end(), 7.0f);  // a first run leaves other values in the buffers
+        const TensorMap out = plan->run({{"x", HostTensor::from_values<float>(f32({1, C, H, W}), xr)}});
+        if (run == 0) continue;
+        const auto got = out.at("y").values<float>();
+        CHECK(std::vector<float>(got.begin(), got.end()) == want);
+      }
+    }
+  }
+}

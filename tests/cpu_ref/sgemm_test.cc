@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "nnbridge/error.h"
 #include "sgemm/sgemm.h"
 
 using namespace nnbridge::cpu_ref;
@@ -155,5 +156,27 @@ TEST_CASE("cpu sgemm: every build's clamp keeps the product within the float32 b
     CHECK(at_lo > 0);  // the case reaches both bounds and the inside
     CHECK(at_hi > 0);
     CHECK(inside > 0);
+  }
+}
+
+TEST_CASE("cpu sgemm: B by rows is refused with a transpose, k = 0 or n < 16, and where the AVX-512 build does not run") {
+  std::vector<float> a(64, 1.0f), b(64, 1.0f), c(64, 0.0f);
+  const float* rows[] = {b.data(), b.data()};
+  SgemmArgs p;
+  p.m = 2, p.n = 16, p.k = 2, p.a = a.data(), p.lda = 2, p.c = c.data(), p.ldc = 16, p.b_rows = rows;
+  if (!sgemm_b_rows_available()) {
+    CHECK_THROWS_AS(sgemm(p), nnbridge::Error);
+    return;
+  }
+  sgemm(p);
+  CHECK(c[0] == 2.0f);  // 1 * 1 + 1 * 1
+  CHECK(c[31] == 2.0f);
+  for (int bad = 0; bad < 3; ++bad) {
+    CAPTURE(bad);
+    SgemmArgs q = p;
+    if (bad == 0) q.trans_a = true;
+    if (bad == 1) q.k = 0;
+    if (bad == 2) q.n = 15;
+    CHECK_THROWS_AS(sgemm(q), nnbridge::Error);
   }
 }

@@ -3,7 +3,8 @@
 // rows, written straight into the output: NCHW as W [mg, K] x col [K, P] (K = (ci, ky, kx), W
 // as OIHW), NHWC as col [P, K] x W^T (K = (ky, kx, ci), W as OHWI); a 1x1 convolution with
 // stride 1 and no padding reads X itself as col, and other stride-1 NCHW ones, where sgemm takes
-// B by rows, read col's rows as shifted rows of a padded copy of X (im2col.h). Depthwise convolutions with multiplier 1 go to depthwise.cc.
+// B by rows, read col's rows as shifted rows of a padded copy of X (im2col.h). Depthwise
+// convolutions with multiplier 1 go to depthwise.cc.
 //
 // Weights are first brought to OIHW with C/group input channels per output channel:
 //   OIHW  ONNX;                      OHWI  Arm NN Convolution2d in NHWC;

@@ -36,7 +36,7 @@ using exec::require_plain_integers;
 using exec::requantized_range;
 
 
-// ConvInteger (qlinear false) and QLinearConv (true) on rank-5 X; `range`, when given, receives
+// ConvInteger (qlinear false) and QLinearConv (true) on rank-5 X; `range_out`, when given, receives
 // QLinearConv's output range where x_scale, w_scale and y_scale are constants whose multipliers
 // are all finite (a narrowed range then changes no NaN into a number), else stays null.
 Kernel make_integer_conv3(const KernelContext& ctx, bool qlinear, std::shared_ptr<OutputRange>* range_out = nullptr) {

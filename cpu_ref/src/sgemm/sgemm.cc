@@ -60,6 +60,8 @@ std::vector<SgemmBuild> runnable_sgemms() { return runnable(); }
 void sgemm(const SgemmArgs& args) {
   if (args.b_rows && !sgemm_b_rows_available())
     throw Error(ErrorId::Feature, "sgemm: B given by rows needs the AVX-512 build; check sgemm_b_rows_available() first");
+  if (args.b_rows && (args.trans_a || args.trans_b || args.k < 1 || args.n < 16))
+    throw Error(ErrorId::InvalidOther, "sgemm: B given by rows needs no transposes, k >= 1 and n >= 16");
   chosen().run(args);
 }
 

@@ -43,7 +43,8 @@ struct SgemmArgs {
 };
 
 /// Runs on the calling thread (callers split large products into blocks across threads).
-/// Throws Error(Feature) for b_rows where sgemm_b_rows_available() is false.
+/// Throws Error(Feature) for b_rows where sgemm_b_rows_available() is false, Error(Invalid) for
+/// b_rows with a transpose, k < 1 or n < 16.
 void sgemm(const SgemmArgs& args);
 
 /// Whether sgemm() takes SgemmArgs::b_rows: the AVX-512 build runs (sgemm_arch() "avx512f").

@@ -8,15 +8,17 @@
 // accumulator. Loop order (outermost first): blocks of kDepth values of k; blocks of kWidth
 // columns (a kDepth x kWidth block of B stays in L2 while every row block of A passes over it);
 // blocks of kRows rows (their kDepth values per row stay in L1 across the column tiles); tiles.
-// Partial sums go through C between k blocks as floats, which rounds nothing: every C[i][j] is the
-// chain acc = fma(A[i][k], B[k][j], acc) over k = 0, 1, ..., K - 1 from acc = 0, then + bias_n[j],
-// then + bias_m[i], then the clamp when asked, whatever the blocking, the thread split or the tile C[i][j] falls in.
+// Partial sums go through C between k blocks as floats, which rounds nothing: every C[i][j] is
+// the chain acc = fma(A[i][k], B[k][j], acc) over k = 0, 1, ..., K - 1 from acc = 0, then +
+// bias_n[j], then + bias_m[i], then the clamp when asked, whatever the blocking, the thread split
+// or the tile C[i][j] falls in. The loops over a tile's registers are unrolled by pragma: only
+// then does GCC keep the accumulator array in registers (else it stores it every step).
 #include <immintrin.h>
 
 #include <algorithm>
 #include <array>
-#include <utility>
 #include <cstdint>
+#include <utility>
 
 #include "sgemm_nn.h"
 

@@ -12,8 +12,10 @@
 #include <cstdint>
 #include <vector>
 
+#include "kernels/im2col.h"
 #include "one_node.h"
 #include "sgemm/sgemm.h"
+#include "test_numbers.h"
 
 using namespace nnbridge;
 using namespace nnbridge::test;
@@ -25,22 +27,18 @@ struct Case {
   std::vector<int64_t> pads;  // top, left, bottom, right
   int64_t dh = 1, dw = 1;
   bool relu = false;
+  int64_t block_rows = 0;  // the output rows of a block when the convolution is split by rows (0: whole)
   std::vector<int> threads{1, 2};
 };
-
-std::vector<float> numbers(std::size_t count, uint32_t seed) {
-  std::vector<float> v(count);
-  uint32_t s = 2463534242u ^ (seed * 2654435761u);
-  for (float& x : v) {
-    s ^= s << 13, s ^= s >> 17, s ^= s << 5;
-    x = static_cast<float>(static_cast<int>(s % 2001) - 1000) / 256.0f;
-  }
-  return v;
-}
 
 void check(const Case& t) {
   const int64_t oh = (t.h + t.pads[0] + t.pads[2] - t.dh * (t.kh - 1) - 1) + 1;
   const int64_t ow = (t.w + t.pads[1] + t.pads[3] - t.dw * (t.kw - 1) - 1) + 1;
+  // The case is one the shifted-rows path takes, in the blocks of rows conv.cc makes of it
+  // (otherwise it would test the im2col path, which gives the same bits).
+  cpu_ref::ConvGeom geom{};
+  geom.ow = ow, geom.kw = t.kw, geom.dw = t.dw;
+  REQUIRE(cpu_ref::shifted_grid_pays(geom, t.block_rows ? t.block_rows : oh));
   const int64_t cg = t.c / t.group, mg = t.m / t.group;
   const auto x = numbers(static_cast<std::size_t>(t.n * t.c * t.h * t.w), 1);
   const auto w = numbers(static_cast<std::size_t>(t.m * cg * t.kh * t.kw), 2);
@@ -98,6 +96,21 @@ void check(const Case& t) {
 
 }  // namespace
 
+TEST_CASE("cpu Conv NCHW stride 1: which blocks of output rows read shifted rows (shifted_grid_pays)") {
+  // By hand: wp = ow + (kw - 1) dw columns per row; the grid drops the last row's wp - ow.
+  auto pays = [](int64_t ow, int64_t kw, int64_t dw, int64_t rows) {
+    cpu_ref::ConvGeom g{};
+    g.ow = ow, g.kw = kw, g.dw = dw;
+    return cpu_ref::shifted_grid_pays(g, rows);
+  };
+  CHECK(pays(7, 3, 1, 7));       // 7 x 9 - 2 = 61 columns, 4 vectors; 49 outputs, 4 vectors
+  CHECK_FALSE(pays(13, 3, 1, 13));  // 193 columns, 13 vectors; 169 outputs, 11: 104 > 99
+  CHECK(pays(56, 3, 1, 10));     // 578 columns, 37 vectors; 560 outputs, 35: 296 <= 315
+  CHECK_FALSE(pays(7, 3, 1, 1));    // 7 columns: fewer than 16
+  CHECK(pays(20, 3, 4, 1));      // wp 28, one row: the grid is the 20 outputs themselves
+  CHECK_FALSE(pays(16, 5, 4, 2));   // wp 32, grid 48 (3 vectors) against 32 outputs (2): 24 > 18
+}
+
 TEST_CASE("cpu Conv NCHW stride 1 on the AVX-512 GEMM: shifted rows of the padded input give the fma chain's bits") {
   if (!cpu_ref::sgemm_b_rows_available()) {
     MESSAGE("skipped: the AVX-512 GEMM does not run here (the bound every build meets: parallel_test.cc)");
@@ -113,7 +126,7 @@ TEST_CASE("cpu Conv NCHW stride 1 on the AVX-512 GEMM: shifted rows of the padde
   SUBCASE("3x3, 2 groups") { check({1, 8, 12, 12, 24, 3, 3, 2, {1, 1, 1, 1}}); }
   // 18 M multiply-adds on 2 threads: two blocks of 20 output rows, each padding its own input
   // rows (838 columns, 53 vectors, against 800, 50).
-  SUBCASE("3x3 on 40 x 40, rows split across threads") { check({1, 32, 40, 40, 40, 3, 3, 1, {1, 1, 1, 1}}); }
+  SUBCASE("3x3 on 40 x 40, rows split across threads") { check({1, 32, 40, 40, 40, 3, 3, 1, {1, 1, 1, 1}, 1, 1, false, 20}); }
   // A 7 x 7 output: 7 x 9 - 2 = 61 columns against 49, both 4 vectors; 128 channels split in
   // blocks on 2 threads.
   SUBCASE("3x3 on 7 x 7, channel blocks") { check({1, 24, 128, 7, 7, 3, 3, 1, {1, 1, 1, 1}}); }

@@ -17,25 +17,12 @@
 
 #include "nnbridge/error.h"
 #include "sgemm/sgemm.h"
+#include "test_numbers.h"
 
 using namespace nnbridge::cpu_ref;
+using nnbridge::test::numbers;
 
 namespace {
-
-// Values of [-4, 4] in steps of 1/250 (products and sums round), every `special`-th one replaced
-// by NaN, an infinity or a signed zero when special > 0.
-std::vector<float> numbers(std::size_t n, uint32_t seed, std::size_t special = 0) {
-  std::vector<float> v(n);
-  uint32_t s = 2463534242u ^ (seed * 2654435761u);
-  const float sp[] = {std::numeric_limits<float>::quiet_NaN(), std::numeric_limits<float>::infinity(), -0.0f,
-                      -std::numeric_limits<float>::infinity()};
-  for (std::size_t i = 0; i < n; ++i) {
-    s ^= s << 13, s ^= s >> 17, s ^= s << 5;
-    v[i] = static_cast<float>(static_cast<int>(s % 2001) - 1000) / 250.0f;
-    if (special > 0 && i % special == special - 1) v[i] = sp[(i / special) % 4];
-  }
-  return v;
-}
 
 const SgemmBuild* build_named(const char* name) {
   static const std::vector<SgemmBuild> builds = runnable_sgemms();

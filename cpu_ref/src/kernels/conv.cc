@@ -201,10 +201,9 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* b
     // NCHW with stride 1 where sgemm takes B by rows: the patches as shifted rows of the padded
     // input (im2col.h), products in a grid of wp columns per output row, then the ow outputs of
     // each row moved to Y. The same products, summed in the same order, as through im2col.
-    // Taken where the grid needs at most 1/8 more 16-float vectors per row of W than the P
-    // outputs (7 x 7: 61 columns against 49, both 4 vectors; 13 x 13: 13 against 11, not taken).
+    // Taken where the grid costs little more than the outputs (shifted_grid_pays).
     const int64_t wp = shifted_width(g), grid = (oy1 - oy0) * wp - (wp - g.ow);
-    if (bl.shifted && grid >= 16 && (grid + 15) / 16 * 8 <= (P + 15) / 16 * 9) {
+    if (bl.shifted && shifted_grid_pays(g, oy1 - oy0)) {
       const int64_t staged = cg * ((oy1 - oy0) + (g.kh - 1) * g.dh) * wp;
       float* buf = thread_scratch(static_cast<std::size_t>(staged + mb * grid));
       pad_input_nchw(g, x, n, gi, oy0, oy1, buf);

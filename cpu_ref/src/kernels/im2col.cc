@@ -61,6 +61,11 @@ void im2col_nchw_rows(const ConvGeom& g, const float* x, int64_t n, int64_t gi, 
 
 int64_t shifted_width(const ConvGeom& g) { return g.ow + (g.kw - 1) * g.dw; }
 
+bool shifted_grid_pays(const ConvGeom& g, int64_t out_rows) {
+  const int64_t wp = shifted_width(g), grid = out_rows * wp - (wp - g.ow), outputs = out_rows * g.ow;
+  return grid >= 16 && (grid + 15) / 16 * 8 <= (outputs + 15) / 16 * 9;
+}
+
 void pad_input_nchw(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float* dst) {
   const int64_t cg = g.c / g.group, wp = shifted_width(g), rows_in = (oy1 - oy0) + (g.kh - 1) * g.dh;
   // Padded columns q hold input columns q - pl: [lo, hi) of them lie inside the image.

@@ -30,6 +30,11 @@ void im2col_nchw_rows(const ConvGeom& g, const float* x, int64_t n, int64_t gi, 
 /// shifted_rows' pointer k: col[k][(oy - oy0) * wp + ox] = rows[k][(oy - oy0) * wp + ox] for ox < ow.
 /// Requires sh = sw = 1.
 int64_t shifted_width(const ConvGeom& g);
+/// Whether the GEMM convolution (conv.cc) reads a block of `out_rows` output rows as shifted
+/// rows: the grid of out_rows * wp - (wp - ow) columns has at least 16 (sgemm's B by rows) and
+/// needs at most 1/8 more 16-float vectors per row of W than the out_rows * ow outputs (7 x 7:
+/// 61 columns against 49, both 4 vectors; 13 x 13: 193 against 169, 13 against 11, not taken).
+bool shifted_grid_pays(const ConvGeom& g, int64_t out_rows);
 void pad_input_nchw(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float* dst);
 /// rows[(ci, ky, kx)] = dst + (ci * rows_in + ky * dh) * wp + kx * dw, for the K = cg * kh * kw rows.
 void shifted_rows(const ConvGeom& g, const float* dst, int64_t out_rows, const float** rows);

@@ -1,9 +1,10 @@
 // Oracle: ONNX Conv-11 with the rounding the cpu backend documents for NCHW convolutions on its
 // AVX-512 GEMM (sgemm_nn.h, docs/api.md): per output, acc = std::fma(W, X, acc) over the taps
 // (ci, ky, kx) in that order from 0, a tap in the padding reading 0, then + B[o], then a folded
-// Relu as std::max(0, y). Stride-1 convolutions read their patches as shifted rows of a padded
-// input instead of an im2col matrix (conv.cc, im2col.h); these cases take that path (each comment
-// gives the grid against the outputs) and must give exactly those bits, on 1 and 2 threads.
+// Relu as std::max(0, y). NCHW convolutions read their patches as shifted rows of a padded input,
+// split into the phases of the strides, instead of an im2col matrix (conv.cc, im2col.h); these
+// cases take that path (each comment gives the grid against the outputs) and must give exactly
+// those bits, on 1 and 2 threads.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -28,16 +29,17 @@ struct Case {
   int64_t dh = 1, dw = 1;
   bool relu = false;
   int64_t block_rows = 0;  // the output rows of a block when the convolution is split by rows (0: whole)
+  int64_t sh = 1, sw = 1;
   std::vector<int> threads{1, 2};
 };
 
 void check(const Case& t) {
-  const int64_t oh = (t.h + t.pads[0] + t.pads[2] - t.dh * (t.kh - 1) - 1) + 1;
-  const int64_t ow = (t.w + t.pads[1] + t.pads[3] - t.dw * (t.kw - 1) - 1) + 1;
+  const int64_t oh = (t.h + t.pads[0] + t.pads[2] - t.dh * (t.kh - 1) - 1) / t.sh + 1;
+  const int64_t ow = (t.w + t.pads[1] + t.pads[3] - t.dw * (t.kw - 1) - 1) / t.sw + 1;
   // The case is one the shifted-rows path takes, in the blocks of rows conv.cc makes of it
   // (otherwise it would test the im2col path, which gives the same bits).
   cpu_ref::ConvGeom geom{};
-  geom.ow = ow, geom.kw = t.kw, geom.dw = t.dw;
+  geom.ow = ow, geom.kw = t.kw, geom.dw = t.dw, geom.sw = t.sw;
   REQUIRE(cpu_ref::shifted_grid_pays(geom, t.block_rows ? t.block_rows : oh));
   const int64_t cg = t.c / t.group, mg = t.m / t.group;
   const auto x = numbers(static_cast<std::size_t>(t.n * t.c * t.h * t.w), 1);
@@ -52,7 +54,7 @@ void check(const Case& t) {
           for (int64_t ci = 0; ci < cg; ++ci)
             for (int64_t ky = 0; ky < t.kh; ++ky)
               for (int64_t kx = 0; kx < t.kw; ++kx) {
-                const int64_t iy = oy - t.pads[0] + ky * t.dh, ix = ox - t.pads[1] + kx * t.dw;
+                const int64_t iy = oy * t.sh - t.pads[0] + ky * t.dh, ix = ox * t.sw - t.pads[1] + kx * t.dw;
                 const int64_t c = (o / mg) * cg + ci;
                 const float xv = iy >= 0 && iy < t.h && ix >= 0 && ix < t.w ? x[static_cast<std::size_t>(((n * t.c + c) * t.h + iy) * t.w + ix)] : 0.0f;
                 acc = std::fma(w[static_cast<std::size_t>(((o * cg + ci) * t.kh + ky) * t.kw + kx)], xv, acc);
@@ -67,6 +69,7 @@ void check(const Case& t) {
   Graph g = OneNode("Conv", {{"kernel_shape", Attr(std::vector<int64_t>{t.kh, t.kw})},
                              {"pads", Attr(t.pads)},
                              {"dilations", Attr(std::vector<int64_t>{t.dh, t.dw})},
+                             {"strides", Attr(std::vector<int64_t>{t.sh, t.sw})},
                              {"group", Attr(t.group)}})
                 .in(f32({t.n, t.c, t.h, t.w}))
                 .constant(f32({t.m, cg, t.kh, t.kw}), w)
@@ -96,11 +99,11 @@ void check(const Case& t) {
 
 }  // namespace
 
-TEST_CASE("cpu Conv NCHW stride 1: which blocks of output rows read shifted rows (shifted_grid_pays)") {
-  // By hand: wp = ow + (kw - 1) dw columns per row; the grid drops the last row's wp - ow.
-  auto pays = [](int64_t ow, int64_t kw, int64_t dw, int64_t rows) {
+TEST_CASE("cpu Conv NCHW: which blocks of output rows read shifted rows (shifted_grid_pays)") {
+  // By hand: wp = ow + (kw - 1) dw / sw columns per row; the grid drops the last row's wp - ow.
+  auto pays = [](int64_t ow, int64_t kw, int64_t dw, int64_t rows, int64_t sw = 1) {
     cpu_ref::ConvGeom g{};
-    g.ow = ow, g.kw = kw, g.dw = dw;
+    g.ow = ow, g.kw = kw, g.dw = dw, g.sw = sw;
     return cpu_ref::shifted_grid_pays(g, rows);
   };
   CHECK(pays(7, 3, 1, 7));       // 7 x 9 - 2 = 61 columns, 4 vectors; 49 outputs, 4 vectors
@@ -109,9 +112,13 @@ TEST_CASE("cpu Conv NCHW stride 1: which blocks of output rows read shifted rows
   CHECK_FALSE(pays(7, 3, 1, 1));    // 7 columns: fewer than 16
   CHECK(pays(20, 3, 4, 1));      // wp 28, one row: the grid is the 20 outputs themselves
   CHECK_FALSE(pays(16, 5, 4, 2));   // wp 32, grid 48 (3 vectors) against 32 outputs (2): 24 > 18
+  CHECK(pays(28, 3, 1, 28, 2));  // stride 2: wp 29, 811 columns (51 vectors) against 784 (49)
+  CHECK(pays(7, 3, 1, 7, 2));    // wp 8, 55 columns against 49, both 4 vectors
+  CHECK_FALSE(pays(20, 7, 1, 20, 2));  // wp 23, 457 columns (29 vectors) against 400 (25): 232 > 225
+  CHECK(pays(32, 7, 1, 32, 2));  // wp 35, 1117 columns (70 vectors) against 1024 (64)
 }
 
-TEST_CASE("cpu Conv NCHW stride 1 on the AVX-512 GEMM: shifted rows of the padded input give the fma chain's bits") {
+TEST_CASE("cpu Conv NCHW on the AVX-512 GEMM: shifted rows of the padded input give the fma chain's bits") {
   if (!cpu_ref::sgemm_b_rows_available()) {
     MESSAGE("skipped: the AVX-512 GEMM does not run here (the bound every build meets: parallel_test.cc)");
     return;
@@ -132,4 +139,23 @@ TEST_CASE("cpu Conv NCHW stride 1 on the AVX-512 GEMM: shifted rows of the padde
   SUBCASE("3x3 on 7 x 7, channel blocks") { check({1, 24, 128, 7, 7, 3, 3, 1, {1, 1, 1, 1}}); }
   // A Relu folded into the Conv, applied as the GEMM stores the grid.
   SUBCASE("3x3 with a folded Relu") { check({1, 6, 10, 20, 17, 3, 3, 1, {1, 1, 1, 1}, 1, 1, true}); }
+  // Strides: the padded input split into its phases (by, bx) = (tap offset) mod stride.
+  // 3x3 stride 2, pads 1, 56 x 56 -> 28 x 28: four phases, wp 29, 811 columns (51 vectors)
+  // against 784 (49); on 2 threads blocks of 14 rows, 405 columns (26) against 392 (25).
+  SUBCASE("3x3 stride 2") { check({1, 16, 20, 56, 56, 3, 3, 1, {1, 1, 1, 1}, 1, 1, false, 14, 2, 2}); }
+  // 7x7 stride 2, pads 3, 3 input channels (a network's first layer), 64 x 64 -> 32 x 32: wp 35,
+  // 1117 columns (70 vectors) against 1024 (64); on 2 threads two blocks of 16 rows, 557 columns
+  // (35 vectors) against 512 (32).
+  SUBCASE("7x7 stride 2, 3 channels") { check({1, 3, 8, 64, 64, 7, 7, 1, {3, 3, 3, 3}, 1, 1, false, 16, 2, 2}); }
+  // 1x1 stride 2, no padding (a downsampling shortcut): one phase, wp = ow = 20, 400 columns.
+  SUBCASE("1x1 stride 2") { check({1, 12, 20, 40, 40, 1, 1, 1, {0, 0, 0, 0}, 1, 1, false, 0, 2, 2}); }
+  // Strides (3, 2), dilations (2, 1), pads (1, 0, 2, 1), 30 x 41 -> 10 x 20: tap rows 0, 2, 4
+  // fall in phases 0, 2, 1 of 3; wp 21, 209 columns (14 vectors) against 200 (13).
+  SUBCASE("3x3 strides (3, 2), dilations (2, 1)") { check({2, 4, 6, 30, 41, 3, 3, 1, {1, 0, 2, 1}, 2, 1, false, 0, 3, 2}); }
+  // Stride 2 with dilation 2: every tap offset even, so one phase per dimension; 33 x 33 -> 17 x
+  // 17, wp 19, 321 columns (21 vectors) against 289 (19).
+  SUBCASE("3x3 stride 2, dilation 2") { check({1, 5, 7, 33, 33, 3, 3, 1, {2, 2, 2, 2}, 2, 2, false, 0, 2, 2}); }
+  // 18.4 M multiply-adds on 2 threads: two blocks of 20 output rows, each staging its own rows
+  // (819 columns, 52 vectors, against 800, 50).
+  SUBCASE("3x3 stride 2, rows split across threads") { check({1, 32, 40, 80, 80, 3, 3, 1, {1, 1, 1, 1}, 1, 1, false, 20, 2, 2}); }
 }

@@ -2,8 +2,8 @@
 // instruction set; bias added in its epilogue) per image, group and block of output
 // rows, written straight into the output: NCHW as W [mg, K] x col [K, P] (K = (ci, ky, kx), W
 // as OIHW), NHWC as col [P, K] x W^T (K = (ky, kx, ci), W as OHWI); a 1x1 convolution with
-// stride 1 and no padding reads X itself as col, and other stride-1 NCHW ones, where sgemm takes
-// B by rows, read col's rows as shifted rows of a padded copy of X (im2col.h). Depthwise
+// stride 1 and no padding reads X itself as col, and other NCHW ones, where sgemm takes B by
+// rows, read col's rows as shifted rows of a padded, phase-split copy of X (im2col.h). Depthwise
 // convolutions with multiplier 1 go to depthwise.cc.
 //
 // Weights are first brought to OIHW with C/group input channels per output channel:
@@ -77,7 +77,7 @@ std::vector<float> to_ohwi(const ConvGeom& g, const float* w) {
 struct Blocks {
   int threads = 1;
   int64_t rows = 1, chans = 1;
-  bool shifted = false;  // NCHW, stride 1, not 1x1 direct: patches as shifted rows where wide enough
+  bool shifted = false;  // NCHW, not 1x1 direct: patches as shifted rows where wide enough
 };
 void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* bias, float* y, const Blocks& b, const Epilogue& ep);
 
@@ -135,9 +135,9 @@ EpilogueKernel make_conv(const KernelContext& ctx) {
     else blocks.rows = std::min<int64_t>({g.oh, blocks.threads, per_image});
   }
   if (!direct) blocks.rows = std::max(blocks.rows, std::min(g.oh, K * g.oh * g.ow / (int64_t{1} << 18)));
-  // Shifted rows save the im2col copy (K floats per output) for a grid of (ow + (kw - 1) dw)
-  // columns per output row (conv_gemm).
-  blocks.shifted = !g.nhwc && !direct && g.sh == 1 && g.sw == 1 && sgemm_b_rows_available();
+  // Shifted rows save the im2col copy (K floats per output; the padded input holds each input
+  // element once) for a grid of shifted_width columns per output row (conv_gemm).
+  blocks.shifted = !g.nhwc && !direct && sgemm_b_rows_available();
 
   // The GEMM reads W as [M, K]: OHWI for NHWC, OIHW for NCHW. W in that layout is used as it
   // is (no copy); another layout is repacked once when constant, else per run.
@@ -198,13 +198,13 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* b
         for (int64_t p = 0; p < P; ++p) ep.apply(a.c + p * g.m, mb);
       return;
     }
-    // NCHW with stride 1 where sgemm takes B by rows: the patches as shifted rows of the padded
-    // input (im2col.h), products in a grid of wp columns per output row, then the ow outputs of
+    // NCHW where sgemm takes B by rows: the patches as shifted rows of the padded input, split
+    // into the phases of the strides (im2col.h), products in a grid of wp columns per output row, then the ow outputs of
     // each row moved to Y. The same products, summed in the same order, as through im2col.
     // Taken where the grid costs little more than the outputs (shifted_grid_pays).
     const int64_t wp = shifted_width(g), grid = (oy1 - oy0) * wp - (wp - g.ow);
     if (bl.shifted && shifted_grid_pays(g, oy1 - oy0)) {
-      const int64_t staged = cg * ((oy1 - oy0) + (g.kh - 1) * g.dh) * wp;
+      const int64_t staged = shifted_staged(g, oy1 - oy0);
       float* buf = thread_scratch(static_cast<std::size_t>(staged + mb * grid));
       pad_input_nchw(g, x, n, gi, oy0, oy1, buf);
       thread_local std::vector<const float*> rows;

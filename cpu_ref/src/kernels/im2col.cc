@@ -59,7 +59,33 @@ void im2col_nchw_rows(const ConvGeom& g, const float* x, int64_t n, int64_t gi, 
   }
 }
 
-int64_t shifted_width(const ConvGeom& g) { return g.ow + (g.kw - 1) * g.dw; }
+namespace {
+
+// The phases a dimension's taps read (tap offset k * d modulo the stride s), numbered in order:
+// slot[b] for b in [0, s), -1 for a phase no tap reads; the count of those read.
+struct PhaseSlots {
+  std::vector<int64_t> slot;
+  int64_t count = 0;
+};
+PhaseSlots phase_slots(int64_t s, int64_t k, int64_t d) {
+  PhaseSlots p;
+  p.slot.assign(static_cast<std::size_t>(s), -1);
+  for (int64_t t = 0; t < k; ++t) p.slot[(t * d) % s] = 0;
+  for (int64_t& v : p.slot)
+    if (v == 0) v = p.count++;
+  return p;
+}
+
+}  // namespace
+
+int64_t shifted_width(const ConvGeom& g) { return g.ow + (g.kw - 1) * g.dw / g.sw; }
+
+int64_t shifted_rows_in(const ConvGeom& g, int64_t out_rows) { return out_rows + (g.kh - 1) * g.dh / g.sh; }
+
+int64_t shifted_staged(const ConvGeom& g, int64_t out_rows) {
+  const int64_t phases = phase_slots(g.sh, g.kh, g.dh).count * phase_slots(g.sw, g.kw, g.dw).count;
+  return g.c / g.group * phases * shifted_rows_in(g, out_rows) * shifted_width(g);
+}
 
 bool shifted_grid_pays(const ConvGeom& g, int64_t out_rows) {
   const int64_t wp = shifted_width(g), grid = out_rows * wp - (wp - g.ow), outputs = out_rows * g.ow;
@@ -67,30 +93,48 @@ bool shifted_grid_pays(const ConvGeom& g, int64_t out_rows) {
 }
 
 void pad_input_nchw(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float* dst) {
-  const int64_t cg = g.c / g.group, wp = shifted_width(g), rows_in = (oy1 - oy0) + (g.kh - 1) * g.dh;
-  // Padded columns q hold input columns q - pl: [lo, hi) of them lie inside the image.
-  const int64_t lo = std::clamp<int64_t>(g.pl, 0, wp), hi = std::clamp<int64_t>(g.pl + g.w, lo, wp);
+  const int64_t cg = g.c / g.group, wp = shifted_width(g), rows_in = shifted_rows_in(g, oy1 - oy0);
+  const PhaseSlots py = phase_slots(g.sh, g.kh, g.dh), px = phase_slots(g.sw, g.kw, g.dw);
+  const simd::Kernels& kernels = simd::kernels();
   for (int64_t ci = 0; ci < cg; ++ci) {
     const float* plane = x + (n * g.c + gi * cg + ci) * g.h * g.w;
-    for (int64_t r = 0; r < rows_in; ++r) {
-      float* row = dst + (ci * rows_in + r) * wp;
-      const int64_t iy = oy0 - g.pt + r;
-      if (iy < 0 || iy >= g.h) {
-        std::fill_n(row, wp, 0.0f);
-        continue;
+    for (int64_t by = 0; by < g.sh; ++by) {
+      if (py.slot[by] < 0) continue;
+      for (int64_t bx = 0; bx < g.sw; ++bx) {
+        if (px.slot[bx] < 0) continue;
+        float* phase = dst + ((ci * py.count + py.slot[by]) * px.count + px.slot[bx]) * rows_in * wp;
+        // Phase columns q hold input columns q * sw + bx - pl: [cols.lo, cols.hi) of them lie inside the image.
+        const ColRange cols = col_range(g.w, wp, g.sw, g.pl, bx);
+        for (int64_t r = 0; r < rows_in; ++r) {
+          float* row = phase + r * wp;
+          const int64_t iy = (oy0 + r) * g.sh + by - g.pt;
+          if (iy < 0 || iy >= g.h || cols.lo == cols.hi) {
+            std::fill_n(row, wp, 0.0f);
+            continue;
+          }
+          std::fill_n(row, cols.lo, 0.0f);
+          const float* src = plane + iy * g.w + cols.ix0;
+          if (g.sw == 1) std::copy_n(src, cols.hi - cols.lo, row + cols.lo);
+          else if (g.sw == 2) kernels.take_even(src, static_cast<std::size_t>(cols.hi - cols.lo), row + cols.lo);
+          else
+            for (int64_t q = cols.lo; q < cols.hi; ++q, src += g.sw) row[q] = *src;
+          std::fill(row + cols.hi, row + wp, 0.0f);
+        }
       }
-      std::fill(row, row + lo, 0.0f);
-      std::copy_n(plane + iy * g.w + (lo - g.pl), hi - lo, row + lo);
-      std::fill(row + hi, row + wp, 0.0f);
     }
   }
 }
 
 void shifted_rows(const ConvGeom& g, const float* dst, int64_t out_rows, const float** rows) {
-  const int64_t cg = g.c / g.group, wp = shifted_width(g), rows_in = out_rows + (g.kh - 1) * g.dh;
+  const int64_t cg = g.c / g.group, wp = shifted_width(g), rows_in = shifted_rows_in(g, out_rows);
+  const PhaseSlots py = phase_slots(g.sh, g.kh, g.dh), px = phase_slots(g.sw, g.kw, g.dw);
   for (int64_t ci = 0, k = 0; ci < cg; ++ci)
     for (int64_t ky = 0; ky < g.kh; ++ky)
-      for (int64_t kx = 0; kx < g.kw; ++kx) rows[k++] = dst + (ci * rows_in + ky * g.dh) * wp + kx * g.dw;
+      for (int64_t kx = 0; kx < g.kw; ++kx) {
+        const int64_t oy = ky * g.dh, ox = kx * g.dw;  // tap offsets in the padded input
+        const float* phase = dst + ((ci * py.count + py.slot[oy % g.sh]) * px.count + px.slot[ox % g.sw]) * rows_in * wp;
+        rows[k++] = phase + oy / g.sh * wp + ox / g.sw;
+      }
 }
 
 void im2col_nhwc(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float* col) {

@@ -22,21 +22,30 @@ void im2col_nchw(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64
 void im2col_nchw_rows(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, int64_t k0,
                       int64_t k1, float* col, float pad = 0.0f);
 
-/// The stride-1 alternative to im2col_nchw: the input rows that output rows oy0 .. oy1 of image
-/// n, group gi read, zero-padded, as dst [cg][rows_in][wp] with rows_in = (oy1 - oy0) + (kh - 1) *
-/// dh and wp = shifted_width(g): dst[ci][r][q] = X[n][gi * cg + ci][oy0 - pt + r][q - pl], or 0
-/// outside the image. Row k = (ci, ky, kx) of im2col's col is then, in a grid of wp columns per
-/// output row (the last wp - ow of each row are not outputs), the contiguous run that starts at
-/// shifted_rows' pointer k: col[k][(oy - oy0) * wp + ox] = rows[k][(oy - oy0) * wp + ox] for ox < ow.
-/// Requires sh = sw = 1.
-int64_t shifted_width(const ConvGeom& g);
+/// The alternative to im2col_nchw that copies each input element once: the input rows that
+/// output rows oy0 .. oy1 of image n, group gi read, zero-padded and split into the phases of the
+/// strides (sh, sw). Tap (ky, kx) reads padded row oy * sh + ky * dh and column ox * sw + kx * dw,
+/// that is phase (ky * dh % sh, kx * dw % sw), at phase row oy + ky * dh / sh and phase column
+/// ox + kx * dw / sw. dst holds, per input channel ci < cg, one plane [rows_in][wp] per phase that
+/// a tap reads (in order of by, then bx; stride 1: the single phase (0, 0)), rows_in =
+/// shifted_rows_in(g, oy1 - oy0), wp = shifted_width(g): plane(ci, by, bx)[r][q] = X[n][gi * cg +
+/// ci][(oy0 + r) * sh + by - pt][q * sw + bx - pl], or 0 outside the image. Row k = (ci, ky, kx) of
+/// im2col's col is then, in a grid of wp columns per output row (the last wp - ow of each row are
+/// not outputs), the contiguous run that starts at shifted_rows' pointer k: col[k][(oy - oy0) * ow
+/// + ox] = rows[k][(oy - oy0) * wp + ox] for ox < ow.
+int64_t shifted_width(const ConvGeom& g);  // ow + (kw - 1) * dw / sw
+int64_t shifted_rows_in(const ConvGeom& g, int64_t out_rows);  // out_rows + (kh - 1) * dh / sh
+/// The floats pad_input_nchw writes for out_rows output rows.
+int64_t shifted_staged(const ConvGeom& g, int64_t out_rows);
 /// Whether the GEMM convolution (conv.cc) reads a block of `out_rows` output rows as shifted
 /// rows: the grid of out_rows * wp - (wp - ow) columns has at least 16 (sgemm's B by rows) and
-/// needs at most 1/8 more 16-float vectors per row of W than the out_rows * ow outputs (7 x 7:
-/// 61 columns against 49, both 4 vectors; 13 x 13: 193 against 169, 13 against 11, not taken).
+/// needs at most 1/8 more 16-float vectors per row of W than the out_rows * ow outputs (7 x 7,
+/// 3 x 3 stride 1: 61 columns against 49, both 4 vectors; 13 x 13: 193 against 169, 13 against
+/// 11, not taken).
 bool shifted_grid_pays(const ConvGeom& g, int64_t out_rows);
 void pad_input_nchw(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float* dst);
-/// rows[(ci, ky, kx)] = dst + (ci * rows_in + ky * dh) * wp + kx * dw, for the K = cg * kh * kw rows.
+/// rows[(ci, ky, kx)] = plane(ci, ky * dh % sh, kx * dw % sw) + (ky * dh / sh) * wp + kx * dw /
+/// sw, for the K = cg * kh * kw rows, in pad_input_nchw's dst.
 void shifted_rows(const ConvGeom& g, const float* dst, int64_t out_rows, const float** rows);
 
 /// NHWC: col [P, K] row-major, K = (ky, kx, ci): col[(oy - oy0) * ow + ox][(ky, kx, ci)] =

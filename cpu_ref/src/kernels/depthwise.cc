@@ -62,7 +62,8 @@ void nchw_padded_planes(const ConvGeom& g, const simd::Kernels& k, const PaddedP
                         const Finish& finish, const Epilogue& ep = Epilogue{}) {
   const int64_t plane_macs = std::max<int64_t>(1, g.oh * g.ow * g.kh * g.kw);
   parallel_ranges(threads, g.n * g.c, std::max<int64_t>(1, (int64_t{1} << 16) / plane_macs), [&](int64_t p0, int64_t p1) {
-    float* buf = thread_scratch(static_cast<std::size_t>(pad.size()));  // fill() writes all of it
+    float* buf = thread_scratch(static_cast<std::size_t>(pad.size()));
+    pad.fill_padding(buf, pad_value);  // once: each plane overwrites only its own places
     simd::DepthwisePlane dp;
     dp.src = buf, dp.row_stride = pad.row_stride(), dp.phase_stride = pad.phase_stride();
     dp.oh = g.oh, dp.ow = g.ow, dp.kh = g.kh, dp.kw = g.kw, dp.sh = g.sh, dp.sw = g.sw, dp.dh = g.dh, dp.dw = g.dw;
@@ -70,7 +71,7 @@ void nchw_padded_planes(const ConvGeom& g, const simd::Kernels& k, const PaddedP
     dp.clamp = ep.clamp_bounds(dp.lo, dp.hi);
     for (int64_t plane = p0; plane < p1; ++plane) {
       const int64_t c = plane % g.c;
-      pad.fill(x + plane * g.h * g.w, buf, pad_value);
+      pad.copy_plane(x + plane * g.h * g.w, buf);
       dp.w = w + c * g.kh * g.kw, dp.bias = bias ? bias[c] : 0.0f, dp.y = y + plane * g.oh * g.ow;
       k.depthwise_plane(dp);
       finish(c, dp.y, g.oh * g.ow);

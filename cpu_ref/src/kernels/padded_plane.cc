@@ -12,30 +12,31 @@ PaddedPlane::PaddedPlane(const PlaneGeom& g, std::size_t lanes) : g_(g) {
 }
 
 void PaddedPlane::fill(const float* x, float* dst, float pad) const {
+  fill_padding(dst, pad);
+  copy_plane(x, dst);
+}
+
+void PaddedPlane::fill_padding(float* dst, float pad) const { std::fill_n(dst, size(), pad); }
+
+void PaddedPlane::copy_plane(const float* x, float* dst) const {
   const int64_t sw = g_.sw, phase = phase_, pl = g_.pl, w = g_.w;
-  for (int64_t r = 0; r < rows_; ++r) {
-    float* row = dst + r * sw * phase;
-    const int64_t iy = r - g_.pt;
-    if (iy < 0 || iy >= g_.h) {
-      std::fill(row, row + sw * phase, pad);
-      continue;
-    }
-    const float* xr = x + iy * w;
-    if (sw == 1) {  // columns [pl, pl + w) hold the input row
-      const int64_t lo = std::min(pl, phase), hi = std::min(pl + w, phase);
-      std::fill(row, row + lo, pad);
-      std::copy(xr, xr + (hi - lo), row + lo);
-      std::fill(row + hi, row + phase, pad);
-      continue;
-    }
-    // sw == 2: input column ix is padded column ix + pl, phase (ix + pl) % 2, place (ix + pl) / 2.
-    // Even input columns go to one phase, odd ones to the other, each at consecutive places.
-    std::fill(row, row + 2 * phase, pad);
-    // Where ix = 0 and ix = 1 land in the row (then consecutive places), and how many fit.
-    const int64_t even_at = pl % 2 == 0 ? pl / 2 : phase + (pl - 1) / 2;
-    const int64_t odd_at = pl % 2 == 0 ? phase + pl / 2 : (pl + 1) / 2;
-    const int64_t n_even = std::clamp<int64_t>(phase - (pl % 2 == 0 ? pl / 2 : (pl - 1) / 2), 0, (w + 1) / 2);
-    const int64_t n_odd = std::clamp<int64_t>(phase - (pl % 2 == 0 ? pl / 2 : (pl + 1) / 2), 0, w / 2);
+  // Rows r hold input rows r - pt; those outside the image are all padding.
+  const int64_t r0 = std::clamp<int64_t>(g_.pt, 0, rows_), r1 = std::clamp<int64_t>(g_.pt + g_.h, r0, rows_);
+  if (sw == 1) {  // columns [pl, pl + w) hold the input row
+    const int64_t lo = std::min(pl, phase), hi = std::min(pl + w, phase);
+    for (int64_t r = r0; r < r1; ++r) std::copy_n(x + (r - g_.pt) * w, hi - lo, dst + r * phase + lo);
+    return;
+  }
+  // sw == 2: input column ix is padded column ix + pl, phase (ix + pl) % 2, place (ix + pl) / 2.
+  // Even input columns go to one phase, odd ones to the other, each at consecutive places.
+  // Where ix = 0 and ix = 1 land in the row (then consecutive places), and how many fit.
+  const int64_t even_at = pl % 2 == 0 ? pl / 2 : phase + (pl - 1) / 2;
+  const int64_t odd_at = pl % 2 == 0 ? phase + pl / 2 : (pl + 1) / 2;
+  const int64_t n_even = std::clamp<int64_t>(phase - (pl % 2 == 0 ? pl / 2 : (pl - 1) / 2), 0, (w + 1) / 2);
+  const int64_t n_odd = std::clamp<int64_t>(phase - (pl % 2 == 0 ? pl / 2 : (pl + 1) / 2), 0, w / 2);
+  for (int64_t r = r0; r < r1; ++r) {
+    float* row = dst + r * 2 * phase;
+    const float* xr = x + (r - g_.pt) * w;
     for (int64_t k = 0; k < n_even; ++k) row[even_at + k] = xr[2 * k];
     for (int64_t k = 0; k < n_odd; ++k) row[odd_at + k] = xr[2 * k + 1];
   }

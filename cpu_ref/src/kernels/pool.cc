@@ -105,13 +105,14 @@ Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp) {
         const float* x = in[0];
         float* y = out[0];
         parallel_ranges(threads, N * C, grain, [&](int64_t q0, int64_t q1) {
-          float* buf = thread_scratch(static_cast<std::size_t>(pad.size()));  // fill() writes all of it
+          float* buf = thread_scratch(static_cast<std::size_t>(pad.size()));
+          pad.fill_padding(buf, -INFINITY);  // once: each plane overwrites only its own places
           simd::DepthwisePlane dp;
           dp.src = buf, dp.row_stride = pad.row_stride(), dp.phase_stride = pad.phase_stride();
           dp.oh = OH, dp.ow = OW, dp.kh = k[0], dp.kw = k[1], dp.sh = s[0], dp.sw = s[1], dp.dh = d[0], dp.dw = d[1];
           dp.taps = tap_at.data();
           for (int64_t q = q0; q < q1; ++q) {
-            pad.fill(x + q * H * W, buf, -INFINITY);
+            pad.copy_plane(x + q * H * W, buf);
             float* yp = y + q * OH * OW;
             dp.y = yp;
             kern->max_plane(dp);

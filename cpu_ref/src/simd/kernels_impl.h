@@ -351,6 +351,12 @@ struct Impl {
         if (at + static_cast<int64_t>(L) <= valid) {
           acc[r][v].store_unaligned(yr + at);
         } else if (at < valid) {
+#if defined(__AVX512F__)
+          if constexpr (L == 16) {  // a masked store of the valid - at < 16 outputs
+            _mm512_mask_storeu_ps(yr + at, static_cast<__mmask16>((1u << (valid - at)) - 1), acc[r][v]);
+            continue;
+          }
+#endif
           alignas(64) float t[L];
           acc[r][v].store_aligned(t);
           for (int64_t j = 0; at + j < valid; ++j) yr[at + j] = t[j];
@@ -359,12 +365,21 @@ struct Impl {
     }
   }
 
-  // Rows in blocks of R (then one at a time), each row in blocks of NV registers.
+  // Rows in blocks of R, then the last oh % R rows as one block, each row in blocks of NV
+  // registers (a 7-row plane with R = 8 is one block of 7 rows, not 7 blocks of one).
   template <int R, int NV, bool Max>
   static void plane_rows(const DepthwisePlane& p, int64_t ox, int64_t valid) {
     int64_t oy = 0;
     for (; oy + R <= p.oh; oy += R) plane_block<R, NV, Max>(p, oy, ox, valid);
-    for (; oy < p.oh; ++oy) plane_block<1, NV, Max>(p, oy, ox, valid);
+    if (oy < p.oh) tail_block<R - 1, NV, Max>(p, oy, ox, valid);
+  }
+  // The block of the p.oh - oy <= T rows left.
+  template <int T, int NV, bool Max>
+  static void tail_block(const DepthwisePlane& p, int64_t oy, int64_t ox, int64_t valid) {
+    if constexpr (T >= 1) {
+      if (p.oh - oy == T) plane_block<T, NV, Max>(p, oy, ox, valid);
+      else tail_block<T - 1, NV, Max>(p, oy, ox, valid);
+    }
   }
 
   static void requantize(const Requantize& r, const double* sums, float* y, std::size_t n) {

@@ -350,6 +350,17 @@ def refused():
            "nnbridge.invalid.400", "graph.node[0]", "Celu")
     refuse("complex64_input", model(list(ident), [vi("x", [2], TensorProto.COMPLEX64)], [vi("y", [2], TensorProto.COMPLEX64)]),
            dtype, "graph.input[0].type.tensor_type.elem_type", "COMPLEX64")
+    # From IR version 3 on a model imports the operator sets its nodes come from (ONNX's IR.md);
+    # onnx.checker refuses one without opset_import, and so does nnbridge, naming the field.
+    m = base()
+    del m.opset_import[:]
+    assert m.ir_version >= 3
+    try:
+        onnx.checker.check_model(m)
+        raise AssertionError("onnx.checker accepted a model without opset_import")
+    except onnx.checker.ValidationError as e:
+        assert "must specify opset_import" in str(e), e
+    refuse("no_opset_import", m, "nnbridge.invalid.400", "opset_import", "opset_import")
     m = base()
     m.graph.node[0].input[0] = "nowhere"
     refuse("dangling_input", m, "nnbridge.invalid.401", "graph.node[0].input[0]", "nowhere")

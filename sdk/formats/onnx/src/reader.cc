@@ -81,6 +81,13 @@ class Reader {
     if (auto u = first_unknown_field(*m, ""); !u.empty())
       fail(ErrorId::Version, u.substr(0, u.find(':')),
            "a field ONNX 1.12 does not define (" + u.substr(u.find(':') + 2) + "): written by a newer ONNX, or damaged");
+    // ONNX's IR (IR.md, onnx::checker's check_model): from IR version 3 on a model must import
+    // the operator sets its nodes come from; without opset_import no opset says what they mean.
+    if (m->ir_version() >= 3 && m->opset_import_size() == 0)
+      fail(ErrorId::InvalidOther, "opset_import",
+           "the model has IR version " + std::to_string(m->ir_version()) +
+               " and no opset_import: from IR version 3 on ONNX requires one (onnx::checker: \"model with IR version >= 3 "
+               "must specify opset_import for ONNX\")");
     if (m->functions_size()) fail(ErrorId::Feature, "functions", "model-local functions have no nnbridge form");
     if (m->training_info_size()) fail(ErrorId::Feature, "training_info", "training information has no nnbridge form");
     const auto& gr = m->graph();

@@ -19,7 +19,9 @@ namespace nnbridge::formats::onnx {
 /// importing another version of the default domain is checked by onnx::checker and converted by
 /// ONNX's version converter to opset 17 first (Error(Unsupported) with where = "opset_import"
 /// and the converter's message when it cannot; an ir_version below 8 becomes 8); a model so
-/// converted is written back at opset 17, not in its original form.
+/// converted is written back at opset 17, not in its original form. A model of ir_version 3 or
+/// later without opset_import, which ONNX's IR and onnx::checker refuse, is Error(Invalid) with
+/// where = "opset_import".
 ///
 /// How a ModelProto maps to the IR (the reader and the writer agree on it):
 /// - graph.input: graph inputs (a ValueInfoProto's elem_type and shape: dim_value as is,

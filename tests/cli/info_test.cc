@@ -161,6 +161,38 @@ TEST_CASE("cli check: an Add with three inputs is an error finding, exit 1") {
   CHECK(run_cli({"check", (dir / "good.json").string()}).code == 0);
 }
 
+TEST_CASE("cli check: an error finding starts with its identifier, the one run refuses the graph with") {
+  // ONNX Add takes exactly two inputs: a third one, given by hand in the IR's JSON form, is the
+  // wrong number of inputs, nnbridge.invalid.402 (docs/errors.md). Other commands print an error
+  // as "error: [<id>] ..." (README, exit codes); check prints its error lines so too.
+  const fs::path model = source_dir() / "tests/golden/armnn/add_float/model.armnn";
+  RunResult dump = run_cli({"dump", model.string()});
+  REQUIRE(dump.code == 0);
+  nlohmann::json j = nlohmann::json::parse(dump.out);
+  std::size_t add = j.at("nodes").size();
+  for (std::size_t i = 0; i < j.at("nodes").size(); ++i)
+    if (j.at("nodes")[i].at("op") == "Add") add = i;
+  REQUIRE(add < j.at("nodes").size());
+  auto& inputs = j.at("nodes")[add].at("inputs");
+  inputs.push_back(inputs.at(0));
+  const fs::path dir = temp_dir();
+  const fs::path bad = dir / "add_three.json";
+  write_file(bad, j.dump(1));
+  const std::string where = "nodes[" + std::to_string(add) + "].inputs: ";
+  RunResult r = run_cli({"check", bad.string()});
+  CAPTURE(r.out);
+  CAPTURE(r.err);
+  CHECK(r.code == 1);
+  CHECK(r.out.find(bad.string() + ": error: [nnbridge.invalid.402] " + where) != std::string::npos);
+  // `run` refuses the same graph at prepare with the same identifier and place, exit 3.
+  fs::create_directory(dir / "in");
+  r = run_cli({"run", bad.string(), "--inputs", (dir / "in").string(), "--outputs", (dir / "out").string()});
+  CAPTURE(r.err);
+  CHECK(r.code == 3);
+  CHECK(r.err.find("nnbridge: error: [nnbridge.invalid.402] " + bad.string() + ": nodes[" + std::to_string(add) + "].inputs: ") !=
+        std::string::npos);
+}
+
 TEST_CASE("cli info: a JSON file shows json as its format and armnn as where it came from") {
   auto model = shared_sample("armnn/add_softmax/model.armnn");
   NNBRIDGE_REQUIRE_SHARED(model);

@@ -16,6 +16,7 @@
 #include "nnbridge/exec/option_keys.h"
 #include "nnbridge/exec/prepare.h"
 #include "nnbridge/exec/shape.h"
+#include "support/error_id.h"
 
 using namespace nnbridge;
 
@@ -316,4 +317,35 @@ TEST_CASE("prepare_nodes: errors name the node") {
   CHECK(msg.rfind("node 0 \"pick\" (Pick): ", 0) == 0);
   g.nodes[0].attrs["axis"] = Attr(int64_t{-2});
   CHECK(error_of([&] { p->prepare(g, {}); }).empty());
+}
+
+TEST_CASE("prepare_nodes: the checker's findings about a node name it as the loop's own errors do") {
+  // Conv X [1, 3, 4, 4], W [2, 4, 1, 1]: ONNX's Conv takes W as [M, C / group, kH, kW], so W's
+  // 4 input channels do not fit X's 3 (a shape error, docs/errors.md 403). The checker finds it
+  // before any kernel is built; the error names the node (index, name and op) once, in the
+  // loop's form, at where = "nodes[0]".
+  auto b = std::make_shared<StubBackend>("stub_conv", std::set<std::string>{"Conv"});
+  Graph g;
+  g.values.push_back(Value{"x", f32({1, 3, 4, 4}), {}, {}});
+  g.values.push_back(Value{"w", f32({2, 4, 1, 1}), Buffer::owned(std::vector<std::byte>(2 * 4 * sizeof(float))), {}});
+  g.values.push_back(Value{"y", f32({1, 2, 4, 4}), {}, {}});
+  g.nodes.push_back(Node{"Conv", "conv1", {0, 1}, {2}, {}});
+  g.inputs = {0};
+  g.outputs = {2};
+  auto e = test::thrown([&] { b->prepare(g, {}); });
+  REQUIRE(e);
+  const std::string what = e->what();
+  CAPTURE(what);
+  CHECK(e->id() == ErrorId::Shape);
+  CHECK(e->where() == "nodes[0]");
+  CHECK(e->message().rfind("node 0 \"conv1\" (Conv): ", 0) == 0);
+  CHECK(e->message().find("(Conv): Conv:") == std::string::npos);
+  CHECK(e->message().find("channels") != std::string::npos);
+  // A finding about no node (a graph output out of range) keeps its place and names no node.
+  g.outputs = {7};
+  e = test::thrown([&] { b->prepare(g, {}); });
+  REQUIRE(e);
+  CHECK(e->code() == ErrorCode::Invalid);
+  CHECK(e->where() == "outputs[0]");
+  CHECK(e->message().find("node 0") == std::string::npos);
 }

@@ -96,3 +96,46 @@ def test_invalid_error():
     with pytest.raises(nnbridge.InvalidError) as e:
         nnbridge.run(nnbridge.load(GOLDEN / "add_float" / "model.armnn"), {"a": np.zeros(1), "b": np.zeros(1)})
     assert 'graph input "a"' in str(e.value)
+
+
+def test_prepare_and_run_errors_name_the_file_the_graph_was_loaded_from(tmp_path):
+    # As `nnbridge run` names the model in a backend's error, so do prepare() and Plan.run() on
+    # a Graph that nnbridge.load(path) returned; the place is the node's index in Graph.nodes.
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+    # ONNX Conv takes W as [M, C / group, kH, kW]: W's 4 input channels do not fit X's 3.
+    w = numpy_helper.from_array(np.zeros((2, 4, 1, 1), np.float32), "w")
+    graph = helper.make_graph(
+        [helper.make_node("Conv", ["x", "w"], ["y"], name="conv1")], "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 3, 4, 4])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, 4, 4])], [w])
+    conv = tmp_path / "conv.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(conv))
+    with pytest.raises(nnbridge.InvalidError) as e:
+        nnbridge.prepare(nnbridge.load(conv), "cpu")
+    assert (e.value.path, e.value.where) == (str(conv), "nodes[0]")
+    assert str(e.value).startswith(f'[{e.value.id}] {conv}: nodes[0]: node 0 "conv1" (Conv): ')
+    with pytest.raises(nnbridge.InvalidError) as e:
+        nnbridge.run(nnbridge.load(conv), {"x": np.zeros((1, 3, 4, 4), np.float32)})
+    assert e.value.path == str(conv)
+    # The same bytes loaded from memory come from no file.
+    with pytest.raises(nnbridge.InvalidError) as e:
+        nnbridge.prepare(nnbridge.load(conv.read_bytes()), "cpu")
+    assert e.value.path is None and e.value.where == "nodes[0]"
+
+    # Integer Div by zero, which ONNX leaves undefined, is refused when the plan runs: that error
+    # names the file too; a missing input is about the caller's arrays, not the file.
+    graph = helper.make_graph(
+        [helper.make_node("Div", ["a", "b"], ["q"], name="div")], "g",
+        [helper.make_tensor_value_info(n, TensorProto.INT32, [2]) for n in ("a", "b")],
+        [helper.make_tensor_value_info("q", TensorProto.INT32, [2])])
+    div = tmp_path / "div.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 17)]), str(div))
+    plan = nnbridge.prepare(nnbridge.load(div), "cpu", threads=1)
+    assert plan.run({"a": np.array([6, 7], np.int32), "b": np.array([3, 2], np.int32)})["q"].tolist() == [2, 3]
+    with pytest.raises(nnbridge.InvalidError) as e:
+        plan.run({"a": np.array([6, 7], np.int32), "b": np.array([3, 0], np.int32)})
+    assert e.value.path == str(div) and str(e.value).startswith(f"[{e.value.id}] {div}: ")
+    with pytest.raises(nnbridge.InvalidError) as e:
+        plan.run({"a": np.array([6, 7], np.int32)})
+    assert e.value.path is None

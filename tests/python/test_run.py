@@ -243,6 +243,15 @@ def test_plan_placement_names_each_node_its_backend_and_fusion(tmp_path):
     assert [p["fused_into_node"] for p in placement] == [None, 0, None]
 
 
+def test_placement_documents_how_to_tell_a_node_that_is_not_fused():
+    # fused_into is a str, "" both for a node that is not fused and for one fused into an unnamed
+    # node (as the test below shows); fused_into_node is None only when the node is not fused.
+    doc = " ".join(nnbridge.Plan.placement.__doc__.split())
+    assert '``fused_into`` (str:' in doc and '``""``, never None, when the node is not fused' in doc
+    assert "``fused_into_node`` (int:" in doc and "None when the node is not fused" in doc
+    assert 'test ``p["fused_into_node"] is None`` for "not fused"' in doc
+
+
 def test_placement_names_an_unnamed_fusing_node_by_index(tmp_path):
     # DequantizeLinear -> Clip -> QuantizeLinear, no node names (as quantization tools often
     # write them): the cpu plan runs the three as one step, and fused_into_node says which.

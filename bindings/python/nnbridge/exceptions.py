@@ -29,7 +29,10 @@ class Error(Exception):
         code: the C++ error code's name: "io", "malformed", "unsupported", "invalid", "backend".
         id: the stable identifier, e.g. "nnbridge.malformed.201" (docs/errors.md), or None for
             an error raised outside the C++ SDK.
-        path: the file the error is about, or None (in-memory input).
+        path: the file the error is about, or None (in-memory input). Errors of prepare(),
+            run() and Plan.run() on a Graph that nnbridge.load(path) returned carry that path
+            (their ``where``, ``"nodes[3]"``, is the node's index in Graph.nodes); on a graph
+            loaded from bytes, built in Python, copied or read from JSON text, None.
         where: the place inside the document, in the format's own field names
             (``"values[12].tensor.dims"``), or None.
         detail: the message without file and place.

@@ -76,6 +76,14 @@ Attr attr_from_py(py::handle h, const std::string& name);
 py::dict attrs_to_py(const AttrMap& attrs);
 AttrMap attrs_from_py(const py::handle& d);
 
+/// The Graph nnbridge.load(path) returns: the C++ Graph records no file, so the binding keeps
+/// `path` beside it (until the Graph is destroyed) for loaded_path().
+std::shared_ptr<Graph> loaded_graph(Graph g, std::string path);
+/// The file `g` was read from when nnbridge.load(path) returned it, else "" (a graph loaded from
+/// bytes, built in Python, copied, or read from JSON text): what prepare() and Plan.run() put in
+/// an error that names no file, as the CLI names the model.
+std::string loaded_path(const Graph& g);
+
 /// A view of one value of a graph (the graph stays alive while a view exists).
 struct ValueRef {
   std::shared_ptr<Graph> graph;

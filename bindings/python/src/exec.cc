@@ -28,7 +28,20 @@ struct PyPlan {
   std::shared_ptr<const Graph> graph;
   std::shared_ptr<const Plan> plan;
   std::string backend;
+  std::string path;  ///< loaded_path() of the graph prepared: the file its errors name, or ""
 };
+
+/// Runs `f`; an Error it throws without a file names `path` when there is one, as the CLI names
+/// the model ("m.onnx: nodes[3]: ..."): the backends report the node, not the file.
+template <class F>
+auto naming_file(const std::string& path, F&& f) -> decltype(f()) {
+  try {
+    return f();
+  } catch (const Error& e) {
+    if (path.empty() || !e.file().empty()) throw;
+    throw e.with_file(path);
+  }
+}
 
 BackendOptions backend_options(int threads, const std::vector<std::string>& extensions, const py::dict& kw, const std::string& backend,
                                py::handle custom_layers = py::none()) {
@@ -59,9 +72,10 @@ PyPlan prepare_plan(const Graph& g, const std::string& backend, int threads, con
   BackendOptions o = backend_options(threads, extensions, kw, backend, custom_layers);
   auto b = backend_named(backend);
   auto copy = std::make_shared<const Graph>(g);
+  std::string path = loaded_path(g);
   py::gil_scoped_release nogil;
-  std::shared_ptr<const Plan> plan = b->prepare(*copy, o);
-  return PyPlan{copy, plan, backend};
+  std::shared_ptr<const Plan> plan = naming_file(path, [&] { return b->prepare(*copy, o); });
+  return PyPlan{copy, plan, backend, std::move(path)};
 }
 
 py::dict run_plan(const PyPlan& p, const py::dict& inputs, bool cast) {
@@ -69,7 +83,7 @@ py::dict run_plan(const PyPlan& p, const py::dict& inputs, bool cast) {
   TensorMap out;
   {
     py::gil_scoped_release nogil;
-    out = p.plan->run(in);
+    out = naming_file(p.path, [&] { return p.plan->run(in); });
   }
   return tensors_to_dict(out);
 }
@@ -114,10 +128,12 @@ run() may be called many times (and from several threads: it releases the GIL).
           R"doc(
 list[dict]: which backend runs each node (nnbridge::Plan::placement(), what ``nnbridge run --json``
 prints as "placement"), in the order the steps run: ``node`` (index in Graph.nodes), ``name``,
-``op``, ``backend`` (the prepared one, or one of its fallback list), ``fused_into`` (the name of
-the node whose kernel computes this one as well, e.g. a Relu folded into the Conv before it; ""
-when none, or when that node has no name) and ``fused_into_node`` (that node's index in
-Graph.nodes, or None).
+``op``, ``backend`` (the prepared one, or one of its fallback list), ``fused_into`` (str: the
+name of the node whose kernel computes this one as well, e.g. a Relu folded into the Conv before
+it; ``""``, never None, when the node is not fused, and also when it is fused into a node
+without a name) and ``fused_into_node`` (int: that node's index in Graph.nodes; None when the
+node is not fused). So test ``p["fused_into_node"] is None`` for "not fused", not
+``p["fused_into"] == ""``.
 )doc")
       .def("run", &run_plan, py::arg("inputs"), py::kw_only(), py::arg("cast") = false, R"doc(
 Runs the graph. ``inputs``: {graph input name: array-like}, one per graph input, of the input's
@@ -129,8 +145,9 @@ is converted with NumPy's unsafe casting (``astype``: 0.3 into uint8 becomes 0, 
 44), which is the caller's choice. Returns {graph output name: numpy.ndarray}: read-only arrays
 that view the backend's result buffers (``.base`` is an nnbridge.Buffer; no copy). Raises
 InvalidError (a ValueError) naming the input for a missing, unknown or mis-shaped input, one of
-another dtype (naming both dtypes) or one that cannot be converted; BackendError when a kernel
-fails.
+another dtype (naming both dtypes) or one that cannot be converted (``.path`` None: the arrays
+are the caller's); BackendError when a kernel fails, with ``.path`` the file the graph was
+loaded from (see prepare()).
 )doc")
       .def("__repr__", [](const PyPlan& p) { return "<nnbridge.Plan on " + p.backend + ">"; });
 
@@ -147,7 +164,9 @@ list of them) whose SimpleGPU layers the opencl backend runs. Other keyword argu
 backend: ``device="0"`` / ``fallback="cpu"`` mean ``opencl.device`` / ``opencl.fallback``
 (nnbridge/gpu.h). Raises InvalidError (unknown backend or option, inconsistent graph),
 UnsupportedError (an op without a kernel, naming the node), BackendError, and errors naming an
-extension library that cannot be loaded.
+extension library that cannot be loaded. When ``graph`` is the Graph nnbridge.load(path)
+returned, an error about it has ``.path`` = that path (as ``nnbridge run`` names the model), and
+so do the errors of the Plan's run(); ``.where`` (``"nodes[3]"``) indexes Graph.nodes.
 )doc");
 
   m.def("run", [](const Graph& g, const py::dict& inputs, const std::string& backend, int threads, std::vector<std::string> extensions,

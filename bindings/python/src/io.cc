@@ -1,11 +1,26 @@
 // load / save / convert / detect_format / formats (nnbridge/io.h), as the CLI's `convert` does
 // them, so a conversion through Python writes the same bytes as `nnbridge convert`.
+#include <mutex>
+#include <unordered_map>
+
 #include "common.h"
 #include "nnbridge/io.h"
 
 namespace nnbridge::py_bind {
 
 namespace {
+
+// loaded_graph's files, by Graph address; an entry leaves with its Graph (the deleter), so a
+// later Graph at the same address has none.
+struct LoadedPaths {
+  std::mutex mutex;
+  std::unordered_map<const Graph*, std::string> by_graph;
+};
+
+LoadedPaths& loaded_paths() {
+  static LoadedPaths* p = new LoadedPaths;  // never destroyed: a Graph may outlive static destruction
+  return *p;
+}
 
 std::string format_name(const std::string& name) {
   if (name.empty()) return name;
@@ -49,7 +64,7 @@ std::shared_ptr<Graph> load_any(py::handle source, const std::optional<std::stri
   std::string fmt = lo.format.empty() && has_plain_keys(kw) ? detect_format(path) : lo.format;
   lo.options = options_from_kwargs(kw, fmt);
   py::gil_scoped_release nogil;
-  return std::make_shared<Graph>(load(path, lo));
+  return loaded_graph(load(path, lo), path.string());
 }
 
 SaveOptions save_options(const std::filesystem::path& path, const std::optional<std::string>& format, const py::kwargs& kw,
@@ -65,6 +80,28 @@ SaveOptions save_options(const std::filesystem::path& path, const std::optional<
 }
 
 }  // namespace
+
+std::shared_ptr<Graph> loaded_graph(Graph g, std::string path) {
+  std::shared_ptr<Graph> out(new Graph(std::move(g)), [](Graph* p) {
+    {
+      LoadedPaths& l = loaded_paths();
+      std::lock_guard lock(l.mutex);
+      l.by_graph.erase(p);
+    }
+    delete p;
+  });
+  LoadedPaths& l = loaded_paths();
+  std::lock_guard lock(l.mutex);
+  l.by_graph[out.get()] = std::move(path);
+  return out;
+}
+
+std::string loaded_path(const Graph& g) {
+  LoadedPaths& l = loaded_paths();
+  std::lock_guard lock(l.mutex);
+  auto it = l.by_graph.find(&g);
+  return it == l.by_graph.end() ? std::string() : it->second;
+}
 
 void bind_io(py::module_& m) {
   py::class_<FormatHandler>(m, "Format", "A graph file format this build reads and/or writes (nnbridge/io.h).")

@@ -85,12 +85,10 @@ class Checker {
   }
 
   void error(ErrorId id, std::string where, std::string message) {
-    issues_.push_back({Issue::Severity::Error, std::move(where), std::move(message)});
-    ids_.push_back(id);
+    issues_.push_back({Issue::Severity::Error, std::move(where), std::move(message), id});
   }
   void warning(std::string where, std::string message) {
     issues_.push_back({Issue::Severity::Warning, std::move(where), std::move(message)});
-    ids_.push_back(ErrorId::InvalidOther);
   }
   bool available(ValueId v) const { return producer_[v] != SIZE_MAX || is_input_[v] || g_.values[v].is_constant(); }
 
@@ -239,10 +237,6 @@ class Checker {
   std::vector<std::size_t> producer_;
   std::vector<bool> is_input_;
   std::vector<Issue> issues_;
-
- public:
-  /// One identifier per issue of run(), in its order (warnings: InvalidOther).
-  std::vector<ErrorId> ids_;
 };
 
 struct NativeChecks {
@@ -280,20 +274,13 @@ void register_native_check(std::string op_namespace, NativeCheck fn, std::string
   nc.by_namespace[std::move(op_namespace)] = {std::move(fn), std::move(format)};
 }
 
-namespace {
-
-// check(), and in `ids` each issue's identifier (format rules' issues: InvalidOther).
-std::vector<Issue> check_ids(const Graph& g, std::vector<ErrorId>& ids) {
+std::vector<Issue> check(const Graph& g) {
   std::vector<Issue> issues;
   try {
-    Checker c(g);
-    issues = c.run();
-    ids = std::move(c.ids_);
+    issues = Checker(g).run();
   } catch (const std::exception& e) {
-    ids = {ErrorId::InvalidOther};
     return {Issue{Issue::Severity::Error, "", std::string("checker failed: ") + e.what()}};
   } catch (...) {
-    ids = {ErrorId::InvalidOther};
     return {Issue{Issue::Severity::Error, "", "checker failed"}};
   }
   try {
@@ -309,22 +296,12 @@ std::vector<Issue> check_ids(const Graph& g, std::vector<ErrorId>& ids) {
   } catch (...) {
     issues.push_back({Issue::Severity::Error, "", "checker failed while looking up format rules"});
   }
-  ids.resize(issues.size(), ErrorId::InvalidOther);
   return issues;
 }
 
-}  // namespace
-
-std::vector<Issue> check(const Graph& g) {
-  std::vector<ErrorId> ids;
-  return check_ids(g, ids);
-}
-
 void check_or_throw(const Graph& g) {
-  std::vector<ErrorId> ids;
-  const std::vector<Issue> issues = check_ids(g, ids);
-  for (std::size_t k = 0; k < issues.size(); ++k)
-    if (issues[k].severity == Issue::Severity::Error) throw Error(ids[k], issues[k].message, {}, issues[k].where);
+  for (const Issue& issue : check(g))
+    if (issue.severity == Issue::Severity::Error) throw Error(issue.id, issue.message, {}, issue.where);
 }
 
 }  // namespace nnbridge

@@ -6,6 +6,7 @@
 
 #include "nnbridge/check.h"
 #include "nnbridge/error.h"
+#include "nnbridge/exec/prepare.h"
 
 namespace nnbridge {
 
@@ -27,9 +28,17 @@ std::optional<std::size_t> node_of(std::string_view where) {
 void refuse_check_errors(const Graph& g, const std::function<bool(std::size_t)>& custom) {
   for (const Issue& issue : check(g)) {
     if (issue.severity != Issue::Severity::Error) continue;
-    if (custom)
-      if (auto n = node_of(issue.where); n && *n < g.nodes.size() && custom(*n)) continue;
-    throw Error(ErrorCode::Invalid, issue.message, {}, issue.where);
+    // Error(Invalid) always, with the finding's identifier when it is an Invalid one.
+    const ErrorId id = code_of(issue.id) == ErrorCode::Invalid ? issue.id : ErrorId::InvalidOther;
+    const std::optional<std::size_t> n = node_of(issue.where);
+    if (!n || *n >= g.nodes.size()) throw Error(id, issue.message, {}, issue.where);
+    if (custom && custom(*n)) continue;
+    // A finding about a node names it as the prepare loop's own errors do (exec::node_label);
+    // the op that shape inference puts in front of its message is in the label already.
+    std::string_view message = issue.message;
+    const std::string op = g.nodes[*n].op + ": ";
+    if (message.substr(0, op.size()) == op) message.remove_prefix(op.size());
+    throw Error(id, exec::node_label(g, *n) + ": " + std::string(message), {}, issue.where);
   }
 }
 

@@ -1,4 +1,4 @@
-// `nnbridge check FILE`: the checker's findings; exit 1 when any is an error.
+// `nnbridge check FILE`: the checker's findings, errors with their identifier; exit 1 when any is an error.
 #include <iostream>
 #include <memory>
 
@@ -24,7 +24,8 @@ int run_check(const CheckArgs& a) {
   for (const Issue& issue : check(g)) {
     const bool is_error = issue.severity == Issue::Severity::Error;
     (is_error ? errors : warnings)++;
-    std::cout << a.file << ": " << (is_error ? "error" : "warning") << ": "
+    // An error starts with its identifier, as every command's error line does ("error: [id] ...").
+    std::cout << a.file << ": " << (is_error ? "error: [" + to_string(issue.id) + "] " : std::string("warning: "))
               << (issue.where.empty() ? "" : issue.where + ": ") << issue.message << "\n";
   }
   std::cout << a.file << ": " << errors << " error(s), " << warnings << " warning(s)\n";

@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "nnbridge/error.h"
 #include "nnbridge/graph.h"
 
 namespace nnbridge {
@@ -17,6 +18,11 @@ struct Issue {
   Severity severity = Severity::Error;  ///< how bad it is
   std::string where;    ///< e.g. "nodes[3].inputs[1]"
   std::string message;  ///< what is wrong, for people
+  /// The stable identifier of an Error finding (docs/errors.md): the one check_or_throw()
+  /// throws with it, and a backend's prepare() too when it is an Invalid one
+  /// (nnbridge/prepare_check.h); `nnbridge check` prints it. InvalidOther for warnings and for
+  /// findings no specific identifier describes (a format's own rules may give none).
+  ErrorId id = ErrorId::InvalidOther;
 };
 
 /// Checks `g` and returns its findings; never throws.
@@ -42,7 +48,7 @@ using NativeCheck = std::function<void(const Graph&, std::vector<Issue>&)>;
 /// check() still never throws.
 void register_native_check(std::string op_namespace, NativeCheck fn, std::string format = {});
 
-/// Throws Error(Invalid) with the first Error-severity finding, if any.
+/// Throws Error(issue.id, message, where) for the first Error-severity finding, if any.
 void check_or_throw(const Graph& g);
 
 }  // namespace nnbridge

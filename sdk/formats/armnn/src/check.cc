@@ -23,7 +23,7 @@ namespace {
 
 // Adds an error issue, and its identifier when `out` is given (one per issue).
 void add(std::vector<Issue>& issues, std::vector<ErrorId>* out, ErrorId id, std::string where, std::string message) {
-  issues.push_back({Issue::Severity::Error, std::move(where), std::move(message)});
+  issues.push_back({Issue::Severity::Error, std::move(where), std::move(message), id});
   if (out) out->push_back(id);
 }
 

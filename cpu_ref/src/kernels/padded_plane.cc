@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "../simd/simd.h"
+
 namespace nnbridge::cpu_ref {
 
 PaddedPlane::PaddedPlane(const PlaneGeom& g, std::size_t lanes) : g_(g) {
@@ -34,11 +36,12 @@ void PaddedPlane::copy_plane(const float* x, float* dst) const {
   const int64_t odd_at = pl % 2 == 0 ? phase + pl / 2 : (pl + 1) / 2;
   const int64_t n_even = std::clamp<int64_t>(phase - (pl % 2 == 0 ? pl / 2 : (pl - 1) / 2), 0, (w + 1) / 2);
   const int64_t n_odd = std::clamp<int64_t>(phase - (pl % 2 == 0 ? pl / 2 : (pl + 1) / 2), 0, w / 2);
+  const auto take_even = simd::kernels().take_even;
   for (int64_t r = r0; r < r1; ++r) {
     float* row = dst + r * 2 * phase;
     const float* xr = x + (r - g_.pt) * w;
-    for (int64_t k = 0; k < n_even; ++k) row[even_at + k] = xr[2 * k];
-    for (int64_t k = 0; k < n_odd; ++k) row[odd_at + k] = xr[2 * k + 1];
+    take_even(xr, static_cast<std::size_t>(n_even), row + even_at);     // reads up to xr[2 n_even - 2] <= xr[w - 1]
+    take_even(xr + 1, static_cast<std::size_t>(n_odd), row + odd_at);   // up to xr[2 n_odd - 1] <= xr[w - 1]
   }
 }
 

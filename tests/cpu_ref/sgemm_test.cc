@@ -13,6 +13,7 @@
 #include <cstring>
 #include <limits>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "nnbridge/error.h"
@@ -166,4 +167,64 @@ TEST_CASE("cpu sgemm: B by rows is refused with a transpose, k = 0 or n < 16, an
     if (bad == 2) q.n = 15;
     CHECK_THROWS_AS(sgemm(q), nnbridge::Error);
   }
+}
+
+TEST_CASE("cpu sgemm: C as a grid keeps the first w of every wp columns, packed, with the fma chain's bits") {
+  if (!sgemm_b_rows_available()) {
+    MESSAGE("skipped: C as a grid needs the AVX-512 build (B by rows)");
+    return;
+  }
+  // (wp, w): rows narrower than a vector (9, 7), a kept run across vectors (29, 28), a dropped
+  // run of 20 columns, so that some vectors keep nothing (40, 20), and every column kept (16, 16).
+  // n ends inside a grid row; K 1100 crosses the 512-deep blocks, so partial sums are stored
+  // packed and reloaded.
+  for (const auto& [wp, w] : std::vector<std::pair<int64_t, int64_t>>{{9, 7}, {29, 28}, {40, 20}, {16, 16}})
+    for (const int64_t K : {5, 1100})
+      for (const bool relu : {false, true}) {
+        CAPTURE(wp);
+        CAPTURE(w);
+        CAPTURE(K);
+        CAPTURE(relu);
+        const int64_t m = 7, grid_rows = 11, n = grid_rows * wp - (wp - w) - 1;  // the last kept column left out
+        const int64_t kept = (grid_rows - 1) * w + (w - 1), ldc = kept + 3;
+        const auto a = numbers(static_cast<std::size_t>(m * K), static_cast<uint32_t>(wp * 7 + K));
+        const auto b = numbers(static_cast<std::size_t>(K * (n + 4)), static_cast<uint32_t>(w + K));
+        const auto bm = numbers(static_cast<std::size_t>(m), 4);
+        std::vector<const float*> rows(static_cast<std::size_t>(K));
+        for (int64_t q = 0; q < K; ++q) rows[static_cast<std::size_t>(q)] = b.data() + q * (n + 4) + q % 3;  // rows at odd offsets
+        std::vector<float> c(static_cast<std::size_t>(m * ldc), 99.0f);
+        SgemmArgs p;
+        p.m = m, p.n = n, p.k = K, p.a = a.data(), p.lda = K, p.b_rows = rows.data(), p.c = c.data(), p.ldc = ldc;
+        p.c_grid_wp = wp, p.c_grid_w = w;
+        p.bias_m = bm.data();
+        if (relu) p.clamp = true, p.clamp_lo = 0.0f, p.clamp_hi = std::numeric_limits<float>::infinity();
+        sgemm(p);
+        int64_t wrong = 0, stored = 0;
+        for (int64_t i = 0; i < m; ++i) {
+          for (int64_t j = 0; j < n; ++j) {
+            if (j % wp >= w) continue;
+            float e = 0.0f;
+            for (int64_t q = 0; q < K; ++q) e = std::fma(a[static_cast<std::size_t>(i * K + q)], rows[static_cast<std::size_t>(q)][j], e);
+            e = e + bm[static_cast<std::size_t>(i)];
+            if (relu) e = std::max(0.0f, e);
+            const int64_t at = j / wp * w + j % wp;  // by hand: grid row j / wp, column j % wp of w kept
+            wrong += !same(c[static_cast<std::size_t>(i * ldc + at)], e);
+            ++stored;
+          }
+          for (int64_t j = kept; j < ldc; ++j) wrong += c[static_cast<std::size_t>(i * ldc + j)] != 99.0f;  // nothing past the kept
+        }
+        CHECK(stored == m * kept);
+        CHECK(wrong == 0);
+      }
+  SgemmArgs bad;  // a grid without B by rows, and w outside [1, wp]
+  std::vector<float> a(64, 1.0f), c(64, 0.0f);
+  const float* rows[] = {a.data()};
+  bad.m = 1, bad.n = 16, bad.k = 1, bad.a = a.data(), bad.lda = 1, bad.b = a.data(), bad.ldb = 16, bad.c = c.data(), bad.ldc = 16;
+  bad.c_grid_wp = 16, bad.c_grid_w = 8;
+  CHECK_THROWS_AS(sgemm(bad), nnbridge::Error);
+  bad.b_rows = rows;
+  bad.c_grid_w = 17;
+  CHECK_THROWS_AS(sgemm(bad), nnbridge::Error);
+  bad.c_grid_w = 0;
+  CHECK_THROWS_AS(sgemm(bad), nnbridge::Error);
 }

@@ -199,13 +199,13 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* b
       return;
     }
     // NCHW where sgemm takes B by rows: the patches as shifted rows of the padded input, split
-    // into the phases of the strides (im2col.h), products in a grid of wp columns per output row, then the ow outputs of
-    // each row moved to Y. The same products, summed in the same order, as through im2col.
-    // Taken where the grid costs little more than the outputs (shifted_grid_pays).
+    // into the phases of the strides (im2col.h), products in a grid of wp columns per output
+    // row of which sgemm stores the first ow straight into Y (SgemmArgs::c_grid_wp). The same
+    // products, summed in the same order, as through im2col. Taken where the grid costs little
+    // more than the outputs (shifted_grid_pays).
     const int64_t wp = shifted_width(g), grid = (oy1 - oy0) * wp - (wp - g.ow);
     if (bl.shifted && shifted_grid_pays(g, oy1 - oy0)) {
-      const int64_t staged = shifted_staged(g, oy1 - oy0);
-      float* buf = thread_scratch(static_cast<std::size_t>(staged + mb * grid));
+      float* buf = thread_scratch(static_cast<std::size_t>(shifted_staged(g, oy1 - oy0)));
       pad_input_nchw(g, x, n, gi, oy0, oy1, buf);
       thread_local std::vector<const float*> rows;
       rows.resize(static_cast<std::size_t>(K));
@@ -214,15 +214,13 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* b
       a.m = mb, a.n = grid, a.k = K;
       a.a = wm, a.lda = K;
       a.b_rows = rows.data();
-      a.c = buf + staged, a.ldc = grid;
+      a.c = y + (n * g.m + o0) * PO + p0, a.ldc = PO;
+      a.c_grid_wp = wp, a.c_grid_w = g.ow;
       a.bias_m = bias + o0;
       a.clamp = ep.clamp_bounds(a.clamp_lo, a.clamp_hi);
       sgemm(a);
-      for (int64_t o = 0; o < mb; ++o) {
-        float* yo = y + (n * g.m + o0 + o) * PO + p0;
-        for (int64_t r = 0; r < oy1 - oy0; ++r) std::copy_n(a.c + o * grid + r * wp, g.ow, yo + r * g.ow);
-        if (!a.clamp) ep.apply(yo, P);
-      }
+      if (!a.clamp)
+        for (int64_t o = 0; o < mb; ++o) ep.apply(a.c + o * PO, P);
       return;
     }
     // NCHW: col [K, P], K = (ci, ky, kx); Y block [mb, P] in rows of the output planes.

@@ -62,6 +62,8 @@ void sgemm(const SgemmArgs& args) {
     throw Error(ErrorId::Feature, "sgemm: B given by rows needs the AVX-512 build; check sgemm_b_rows_available() first");
   if (args.b_rows && (args.trans_a || args.trans_b || args.k < 1 || args.n < 16))
     throw Error(ErrorId::InvalidOther, "sgemm: B given by rows needs no transposes, k >= 1 and n >= 16");
+  if (args.c_grid_wp != 0 && (!args.b_rows || args.c_grid_wp < 0 || args.c_grid_w < 1 || args.c_grid_w > args.c_grid_wp))
+    throw Error(ErrorId::InvalidOther, "sgemm: C as a grid needs B given by rows and 1 <= c_grid_w <= c_grid_wp");
   chosen().run(args);
 }
 

@@ -40,11 +40,18 @@ struct SgemmArgs {
   /// with stride 1 use it to read their patches as shifted rows of a padded input (conv.cc)
   /// instead of copying each tap into an im2col matrix.
   const float* const* b_rows = nullptr;
+  /// When c_grid_wp > 0 (only with b_rows; 1 <= c_grid_w <= c_grid_wp), C's n columns are a
+  /// grid of rows of c_grid_wp columns of which only the first c_grid_w are kept: column j of
+  /// row i is stored at c[i * ldc + j - (j / wp) * (wp - w)] when j % wp < w, and not at all
+  /// otherwise. The shifted-rows convolutions (conv.cc) so write their outputs straight into
+  /// Y's planes, without the grid's extra columns.
+  int64_t c_grid_wp = 0, c_grid_w = 0;
 };
 
 /// Runs on the calling thread (callers split large products into blocks across threads).
 /// Throws Error(Feature) for b_rows where sgemm_b_rows_available() is false, Error(Invalid) for
-/// b_rows with a transpose, k < 1 or n < 16.
+/// b_rows with a transpose, k < 1 or n < 16, and for c_grid_wp without b_rows or with c_grid_w
+/// outside [1, c_grid_wp].
 void sgemm(const SgemmArgs& args);
 
 /// Whether sgemm() takes SgemmArgs::b_rows: the AVX-512 build runs (sgemm_arch() "avx512f").

@@ -252,13 +252,14 @@ const float* FloatConstant::data() const {
   if (lazy_ && !lazy_->done.load(std::memory_order_acquire)) {
     // Converted into storage that is not zero-filled first: the conversion is the first touch of
     // each page.
-    std::call_once(lazy_->once, [this] {
+    std::lock_guard lock(lazy_->mutex);
+    if (!lazy_->done.load(std::memory_order_relaxed)) {  // else another thread converted it meanwhile
       lazy_->values.reset(new float[n_ ? n_ : 1]);
       to_float_into(lazy_->type, keep_.data(), n_, lazy_->values.get());
       p_ = lazy_->values.get();
       g_converted_elements.fetch_add(n_, std::memory_order_relaxed);
       lazy_->done.store(true, std::memory_order_release);
-    });
+    }
   }
   return p_;
 }

@@ -81,7 +81,7 @@ class FloatConstant {
  private:
   struct Lazy {
     TensorType type;
-    std::once_flag once;
+    std::mutex mutex;  // not std::call_once: glibc's wakes waiters with a futex system call every time
     std::atomic<bool> done{false};
     std::unique_ptr<float[]> values;
   };

@@ -429,10 +429,18 @@ struct Impl {
     std::size_t k = 0;
 #if defined(__AVX512F__)
     // 16 outputs per step: VPERMT2PS picks the even lanes of two registers (x[2k .. 2k + 31],
-    // so k + 16 < n keeps the reads inside x[0 .. 2n - 2]).
+    // so k + 16 < n keeps the reads inside x[0 .. 2n - 2]); the rest with masked loads.
     const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
     for (; k + 16 < n; k += 16)
       _mm512_storeu_ps(y + k, _mm512_permutex2var_ps(_mm512_loadu_ps(x + 2 * k), even, _mm512_loadu_ps(x + 2 * k + 16)));
+    if (k < n) {  // the last m <= 16 outputs: masked loads of the 2m - 1 floats they read, a masked store
+      const std::size_t m = n - k, need = 2 * m - 1;
+      const __mmask16 lo = static_cast<__mmask16>(need >= 16 ? 0xFFFFu : (1u << need) - 1);
+      const __mmask16 hi = static_cast<__mmask16>(need > 16 ? (1u << (need - 16)) - 1 : 0u);
+      const __m512 v = _mm512_permutex2var_ps(_mm512_maskz_loadu_ps(lo, x + 2 * k), even, _mm512_maskz_loadu_ps(hi, x + 2 * k + 16));
+      _mm512_mask_storeu_ps(y + k, static_cast<__mmask16>(m == 16 ? 0xFFFFu : (1u << m) - 1), v);
+      return;
+    }
 #endif
     for (; k < n; ++k) y[k] = x[2 * k];
   }

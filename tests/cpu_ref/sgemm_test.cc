@@ -178,9 +178,10 @@ TEST_CASE("cpu sgemm: C as a grid keeps the first w of every wp columns, packed,
   // run of 20 columns, so that some vectors keep nothing (40, 20), and every column kept (16, 16).
   // n ends inside a grid row; K 1100 crosses the 512-deep blocks, so partial sums are stored
   // packed and reloaded.
-  for (const auto& [wp, w] : std::vector<std::pair<int64_t, int64_t>>{{9, 7}, {29, 28}, {40, 20}, {16, 16}})
+  for (const std::pair<int64_t, int64_t>& grid : std::vector<std::pair<int64_t, int64_t>>{{9, 7}, {29, 28}, {40, 20}, {16, 16}})
     for (const int64_t K : {5, 1100})
       for (const bool relu : {false, true}) {
+        const int64_t wp = grid.first, w = grid.second;  // not a structured binding: clang 14 cannot capture those
         CAPTURE(wp);
         CAPTURE(w);
         CAPTURE(K);

@@ -55,7 +55,8 @@ void nchw_plane(const ConvGeom& g, const simd::Kernels& k, const float* x, const
 
 // Strides 1 and 2, NCHW: each plane copied once into a buffer padded with `pad_value`, then
 // computed in whole registers (depthwise_plane); `finish(c, y, count)` runs on each plane's
-// output while it is in cache. Planes split across threads, a buffer per range.
+// output while it is in cache. Planes split across threads, a buffer per range (thread_scratch
+// slot 0, padded once per range: `finish` must not use that slot).
 template <class Finish>
 void nchw_padded_planes(const ConvGeom& g, const simd::Kernels& k, const PaddedPlane& pad, const int64_t* taps,
                         int threads, const float* x, const float* w, const float* bias, float pad_value, float* y,

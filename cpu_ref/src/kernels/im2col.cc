@@ -103,7 +103,8 @@ void pad_input_nchw(const ConvGeom& g, const float* x, int64_t n, int64_t gi, in
       for (int64_t bx = 0; bx < g.sw; ++bx) {
         if (px.slot[bx] < 0) continue;
         float* phase = dst + ((ci * py.count + py.slot[by]) * px.count + px.slot[bx]) * rows_in * wp;
-        // Phase columns q hold input columns q * sw + bx - pl: [cols.lo, cols.hi) of them lie inside the image.
+        // Phase columns q hold input columns q * sw + bx - pl: [cols.lo, cols.hi) of them lie
+        // inside the image.
         const ColRange cols = col_range(g.w, wp, g.sw, g.pl, bx);
         for (int64_t r = 0; r < rows_in; ++r) {
           float* row = phase + r * wp;

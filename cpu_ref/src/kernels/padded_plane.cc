@@ -13,11 +13,6 @@ PaddedPlane::PaddedPlane(const PlaneGeom& g, std::size_t lanes) : g_(g) {
   phase_ = (g.ow + L - 1) / L * L + (g.kw - 1) * g.dw / g.sw + 1;
 }
 
-void PaddedPlane::fill(const float* x, float* dst, float pad) const {
-  fill_padding(dst, pad);
-  copy_plane(x, dst);
-}
-
 void PaddedPlane::fill_padding(float* dst, float pad) const { std::fill_n(dst, size(), pad); }
 
 void PaddedPlane::copy_plane(const float* x, float* dst) const {

@@ -27,11 +27,9 @@ class PaddedPlane {
   /// DepthwisePlane::row_stride and phase_stride.
   int64_t row_stride() const { return g_.sw * phase_; }
   int64_t phase_stride() const { return phase_; }
-  /// Copies the h x w plane x into dst (size() floats, all written), `pad` where the window
-  /// reaches outside the image: fill_padding, then copy_plane.
-  void fill(const float* x, float* dst, float pad) const;
-  /// Writes `pad` to all size() floats of dst. The places copy_plane writes are the same for
-  /// every plane, so one fill_padding serves any number of planes copied into the same dst.
+  /// Writes `pad` to all size() floats of dst (where the window reaches outside the image). The
+  /// places copy_plane writes are the same for every plane, so one fill_padding serves any
+  /// number of planes copied into the same dst in turn.
   void fill_padding(float* dst, float pad) const;
   /// Writes the h x w plane x to its places in dst, and nothing else.
   void copy_plane(const float* x, float* dst) const;

@@ -36,9 +36,9 @@ struct SgemmArgs {
   bool clamp = false;
   float clamp_lo = 0, clamp_hi = 0;
   /// When set (only where sgemm_b_rows_available(), with no transposes and n >= 16), B's rows are
-  /// given one by one: B[k][j] = b_rows[k][j], and `b` and `ldb` are not read. The convolutions
-  /// with stride 1 use it to read their patches as shifted rows of a padded input (conv.cc)
-  /// instead of copying each tap into an im2col matrix.
+  /// given one by one: B[k][j] = b_rows[k][j], and `b` and `ldb` are not read. The NCHW
+  /// convolutions use it to read their patches as shifted rows of a padded input (conv.cc,
+  /// im2col.h) instead of copying each tap into an im2col matrix.
   const float* const* b_rows = nullptr;
   /// When c_grid_wp > 0 (only with b_rows; 1 <= c_grid_w <= c_grid_wp), C's n columns are a
   /// grid of rows of c_grid_wp columns of which only the first c_grid_w are kept: column j of

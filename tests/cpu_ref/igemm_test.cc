@@ -59,7 +59,7 @@ TEST_CASE("cpu igemm: int8 x uint8 products against int64 sums, with row, column
     return;
   }
   for (int64_t m : {1, 5, 6, 7, 13})
-    for (int64_t n : {1, 15, 16, 17, 33, 70})
+    for (int64_t n : {1, 15, 16, 17, 33, 64, 65, 70, 130})  // 64-column tiles, a 32-column one last
       for (int64_t k : {1, 3, 4, 5, 37, 300}) {
         CAPTURE(m);
         CAPTURE(n);
@@ -71,6 +71,59 @@ TEST_CASE("cpu igemm: int8 x uint8 products against int64 sums, with row, column
         for (std::size_t i = 0; i < b.size(); ++i) b[i] = static_cast<float>(static_cast<int>((i * 91 + 3) % 256) - 100);
         CHECK(product(a, b, m, n, k, 100.0f) == expected(a, b, m, n, k, 100.0f));
       }
+}
+
+TEST_CASE("cpu igemm: B packed from runs of staged bytes is the definition's matrix, zero past k and n") {
+  if (!igemm_available()) {
+    MESSAGE("skipped: no AVX-512 VNNI here");
+    return;
+  }
+  // igemm_pack_b_runs: B[kk][r * ow + x] = base[offsets[kk] + r * row_stride + x], packed as
+  // out[(q * columns + j) * 4 + i] = B[4q + i][j] (igemm.h), 0 for 4q + i >= k or j >= n. Runs
+  // 1 to 37 wide (one partial 16-byte piece, several, one whole), rows of runs row_stride apart,
+  // k with and without a tail quad; offsets out of order and overlapping, as taps' are.
+  for (int64_t ow : {1, 7, 16, 21, 37})
+    for (int64_t rows : {1, 3})
+      for (int64_t k : {1, 4, 6, 9}) {
+        CAPTURE(ow);
+        CAPTURE(rows);
+        CAPTURE(k);
+        const int64_t row_stride = ow + 3, n = rows * ow, columns = igemm_columns(n);
+        std::vector<uint8_t> base(static_cast<std::size_t>(8 * rows * row_stride + kIgemmRunSlack));
+        for (std::size_t i = 0; i < base.size(); ++i) base[i] = static_cast<uint8_t>(i * 29 + 7);
+        std::vector<int64_t> offsets;
+        for (int64_t kk = 0; kk < k; ++kk) offsets.push_back((kk * 5 % 7) * rows * row_stride + kk % 3);
+        std::vector<uint8_t> out(igemm_b_bytes(k, n), 0xAB);
+        igemm_pack_b_runs(base.data(), offsets.data(), k, rows, ow, row_stride, out.data());
+        std::vector<uint8_t> want(out.size(), 0);
+        for (int64_t kk = 0; kk < k; ++kk)
+          for (int64_t j = 0; j < n; ++j)
+            want[static_cast<std::size_t>(((kk / 4) * columns + j) * 4 + kk % 4)] =
+                base[static_cast<std::size_t>(offsets[static_cast<std::size_t>(kk)] + (j / ow) * row_stride + j % ow)];
+        CHECK(out == want);
+      }
+}
+
+TEST_CASE("cpu igemm: staged rows are X + add clamped to uint8, contiguous and strided") {
+  if (!igemm_available()) {
+    MESSAGE("skipped: no AVX-512 VNNI here");
+    return;
+  }
+  // igemm_stage_row: dst[u] = clamp(src[u * stride] + add, 0, 255); bytes past count untouched.
+  std::vector<float> src(200);
+  for (std::size_t i = 0; i < src.size(); ++i) src[i] = static_cast<float>(static_cast<int>(i * 37 % 300) - 140);
+  for (int64_t stride : {1, 2, 3})
+    for (int64_t count : {1, 15, 16, 17, 40}) {
+      CAPTURE(stride);
+      CAPTURE(count);
+      std::vector<uint8_t> dst(static_cast<std::size_t>(count + 8), 0xAB);
+      igemm_stage_row(src.data() + 1, stride, count, 128.0f, dst.data());
+      for (int64_t u = 0; u < count; ++u) {
+        const float v = src[static_cast<std::size_t>(1 + u * stride)] + 128.0f;
+        CHECK(int{dst[static_cast<std::size_t>(u)]} == (v < 0 ? 0 : v > 255 ? 255 : static_cast<int>(v)));
+      }
+      for (std::size_t u = static_cast<std::size_t>(count); u < dst.size(); ++u) CHECK(int{dst[u]} == 0xAB);
+    }
 }
 
 TEST_CASE("cpu igemm: A read in place gives the int64 sums, with row and column tails and rows apart") {

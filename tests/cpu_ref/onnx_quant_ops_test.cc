@@ -322,6 +322,14 @@ TEST_CASE("cpu onnx quant ops: integer convolutions whose W minus w_zero_point f
   SUBCASE("3x3 over 16 channels, K = 144, int8 X") {
     check_integer_conv<int8_t, int8_t>({16, 8, 8, 7, 1, 3, 3, {1, 1}, {1, 0, 2, 1}, {1, 1}}, int8_t{-9}, std::vector<int8_t>(7, 0));
   }
+  // The int8 GEMM stages the input rows of a block of output rows as bytes, split into the
+  // phases of the strides, and packs each tap's runs from there (integer_conv.cc).
+  SUBCASE("3x3 over 64 channels on 40 x 40: blocks of 11 output rows, the last 7; rows of 40 (runs of 16, 16, 8)") {
+    check_integer_conv<uint8_t, int8_t>({64, 40, 40, 8, 1, 3, 3, {1, 1}, {1, 1, 1, 1}, {1, 1}}, uint8_t{131}, std::vector<int8_t>(8, 0));
+  }
+  SUBCASE("5x4 kernel, strides 3, dilations (2, 1), asymmetric pads: three phases per dimension, int8 X") {
+    check_integer_conv<int8_t, int8_t>({5, 23, 29, 7, 1, 5, 4, {3, 3}, {2, 0, 1, 3}, {2, 1}}, int8_t{-70}, std::vector<int8_t>(7, 0));
+  }
   SUBCASE("1x1, stride 2; 13 output channels (row tails)") {
     check_integer_conv<int8_t, int8_t>({20, 5, 7, 13, 1, 1, 1, {2, 2}, {0, 0, 0, 0}, {1, 1}}, int8_t{127}, std::vector<int8_t>(13, 0));
   }

@@ -13,6 +13,9 @@ namespace nnbridge::cpu_ref {
 #if defined(NNBRIDGE_IGEMM_X86)
 namespace igemm_avx512vnni {
 void pack_b(const float* b, int64_t k, int64_t n, int64_t ldb, float add, int64_t columns, uint8_t* out);
+void stage_row(const float* src, int64_t stride, int64_t count, float add, uint8_t* dst);
+void pack_b_runs(const uint8_t* base, const int64_t* offsets, int64_t k, int64_t rows, int64_t ow, int64_t row_stride,
+                 int64_t columns, uint8_t* out);
 void run(const int32_t* quads, int64_t m, int64_t kq, const uint8_t* b, int64_t columns, int32_t* c, int64_t ldc);
 void run_rows(const int8_t* a, int64_t lda, int64_t m, int64_t kq, const uint8_t* b, int64_t columns, int32_t* c, int64_t ldc);
 void row_sums(const int8_t* a, int64_t m, int64_t k, int64_t lda, int64_t* out);
@@ -37,7 +40,8 @@ bool detect() {
   const IsaCap cap = isa_cap();
   if (cap == IsaCap::Sse2 || cap == IsaCap::Sse4_2 || cap == IsaCap::Avx2) return false;
   __builtin_cpu_init();  // GCC's check includes the OS saving the AVX-512 state (XGETBV)
-  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vnni");
+  return __builtin_cpu_supports("avx512f") && __builtin_cpu_supports("avx512bw") && __builtin_cpu_supports("avx512vl") &&
+         __builtin_cpu_supports("avx512vnni");
 #else
   return false;
 #endif
@@ -100,6 +104,25 @@ void igemm_pack_b(const float* b, int64_t k, int64_t n, int64_t ldb, float add, 
   igemm_avx512vnni::pack_b(b, k, n, ldb, add, igemm_columns(n), out);
 #else
   (void)b, (void)k, (void)n, (void)ldb, (void)add, (void)out;
+  unavailable();
+#endif
+}
+
+void igemm_stage_row(const float* src, int64_t stride, int64_t count, float add, uint8_t* dst) {
+#if defined(NNBRIDGE_IGEMM_X86)
+  igemm_avx512vnni::stage_row(src, stride, count, add, dst);
+#else
+  (void)src, (void)stride, (void)count, (void)add, (void)dst;
+  unavailable();
+#endif
+}
+
+void igemm_pack_b_runs(const uint8_t* base, const int64_t* offsets, int64_t k, int64_t rows, int64_t ow, int64_t row_stride,
+                       uint8_t* out) {
+#if defined(NNBRIDGE_IGEMM_X86)
+  igemm_avx512vnni::pack_b_runs(base, offsets, k, rows, ow, row_stride, igemm_columns(rows * ow), out);
+#else
+  (void)base, (void)offsets, (void)k, (void)rows, (void)ow, (void)row_stride, (void)out;
   unavailable();
 #endif
 }

@@ -12,8 +12,9 @@
 
 namespace nnbridge::cpu_ref {
 
-/// Rows of A per micro-tile (one broadcast each) and columns of B per micro-tile (two vectors of
-/// 16 int32 lanes).
+/// Rows of A per micro-tile (one broadcast each), and the multiple of columns B is padded to:
+/// micro-tiles are 64 columns (four vectors of 16 int32 lanes; 24 accumulators for 6 rows), the
+/// last one 32 when that is what is left.
 constexpr int64_t kIgemmRows = 6;
 constexpr int64_t kIgemmColumns = 32;
 /// The largest k whose sums fit int32 for any int8 A and uint8 B: k * 128 * 255 < 2^31.
@@ -38,7 +39,7 @@ IgemmA igemm_pack_a(const int8_t* a, int64_t m, int64_t k, int64_t lda);
 /// most kIgemmMaxK (Error(Invalid) otherwise), and `a` must outlive every igemm() call on the result.
 IgemmA igemm_view_a(const int8_t* a, int64_t m, int64_t k, int64_t lda);
 
-/// Whether igemm_pack_b() and igemm() run here: the CPU has AVX-512 F, BW and VNNI, the OS saves
+/// Whether igemm_pack_b() and igemm() run here: the CPU has AVX-512 F, BW, VL and VNNI, the OS saves
 /// their registers, the build has the kernel (GCC on x86-64), and NNBRIDGE_CPU_SIMD does not cap
 /// the instruction sets below AVX-512 (simd.h). Everything else uses the float32 path.
 bool igemm_available();
@@ -52,6 +53,24 @@ std::size_t igemm_b_bytes(int64_t k, int64_t n);
 /// [ceil(k / 4)][igemm_columns(n)][4]: out[(q * columns + j) * 4 + r] = B[4q + r][j]; rows past k
 /// and columns past n are 0. Requires igemm_available() (a build without the kernel throws Error(Unsupported)).
 void igemm_pack_b(const float* b, int64_t k, int64_t n, int64_t ldb, float add, uint8_t* out);
+
+/// dst[u] = src[u * stride] + add, clamped to [0, 255], as uint8 (floats holding integers), for
+/// u < count; stride >= 1. The rows of the staged input that igemm_pack_b_runs() reads
+/// (im2col.h, pad_input_nchw_u8). Requires igemm_available() (else Error(Unsupported)).
+void igemm_stage_row(const float* src, int64_t stride, int64_t count, float add, uint8_t* dst);
+
+/// Bytes igemm_pack_b_runs() may read past the last byte of a run: the staged buffer's slack
+/// (runs are read 16 bytes at a time; the bytes past a run are read, never used).
+constexpr int64_t kIgemmRunSlack = 16;
+
+/// igemm_pack_b()'s quads of a B held as runs of bytes, n = rows * ow columns: B[kk][r * ow + x]
+/// = base[offsets[kk] + r * row_stride + x] for kk < k, r < rows, x < ow (the im2col matrix of a
+/// convolution whose input was staged as bytes: im2col.h, shifted_offsets); rows past k and
+/// columns past n are 0. Each run may be followed by up to kIgemmRunSlack readable bytes. No
+/// arithmetic, so the same bytes as staging im2col's floats and igemm_pack_b(). Requires
+/// igemm_available() (else Error(Unsupported)).
+void igemm_pack_b_runs(const uint8_t* base, const int64_t* offsets, int64_t k, int64_t rows, int64_t ow, int64_t row_stride,
+                       uint8_t* out);
 
 /// C[i][j] = sum over kk < a.k of A[i][kk] * B[kk][j] for i < a.m, j < igemm_columns(n), written
 /// as int32 to c[i * ldc + j] (ldc >= igemm_columns(n)); exact for a.k <= kIgemmMaxK. `b` is

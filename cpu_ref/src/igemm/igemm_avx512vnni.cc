@@ -1,5 +1,5 @@
 // igemm (igemm.h) on AVX-512 VNNI: this object alone is compiled with -mavx512f -mavx512bw
-// -mavx512vnni and -fno-weak (cpu_ref/CMakeLists.txt), and is called only after
+// -mavx512vl -mavx512vnni and -fno-weak (cpu_ref/CMakeLists.txt), and is called only after
 // igemm_available() has checked the CPU. It uses raw pointers only, so no inline function of a
 // header is instantiated here with those flags.
 #include <immintrin.h>
@@ -11,13 +11,6 @@ namespace nnbridge::cpu_ref::igemm_avx512vnni {
 namespace {
 
 constexpr int64_t kRows = 6;  // igemm.h: kIgemmRows
-
-// acc += four u8 x s8 products per int32 lane: columns j..j+15 of B's quad against row r's quad.
-inline void dot(__m512i& lo, __m512i& hi, __m512i b0, __m512i b1, int32_t quad) {
-  const __m512i s = _mm512_set1_epi32(quad);
-  lo = _mm512_dpbusd_epi32(lo, b0, s);
-  hi = _mm512_dpbusd_epi32(hi, b1, s);
-}
 
 // A's quads, packed: row r's quad q of a row block at a[q * kRows + r].
 struct PackedA {
@@ -35,32 +28,31 @@ struct RowsA {
   }
 };
 
-// Rows [0, R) of one row block of A times 32 columns of B (quads [kq][columns][4], starting at
-// this tile's first column), into C.
-template <int R, class A>
+// Rows [0, R) of one row block of A times 16 NV columns of B (quads [kq][columns][4], starting
+// at this tile's first column), into C.
+template <int R, int NV, class A>
 void tile(A a, const uint8_t* b, int64_t columns, int64_t kq, int32_t* c, int64_t ldc) {
-  const __m512i z = _mm512_setzero_si512();
-  __m512i c00 = z, c01 = z, c10 = z, c11 = z, c20 = z, c21 = z, c30 = z, c31 = z, c40 = z, c41 = z, c50 = z, c51 = z;
+  __m512i acc[R][NV];
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) acc[r][v] = _mm512_setzero_si512();
   const int64_t stride = columns * 4;
   for (int64_t q = 0; q < kq; ++q, b += stride) {
-    const __m512i b0 = _mm512_loadu_si512(b), b1 = _mm512_loadu_si512(b + 64);
-    dot(c00, c01, b0, b1, a(q, 0));
-    if constexpr (R > 1) dot(c10, c11, b0, b1, a(q, 1));
-    if constexpr (R > 2) dot(c20, c21, b0, b1, a(q, 2));
-    if constexpr (R > 3) dot(c30, c31, b0, b1, a(q, 3));
-    if constexpr (R > 4) dot(c40, c41, b0, b1, a(q, 4));
-    if constexpr (R > 5) dot(c50, c51, b0, b1, a(q, 5));
+    __m512i bv[NV];
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) bv[v] = _mm512_loadu_si512(b + 64 * v);
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r) {
+      const __m512i s = _mm512_set1_epi32(a(q, r));
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; ++v) acc[r][v] = _mm512_dpbusd_epi32(acc[r][v], bv[v], s);
+    }
   }
-  auto store = [&](int64_t r, __m512i lo, __m512i hi) {
-    _mm512_storeu_si512(c + r * ldc, lo);
-    _mm512_storeu_si512(c + r * ldc + 16, hi);
-  };
-  store(0, c00, c01);
-  if constexpr (R > 1) store(1, c10, c11);
-  if constexpr (R > 2) store(2, c20, c21);
-  if constexpr (R > 3) store(3, c30, c31);
-  if constexpr (R > 4) store(4, c40, c41);
-  if constexpr (R > 5) store(5, c50, c51);
+#pragma GCC unroll 8
+  for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+    for (int v = 0; v < NV; ++v) _mm512_storeu_si512(c + r * ldc + 16 * v, acc[r][v]);
 }
 
 // 16 values of one row of B (fewer at the tail: `mask`), plus `add`, clamped to [0, 255], as int32.
@@ -90,26 +82,83 @@ void pack_b(const float* b, int64_t k, int64_t n, int64_t ldb, float add, int64_
   }
 }
 
-namespace {
+void stage_row(const float* src, int64_t stride, int64_t count, float add, uint8_t* dst) {
+  const __m512 vadd = _mm512_set1_ps(add), lo = _mm512_setzero_ps(), hi = _mm512_set1_ps(255.0f);
+  const __m512i index = _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
+                                           _mm512_set1_epi32(static_cast<int32_t>(stride)));
+  for (int64_t u = 0; u < count; u += 16) {
+    const int64_t left = count - u;
+    const __mmask16 mask = left >= 16 ? __mmask16(0xffff) : __mmask16((1u << left) - 1);
+    const __m512 v = stride == 1 ? _mm512_maskz_loadu_ps(mask, src + u)
+                                 : _mm512_mask_i32gather_ps(lo, mask, index, src + u * stride, 4);
+    const __m512 c = _mm512_min_ps(_mm512_max_ps(_mm512_add_ps(v, vadd), lo), hi);
+    _mm_mask_storeu_epi8(dst + u, mask, _mm512_cvtusepi32_epi8(_mm512_cvtps_epi32(c)));
+  }
+}
 
-// Every tile of C: row blocks of A (`block(i)` gives block i / kRows's accessor) times 32-column
-// tiles of B.
-template <class Block>
-void tiles(Block block, int64_t m, int64_t kq, const uint8_t* b, int64_t columns, int32_t* c, int64_t ldc) {
-  for (int64_t j = 0; j < columns; j += 32)
-    for (int64_t i = 0; i < m; i += kRows) {
-      const auto a = block(i);
-      const uint8_t* bt = b + j * 4;
-      int32_t* ct = c + i * ldc + j;
-      switch (m - i < kRows ? m - i : kRows) {
-        case 6: tile<6>(a, bt, columns, kq, ct, ldc); break;
-        case 5: tile<5>(a, bt, columns, kq, ct, ldc); break;
-        case 4: tile<4>(a, bt, columns, kq, ct, ldc); break;
-        case 3: tile<3>(a, bt, columns, kq, ct, ldc); break;
-        case 2: tile<2>(a, bt, columns, kq, ct, ldc); break;
-        default: tile<1>(a, bt, columns, kq, ct, ldc); break;
+void pack_b_runs(const uint8_t* base, const int64_t* offsets, int64_t k, int64_t rows, int64_t ow, int64_t row_stride,
+                 int64_t columns, uint8_t* out) {
+  // 16 columns of the quad's four rows, 16 bytes each, go into the four 128-bit lanes of one
+  // register; VPERMD makes lane j hold dword j of each row (columns 4j .. 4j+3 of rows 0..3) and
+  // VPSHUFB interleaves them within the lane into four quads: byte 4i + r <- byte 4r + i.
+  const __m512i transpose = _mm512_set_epi32(15, 11, 7, 3, 14, 10, 6, 2, 13, 9, 5, 1, 12, 8, 4, 0);
+  const __m512i interleave = _mm512_set4_epi32(0x0F0B0703, 0x0E0A0602, 0x0D090501, 0x0C080400);  // per lane: bytes 0, 4, 8, 12, 1, 5, ...
+  const __m512i zero = _mm512_setzero_si512();
+  for (int64_t q = 0; q * 4 < k; ++q) {
+    // Rows past k read row 4q's bytes and are then zeroed (lane r of the register is row r).
+    const int64_t have = k - 4 * q < 4 ? k - 4 * q : 4;
+    const __mmask16 present = __mmask16((1u << (4 * have)) - 1);
+    const uint8_t* p0 = base + offsets[4 * q];
+    const uint8_t* p1 = have > 1 ? base + offsets[4 * q + 1] : p0;
+    const uint8_t* p2 = have > 2 ? base + offsets[4 * q + 2] : p0;
+    const uint8_t* p3 = have > 3 ? base + offsets[4 * q + 3] : p0;
+    uint8_t* o = out + q * columns * 4;
+    int64_t j = 0;
+    for (int64_t r = 0; r < rows; ++r) {
+      const int64_t at = r * row_stride;
+      for (int64_t x = 0; x < ow; x += 16) {
+        __m512i v = _mm512_castsi128_si512(_mm_loadu_si128(reinterpret_cast<const __m128i*>(p0 + at + x)));
+        v = _mm512_inserti32x4(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(p1 + at + x)), 1);
+        v = _mm512_inserti32x4(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(p2 + at + x)), 2);
+        v = _mm512_inserti32x4(v, _mm_loadu_si128(reinterpret_cast<const __m128i*>(p3 + at + x)), 3);
+        v = _mm512_shuffle_epi8(_mm512_permutexvar_epi32(transpose, _mm512_maskz_mov_epi32(present, v)), interleave);
+        const int64_t take = ow - x < 16 ? ow - x : 16;
+        _mm512_mask_storeu_epi32(o + j * 4, __mmask16((1u << take) - 1), v);
+        j += take;
       }
     }
+    for (; j < columns; j += 16) {
+      const int64_t left = columns - j;
+      _mm512_mask_storeu_epi32(o + j * 4, left >= 16 ? __mmask16(0xffff) : __mmask16((1u << left) - 1), zero);
+    }
+  }
+}
+
+namespace {
+
+// Every tile of C: the 64-column tiles of B (a 32-column one last), each against every row
+// block of A (`block(i)` gives block i / kRows's accessor).
+template <int NV, class Block>
+void panel(Block block, int64_t m, int64_t kq, const uint8_t* b, int64_t columns, int32_t* c, int64_t ldc) {
+  for (int64_t i = 0; i < m; i += kRows) {
+    const auto a = block(i);
+    int32_t* ct = c + i * ldc;
+    switch (m - i < kRows ? m - i : kRows) {
+      case 6: tile<6, NV>(a, b, columns, kq, ct, ldc); break;
+      case 5: tile<5, NV>(a, b, columns, kq, ct, ldc); break;
+      case 4: tile<4, NV>(a, b, columns, kq, ct, ldc); break;
+      case 3: tile<3, NV>(a, b, columns, kq, ct, ldc); break;
+      case 2: tile<2, NV>(a, b, columns, kq, ct, ldc); break;
+      default: tile<1, NV>(a, b, columns, kq, ct, ldc); break;
+    }
+  }
+}
+
+template <class Block>
+void tiles(Block block, int64_t m, int64_t kq, const uint8_t* b, int64_t columns, int32_t* c, int64_t ldc) {
+  int64_t j = 0;
+  for (; j + 64 <= columns; j += 64) panel<4>(block, m, kq, b + j * 4, columns, c + j, ldc);
+  if (j < columns) panel<2>(block, m, kq, b + j * 4, columns, c + j, ldc);  // columns is a multiple of 32
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <vector>
 
+#include "../igemm/igemm.h"
 #include "../simd/simd.h"
 
 namespace nnbridge::cpu_ref {
@@ -92,50 +93,87 @@ bool shifted_grid_pays(const ConvGeom& g, int64_t out_rows) {
   return grid >= 16 && (grid + 15) / 16 * 8 <= (outputs + 15) / 16 * 9;
 }
 
-void pad_input_nchw(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float* dst) {
+namespace {
+
+// pad_input_nchw's planes of T: `pad` outside the image, copy_row(src, count, dst) copies count
+// input elements sw apart from src (the columns of one phase row inside the image).
+template <class T, class CopyRow>
+void pad_phases(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, T pad, CopyRow copy_row,
+                T* dst) {
   const int64_t cg = g.c / g.group, wp = shifted_width(g), rows_in = shifted_rows_in(g, oy1 - oy0);
   const PhaseSlots py = phase_slots(g.sh, g.kh, g.dh), px = phase_slots(g.sw, g.kw, g.dw);
-  const simd::Kernels& kernels = simd::kernels();
   for (int64_t ci = 0; ci < cg; ++ci) {
     const float* plane = x + (n * g.c + gi * cg + ci) * g.h * g.w;
     for (int64_t by = 0; by < g.sh; ++by) {
       if (py.slot[by] < 0) continue;
       for (int64_t bx = 0; bx < g.sw; ++bx) {
         if (px.slot[bx] < 0) continue;
-        float* phase = dst + ((ci * py.count + py.slot[by]) * px.count + px.slot[bx]) * rows_in * wp;
+        T* phase = dst + ((ci * py.count + py.slot[by]) * px.count + px.slot[bx]) * rows_in * wp;
         // Phase columns q hold input columns q * sw + bx - pl: [cols.lo, cols.hi) of them lie
         // inside the image.
         const ColRange cols = col_range(g.w, wp, g.sw, g.pl, bx);
         for (int64_t r = 0; r < rows_in; ++r) {
-          float* row = phase + r * wp;
+          T* row = phase + r * wp;
           const int64_t iy = (oy0 + r) * g.sh + by - g.pt;
           if (iy < 0 || iy >= g.h || cols.lo == cols.hi) {
-            std::fill_n(row, wp, 0.0f);
+            std::fill_n(row, wp, pad);
             continue;
           }
-          std::fill_n(row, cols.lo, 0.0f);
-          const float* src = plane + iy * g.w + cols.ix0;
-          if (g.sw == 1) std::copy_n(src, cols.hi - cols.lo, row + cols.lo);
-          else if (g.sw == 2) kernels.take_even(src, static_cast<std::size_t>(cols.hi - cols.lo), row + cols.lo);
-          else
-            for (int64_t q = cols.lo; q < cols.hi; ++q, src += g.sw) row[q] = *src;
-          std::fill(row + cols.hi, row + wp, 0.0f);
+          std::fill_n(row, cols.lo, pad);
+          copy_row(plane + iy * g.w + cols.ix0, cols.hi - cols.lo, row + cols.lo);
+          std::fill(row + cols.hi, row + wp, pad);
         }
       }
     }
   }
 }
 
-void shifted_rows(const ConvGeom& g, const float* dst, int64_t out_rows, const float** rows) {
+}  // namespace
+
+void pad_input_nchw(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float* dst) {
+  const simd::Kernels& kernels = simd::kernels();
+  const int64_t sw = g.sw;
+  pad_phases<float>(g, x, n, gi, oy0, oy1, 0.0f, [&](const float* src, int64_t count, float* row) {
+    if (sw == 1) std::copy_n(src, count, row);
+    else if (sw == 2) kernels.take_even(src, static_cast<std::size_t>(count), row);
+    else
+      for (int64_t q = 0; q < count; ++q, src += sw) row[q] = *src;
+  }, dst);
+}
+
+void pad_input_nchw_u8(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float add,
+                       uint8_t pad, uint8_t* dst) {
+  const int64_t sw = g.sw;
+  pad_phases<uint8_t>(g, x, n, gi, oy0, oy1, pad, [&](const float* src, int64_t count, uint8_t* row) {
+    igemm_stage_row(src, sw, count, add, row);
+  }, dst);
+}
+
+namespace {
+
+// f(k, offset) for the K = cg * kh * kw taps k = (ci, ky, kx): where row k of im2col's col starts
+// in pad_input_nchw's planes (im2col.h, shifted_rows).
+template <class F>
+void tap_offsets(const ConvGeom& g, int64_t out_rows, F f) {
   const int64_t cg = g.c / g.group, wp = shifted_width(g), rows_in = shifted_rows_in(g, out_rows);
   const PhaseSlots py = phase_slots(g.sh, g.kh, g.dh), px = phase_slots(g.sw, g.kw, g.dw);
   for (int64_t ci = 0, k = 0; ci < cg; ++ci)
     for (int64_t ky = 0; ky < g.kh; ++ky)
       for (int64_t kx = 0; kx < g.kw; ++kx) {
         const int64_t oy = ky * g.dh, ox = kx * g.dw;  // tap offsets in the padded input
-        const float* phase = dst + ((ci * py.count + py.slot[oy % g.sh]) * px.count + px.slot[ox % g.sw]) * rows_in * wp;
-        rows[k++] = phase + oy / g.sh * wp + ox / g.sw;
+        const int64_t phase = ((ci * py.count + py.slot[oy % g.sh]) * px.count + px.slot[ox % g.sw]) * rows_in * wp;
+        f(k++, phase + oy / g.sh * wp + ox / g.sw);
       }
+}
+
+}  // namespace
+
+void shifted_offsets(const ConvGeom& g, int64_t out_rows, int64_t* offsets) {
+  tap_offsets(g, out_rows, [&](int64_t k, int64_t off) { offsets[k] = off; });
+}
+
+void shifted_rows(const ConvGeom& g, const float* dst, int64_t out_rows, const float** rows) {
+  tap_offsets(g, out_rows, [&](int64_t k, int64_t off) { rows[k] = dst + off; });
 }
 
 void im2col_nhwc(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float* col) {

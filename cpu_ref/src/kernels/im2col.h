@@ -44,9 +44,16 @@ int64_t shifted_staged(const ConvGeom& g, int64_t out_rows);
 /// 11, not taken).
 bool shifted_grid_pays(const ConvGeom& g, int64_t out_rows);
 void pad_input_nchw(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float* dst);
+/// pad_input_nchw's planes as the bytes of the int8 GEMM (igemm.h) of the integer convolutions:
+/// X + add clamped to [0, 255] (igemm_stage_row) inside the image, `pad` outside. Requires
+/// igemm_available().
+void pad_input_nchw_u8(const ConvGeom& g, const float* x, int64_t n, int64_t gi, int64_t oy0, int64_t oy1, float add,
+                       uint8_t pad, uint8_t* dst);
 /// rows[(ci, ky, kx)] = plane(ci, ky * dh % sh, kx * dw % sw) + (ky * dh / sh) * wp + kx * dw /
 /// sw, for the K = cg * kh * kw rows, in pad_input_nchw's dst.
 void shifted_rows(const ConvGeom& g, const float* dst, int64_t out_rows, const float** rows);
+/// The same places as element offsets from dst: offsets[k] = rows[k] - dst.
+void shifted_offsets(const ConvGeom& g, int64_t out_rows, int64_t* offsets);
 
 /// NHWC: col [P, K] row-major, K = (ky, kx, ci): col[(oy - oy0) * ow + ox][(ky, kx, ci)] =
 /// X[n][iy][ix][gi * cg + ci], or 0 outside the image (the same iy, ix).

@@ -2,12 +2,15 @@
 //
 // With the zero points subtracted, every operand is an integer in [-255, 255] (uint8 or int8
 // minus a zero point of its type), so every product is an integer of magnitude <= 255^2 = 65025.
-// - On AVX-512 VNNI (igemm/igemm.h), a convolution that is not depthwise runs as im2col + an
-//   int8 x uint8 -> int32 GEMM when its W minus w_zero_point fits int8 (symmetric int8 weights,
-//   the usual export; uint8 weights with zero point 128): X minus x_zero_point is stored as
-//   uint8 by adding z, z the x zero point (uint8 X) or it plus 128 (int8 X), and each sum
-//   loses z times its row of W: sum W'(X - xz) = sum W'(X - xz + z) - z sum W'. int32 holds
-//   every such sum up to K = 65792 products.
+// - On AVX-512 VNNI (igemm/igemm.h), a convolution that is not depthwise runs as an int8 x
+//   uint8 -> int32 GEMM when its W minus w_zero_point fits int8 (symmetric int8 weights, the
+//   usual export; uint8 weights with zero point 128): X minus x_zero_point is stored as uint8
+//   by adding z, z the x zero point (uint8 X) or it plus 128 (int8 X), and each sum loses z
+//   times its row of W: sum W'(X - xz) = sum W'(X - xz + z) - z sum W'. int32 holds every such
+//   sum up to K = 65792 products. The patches are never made as floats: the input rows a block
+//   of output rows reads are staged once as those bytes, padded and split into the phases of
+//   the strides (im2col.h, pad_input_nchw_u8), and each tap's rows are packed from there
+//   (igemm_pack_b_runs); a 1x1 stride-1 convolution packs X itself.
 // - Otherwise, on the float32 kernels: a float32 sum of at most 256 such products never leaves
 //   the integers float32 holds exactly (256 * 65025 = 16,646,400 < 2^24), whatever order it is
 //   added in and with or without fused multiply-adds. So a depthwise convolution (group = C = M)
@@ -149,38 +152,48 @@ Kernel igemm_kernel(const KernelContext& ctx, const Conv3dGeom& g, const ConvGeo
   const bool direct = cv.kh == 1 && cv.kw == 1 && cv.sh == 1 && cv.sw == 1 && g.p[1] == 0 && g.p[2] == 0 &&
                       g.p[4] == 0 && g.p[5] == 0 && cv.oh == cv.h && cv.ow == cv.w;
   const float unsigned_shift = xt == DataType::Int8 ? 128.0f : 0.0f;
+  const int64_t wp = shifted_width(cv);
+  // Where each tap's run starts in the staged bytes (im2col.h, shifted_offsets): the same for
+  // every block of `rows` output rows, and for the last block's rows.
+  auto tap_offsets = [&](int64_t out_rows) {
+    auto v = std::make_shared<std::vector<int64_t>>(direct ? 0 : static_cast<std::size_t>(K));
+    if (!direct) shifted_offsets(cv, out_rows, v->data());
+    return std::shared_ptr<const std::vector<int64_t>>(std::move(v));
+  };
+  const int64_t last_rows = cv.oh - (blocks - 1) * rows;
+  const auto offsets_full = tap_offsets(rows), offsets_last = last_rows == rows ? offsets_full : tap_offsets(last_rows);
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     const float xz = at_or(input_or_null(in, a.xzp), a.xz_count, 0);
     const float z = xz + unsigned_shift;  // X - xz + z is X's value in the uint8 range
     // X itself is packed with unsigned_shift added (X + shift = X - xz + z), read in place or
-    // through im2col, whose padding holds xz (a tap in the padding is X = xz: stored z).
+    // staged as bytes whose padding holds z (a tap in the padding is X = xz: stored z).
     const float* xs = in[0];
     const float add = unsigned_shift;
+    const uint8_t pad = static_cast<uint8_t>(std::clamp(z, 0.0f, 255.0f));
     float* Y = out[0];
     parallel_for(threads, g.N * g.group * blocks, [&](int64_t item) {
       const int64_t rb = item % blocks, gi = (item / blocks) % g.group, n = item / (blocks * g.group);
       const int64_t oy0 = rb * rows, oy1 = std::min(cv.oh, oy0 + rows), Pb = (oy1 - oy0) * cv.ow, mg = g.mg;
       if (Pb <= 0 || mg <= 0) return;
       const int64_t cols = igemm_columns(Pb);
-      // The patches go through a float buffer kChunkRows rows of K at a time (a multiple of 4:
-      // each chunk fills whole quads), small enough to stay in cache until packed.
-      constexpr int64_t kChunkRows = 64;
-      const std::size_t col_floats = direct ? 0 : static_cast<std::size_t>(std::min(K, kChunkRows) * Pb);
-      const std::size_t b_floats = (igemm_b_bytes(K, Pb) + 3) / 4;
-      // One scratch block: a chunk of the patches (unless read in place), their uint8 quads, the
-      // int32 sums [mg, cols], a row of sums in double.
-      float* col = thread_scratch(col_floats + b_floats + static_cast<std::size_t>(mg * cols + 2 * Pb + 2));
-      uint8_t* bq = reinterpret_cast<uint8_t*>(col + col_floats);
-      int32_t* acc = reinterpret_cast<int32_t*>(col + col_floats + b_floats);
-      double* sum = reinterpret_cast<double*>(acc + mg * cols + ((col_floats + b_floats + mg * cols) % 2));  // 8-byte aligned
+      // One scratch block, each part at a multiple of 64 bytes into it: B's uint8 quads, the int32
+      // sums [mg, cols], a row of sums in double, and unless X is read in place X's rows staged as
+      // bytes (im2col.h, pad_input_nchw_u8), with the slack igemm_pack_b_runs reads past a run.
+      auto up = [](std::size_t bytes) { return (bytes + 63) / 64 * 64; };
+      const std::size_t b_at = 0, acc_at = b_at + up(igemm_b_bytes(K, Pb)), sum_at = acc_at + up(static_cast<std::size_t>(mg * cols) * 4);
+      const std::size_t staged_at = sum_at + up(static_cast<std::size_t>(Pb) * 8);
+      const std::size_t end = staged_at + (direct ? 0 : up(static_cast<std::size_t>(shifted_staged(cv, oy1 - oy0) + kIgemmRunSlack)));
+      std::byte* scratch = reinterpret_cast<std::byte*>(thread_scratch(end / 4));
+      uint8_t* bq = reinterpret_cast<uint8_t*>(scratch + b_at);
+      int32_t* acc = reinterpret_cast<int32_t*>(scratch + acc_at);
+      double* sum = reinterpret_cast<double*>(scratch + sum_at);
       if (direct) {
         igemm_pack_b(xs + ((n * g.C + gi * g.cg) * cv.h + oy0) * cv.w, K, Pb, cv.h * cv.w, add, bq);
       } else {
-        for (int64_t k0 = 0; k0 < K; k0 += kChunkRows) {
-          const int64_t k1 = std::min(K, k0 + kChunkRows);
-          im2col_nchw_rows(cv, xs, n, gi, oy0, oy1, k0, k1, col, xz);
-          igemm_pack_b(col, k1 - k0, Pb, Pb, add, bq + (k0 / 4) * cols * 4);
-        }
+        uint8_t* staged = reinterpret_cast<uint8_t*>(scratch + staged_at);
+        pad_input_nchw_u8(cv, xs, n, gi, oy0, oy1, add, pad, staged);
+        const auto& offsets = oy1 - oy0 == rows ? *offsets_full : *offsets_last;
+        igemm_pack_b_runs(staged, offsets.data(), K, oy1 - oy0, cv.ow, wp, bq);
       }
       const IgemmA& wg = (*wq)[static_cast<std::size_t>(gi)];
       igemm(wg, bq, Pb, acc, cols);

@@ -219,6 +219,29 @@ TEST_CASE("exec conversions: unsigned types truncate toward zero and saturate at
   CHECK(f[0] == 4294967296.0f);
 }
 
+TEST_CASE("exec conversions: int8, uint8 and int16 without parameters truncate toward zero, saturate, and store NaN as 0") {
+  // The rule of store_one (convert.cc): trunc, then saturate to the type's range; NaN gives 0.
+  // Nine values repeated five times (45 elements: whole vectors and a tail), by hand for each type.
+  const float nan = std::numeric_limits<float>::quiet_NaN(), inf = std::numeric_limits<float>::infinity();
+  const std::vector<float> base{-2.7f, 2.7f, nan, inf, -inf, 300.0f, -300.0f, 127.9f, -128.9f};
+  const std::vector<int> s8{-2, 2, 0, 127, -128, 127, -128, 127, -128};
+  const std::vector<int> u8{0, 2, 0, 255, 0, 255, 0, 127, 0};
+  const std::vector<int> s16{-2, 2, 0, 32767, -32768, 300, -300, 127, -128};
+  std::vector<float> v;
+  for (int r = 0; r < 5; ++r) v.insert(v.end(), base.begin(), base.end());
+  auto b8 = exec::from_float(TensorType{DataType::Int8, {45}, false, std::nullopt}, v.data(), v.size());
+  auto bu = exec::from_float(TensorType{DataType::UInt8, {45}, false, std::nullopt}, v.data(), v.size());
+  auto b16 = exec::from_float(TensorType{DataType::Int16, {45}, false, std::nullopt}, v.data(), v.size());
+  for (std::size_t i = 0; i < v.size(); ++i) {
+    CAPTURE(i);
+    int16_t h;
+    std::memcpy(&h, b16.data() + 2 * i, 2);
+    CHECK(static_cast<int>(static_cast<int8_t>(std::to_integer<uint8_t>(b8[i]))) == s8[i % 9]);
+    CHECK(std::to_integer<int>(bu[i]) == u8[i % 9]);
+    CHECK(int{h} == s16[i % 9]);
+  }
+}
+
 TEST_CASE("prepare_nodes: a node without a kernel runs on the fallback list's backend, with the caller's whole options") {
   auto a = std::make_shared<StubBackend>("stub_a", std::set<std::string>{"Neg"});
   auto b = std::make_shared<StubBackend>("stub_b", std::set<std::string>{"Twice", "Neg"});

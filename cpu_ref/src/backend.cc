@@ -306,12 +306,14 @@ class CpuBuilder final : public exec::NodeBuilder {
     return at;
   }
 
-  // A chain whose X is the only use of the QLinearConv just planned, and which maps every value
-  // that QLinearConv can output to a clamp of it, min(max(q, a), b): found by running the chain's
-  // own kernel on each of those (at most 256) integers. The QLinearConv then saturates to [a, b]
-  // instead of its type's range and writes the chain's Y; the chain's step is not made. The same
-  // values: every requantized value is one of those integers (the conv's multipliers are finite,
-  // so none is NaN), and [a, b] lies inside the old range.
+  // A chain whose X is the only use of the QLinearConv just planned: the QLinearConv writes the
+  // chain's Y and the chain's step is not made. When the chain maps every value that QLinearConv
+  // can output to a clamp of it, min(max(q, a), b) (found by running the chain's own kernel on
+  // each of those, at most 256, integers), the QLinearConv saturates to [a, b] instead of its
+  // type's range: the same values, since every requantized value is one of those integers (the
+  // conv's multipliers are finite, so none is NaN) and [a, b] lies inside the old range. Any other
+  // chain runs as the QLinearConv's finish on each block of outputs while it is in cache
+  // (OutputRange::finish): the chain's own operations on the same values, so the same bits.
   bool narrow_qlinear_conv(const QuantizedChain& c) {
     if (plan_.steps.empty()) return false;
     Step& last = plan_.steps.back();
@@ -328,10 +330,11 @@ class CpuBuilder final : public exec::NodeBuilder {
     float* out[] = {f.data()};
     make_quantized_chain(probe, 1)(in, out);
     const float a = f.front(), b = f.back();
-    if (!(a <= b)) return false;
-    for (int64_t k = 0; k < n; ++k)
-      if (f[static_cast<std::size_t>(k)] != std::min(b, std::max(a, q[static_cast<std::size_t>(k)]))) return false;
-    *last.range = OutputRange{a, b};
+    bool clamp = a <= b;
+    for (int64_t k = 0; k < n && clamp; ++k)
+      clamp = f[static_cast<std::size_t>(k)] == std::min(b, std::max(a, q[static_cast<std::size_t>(k)]));
+    if (clamp) *last.range = OutputRange{a, b, {}};
+    else last.range->finish = [c](float* y, int64_t count) { run_quantized_chain(c, y, y, count); };
     last.outputs = {c.output};
     absorbed_.resize(g_.nodes.size(), false);
     for (std::size_t j : c.nodes) {

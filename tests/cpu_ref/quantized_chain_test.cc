@@ -146,58 +146,71 @@ namespace {
 // y_zero_point) -> Clip(0, 6) -> QuantizeLinear(q_scale, y_zero_point), against ONNX QLinearConv-10
 // (the sum of (x - x_zero_point) * (w - w_zero_point) plus B, times the float32 multiplier
 // x_scale * w_scale / y_scale, rounded half to even, plus y_zero_point, saturated to uint8)
-// and the chain's formulas above, all computed here.
+// and the chain's formulas above, all computed here. Three forms, each on another of the
+// QLinearConv's kernels (integer_conv.cc, qlinear.cc): 3 input channels (the int8 GEMM, or the
+// float32 GEMM without AVX-512 VNNI), depthwise over 5 channels (the depthwise kernel), and a
+// 3-D convolution over 2 depth slices with a 1x3x3 kernel (the direct loops).
+enum class ConvKind { Dense, Depthwise, Depth2 };
+
 struct ConvChain {
   float q_scale;
   std::vector<float> want;
   Graph g;
   std::vector<float> x;
+  std::vector<int64_t> x_shape;
 };
 
-ConvChain conv_chain(float q_scale) {
-  const int64_t C = 3, M = 5, H = 9, W = 10;
-  const float xs = 0.02f, xz = 128, ys = 0.0625f, yz = 10;
+ConvChain conv_chain(float q_scale, ConvKind kind = ConvKind::Dense) {
+  const int64_t C = kind == ConvKind::Depthwise ? 5 : 3, M = 5, H = 9, W = 10, D = kind == ConvKind::Depth2 ? 2 : 1;
+  const int64_t group = kind == ConvKind::Depthwise ? 5 : 1, cg = C / group, mg = M / group;
+  // Depthwise sums have 9 products, not 27: a larger x_scale makes them reach both ends too.
+  const float xs = kind == ConvKind::Depthwise ? 0.1f : 0.02f, xz = 128, ys = 0.0625f, yz = 10;
   const std::vector<float> ws{0.011f, 0.007f, 0.013f, 0.005f, 0.009f};
-  std::vector<int8_t> w(static_cast<std::size_t>(M * C * 9));
+  std::vector<int8_t> w(static_cast<std::size_t>(M * cg * 9));
   for (std::size_t i = 0; i < w.size(); ++i) w[i] = static_cast<int8_t>(static_cast<int>(i * 37 % 255) - 127);
   const std::vector<int32_t> b{-300, 0, 700, 2500, -2500};
-  ConvChain r{q_scale, {}, {}, {}};
-  r.x.resize(static_cast<std::size_t>(C * H * W));
+  ConvChain r{q_scale, {}, {}, {}, {}};
+  r.x_shape = kind == ConvKind::Depth2 ? std::vector<int64_t>{1, C, D, H, W} : std::vector<int64_t>{1, C, H, W};
+  r.x.resize(static_cast<std::size_t>(C * D * H * W));
   for (std::size_t i = 0; i < r.x.size(); ++i) r.x[i] = static_cast<float>((i * 53) % 256);
   for (int64_t m = 0; m < M; ++m)
-    for (int64_t oy = 0; oy < H; ++oy)
-      for (int64_t ox = 0; ox < W; ++ox) {
-        int64_t acc = b[static_cast<std::size_t>(m)];
-        for (int64_t c = 0; c < C; ++c)
-          for (int64_t ky = 0; ky < 3; ++ky)
-            for (int64_t kx = 0; kx < 3; ++kx) {
-              const int64_t iy = oy + ky - 1, ix = ox + kx - 1;
-              if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue;
-              acc += static_cast<int64_t>(r.x[static_cast<std::size_t>((c * H + iy) * W + ix)] - xz) * w[static_cast<std::size_t>(((m * C + c) * 3 + ky) * 3 + kx)];
-            }
-        const float xw = xs * ws[static_cast<std::size_t>(m)];
-        const double q = std::clamp(std::nearbyint(static_cast<double>(acc) * static_cast<double>(xw / ys)) + yz, 0.0, 255.0);
-        const float v = std::min(6.0f, std::max((static_cast<float>(q) - yz) * ys, 0.0f));
-        r.want.push_back(std::clamp(std::nearbyint(v / q_scale) + yz, 0.0f, 255.0f));
-      }
+    for (int64_t d = 0; d < D; ++d)
+      for (int64_t oy = 0; oy < H; ++oy)
+        for (int64_t ox = 0; ox < W; ++ox) {
+          int64_t acc = b[static_cast<std::size_t>(m)];
+          for (int64_t ci = 0; ci < cg; ++ci)
+            for (int64_t ky = 0; ky < 3; ++ky)
+              for (int64_t kx = 0; kx < 3; ++kx) {
+                const int64_t iy = oy + ky - 1, ix = ox + kx - 1, c = (m / mg) * cg + ci;
+                if (iy < 0 || iy >= H || ix < 0 || ix >= W) continue;
+                acc += static_cast<int64_t>(r.x[static_cast<std::size_t>(((c * D + d) * H + iy) * W + ix)] - xz) *
+                       w[static_cast<std::size_t>(((m * cg + ci) * 3 + ky) * 3 + kx)];
+              }
+          const float xw = xs * ws[static_cast<std::size_t>(m)];
+          const double q = std::clamp(std::nearbyint(static_cast<double>(acc) * static_cast<double>(xw / ys)) + yz, 0.0, 255.0);
+          const float v = std::min(6.0f, std::max((static_cast<float>(q) - yz) * ys, 0.0f));
+          r.want.push_back(std::clamp(std::nearbyint(v / q_scale) + yz, 0.0f, 255.0f));
+        }
+  std::vector<int64_t> w_shape{M, cg, 3, 3}, y_shape{1, M, H, W}, pads{1, 1, 1, 1};
+  if (kind == ConvKind::Depth2) w_shape = {M, cg, 1, 3, 3}, y_shape = {1, M, D, H, W}, pads = {0, 1, 1, 0, 1, 1};
   Graph& g = r.g;
-  const ValueId x = g.add_value(Value{"x", typed(DataType::UInt8, {1, C, H, W}), std::nullopt, {}});
+  const ValueId x = g.add_value(Value{"x", typed(DataType::UInt8, r.x_shape), std::nullopt, {}});
   g.inputs.push_back(x);
   auto constant = [&](const std::string& name, TensorType t, Buffer bytes) { return g.add_value(Value{name, std::move(t), std::move(bytes), {}}); };
   const ValueId xs_v = constant("xs", f32({}), one<float>(xs)), xz_v = constant("xz", typed(DataType::UInt8, {}), one<uint8_t>(xz));
   const ValueId ys_v = constant("ys", f32({}), one<float>(ys)), yz_v = constant("yz", typed(DataType::UInt8, {}), one<uint8_t>(yz));
-  const ValueId conv_y = g.add_value(Value{"conv_y", typed(DataType::UInt8, {1, M, H, W}), std::nullopt, {}});
+  const ValueId conv_y = g.add_value(Value{"conv_y", typed(DataType::UInt8, y_shape), std::nullopt, {}});
   g.add_node(Node{"QLinearConv", "conv",
-                  {x, xs_v, xz_v, constant("w", typed(DataType::Int8, {M, C, 3, 3}), bytes_of(w)), constant("ws", f32({M}), bytes_of(ws)),
+                  {x, xs_v, xz_v, constant("w", typed(DataType::Int8, w_shape), bytes_of(w)), constant("ws", f32({M}), bytes_of(ws)),
                    constant("wz", typed(DataType::Int8, {M}), bytes_of(std::vector<int8_t>(M, 0))), ys_v, yz_v,
                    constant("b", typed(DataType::Int32, {M}), bytes_of(b))},
                   {conv_y},
-                  {{"pads", Attr(std::vector<int64_t>{1, 1, 1, 1})}}});
-  const ValueId dq = g.add_value(Value{"dq_out", f32({1, M, H, W}), std::nullopt, {}});
+                  {{"pads", Attr(pads)}, {"group", Attr(group)}}});
+  const ValueId dq = g.add_value(Value{"dq_out", f32(y_shape), std::nullopt, {}});
   g.add_node(Node{"DequantizeLinear", "dq", {conv_y, ys_v, yz_v}, {dq}, {}});
-  const ValueId clip = g.add_value(Value{"clip_out", f32({1, M, H, W}), std::nullopt, {}});
+  const ValueId clip = g.add_value(Value{"clip_out", f32(y_shape), std::nullopt, {}});
   g.add_node(Node{"Clip", "clip", {dq, constant("lo", f32({}), one<float>(0.0f)), constant("hi", f32({}), one<float>(6.0f))}, {clip}, {}});
-  const ValueId y = g.add_value(Value{"y", typed(DataType::UInt8, {1, M, H, W}), std::nullopt, {}});
+  const ValueId y = g.add_value(Value{"y", typed(DataType::UInt8, y_shape), std::nullopt, {}});
   g.add_node(Node{"QuantizeLinear", "q", {clip, constant("qs", f32({}), one<float>(q_scale)), yz_v}, {y}, {}});
   g.outputs.push_back(y);
   return r;
@@ -205,30 +218,32 @@ ConvChain conv_chain(float q_scale) {
 
 }  // namespace
 
-TEST_CASE("cpu plan: a chain after a QLinearConv that only clamps its values becomes the QLinearConv's saturation range") {
+TEST_CASE("cpu plan: a chain after a QLinearConv runs inside it: a clamp as its saturation range, a requantization on each block") {
   // y_scale 1/16: DequantizeLinear then QuantizeLinear with the same scale and zero point give
-  // back every integer, so the chain is min(max(q, 10), 10 + 6 * 16) and folds into the conv.
-  // A QuantizeLinear to another scale is a real requantization: the chain keeps its own step.
-  for (const float q_scale : {0.0625f, 0.05f}) {
-    CAPTURE(q_scale);
-    const ConvChain c = conv_chain(q_scale);
-    const bool narrowed = q_scale == 0.0625f;
-    REQUIRE(std::count(c.want.begin(), c.want.end(), 10.0f) > 0);  // the case reaches both ends of the Clip
-    if (narrowed) REQUIRE(std::count(c.want.begin(), c.want.end(), 106.0f) > 0);
-    cpu_ref::register_backend();
-    for (int threads : {1, 2}) {
-      CAPTURE(threads);
-      BackendOptions o;
-      o.threads = threads;
-      const auto plan = find_backend("cpu")->prepare(c.g, o);
-      for (const NodePlacement& p : plan->placement())
-        if (p.name != "conv") CHECK(p.fused_into == (narrowed ? "conv" : p.name == "dq" ? "" : "dq"));
-      const TensorMap out = plan->run({{"x", HostTensor::from_values<uint8_t>(typed(DataType::UInt8, {1, 3, 9, 10}), std::vector<uint8_t>(c.x.begin(), c.x.end()))}});
-      const auto got = out.at("y").to_double();
-      REQUIRE(got.size() == c.want.size());
-      std::size_t wrong = 0;
-      for (std::size_t i = 0; i < got.size(); ++i) wrong += got[i] != c.want[i];
-      CHECK(wrong == 0);
+  // back every integer, so the chain is min(max(q, 10), 10 + 6 * 16): the conv's saturation
+  // range. A QuantizeLinear to another scale (0.05) is a real requantization: the conv runs the
+  // chain on each block of its outputs. Either way the chain's nodes are fused into the conv.
+  for (const ConvKind kind : {ConvKind::Dense, ConvKind::Depthwise, ConvKind::Depth2})
+    for (const float q_scale : {0.0625f, 0.05f}) {
+      CAPTURE(static_cast<int>(kind));
+      CAPTURE(q_scale);
+      const ConvChain c = conv_chain(q_scale, kind);
+      REQUIRE(std::count(c.want.begin(), c.want.end(), 10.0f) > 0);  // the case reaches both ends of the Clip
+      if (q_scale == 0.0625f) REQUIRE(std::count(c.want.begin(), c.want.end(), 106.0f) > 0);
+      cpu_ref::register_backend();
+      for (int threads : {1, 2}) {
+        CAPTURE(threads);
+        BackendOptions o;
+        o.threads = threads;
+        const auto plan = find_backend("cpu")->prepare(c.g, o);
+        for (const NodePlacement& p : plan->placement())
+          if (p.name != "conv") CHECK(p.fused_into == "conv");
+        const TensorMap out = plan->run({{"x", HostTensor::from_values<uint8_t>(typed(DataType::UInt8, c.x_shape), std::vector<uint8_t>(c.x.begin(), c.x.end()))}});
+        const auto got = out.at("y").to_double();
+        REQUIRE(got.size() == c.want.size());
+        std::size_t wrong = 0;
+        for (std::size_t i = 0; i < got.size(); ++i) wrong += got[i] != c.want[i];
+        CHECK(wrong == 0);
+      }
     }
-  }
 }

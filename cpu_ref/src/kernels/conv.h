@@ -109,9 +109,13 @@ inline const float* input_or_null(std::span<const float* const> in, std::size_t 
 /// The range a QLinearConv kernel saturates its requantized outputs to, read each time the
 /// kernel runs: the range of y_zero_point's type, which the plan narrows at prepare when the
 /// DequantizeLinear -> Relu / Clip -> QuantizeLinear chain after the QLinearConv computes a clamp
-/// of its values (backend.cc).
+/// of its values (backend.cc). Any other such chain the plan folds in as `finish`.
 struct OutputRange {
   float lo = 0, hi = 0;
+  /// Applied in place to each run of requantized outputs (y, n) as soon as it is written, before
+  /// anything reads it: the folded chain (quantized_chain.h, run_quantized_chain; elementwise,
+  /// so the same bits as its own step); empty when none.
+  std::function<void(float* y, int64_t n)> finish;
 };
 
 /// The operands of ConvInteger-10 / QLinearConv-10 (qlinear.cc): input indices and how many

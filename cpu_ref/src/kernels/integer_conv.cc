@@ -56,6 +56,11 @@ struct Requantize {
     }
     // The direct path's expression (qlinear.cc) on the same integer sums, in the vector kernel.
     simd::kernels().requantize(params(in, m), sums, y, static_cast<std::size_t>(count));
+    finish(y, count);
+  }
+  // The chain the plan folded into this QLinearConv (OutputRange::finish), on outputs just written.
+  void finish(float* y, int64_t count) const {
+    if (a.qlinear && a.range && a.range->finish) a.range->finish(y, count);
   }
 };
 
@@ -204,6 +209,7 @@ Kernel igemm_kernel(const KernelContext& ctx, const Conv3dGeom& g, const ConvGeo
         if (a.qlinear) {  // the same operations as simd::Kernels::requantize, on the int32 sums
           const simd::Requantize r = requantize.params(in, m);
           igemm_requantize(acc + mo * cols, Pb, correction, {r.bias, r.multiplier, r.y_zero, r.lo, r.hi}, y);
+          requantize.finish(y, Pb);
         } else {
           igemm_to_double(acc + mo * cols, Pb, correction, sum);
           requantize(in, m, sum, y, Pb);
@@ -241,6 +247,7 @@ Kernel depthwise_padded(const KernelContext& ctx, const ConvGeom& cv, const Inte
     }
     if (f32_sums) {  // the same operations on the float sums where they lie (igemm.h)
       igemm_requantize_f32(y, count, {r.bias, r.multiplier, r.y_zero, r.lo, r.hi}, y);
+      requantize.finish(y, count);
       return;
     }
     constexpr int64_t kChunk = 512;  // sums in double, a cache-resident chunk at a time
@@ -250,6 +257,7 @@ Kernel depthwise_padded(const KernelContext& ctx, const ConvGeom& cv, const Inte
       std::copy(y + p0, y + p0 + n, sums);
       if (requantize.a.qlinear) {
         simd::kernels().requantize(r, sums, y + p0, static_cast<std::size_t>(n));
+        requantize.finish(y + p0, n);
       } else {
         for (int64_t p = 0; p < n; ++p) y[p0 + p] = static_cast<float>(sums[p] - corr);
       }

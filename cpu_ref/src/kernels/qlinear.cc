@@ -64,7 +64,7 @@ Kernel make_integer_conv3(const KernelContext& ctx, bool qlinear, std::shared_pt
   args.qlinear = qlinear, args.w = w, args.xzp = xzp, args.wzp = wzp;
   args.xz_count = xz_count, args.wz_count = wz_count, args.ws_count = ws_count, args.b_count = b_count;
   if (b_count) args.bias = exact_int32_constant(ctx, 8);
-  auto range = std::make_shared<OutputRange>(OutputRange{lo, hi});
+  auto range = std::make_shared<OutputRange>(OutputRange{lo, hi, {}});
   args.range = range;
   if (qlinear && range_out && ctx.constants[1] && ctx.constants[4] && ctx.constants[6]) {
     bool finite = true;
@@ -73,6 +73,7 @@ Kernel make_integer_conv3(const KernelContext& ctx, bool qlinear, std::shared_pt
     if (finite) *range_out = range;
   }
   const std::shared_ptr<const std::vector<int64_t>> bias = args.bias;
+  const int64_t ny = numel(ctx.out[0].shape);
   if (Kernel k = make_integer_conv_fast(ctx, g, args)) return k;
   return [=](std::span<const float* const> in, std::span<float* const> out) {
     std::vector<int32_t> xi(static_cast<std::size_t>(nx)), wi(static_cast<std::size_t>(nw));
@@ -91,6 +92,7 @@ Kernel make_integer_conv3(const KernelContext& ctx, bool qlinear, std::shared_pt
       const double v = std::nearbyint(static_cast<double>(acc) * qlinear_multiplier(in[1][0], at_or(in[4], ws_count, m), in[6][0])) + yz;
       Y[yi] = static_cast<float>(std::clamp<double>(v, range->lo, range->hi));
     });
+    if (range->finish) range->finish(Y, ny);  // the folded chain (OutputRange::finish)
   };
 }
 

@@ -106,20 +106,22 @@ std::optional<QuantizedChain> quantized_chain(const Graph& work, std::size_t dq,
   }
 }
 
+void run_quantized_chain(const QuantizedChain& c, const float* x, float* y, int64_t n) {
+  const simd::Kernels& k = simd::kernels();
+  constexpr int64_t kChunk = 512;  // floats: 2 KiB, in L1 from one kernel to the next
+  alignas(64) float tmp[kChunk];
+  for (int64_t p = 0; p < n; p += kChunk) {
+    const std::size_t m = static_cast<std::size_t>(std::min(kChunk, n - p));
+    k.dequantize(x + p, tmp, m, c.dq_scale, c.dq_zero);
+    for (const QuantizedChain::Unary& u : c.unary) k.unary(u.op, u.p, tmp, tmp, m);
+    k.quantize(tmp, y + p, m, c.q_scale, c.q_zero, c.lo, c.hi);
+  }
+}
+
 Kernel make_quantized_chain(const QuantizedChain& c, int threads) {
   const int t = c.count < (int64_t{1} << 16) ? 1 : threads;
   return [c, t](std::span<const float* const> in, std::span<float* const> out) {
-    const simd::Kernels& k = simd::kernels();
-    parallel_ranges(t, c.count, int64_t{1} << 15, [&](int64_t b, int64_t e) {
-      constexpr int64_t kChunk = 512;  // floats: 2 KiB, in L1 from one kernel to the next
-      alignas(64) float tmp[kChunk];
-      for (int64_t p = b; p < e; p += kChunk) {
-        const std::size_t n = static_cast<std::size_t>(std::min(kChunk, e - p));
-        k.dequantize(in[0] + p, tmp, n, c.dq_scale, c.dq_zero);
-        for (const QuantizedChain::Unary& u : c.unary) k.unary(u.op, u.p, tmp, tmp, n);
-        k.quantize(tmp, out[0] + p, n, c.q_scale, c.q_zero, c.lo, c.hi);
-      }
-    }, 16);
+    parallel_ranges(t, c.count, int64_t{1} << 15, [&](int64_t b, int64_t e) { run_quantized_chain(c, in[0] + b, out[0] + b, e - b); }, 16);
   };
 }
 

@@ -46,4 +46,9 @@ std::optional<QuantizedChain> quantized_chain(const Graph& work, std::size_t dq,
 /// The chain's kernel: input 0 the chain's X, output 0 its Y, elements split across `threads`.
 Kernel make_quantized_chain(const QuantizedChain& c, int threads);
 
+/// The chain on n elements x -> y on the calling thread, the kernel's operations chunk by chunk
+/// (so the same bits); y may be x. For a QLinearConv that computes the chain on each block of
+/// its outputs while they are in cache (conv.h, OutputRange::finish).
+void run_quantized_chain(const QuantizedChain& c, const float* x, float* y, int64_t n);
+
 }  // namespace nnbridge::cpu_ref

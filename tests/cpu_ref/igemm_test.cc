@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "igemm/igemm.h"
@@ -257,6 +258,74 @@ TEST_CASE("cpu igemm: requantize from float sums, in place, is the same scalar e
   std::vector<float> nan(9, std::nanf(""));
   igemm_requantize_f32(nan.data(), 9, IgemmRequantize{0, 1, 0, 0, 255}, nan.data());
   CHECK(std::all_of(nan.begin(), nan.end(), [](float v) { return std::isnan(v); }));
+}
+
+TEST_CASE("cpu igemm: requantize with float32 multipliers and integer biases (its float32 shortcut) is still the double expression") {
+  if (!igemm_available()) {
+    MESSAGE("skipped: no AVX-512 VNNI here");
+    return;
+  }
+  // The multipliers a QLinearConv has (float32 products of float32 scales) let igemm take a
+  // float32 shortcut where it provably rounds the same (igemm_avx512vnni.cc, Narrow). Oracle: the
+  // double expression of the tests above, element by element. Multipliers: 2^-7 and 7.5 tie
+  // exactly; the others have full significands. Sums: small (most outputs inside the range), up
+  // to 2^26 (past float32's integers), int32's ends, and for each multiplier the sums whose exact
+  // product lies within |p| 2^-22 of a half-integer, found here in double: there a float32
+  // product can round across the tie. Ranges: uint8's, and one of +-2^24 so that no rounding
+  // hides behind saturation. Biases up to 2^30 and past it, and one that is not an integer.
+  uint64_t state = 12345;
+  auto next = [&] { return state = state * 6364136223846793005ull + 1442695040888963407ull, static_cast<uint32_t>(state >> 33); };
+  // int32's ends first, among small sums in their block of 16 (a near-tie would send the whole
+  // block to the double path).
+  std::vector<int32_t> acc{2147483647, -2147483647 - 1};
+  for (int i = 0; i < 4000; ++i) acc.push_back(static_cast<int32_t>(next() % 20001) - 10000);
+  for (int i = 0; i < 2000; ++i) acc.push_back(static_cast<int32_t>(next() % (1u << 27)) - (1 << 26));
+  for (int i = 0; i < 999; ++i) acc.push_back(2 * static_cast<int32_t>(next() % 2001) - 1001);  // odd
+  std::vector<float> fsums;
+  for (int32_t a : acc)
+    if (a > -(1 << 24) && a < (1 << 24)) fsums.push_back(static_cast<float>(a));
+  const float ms[] = {0.5f + 0x1p-24f, 0x1p-7f, 0.0123f, 1.0f / 3.0f, 0.000931f, 7.5f};
+  const double biases[] = {0, 17, -4242, 1073741823, -1073741825, 8388607, 8388608, 3.5};
+  for (const float m : ms)
+    for (const double bias : biases) {
+      // t = sum + bias near a tie: the sum t - bias, stored as acc = sum + correction.
+      std::vector<int32_t> near = acc;
+      std::vector<float> near_f = fsums;
+      int found = 0;
+      for (int32_t t = -300000; t <= 300000; ++t) {
+        const double p = static_cast<double>(t) * m, d = std::abs(p - std::floor(p) - 0.5);
+        if (d >= std::abs(p) * 0x1p-22) continue;
+        const double sum = static_cast<double>(t) - std::floor(bias);
+        near.push_back(static_cast<int32_t>(sum) + 1000), ++found;
+        if (std::abs(sum) < 0x1p24) near_f.push_back(static_cast<float>(sum));
+      }
+      CAPTURE(m);
+      CAPTURE(bias);
+      CAPTURE(found);
+      for (const bool wide : {false, true}) {
+        CAPTURE(wide);
+        const IgemmRequantize r{bias, static_cast<double>(m), 3, wide ? -0x1p24 : 0, wide ? 0x1p24 : 255};
+        const int64_t correction = 1000;
+        const std::vector<int32_t>& acc = near;
+        const std::vector<float>& fsums = near_f;
+        std::vector<float> expect(acc.size()), y(acc.size(), -1.0f);
+        for (std::size_t j = 0; j < acc.size(); ++j) {
+          const double v = static_cast<double>(int64_t{acc[j]} - correction);
+          expect[j] = static_cast<float>(std::clamp(std::nearbyint((v + r.bias) * r.multiplier) + r.y_zero, r.lo, r.hi));
+        }
+        igemm_requantize(acc.data(), static_cast<int64_t>(acc.size()), correction, r, y.data());
+        std::size_t wrong = 0;
+        for (std::size_t j = 0; j < y.size(); ++j) wrong += std::memcmp(&y[j], &expect[j], 4) != 0;
+        CHECK(wrong == 0);
+        std::vector<float> fexpect(fsums.size()), fy = fsums;
+        for (std::size_t j = 0; j < fsums.size(); ++j)
+          fexpect[j] = static_cast<float>(std::clamp(std::nearbyint((static_cast<double>(fsums[j]) + r.bias) * r.multiplier) + r.y_zero, r.lo, r.hi));
+        igemm_requantize_f32(fy.data(), static_cast<int64_t>(fy.size()), r, fy.data());
+        wrong = 0;
+        for (std::size_t j = 0; j < fy.size(); ++j) wrong += std::memcmp(&fy[j], &fexpect[j], 4) != 0;
+        CHECK(wrong == 0);
+      }
+    }
 }
 
 TEST_CASE("cpu igemm: a QLinearConv plan never widens its packed int8 weights to float32, at prepare or run") {

@@ -195,26 +195,60 @@ void to_double(const int32_t* acc, int64_t n, int64_t correction, double* out) {
 
 namespace {
 
-// QLinearConv's requantization (simd::Kernels::requantize's operations in its order) of n sums:
-// wide(j) gives sums j .. j+7 as doubles, one(j) sum j; y[j] = clamp(round_half_even((sum +
-// bias) * multiplier) + y_zero, lo, hi), stored as float.
-template <class Wide, class One>
-void requantize_sums(Wide wide, One one, int64_t n, double bias, double multiplier, double y_zero, double lo, double hi, float* y) {
-  const __m512d vb = _mm512_set1_pd(bias), vm = _mm512_set1_pd(multiplier), vz = _mm512_set1_pd(y_zero);
-  const __m512d vlo = _mm512_set1_pd(lo), vhi = _mm512_set1_pd(hi);
-  int64_t j = 0;
-  for (; j + 8 <= n; j += 8) {
-    __m512d v = _mm512_mul_pd(_mm512_add_pd(wide(j), vb), vm);
-    v = _mm512_add_pd(_mm512_roundscale_pd(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), vz);
-    v = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(v, vlo, _CMP_LT_OQ), v, vlo);  // std::clamp's order: a NaN stays
-    v = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(vhi, v, _CMP_LT_OQ), v, vhi);
-    _mm256_storeu_ps(y + j, _mm512_cvtpd_ps(v));
+// QLinearConv's requantization (simd::Kernels::requantize's operations in its order) of 8 sums
+// as doubles: y[0..7] = clamp(round_half_even((sum + bias) * multiplier) + y_zero, lo, hi), as float.
+struct Wide {
+  __m512d b, m, z, lo, hi;
+  Wide(double bias, double multiplier, double y_zero, double lo_, double hi_)
+      : b(_mm512_set1_pd(bias)), m(_mm512_set1_pd(multiplier)), z(_mm512_set1_pd(y_zero)), lo(_mm512_set1_pd(lo_)), hi(_mm512_set1_pd(hi_)) {}
+  void operator()(__m512d sums, float* y) const {
+    __m512d v = _mm512_mul_pd(_mm512_add_pd(sums, b), m);
+    v = _mm512_add_pd(_mm512_roundscale_pd(v, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC), z);
+    v = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(v, lo, _CMP_LT_OQ), v, lo);  // std::clamp's order: a NaN stays
+    v = _mm512_mask_blend_pd(_mm512_cmp_pd_mask(hi, v, _CMP_LT_OQ), v, hi);
+    _mm256_storeu_ps(y, _mm512_cvtpd_ps(v));
   }
-  for (; j < n; ++j) {
-    double v = __builtin_nearbyint((one(j) + bias) * multiplier) + y_zero;
-    v = v < lo ? lo : v;
-    y[j] = static_cast<float>(hi < v ? hi : v);
+};
+
+// The same requantization of 16 sums in float32, where that gives the same bits, which the caller
+// checks first (narrow()): the multiplier, y_zero, lo and hi are float32 values and the bias an
+// integer. Then t = sum + bias is an integer below 2^24 (checked per lane) and exact in float32;
+// t * multiplier is exact in double (two 24-bit significands) and within |p| 2^-24 of it in
+// float32 (p); and when p lies farther than |p| 2^-23 from every half-integer, the exact product
+// lies on the same side of each, so both round to the same integer, to which adding y_zero
+// and clamping are exact in either type. Any lane that fails a check (a near-tie, a NaN, a sum
+// too large) sends the 16 back to the double path: returns false, having stored nothing.
+struct Narrow {
+  __m512 m, z, lo, hi;
+  Narrow(double multiplier, double y_zero, double lo_, double hi_)
+      : m(_mm512_set1_ps(static_cast<float>(multiplier))), z(_mm512_set1_ps(static_cast<float>(y_zero))),
+        lo(_mm512_set1_ps(static_cast<float>(lo_))), hi(_mm512_set1_ps(static_cast<float>(hi_))) {}
+  bool operator()(__m512 t, __mmask16 ok, float* y) const {
+    const __m512 p = _mm512_mul_ps(t, m);
+    const __m512 r = _mm512_roundscale_ps(p, _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    const __m512 margin = _mm512_sub_ps(_mm512_set1_ps(0.5f), _mm512_abs_ps(_mm512_sub_ps(p, r)));
+    const __m512 slack = _mm512_mul_ps(_mm512_abs_ps(p), _mm512_set1_ps(0x1p-23f));
+    ok &= _mm512_cmp_ps_mask(slack, margin, _CMP_LT_OQ);  // false for NaN and infinities
+    if (ok != 0xffff) return false;
+    __m512 v = _mm512_add_ps(r, z);
+    v = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(v, lo, _CMP_LT_OQ), v, lo);
+    v = _mm512_mask_blend_ps(_mm512_cmp_ps_mask(hi, v, _CMP_LT_OQ), v, hi);
+    _mm512_storeu_ps(y, v);
+    return true;
   }
+};
+
+// Whether Narrow may be tried: the multiplier, y_zero, lo and hi float32 values, the bias an
+// integer of magnitude below `limit`.
+bool narrow(double bias, double multiplier, double y_zero, double lo, double hi, double limit) {
+  auto f32 = [](double v) { return static_cast<double>(static_cast<float>(v)) == v; };
+  return f32(multiplier) && f32(y_zero) && f32(lo) && f32(hi) && __builtin_nearbyint(bias) == bias && bias < limit && -bias < limit;
+}
+
+double scalar(double sum, double bias, double multiplier, double y_zero, double lo, double hi) {
+  double v = __builtin_nearbyint((sum + bias) * multiplier) + y_zero;
+  v = v < lo ? lo : v;
+  return hi < v ? hi : v;
 }
 
 }  // namespace
@@ -223,13 +257,47 @@ void requantize(const int32_t* acc, int64_t n, int64_t correction, double bias, 
                 double hi, float* y) {
   const double c = static_cast<double>(correction);
   const __m512d vc = _mm512_set1_pd(c);
-  requantize_sums([&](int64_t j) { return _mm512_sub_pd(_mm512_cvtepi32_pd(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc + j))), vc); },
-                  [&](int64_t j) { return static_cast<double>(acc[j]) - c; }, n, bias, multiplier, y_zero, lo, hi, y);
+  const Wide wide(bias, multiplier, y_zero, lo, hi);
+  auto sums8 = [&](int64_t j) { return _mm512_sub_pd(_mm512_cvtepi32_pd(_mm256_loadu_si256(reinterpret_cast<const __m256i*>(acc + j))), vc); };
+  int64_t j = 0;
+  if (narrow(bias, multiplier, y_zero, lo, hi, 0x1p30)) {
+    // acc - correction is the exact sum, which fits int32 (igemm.h), so the wrapping int32
+    // subtraction gives it; |sum| < 2^24 and |bias| < 2^30 keep sum + bias exact in int32.
+    const Narrow f(multiplier, y_zero, lo, hi);
+    const __m512i vcorr = _mm512_set1_epi32(static_cast<int32_t>(static_cast<uint32_t>(correction)));
+    const __m512i vbias = _mm512_set1_epi32(static_cast<int32_t>(bias)), limit = _mm512_set1_epi32(1 << 24);
+    for (; j + 16 <= n; j += 16) {
+      const __m512i sum = _mm512_sub_epi32(_mm512_loadu_si512(acc + j), vcorr);
+      const __m512i t = _mm512_add_epi32(sum, vbias);
+      const __mmask16 ok = _mm512_cmplt_epu32_mask(_mm512_abs_epi32(sum), limit) & _mm512_cmplt_epu32_mask(_mm512_abs_epi32(t), limit);
+      if (f(_mm512_cvtepi32_ps(t), ok, y + j)) continue;
+      wide(sums8(j), y + j);
+      wide(sums8(j + 8), y + j + 8);
+    }
+  }
+  for (; j + 8 <= n; j += 8) wide(sums8(j), y + j);
+  for (; j < n; ++j) y[j] = static_cast<float>(scalar(static_cast<double>(acc[j]) - c, bias, multiplier, y_zero, lo, hi));
 }
 
 void requantize_f32(const float* sums, int64_t n, double bias, double multiplier, double y_zero, double lo, double hi, float* y) {
-  requantize_sums([&](int64_t j) { return _mm512_cvtps_pd(_mm256_loadu_ps(sums + j)); },
-                  [&](int64_t j) { return static_cast<double>(sums[j]); }, n, bias, multiplier, y_zero, lo, hi, y);
+  const Wide wide(bias, multiplier, y_zero, lo, hi);
+  auto sums8 = [&](int64_t j) { return _mm512_cvtps_pd(_mm256_loadu_ps(sums + j)); };
+  int64_t j = 0;
+  if (narrow(bias, multiplier, y_zero, lo, hi, 0x1p23)) {
+    // Sums below 2^23 (integers in float32, checked per lane; NaN fails) plus a bias below 2^23
+    // stay below 2^24: the float32 addition is exact.
+    const Narrow f(multiplier, y_zero, lo, hi);
+    const __m512 vbias = _mm512_set1_ps(static_cast<float>(bias)), limit = _mm512_set1_ps(0x1p23f);
+    for (; j + 16 <= n; j += 16) {
+      const __m512 sum = _mm512_loadu_ps(sums + j);
+      const __mmask16 ok = _mm512_cmp_ps_mask(_mm512_abs_ps(sum), limit, _CMP_LT_OQ);
+      if (f(_mm512_add_ps(sum, vbias), ok, y + j)) continue;
+      wide(sums8(j), y + j);  // y may be sums: the first 8 are read before they are overwritten
+      wide(sums8(j + 8), y + j + 8);
+    }
+  }
+  for (; j + 8 <= n; j += 8) wide(sums8(j), y + j);
+  for (; j < n; ++j) y[j] = static_cast<float>(scalar(static_cast<double>(sums[j]), bias, multiplier, y_zero, lo, hi));
 }
 
 }  // namespace nnbridge::cpu_ref::igemm_avx512vnni

@@ -214,6 +214,9 @@ def test_check_reports_findings_with_places():
     assert all(isinstance(i, nnbridge.Issue) for i in issues)
     assert any(i.severity == "error" and i.where.startswith("nodes[0]") for i in issues)
     assert "nodes[0]" in str(issues[0])
+    # docs/errors.md: an input count outside the op's schema is Arity, nnbridge.invalid.402.
+    assert any(i.id == "nnbridge.invalid.402" for i in issues)
+    assert "nnbridge.invalid.402" in repr([i for i in issues if i.id == "nnbridge.invalid.402"][0])
 
 
 def test_bad_references_name_the_place():

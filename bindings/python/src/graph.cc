@@ -455,18 +455,23 @@ dtype, a dtype or shape that does not fit (the graph is then unchanged).
                "]>";
       });
 
-  py::class_<Issue>(m, "Issue", "One finding of nnbridge.check() or Settings.check(): severity, where (a field path), message.")
+  py::class_<Issue>(m, "Issue", "One finding of nnbridge.check() or Settings.check(): severity, where (a field path), message, id.")
       .def_property_readonly("severity", [](const Issue& i) { return i.severity == Issue::Severity::Error ? "error" : "warning"; },
                              "str: \"error\" or \"warning\".")
       .def_readonly("where", &Issue::where, "str: the place, e.g. \"nodes[3].inputs[1]\".")
       .def_readonly("message", &Issue::message)
+      .def_property_readonly("id", [](const Issue& i) { return to_string(i.id); },
+                             "str: the finding's stable identifier (docs/errors.md), e.g. \"nnbridge.invalid.402\" for an\n"
+                             "Add with three inputs, as `nnbridge check` prints it and as Error.id gives it when\n"
+                             "prepare refuses the graph; \"nnbridge.invalid.400\" for warnings and findings no\n"
+                             "specific identifier describes.")
       .def("__str__", [](const Issue& i) {
         return std::string(i.severity == Issue::Severity::Error ? "error" : "warning") + ": " + (i.where.empty() ? "" : i.where + ": ") +
                i.message;
       })
       .def("__repr__", [](const Issue& i) {
-        return "<nnbridge.Issue " + std::string(i.severity == Issue::Severity::Error ? "error" : "warning") + " " + i.where + ": " +
-               i.message + ">";
+        return "<nnbridge.Issue " + std::string(i.severity == Issue::Severity::Error ? "error" : "warning") + " " + to_string(i.id) + " " +
+               i.where + ": " + i.message + ">";
       });
 
   m.def("check", [](const Graph& g) { return check(g); }, py::arg("graph"), R"doc(

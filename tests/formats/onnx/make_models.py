@@ -17,6 +17,9 @@ Usage: make_models.py OUT
                              (y by NumPy from the operator's definition)
   OUT/to_armnn_refused.json  {"<name>.onnx": "<words the refusal names>"}, the models beside it in
                              OUT/to_armnn_refused/: attributes Arm NN's layers cannot hold
+  OUT/checked/<name>.onnx    models that load (their operator stays native: onnx.<op_type>) but that
+                             onnx.checker refuses, which nnbridge.check must report; OUT/checked.json
+                             says the finding ({"<name>": {"id", "where", "contains"}})
   OUT/external/              a model whose weights live in weights.bin (onnx.save_model's
                              external data), with its input and expected output as .npy;
                              OUT/external13/ the same at opset 13 (w.bin)
@@ -374,6 +377,32 @@ def refused():
 
 
 # ---------------------------------------------------------------- external data
+def checked():
+    d = os.path.join(OUT, "checked")
+    want = {}
+
+    def finding(name, m, says, id, where, contains):
+        # Oracle: onnx.checker refuses the model, with the words `says`.
+        try:
+            onnx.checker.check_model(m)
+            raise AssertionError("onnx.checker accepted " + name)
+        except onnx.checker.ValidationError as e:
+            assert says in str(e), e
+        save(m, os.path.join(d, name + ".onnx"), check=False)
+        want[name] = {"id": id, "where": where, "contains": contains}
+
+    # An Add with three inputs has no canonical form (Add takes two): read as onnx.Add, it is an
+    # arity error (docs/errors.md: Arity, invalid.402), as onnx.checker says.
+    finding("add_three_inputs", model([helper.make_node("Add", ["a", "b", "c"], ["y"])], [vi(k, [2]) for k in "abc"],
+                                      [vi("y", [2])]),
+            "input size 3 not in range [min=2, max=2]", "nnbridge.invalid.402", "nodes[0].inputs", "Add takes 2 inputs")
+    # A Relu with two outputs.
+    finding("relu_two_outputs", model([helper.make_node("Relu", ["x"], ["y", "z"])], [vi("x", [2])], [vi("y", [2]), vi("z", [2])]),
+            "output size 2 not in range [min=1, max=1]", "nnbridge.invalid.402", "nodes[0].outputs", "Relu takes 1 output (")
+    with open(os.path.join(OUT, "checked.json"), "w") as f:
+        json.dump(want, f, indent=1, sort_keys=True)
+
+
 def external():
     d = os.path.join(OUT, "external")
     os.makedirs(d, exist_ok=True)
@@ -490,4 +519,5 @@ lossless()
 run_cases()
 to_armnn()
 refused()
+checked()
 external()

@@ -11,6 +11,9 @@
 #include <fstream>
 #include <nlohmann/json.hpp>
 
+#include "nnbridge/check.h"
+#include "nnbridge/cpu_ref.h"
+#include "nnbridge/exec.h"
 #include "nnbridge/error.h"
 #include "nnbridge/io.h"
 #include "support/paths.h"
@@ -46,6 +49,33 @@ TEST_CASE("onnx refused: each field the IR cannot hold is named") {
       CHECK(e.where() == w["where"].get<std::string>());
       if (!w["contains"].is_null()) CHECK(e.message().find(w["contains"].get<std::string>()) != std::string::npos);
       CHECK(e.file() == f.string());
+    }
+  }
+}
+
+TEST_CASE("onnx checked: a native ONNX op with an input or output count outside its schema is an Arity finding") {
+  // make_models.py's checked/: models onnx.checker refuses (the oracle, asserted there) whose
+  // operator the reader keeps native; nnbridge::check reports each with the identifier and place
+  // checked.json states, and the cpu backend's prepare refuses the graph with that identifier.
+  NNBRIDGE_REQUIRE_ONNX();
+  const auto want = nlohmann::json::parse(read(ox::models() / "checked.json"));
+  CHECK(want.size() == 2);
+  for (const auto& [name, w] : want.items()) {
+    const auto& name_ = name;  // CAPTURE cannot name a structured binding (clang 14)
+    CAPTURE(name_);
+    const Graph g = load(ox::models() / "checked" / (name + ".onnx"));
+    const std::vector<Issue> issues = check(g);
+    REQUIRE(issues.size() == 1);
+    CHECK(issues[0].severity == Issue::Severity::Error);
+    CHECK(to_string(issues[0].id) == w["id"].get<std::string>());
+    CHECK(issues[0].where == w["where"].get<std::string>());
+    CHECK(issues[0].message.find(w["contains"].get<std::string>()) != std::string::npos);
+    cpu_ref::register_backend();
+    try {
+      (void)find_backend("cpu")->prepare(g, {});
+      FAIL("prepared without error");
+    } catch (const Error& e) {
+      CHECK(to_string(e.id()) == w["id"].get<std::string>());
     }
   }
 }

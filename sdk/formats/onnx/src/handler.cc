@@ -85,6 +85,8 @@ FormatHandler format_handler() {
     }
     return op;
   };
+  h.native_ops = "onnx";
+  h.check = check_graph;
   h.sniff = sniff;
   h.read = read_model;
   h.write = write_model;

@@ -26,6 +26,8 @@ Graph read_model(const Source& src, const LoadOptions& options);
 /// Builds, checks (onnx::checker, strict shape inference) and writes the model and its external
 /// data files atomically.
 void write_model(const Graph& g, const std::filesystem::path& path, const SaveOptions& options);
+/// The format's rules for its native onnx.* ops (check.cc): ONNX's input and output counts.
+void check_graph(const Graph& g, std::vector<Issue>& out);
 
 /// Names of the `onnx.*` graph metadata, value and node attributes (formats/onnx.h lists them).
 namespace keys {

@@ -46,10 +46,12 @@ namespace nnbridge::formats::onnx {
 ///   the canonical op lacks are kept as `onnx.attr.<name>` at their neutral value (MaxPool
 ///   storage_order 0, BatchNormalization momentum and training_mode 0, LayerNormalization
 ///   stash_type 1). Anything else (another operator or
-///   domain, another arity such as a three-input Max, another value of a kept attribute such as
+///   domain, an arity the canonical op does not take, another value of a kept attribute such as
 ///   training_mode 1, an attribute outside ONNX's schema) is the native op `onnx.<op_type>` with
 ///   its attributes by their ONNX names (TENSOR ones as `onnx.tensor_attr.<name>`, the bytes of
-///   the TensorProto): held and written back, run by no backend.
+///   the TensorProto): held and written back, run by no backend. nnbridge::check reports a
+///   native op of ONNX's own domain whose input or output count lies outside its ONNX schema
+///   (opset 17), as onnx::checker does: an Arity error (invalid.402), which prepare refuses.
 /// - Node fields: name, `onnx.domain` (when set), `onnx.doc_string`, `onnx.name_set` (a name set
 ///   to ""), `onnx.attribute_order` (when not sorted by name), `onnx.attribute_doc.<name>`, an
 ///   absent input ("") as kNoValue, an absent output as an unnamed value with `onnx.absent`, and

@@ -279,7 +279,7 @@ class CpuBuilder final : public exec::NodeBuilder {
     if (!c) return false;
     for (std::size_t j : c->nodes)
       if (chosen(work, j) || (j != c->nodes.back() && writes_[g_.nodes[j].outputs[0]] != 1)) return false;
-    if (narrow_qlinear_conv(*c)) return true;
+    if (fold_into_qlinear_conv(*c)) return true;
     push(Step{i, {c->input}, {c->output}, make_quantized_chain(*c, ctx.threads), false, nullptr, false});
     absorbed_.resize(g_.nodes.size(), false);
     for (std::size_t k = 1; k < c->nodes.size(); ++k) {
@@ -314,7 +314,7 @@ class CpuBuilder final : public exec::NodeBuilder {
   // conv's multipliers are finite, so none is NaN) and [a, b] lies inside the old range. Any other
   // chain runs as the QLinearConv's finish on each block of outputs while it is in cache
   // (OutputRange::finish): the chain's own operations on the same values, so the same bits.
-  bool narrow_qlinear_conv(const QuantizedChain& c) {
+  bool fold_into_qlinear_conv(const QuantizedChain& c) {
     if (plan_.steps.empty()) return false;
     Step& last = plan_.steps.back();
     if (!last.range || last.outputs.size() != 1 || last.outputs[0] != c.input) return false;

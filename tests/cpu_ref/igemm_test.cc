@@ -302,9 +302,11 @@ TEST_CASE("cpu igemm: requantize with float32 multipliers and integer biases (it
       CAPTURE(m);
       CAPTURE(bias);
       CAPTURE(found);
-      for (const bool wide : {false, true}) {
+      for (const bool wide : {false, true})
+      for (const double y_zero : {3.0, double{0.1f}}) {  // 0.1f: not an integer (no zero point is): the double path
         CAPTURE(wide);
-        const IgemmRequantize r{bias, static_cast<double>(m), 3, wide ? -0x1p24 : 0, wide ? 0x1p24 : 255};
+        CAPTURE(y_zero);
+        const IgemmRequantize r{bias, static_cast<double>(m), y_zero, wide ? -0x1p24 : 0, wide ? 0x1p24 : 255};
         const int64_t correction = 1000;
         const std::vector<int32_t>& acc = near;
         const std::vector<float>& fsums = near_f;

@@ -211,13 +211,14 @@ struct Wide {
 };
 
 // The same requantization of 16 sums in float32, where that gives the same bits, which the caller
-// checks first (narrow()): the multiplier, y_zero, lo and hi are float32 values and the bias an
-// integer. Then t = sum + bias is an integer below 2^24 (checked per lane) and exact in float32;
+// checks first (narrow()): the multiplier, lo and hi are float32 values, y_zero and the bias
+// integers. Then t = sum + bias is an integer below 2^24 (checked per lane) and exact in float32;
 // t * multiplier is exact in double (two 24-bit significands) and within |p| 2^-24 of it in
 // float32 (p); and when p lies farther than |p| 2^-23 from every half-integer, the exact product
-// lies on the same side of each, so both round to the same integer, to which adding y_zero
-// and clamping are exact in either type. Any lane that fails a check (a near-tie, a NaN, a sum
-// too large) sends the 16 back to the double path: returns false, having stored nothing.
+// lies on the same side of each, so both round to the same integer. Adding the integer y_zero
+// then rounds once to float32 either way (exact in double, which the store rounds), and clamping
+// to float32 bounds commutes with that rounding. Any lane that fails a check (a near-tie, a NaN,
+// a sum too large) sends the 16 back to the double path: returns false, having stored nothing.
 struct Narrow {
   __m512 m, z, lo, hi;
   Narrow(double multiplier, double y_zero, double lo_, double hi_)
@@ -238,11 +239,12 @@ struct Narrow {
   }
 };
 
-// Whether Narrow may be tried: the multiplier, y_zero, lo and hi float32 values, the bias an
-// integer of magnitude below `limit`.
+// Whether Narrow may be tried: the multiplier, lo and hi float32 values, y_zero an integer below
+// 2^24 (a zero point is one), the bias an integer of magnitude below `limit`.
 bool narrow(double bias, double multiplier, double y_zero, double lo, double hi, double limit) {
   auto f32 = [](double v) { return static_cast<double>(static_cast<float>(v)) == v; };
-  return f32(multiplier) && f32(y_zero) && f32(lo) && f32(hi) && __builtin_nearbyint(bias) == bias && bias < limit && -bias < limit;
+  auto integer = [](double v, double below) { return __builtin_nearbyint(v) == v && v < below && -v < below; };
+  return f32(multiplier) && f32(lo) && f32(hi) && integer(y_zero, 0x1p24) && integer(bias, limit);
 }
 
 double scalar(double sum, double bias, double multiplier, double y_zero, double lo, double hi) {

@@ -364,6 +364,27 @@ def refused():
     except onnx.checker.ValidationError as e:
         assert "must specify opset_import" in str(e), e
     refuse("no_opset_import", m, "nnbridge.invalid.400", "opset_import", "opset_import")
+    # Every model states its IR version (onnx.checker: "does not have an ir_version set properly").
+    m = base()
+    m.ClearField("ir_version")
+    try:
+        onnx.checker.check_model(m)
+        raise AssertionError("onnx.checker accepted a model without ir_version")
+    except onnx.checker.ValidationError as e:
+        assert "ir_version" in str(e), e
+    refuse("no_ir_version", m, "nnbridge.invalid.400", "ir_version", "IR version")
+    # Before IR version 3 a model imports no opset and its operators are opset 1's (IR.md; the
+    # checker assumes opset 1): Celu (opset 12) is then an operator the model's opset lacks, as in
+    # later_op_opset11 above, not an opset-17 Celu.
+    m = model([helper.make_node("Celu", ["x"], ["y"])], [vi("x", [2])], [vi("y", [2])])
+    m.ir_version = 2
+    del m.opset_import[:]
+    try:
+        onnx.checker.check_model(m)
+        raise AssertionError("onnx.checker accepted Celu in an IR-2 model")
+    except onnx.checker.ValidationError as e:
+        assert "domain_version of 1" in str(e), e
+    refuse("ir2_no_opset_import_celu", m, "nnbridge.invalid.400", "graph.node[0]", "Celu")
     m = base()
     m.graph.node[0].input[0] = "nowhere"
     refuse("dangling_input", m, "nnbridge.invalid.401", "graph.node[0].input[0]", "nowhere")

@@ -81,8 +81,20 @@ class Reader {
     if (auto u = first_unknown_field(*m, ""); !u.empty())
       fail(ErrorId::Version, u.substr(0, u.find(':')),
            "a field ONNX 1.12 does not define (" + u.substr(u.find(':') + 2) + "): written by a newer ONNX, or damaged");
-    // ONNX's IR (IR.md, onnx::checker's check_model): from IR version 3 on a model must import
-    // the operator sets its nodes come from; without opset_import no opset says what they mean.
+    // ONNX's IR (IR.md, onnx::checker's check_model): every model states its IR version; from
+    // IR version 3 on a model must import the operator sets its nodes come from (without
+    // opset_import no opset says what they mean), and before it a model imports none and its
+    // operators are opset 1's, which the converter below takes to opset 17 (the model is
+    // declared IR version 3 for it: the first that can say so).
+    if (m->ir_version() <= 0)
+      fail(ErrorId::InvalidOther, "ir_version",
+           "the model has no IR version (onnx::checker: \"The model does not have an ir_version set properly\")");
+    if (m->ir_version() < 3 && m->opset_import_size() == 0) {
+      m->set_ir_version(3);
+      auto* o = m->add_opset_import();
+      o->set_domain("");
+      o->set_version(1);
+    }
     if (m->ir_version() >= 3 && m->opset_import_size() == 0)
       fail(ErrorId::InvalidOther, "opset_import",
            "the model has IR version " + std::to_string(m->ir_version()) +

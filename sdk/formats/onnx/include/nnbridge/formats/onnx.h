@@ -21,7 +21,9 @@ namespace nnbridge::formats::onnx {
 /// and the converter's message when it cannot; an ir_version below 8 becomes 8); a model so
 /// converted is written back at opset 17, not in its original form. A model of ir_version 3 or
 /// later without opset_import, which ONNX's IR and onnx::checker refuse, is Error(Invalid) with
-/// where = "opset_import".
+/// where = "opset_import"; one without ir_version is Error(Invalid) with where = "ir_version".
+/// A model of ir_version 1 or 2 imports no opset: its operators are opset 1's (ONNX's IR.md),
+/// converted from there.
 ///
 /// How a ModelProto maps to the IR (the reader and the writer agree on it):
 /// - graph.input: graph inputs (a ValueInfoProto's elem_type and shape: dim_value as is,

@@ -2,9 +2,11 @@
 // AVX-512 GEMM (sgemm_nn.h, docs/api.md): per output, acc = std::fma(W, X, acc) over the taps
 // (ci, ky, kx) in that order from 0, a tap in the padding reading 0, then + B[o], then a folded
 // Relu as std::max(0, y). NCHW convolutions read their patches as shifted rows of a padded input,
-// split into the phases of the strides, instead of an im2col matrix (conv.cc, im2col.h); these
-// cases take that path (each comment gives the grid against the outputs) and must give exactly
-// those bits, on 1 and 2 threads.
+// split into the phases of the strides, instead of an im2col matrix (conv.cc, im2col.h); with
+// constant W in one group and K = C * kh * kw >= 256 they multiply with the channels across the
+// vector lanes instead (indirect.h). The cases say which path they take (each comment gives the
+// grid against the outputs, or the channel strips) and must give exactly those bits, on 1 and 2
+// threads.
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -14,6 +16,7 @@
 #include <vector>
 
 #include "kernels/im2col.h"
+#include "sgemm/indirect.h"
 #include "one_node.h"
 #include "sgemm/sgemm.h"
 #include "test_numbers.h"
@@ -31,17 +34,21 @@ struct Case {
   int64_t block_rows = 0;  // the output rows of a block when the convolution is split by rows (0: whole)
   int64_t sh = 1, sw = 1;
   std::vector<int> threads{1, 2};
+  bool indirect = false;  // the case takes the channels-across-lanes product (indirect.h)
 };
 
 void check(const Case& t) {
   const int64_t oh = (t.h + t.pads[0] + t.pads[2] - t.dh * (t.kh - 1) - 1) / t.sh + 1;
   const int64_t ow = (t.w + t.pads[1] + t.pads[3] - t.dw * (t.kw - 1) - 1) / t.sw + 1;
-  // The case is one the shifted-rows path takes, in the blocks of rows conv.cc makes of it
-  // (otherwise it would test the im2col path, which gives the same bits).
+  const int64_t cg = t.c / t.group, mg = t.m / t.group;
+  // The case is one the path it names takes (conv.cc): the channels-across-lanes product, or the
+  // shifted rows in the blocks of rows conv.cc makes of it (otherwise it would test the im2col
+  // path, which gives the same bits).
+  const bool indirect = t.group == 1 && cg * t.kh * t.kw >= cpu_ref::kIndirectMinK;
+  REQUIRE(indirect == t.indirect);
   cpu_ref::ConvGeom geom{};
   geom.ow = ow, geom.kw = t.kw, geom.dw = t.dw, geom.sw = t.sw;
-  REQUIRE(cpu_ref::shifted_grid_pays(geom, t.block_rows ? t.block_rows : oh));
-  const int64_t cg = t.c / t.group, mg = t.m / t.group;
+  if (!indirect) REQUIRE(cpu_ref::shifted_grid_pays(geom, t.block_rows ? t.block_rows : oh));
   const auto x = numbers(static_cast<std::size_t>(t.n * t.c * t.h * t.w), 1);
   const auto w = numbers(static_cast<std::size_t>(t.m * cg * t.kh * t.kw), 2);
   const auto b = numbers(static_cast<std::size_t>(t.m), 3);
@@ -131,9 +138,9 @@ TEST_CASE("cpu Conv NCHW on the AVX-512 GEMM: shifted rows of the padded input g
   SUBCASE("3x5, dilation (2, 1), pads (0, 2, 2, 1)") { check({1, 4, 6, 16, 30, 3, 5, 1, {0, 2, 2, 1}, 2, 1}); }
   // 2 groups, each its own product on its own input channels: 310 (20) against 288 (18).
   SUBCASE("3x3, 2 groups") { check({1, 8, 12, 12, 24, 3, 3, 2, {1, 1, 1, 1}}); }
-  // 18 M multiply-adds on 2 threads: two blocks of 20 output rows, each padding its own input
+  // 9.2 M multiply-adds on 2 threads: two blocks of 20 output rows, each padding its own input
   // rows (838 columns, 53 vectors, against 800, 50).
-  SUBCASE("3x3 on 40 x 40, rows split across threads") { check({1, 32, 40, 40, 40, 3, 3, 1, {1, 1, 1, 1}, 1, 1, false, 20}); }
+  SUBCASE("3x3 on 40 x 40, rows split across threads") { check({1, 16, 40, 40, 40, 3, 3, 1, {1, 1, 1, 1}, 1, 1, false, 20}); }
   // A 7 x 7 output: 7 x 9 - 2 = 61 columns against 49, both 4 vectors; 128 channels split in
   // blocks on 2 threads.
   SUBCASE("3x3 on 7 x 7, channel blocks") { check({1, 24, 128, 7, 7, 3, 3, 1, {1, 1, 1, 1}}); }
@@ -155,7 +162,44 @@ TEST_CASE("cpu Conv NCHW on the AVX-512 GEMM: shifted rows of the padded input g
   // Stride 2 with dilation 2: every tap offset even, so one phase per dimension; 33 x 33 -> 17 x
   // 17, wp 19, 321 columns (21 vectors) against 289 (19).
   SUBCASE("3x3 stride 2, dilation 2") { check({1, 5, 7, 33, 33, 3, 3, 1, {2, 2, 2, 2}, 2, 2, false, 0, 2, 2}); }
-  // 18.4 M multiply-adds on 2 threads: two blocks of 20 output rows, each staging its own rows
+  // 9.2 M multiply-adds on 2 threads: two blocks of 20 output rows, each staging its own rows
   // (819 columns, 52 vectors, against 800, 50).
-  SUBCASE("3x3 stride 2, rows split across threads") { check({1, 32, 40, 80, 80, 3, 3, 1, {1, 1, 1, 1}, 1, 1, false, 20, 2, 2}); }
+  SUBCASE("3x3 stride 2, rows split across threads") { check({1, 16, 40, 80, 80, 3, 3, 1, {1, 1, 1, 1}, 1, 1, false, 20, 2, 2}); }
+}
+
+TEST_CASE("cpu Conv NCHW on the AVX-512 GEMM: channels across the lanes give the fma chain's bits") {
+  if (!cpu_ref::indirect_available()) {
+    MESSAGE("skipped: the AVX-512 GEMM does not run here (the bound every build meets: parallel_test.cc)");
+    return;
+  }
+  Case t;
+  t.indirect = true;
+  // 3x3 on 7 x 7, K = 288: 80 channels are five strips of 16 (a group of four and one); on 2
+  // threads channel blocks of 48 and 32 (the split rounded to whole strips); 49 positions are
+  // eight tiles of 6 and one of 1. With a folded Relu.
+  SUBCASE("3x3 on 7 x 7, channel blocks, Relu") {
+    t = {1, 32, 80, 7, 7, 3, 3, 1, {1, 1, 1, 1}, 1, 1, true};
+    t.indirect = true;
+    check(t);
+  }
+  // K = 240 x 9 = 2160: two blocks of 1080 whose partial sums wait between them; 20 channels (a
+  // strip and 4 lanes of the next), stride 2, asymmetric pads.
+  SUBCASE("3x3 stride 2, K past one block, 20 channels") {
+    t = {1, 240, 20, 9, 9, 3, 3, 1, {1, 0, 1, 1}, 1, 1, false, 0, 2, 2};
+    t.indirect = true;
+    check(t);
+  }
+  // A direct 1x1 convolution (X read in place, tap k at plane k), K = 256, 33 channels, 2
+  // images (one per thread on 2 threads), 25 x 40 outputs each.
+  SUBCASE("1x1 direct, 2 images") {
+    t = {2, 256, 33, 25, 40, 1, 1, 1, {0, 0, 0, 0}};
+    t.indirect = true;
+    check(t);
+  }
+  // A 5 x 3 kernel with dilations (2, 1) over 20 input channels (K = 300), 17 output channels.
+  SUBCASE("5x3, dilations (2, 1)") {
+    t = {1, 20, 17, 15, 12, 5, 3, 1, {2, 1, 2, 1}, 2, 1};
+    t.indirect = true;
+    check(t);
+  }
 }

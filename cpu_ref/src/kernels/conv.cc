@@ -3,7 +3,10 @@
 // rows, written straight into the output: NCHW as W [mg, K] x col [K, P] (K = (ci, ky, kx), W
 // as OIHW), NHWC as col [P, K] x W^T (K = (ky, kx, ci), W as OHWI); a 1x1 convolution with
 // stride 1 and no padding reads X itself as col, and other NCHW ones, where sgemm takes B by
-// rows, read col's rows as shifted rows of a padded, phase-split copy of X (im2col.h). Depthwise
+// rows, read col's rows as shifted rows of a padded, phase-split copy of X (im2col.h). There, NCHW
+// convolutions with constant W in one group and K >= kIndirectMinK multiply with the output
+// channels across the vector lanes instead (sgemm/indirect.h: W packed into strips at prepare,
+// the taps of each output position read through offsets into X or that staged copy). Depthwise
 // convolutions with multiplier 1 go to depthwise.cc.
 //
 // Weights are first brought to OIHW with C/group input channels per output channel:
@@ -13,8 +16,10 @@
 //   MIHW  depthwise [M, C, H, W]     (Arm NN 20.08): output channel c*M + m is W[m][c].
 // Output size floor((in + pad_begin + pad_end - dilation*(k-1) - 1) / stride) + 1 (ONNX Conv-11).
 #include <algorithm>
+#include <memory>
 #include <vector>
 
+#include "../sgemm/indirect.h"
 #include "../sgemm/sgemm.h"
 #include "conv.h"
 #include "im2col.h"
@@ -79,7 +84,8 @@ struct Blocks {
   int64_t rows = 1, chans = 1;
   bool shifted = false;  // NCHW, not 1x1 direct: patches as shifted rows where wide enough
 };
-void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* bias, float* y, const Blocks& b, const Epilogue& ep);
+void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* panels, const float* bias, float* y,
+               const Blocks& b, const Epilogue& ep);
 
 EpilogueKernel make_conv(const KernelContext& ctx) {
   const Shape& xs = ctx.in[0].shape;
@@ -146,26 +152,42 @@ EpilogueKernel make_conv(const KernelContext& ctx) {
   std::shared_ptr<const std::vector<float>> wprep;
   if (repack && ctx.constants[1]) wprep = std::make_shared<const std::vector<float>>(pack(ctx.constants[1]->data()));
 
-  return [g, repack, wprep, pack, has_bias, bscale, blocks](const Epilogue& ep) -> Kernel {
-    return [g, repack, wprep, pack, has_bias, bscale, blocks, ep](std::span<const float* const> in, std::span<float* const> out) {
+  // Channels across the lanes (indirect.h) where W is constant, in one group, and K is long
+  // enough for the tiles' scatter stores to stay small against their sums. Only the strips are
+  // kept then (the run reads no other form of W).
+  std::shared_ptr<const IndirectWeights> panels;
+  if (!g.nhwc && g.group == 1 && ctx.constants[1] && indirect_available() && K >= kIndirectMinK &&
+      g.oh * g.ow < (int64_t{1} << 27)) {
+    panels = std::make_shared<const IndirectWeights>(
+        pack_indirect_weights(wprep ? wprep->data() : ctx.constants[1]->data(), g.m, K));
+    wprep.reset();
+  }
+
+  return [g, repack, wprep, pack, has_bias, bscale, blocks, panels](const Epilogue& ep) -> Kernel {
+    return [g, repack, wprep, pack, has_bias, bscale, blocks, panels, ep](std::span<const float* const> in, std::span<float* const> out) {
       std::vector<float> wlocal;
       const float* w = in[1];
-      if (wprep) {
+      if (panels) {
+        w = nullptr;
+      } else if (wprep) {
         w = wprep->data();
       } else if (repack) {
         wlocal = pack(in[1]);
         w = wlocal.data();
       }
       const std::vector<float> bias = conv_bias(has_bias ? in[2] : nullptr, bscale, g.m);
-      conv_gemm(g, in[0], w, bias.data(), out[0], blocks, ep);
+      conv_gemm(g, in[0], w, panels ? panels->panels() : nullptr, bias.data(), out[0], blocks, ep);
     };
   };
 }
 
-void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* bias, float* y, const Blocks& bl, const Epilogue& ep) {
+void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* panels, const float* bias, float* y,
+               const Blocks& bl, const Epilogue& ep) {
   const int64_t cg = g.c / g.group, mg = g.m / g.group, K = cg * g.kh * g.kw, PO = g.oh * g.ow;
   const bool direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.oh == g.h && g.ow == g.w;
-  const int64_t rows_per = (g.oh + bl.rows - 1) / bl.rows, chans_per = (mg + bl.chans - 1) / bl.chans;
+  const int64_t rows_per = (g.oh + bl.rows - 1) / bl.rows;
+  int64_t chans_per = (mg + bl.chans - 1) / bl.chans;
+  if (panels) chans_per = (chans_per + kIndirectStrip - 1) / kIndirectStrip * kIndirectStrip;  // whole strips
   parallel_for(bl.threads, g.n * g.group * bl.rows * bl.chans, [&](int64_t item) {
     const int64_t cb = item % bl.chans, rb = (item / bl.chans) % bl.rows, gi = (item / (bl.chans * bl.rows)) % g.group,
                   n = item / (bl.chans * bl.rows * g.group);
@@ -173,6 +195,36 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* b
     const int64_t m0 = cb * chans_per, m1 = std::min(mg, m0 + chans_per), mb = m1 - m0;
     if (oy0 >= oy1 || m0 >= m1) return;
     const int64_t P = (oy1 - oy0) * g.ow, p0 = oy0 * g.ow, o0 = gi * mg + m0;  // o0: first output channel
+    if (panels) {
+      // One group (o0 = m0, a multiple of 16: strip o0 / 16 starts at o0 * K). The positions'
+      // taps: X itself for a direct 1x1 convolution, else pad_input_nchw's planes.
+      thread_local std::vector<int64_t> pos, offsets;
+      pos.resize(static_cast<std::size_t>(P));
+      offsets.resize(static_cast<std::size_t>(K));
+      IndirectArgs a;
+      if (direct) {
+        a.x = x + n * g.c * PO + p0;
+        for (int64_t p = 0; p < P; ++p) pos[p] = p;
+        for (int64_t k = 0; k < K; ++k) offsets[k] = k * PO;
+      } else {
+        float* buf = thread_scratch(static_cast<std::size_t>(shifted_staged(g, oy1 - oy0)));
+        pad_input_nchw(g, x, n, gi, oy0, oy1, buf);
+        shifted_offsets(g, oy1 - oy0, offsets.data());
+        const int64_t wp = shifted_width(g);
+        for (int64_t p = 0; p < P; ++p) pos[p] = p / g.ow * wp + p % g.ow;
+        a.x = buf;
+      }
+      a.m = mb, a.k = K, a.np = P;
+      a.w = panels + o0 * K;
+      a.pos = pos.data(), a.offsets = offsets.data();
+      a.y = y + (n * g.m + o0) * PO + p0, a.ldy = PO;
+      a.bias = bias + o0;
+      a.clamp = ep.clamp_bounds(a.lo, a.hi);
+      sgemm_indirect(a);
+      if (!a.clamp)
+        for (int64_t o = 0; o < mb; ++o) ep.apply(a.y + o * PO, P);
+      return;
+    }
     const float* wm = w + o0 * K;  // rows o0 .. o0 + mb of W as [M, K]
     if (g.nhwc) {
       // col [P, K], K = (ky, kx, ci); Y block [P, mb] at column o0 of the [N*OH*OW, M] output.

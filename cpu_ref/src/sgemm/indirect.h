@@ -1,0 +1,61 @@
+// The NCHW convolutions' product with output channels across the vector lanes (conv.cc): each
+// output position's taps are read one float at a time through offsets into the input (an
+// "indirect" GEMM), the packed weights 16 output channels to a vector. Where sgemm (sgemm.h)
+// puts output positions across the lanes, a plane of 7 x 7 outputs fills 4 vectors with 49 of 64
+// lanes (and the shifted-rows grid, 61 columns, the same 4), and 14 x 14 fills 13 of its grid's
+// 14 vectors' worth with outputs; here the lanes hold channels, whose counts in real networks are
+// multiples of 16, and no position is computed that is not an output.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace nnbridge::cpu_ref {
+
+/// Output channels per strip of pack_indirect_weights (one vector); a call's first output
+/// channel starts a strip.
+constexpr int64_t kIndirectStrip = 16;
+/// The shortest K the convolutions (conv.cc) give this product: a tile's stores are scatters
+/// (16 planes per vector), which a short sum does not pay for.
+constexpr int64_t kIndirectMinK = 256;
+
+/// Y[o][p] = clamp(sum over k of W[o][k] * x[pos[p] + offsets[k]] + bias[o]) for o < m, p < np.
+/// Rounding: every output is the fused multiply-add chain over k = 0, 1, ..., K - 1 in ascending
+/// order from 0, then + bias[o] (a separate rounding), then, when `clamp` is set,
+/// std::min(hi, std::max(lo, .)) (a NaN gives lo): the same expression, bit for bit, as sgemm's
+/// W [m, K] x col [K, np] with bias_m and its clamp (sgemm_nn.h), whose col[k][p] is
+/// x[pos[p] + offsets[k]].
+struct IndirectArgs {
+  int64_t m = 0, k = 0, np = 0;   ///< output channels, taps (K), output positions
+  const float* w = nullptr;       ///< IndirectWeights::panels() of W [m][K]
+  const float* x = nullptr;       ///< the input the offsets index
+  const int64_t* pos = nullptr;   ///< np offsets: position p's element at tap offset 0
+  const int64_t* offsets = nullptr;  ///< K offsets added to a position's
+  float* y = nullptr;             ///< Y[o][p] at y[o * ldy + p]
+  int64_t ldy = 0;                ///< in floats; 16 * ldy < 2^31 (the scatter's int32 indices)
+  const float* bias = nullptr;    ///< m values, or null (no bias)
+  bool clamp = false;
+  float lo = 0, hi = 0;
+};
+
+/// W [m][k] (row-major, row o is output channel o's K weights) as ceil(m / 16) strips, each
+/// [k][16] (channel o at lane o % 16 of strip o / 16; channels past m are 0), 64-byte aligned
+/// (the kernel streams them with aligned loads). Output channels o0 .. of a call start at
+/// panels() + o0 * k (o0 a multiple of 16).
+struct IndirectWeights {
+  std::vector<float> storage;  ///< the strips, after up to 15 floats that align them
+  const float* panels() const {
+    const auto a = reinterpret_cast<std::uintptr_t>(storage.data());
+    return storage.data() + (64 - a % 64) % 64 / sizeof(float);
+  }
+};
+IndirectWeights pack_indirect_weights(const float* w, int64_t m, int64_t k);
+
+/// Whether sgemm_indirect() runs here: the AVX-512 build of sgemm is chosen (sgemm_b_rows_available()).
+bool indirect_available();
+
+/// Runs the product on the calling thread. Requires indirect_available() (Error(Feature) else),
+/// m, k, np >= 1 and 16 * ldy < 2^31 (Error(Invalid) else).
+void sgemm_indirect(const IndirectArgs& args);
+
+}  // namespace nnbridge::cpu_ref

@@ -16,6 +16,7 @@
 #include <vector>
 
 #include "kernels/im2col.h"
+#include "kernels/conv.h"
 #include "sgemm/indirect.h"
 #include "one_node.h"
 #include "sgemm/sgemm.h"
@@ -44,11 +45,12 @@ void check(const Case& t) {
   // The case is one the path it names takes (conv.cc): the channels-across-lanes product, or the
   // shifted rows in the blocks of rows conv.cc makes of it (otherwise it would test the im2col
   // path, which gives the same bits).
-  const bool indirect = t.group == 1 && cg * t.kh * t.kw >= cpu_ref::kIndirectMinK;
-  REQUIRE(indirect == t.indirect);
   cpu_ref::ConvGeom geom{};
-  geom.ow = ow, geom.kw = t.kw, geom.dw = t.dw, geom.sw = t.sw;
-  if (!indirect) REQUIRE(cpu_ref::shifted_grid_pays(geom, t.block_rows ? t.block_rows : oh));
+  geom.n = t.n, geom.c = t.c, geom.h = t.h, geom.w = t.w, geom.m = t.m, geom.oh = oh, geom.ow = ow;
+  geom.kh = t.kh, geom.kw = t.kw, geom.sh = t.sh, geom.sw = t.sw, geom.dh = t.dh, geom.dw = t.dw;
+  geom.pt = t.pads[0], geom.pl = t.pads[1], geom.group = t.group;
+  REQUIRE(cpu_ref::indirect_pays(geom) == t.indirect);
+  if (!t.indirect) REQUIRE(cpu_ref::shifted_grid_pays(geom, t.block_rows ? t.block_rows : oh));
   const auto x = numbers(static_cast<std::size_t>(t.n * t.c * t.h * t.w), 1);
   const auto w = numbers(static_cast<std::size_t>(t.m * cg * t.kh * t.kw), 2);
   const auto b = numbers(static_cast<std::size_t>(t.m), 3);
@@ -105,6 +107,27 @@ void check(const Case& t) {
 }
 
 }  // namespace
+
+TEST_CASE("cpu Conv NCHW: which convolutions put channels across the lanes (indirect_pays)") {
+  // By hand: one group, K = C kh kw >= 256; a direct 1x1 one only where 16 ceil(P / 16) lanes
+  // hold P outputs at less than 90%.
+  auto pays = [](int64_t c, int64_t hw, int64_t k, int64_t stride, int64_t group = 1) {
+    cpu_ref::ConvGeom g{};
+    const int64_t pad = k / 2, o = (hw + 2 * pad - k) / stride + 1;
+    g.n = 1, g.c = c, g.h = hw, g.w = hw, g.m = 64, g.oh = o, g.ow = o, g.kh = k, g.kw = k, g.sh = stride, g.sw = stride;
+    g.dh = g.dw = 1, g.pt = g.pl = pad, g.group = group;
+    return cpu_ref::indirect_pays(g);
+  };
+  CHECK(pays(29, 14, 3, 1));         // K = 261
+  CHECK_FALSE(pays(28, 14, 3, 1));   // K = 252
+  CHECK_FALSE(pays(64, 14, 3, 1, 2));  // two groups
+  CHECK(pays(256, 7, 1, 1));         // direct, 49 of 64 lanes
+  CHECK_FALSE(pays(256, 14, 1, 1));  // direct, 196 of 208
+  CHECK_FALSE(pays(256, 13, 1, 1));  // direct, 169 of 176
+  CHECK(pays(256, 14, 1, 2));        // 1x1 stride 2: not direct (a staged copy), K = 256
+  CHECK(pays(256, 3, 1, 1));         // direct, 9 of 16 lanes
+  CHECK_FALSE(pays(256, 4, 1, 1));   // direct, 16 of 16
+}
 
 TEST_CASE("cpu Conv NCHW: which blocks of output rows read shifted rows (shifted_grid_pays)") {
   // By hand: wp = ow + (kw - 1) dw / sw columns per row; the grid drops the last row's wp - ow.
@@ -190,9 +213,9 @@ TEST_CASE("cpu Conv NCHW on the AVX-512 GEMM: channels across the lanes give the
     check(t);
   }
   // A direct 1x1 convolution (X read in place, tap k at plane k), K = 256, 33 channels, 2
-  // images (one per thread on 2 threads), 25 x 40 outputs each.
+  // images (one per thread on 2 threads), 7 x 7 outputs each (49 of 64 lanes: taken).
   SUBCASE("1x1 direct, 2 images") {
-    t = {2, 256, 33, 25, 40, 1, 1, 1, {0, 0, 0, 0}};
+    t = {2, 256, 33, 7, 7, 1, 1, 1, {0, 0, 0, 0}};
     t.indirect = true;
     check(t);
   }

@@ -56,6 +56,13 @@ std::vector<float> to_oihw(const ConvGeom& g, const float* w) {
   return out;
 }
 
+bool indirect_pays(const ConvGeom& g) {
+  const int64_t K = g.c / g.group * g.kh * g.kw, plane = g.oh * g.ow;
+  const bool direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.oh == g.h && g.ow == g.w;
+  const bool lanes_idle = 16 * ((plane + 15) / 16) * 9 > plane * 10;
+  return !g.nhwc && g.group == 1 && K >= kIndirectMinK && (!direct || lanes_idle) && plane < (int64_t{1} << 27);
+}
+
 std::vector<float> conv_bias(const float* b, const std::vector<float>& bscale, int64_t m) {
   std::vector<float> out(static_cast<std::size_t>(m), 0.0f);
   if (b)
@@ -152,12 +159,10 @@ EpilogueKernel make_conv(const KernelContext& ctx) {
   std::shared_ptr<const std::vector<float>> wprep;
   if (repack && ctx.constants[1]) wprep = std::make_shared<const std::vector<float>>(pack(ctx.constants[1]->data()));
 
-  // Channels across the lanes (indirect.h) where W is constant, in one group, and K is long
-  // enough for the tiles' scatter stores to stay small against their sums. Only the strips are
-  // kept then (the run reads no other form of W).
+  // Channels across the lanes (indirect_pays) where W is constant and the AVX-512 sgemm runs.
+  // Only the strips are kept then (the run reads no other form of W).
   std::shared_ptr<const IndirectWeights> panels;
-  if (!g.nhwc && g.group == 1 && ctx.constants[1] && indirect_available() && K >= kIndirectMinK &&
-      g.oh * g.ow < (int64_t{1} << 27)) {
+  if (ctx.constants[1] && indirect_available() && indirect_pays(g)) {
     panels = std::make_shared<const IndirectWeights>(
         pack_indirect_weights(wprep ? wprep->data() : ctx.constants[1]->data(), g.m, K));
     wprep.reset();

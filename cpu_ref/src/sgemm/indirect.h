@@ -8,7 +8,7 @@
 #pragma once
 
 #include <cstdint>
-#include <vector>
+#include <memory>
 
 namespace nnbridge::cpu_ref {
 
@@ -43,11 +43,11 @@ struct IndirectArgs {
 /// (the kernel streams them with aligned loads). Output channels o0 .. of a call start at
 /// panels() + o0 * k (o0 a multiple of 16).
 struct IndirectWeights {
-  std::vector<float> storage;  ///< the strips, after up to 15 floats that align them
-  const float* panels() const {
-    const auto a = reinterpret_cast<std::uintptr_t>(storage.data());
-    return storage.data() + (64 - a % 64) % 64 / sizeof(float);
-  }
+  struct Free {
+    void operator()(float* p) const;
+  };
+  std::unique_ptr<float[], Free> storage;  ///< the strips (aligned_alloc: 2 MiB from 2 MiB up, else 64 bytes)
+  const float* panels() const { return storage.get(); }
 };
 IndirectWeights pack_indirect_weights(const float* w, int64_t m, int64_t k);
 

@@ -132,7 +132,7 @@ void run_indirect(const IndirectArgs& a) {
       for (int64_t p0 = 0; p0 < a.np; p0 += kRows) {
         const int rows = static_cast<int>(std::min<int64_t>(kRows, a.np - p0));
         t.pos = a.pos + p0;
-        t.part = part.data() + p0 * kGroup;
+        t.part = blocks > 1 ? part.data() + p0 * kGroup : nullptr;
         t.y = a.y + o0 * a.ldy + p0;
         kTiles[static_cast<std::size_t>((rows - 1) * kVectors + vectors - 1)](t);
       }

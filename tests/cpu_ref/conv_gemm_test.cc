@@ -110,7 +110,7 @@ void check(const Case& t) {
 
 TEST_CASE("cpu Conv NCHW: which convolutions put channels across the lanes (indirect_pays)") {
   // By hand: one group, K = C kh kw >= 256; a direct 1x1 one only where 16 ceil(P / 16) lanes
-  // hold P outputs at less than 90%.
+  // hold P outputs at less than 90%, from K = 96.
   auto pays = [](int64_t c, int64_t hw, int64_t k, int64_t stride, int64_t group = 1) {
     cpu_ref::ConvGeom g{};
     const int64_t pad = k / 2, o = (hw + 2 * pad - k) / stride + 1;
@@ -122,6 +122,9 @@ TEST_CASE("cpu Conv NCHW: which convolutions put channels across the lanes (indi
   CHECK_FALSE(pays(28, 14, 3, 1));   // K = 252
   CHECK_FALSE(pays(64, 14, 3, 1, 2));  // two groups
   CHECK(pays(256, 7, 1, 1));         // direct, 49 of 64 lanes
+  CHECK(pays(96, 7, 1, 1));          // direct on 7 x 7 from K = 96
+  CHECK_FALSE(pays(95, 7, 1, 1));
+  CHECK_FALSE(pays(96, 14, 1, 2));   // 1x1 stride 2 (not direct): K = 96 < 256
   CHECK_FALSE(pays(256, 14, 1, 1));  // direct, 196 of 208
   CHECK_FALSE(pays(256, 13, 1, 1));  // direct, 169 of 176
   CHECK(pays(256, 14, 1, 2));        // 1x1 stride 2: not direct (a staged copy), K = 256
@@ -216,6 +219,13 @@ TEST_CASE("cpu Conv NCHW on the AVX-512 GEMM: channels across the lanes give the
   // images (one per thread on 2 threads), 7 x 7 outputs each (49 of 64 lanes: taken).
   SUBCASE("1x1 direct, 2 images") {
     t = {2, 256, 33, 7, 7, 1, 1, 1, {0, 0, 0, 0}};
+    t.indirect = true;
+    check(t);
+  }
+  // A direct 1x1 convolution on 7 x 7 from K = 96 (kIndirectMinKDirect): 40 channels (two
+  // strips and 8 lanes of a third).
+  SUBCASE("1x1 direct, K = 96") {
+    t = {1, 96, 40, 7, 7, 1, 1, 1, {0, 0, 0, 0}};
     t.indirect = true;
     check(t);
   }

@@ -60,8 +60,7 @@ bool indirect_pays(const ConvGeom& g) {
   const int64_t K = g.c / g.group * g.kh * g.kw, plane = g.oh * g.ow;
   const bool direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.oh == g.h && g.ow == g.w;
   const bool lanes_idle = 16 * ((plane + 15) / 16) * 9 > plane * 10;
-  return !g.nhwc && g.group == 1 && (direct ? lanes_idle && K >= kIndirectMinKDirect : K >= kIndirectMinK) &&
-         plane < (int64_t{1} << 27);
+  return !g.nhwc && g.group == 1 && (direct ? lanes_idle && K >= kIndirectMinKDirect : K >= kIndirectMinK);
 }
 
 std::vector<float> conv_bias(const float* b, const std::vector<float>& bscale, int64_t m) {

@@ -63,8 +63,8 @@ bool indirect_available() {
 void sgemm_indirect(const IndirectArgs& a) {
   if (!indirect_available())
     throw Error(ErrorId::Feature, "sgemm_indirect needs the AVX-512 build; check indirect_available() first");
-  if (a.m < 1 || a.k < 1 || a.np < 1 || a.ldy < 1 || a.ldy >= (int64_t{1} << 27))
-    throw Error(ErrorId::InvalidOther, "sgemm_indirect: m, k, np and ldy must be >= 1, and 16 * ldy < 2^31");
+  if (a.m < 1 || a.k < 1 || a.np < 1 || a.ldy < a.np)
+    throw Error(ErrorId::InvalidOther, "sgemm_indirect: m, k and np must be >= 1, and ldy >= np");
 #if defined(NNBRIDGE_SGEMM_X86)
   sgemm_avx512f::run_indirect(a);
 #endif

@@ -15,8 +15,10 @@ namespace nnbridge::cpu_ref {
 /// Output channels per strip of pack_indirect_weights (one vector); a call's first output
 /// channel starts a strip.
 constexpr int64_t kIndirectStrip = 16;
-/// The shortest K the convolutions (conv.cc) give this product: a tile's stores are scatters
-/// (16 planes per vector), which a short sum does not pay for.
+/// The shortest K the convolutions (conv.cc) give this product: its broadcasts and its stores
+/// (the sums of 96 positions transposed into Y's planes) pay only over a long enough sum (a 7 x 7
+/// stem with K = 147 and 1 x 1 stride-2 convolutions with K <= 128 were slower; 128 <= K < 256
+/// gave the zoo models nothing).
 constexpr int64_t kIndirectMinK = 256;
 /// The same for a direct 1x1 convolution on a small plane (kernels/conv.h, indirect_pays),
 /// where the position-vectorized product leaves a quarter of its lanes idle: in the model,
@@ -36,7 +38,7 @@ struct IndirectArgs {
   const int64_t* pos = nullptr;   ///< np offsets: position p's element at tap offset 0
   const int64_t* offsets = nullptr;  ///< K offsets added to a position's
   float* y = nullptr;             ///< Y[o][p] at y[o * ldy + p]
-  int64_t ldy = 0;                ///< in floats; 16 * ldy < 2^31 (the scatter's int32 indices)
+  int64_t ldy = 0;                ///< in floats, >= np
   const float* bias = nullptr;    ///< m values, or null (no bias)
   bool clamp = false;
   float lo = 0, hi = 0;
@@ -59,7 +61,7 @@ IndirectWeights pack_indirect_weights(const float* w, int64_t m, int64_t k);
 bool indirect_available();
 
 /// Runs the product on the calling thread. Requires indirect_available() (Error(Feature) else),
-/// m, k, np >= 1 and 16 * ldy < 2^31 (Error(Invalid) else).
+/// m, k, np >= 1 and ldy >= np (Error(Invalid) else).
 void sgemm_indirect(const IndirectArgs& args);
 
 }  // namespace nnbridge::cpu_ref

@@ -7,11 +7,12 @@
 // accumulator: every output is the chain acc = fma(W[o][k], x[...], acc) over k = 0 .. K - 1 from
 // 0, as sgemm computes it with the operands' roles swapped (a product of two floats does not
 // depend on their order). Between blocks of K the sums wait as floats in a scratch row per
-// position (exact: the chain resumes from the same values); after the last block, the bias, the
-// clamp, and a masked scatter of each vector into 16 planes of Y. Loop order: groups of four
-// strips (64 channels), blocks of K (the strips' block stays in L2 while every tile of positions
-// passes over it), tiles of positions. The loops over a tile's registers are unrolled by pragma (only
-// then does GCC keep the accumulators in registers).
+// position (exact: the chain resumes from the same values); after the last block they go to a
+// chunk of 96 positions, which is transposed 16 x 16 at a time into Y's planes with the bias and
+// the clamp (a scatter per vector cost a quarter of the time at K = 96). Loop order: groups of
+// four strips (64 channels), blocks of K (the strips' block stays in L2 while every tile of
+// positions passes over it), chunks of positions, their tiles. The loops over a tile's registers
+// are unrolled by pragma (only then does GCC keep the accumulators in registers).
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif
@@ -33,6 +34,7 @@ constexpr int kRows = 6;
 constexpr int kVectors = 4;
 constexpr int64_t kGroup = kVectors * kIndirectStrip;  // channels per group of strips
 constexpr int64_t kDepth = 2048;
+constexpr int64_t kChunk = 96;  // positions per chunk: 16 tiles of 6, 6 blocks of 16 to transpose
 
 struct Tile {
   const float* w;          // the first strip's row k0
@@ -41,15 +43,9 @@ struct Tile {
   const int64_t* pos;      // the tile's first position
   const int64_t* offsets;  // K of them
   int64_t k;
-  float* y;                // Y[o0][p0]
-  int64_t ldy;
-  float* part;             // partial sums between blocks of K: [position][kGroup], at the tile's first
-  bool resume;             // start from `part` (a block of K after the first), else from 0
-  bool final;              // the last block of K: bias, clamp, scatter into Y; else store `part`
-  const float* bias;       // at o0, or null
-  __mmask16 last;          // lanes of the last vector that are channels < m
-  bool clamp;
-  float lo, hi;
+  const float* from;       // with `resume`: the sums so far, [position][kGroup] at the tile's first
+  bool resume;             // start from `from` (a block of K after the first), else from 0
+  float* to;               // the sums after this block, [position][kGroup] at the tile's first
 };
 
 template <int R, int V>
@@ -57,7 +53,7 @@ void tile(const Tile& t) {
   __m512 acc[R][V];
   _Pragma("GCC unroll 8") for (int r = 0; r < R; ++r)
     _Pragma("GCC unroll 8") for (int v = 0; v < V; ++v)
-      acc[r][v] = t.resume ? _mm512_loadu_ps(t.part + r * kGroup + 16 * v) : _mm512_setzero_ps();
+      acc[r][v] = t.resume ? _mm512_loadu_ps(t.from + r * kGroup + 16 * v) : _mm512_setzero_ps();
   const float* xr[R];
   _Pragma("GCC unroll 8") for (int r = 0; r < R; ++r) xr[r] = t.x + t.pos[r];
   const float* w = t.w;
@@ -70,29 +66,9 @@ void tile(const Tile& t) {
       _Pragma("GCC unroll 8") for (int v = 0; v < V; ++v) acc[r][v] = _mm512_fmadd_ps(wv[v], xv, acc[r][v]);
     }
   }
-  if (!t.final) {  // the float partial sums: the chain goes on from these exact values
-    _Pragma("GCC unroll 8") for (int r = 0; r < R; ++r)
-      _Pragma("GCC unroll 8") for (int v = 0; v < V; ++v) _mm512_storeu_ps(t.part + r * kGroup + 16 * v, acc[r][v]);
-    return;
-  }
-  if (t.bias)
-    _Pragma("GCC unroll 8") for (int v = 0; v < V; ++v) {
-      const __m512 b = v == V - 1 ? _mm512_maskz_loadu_ps(t.last, t.bias + 16 * v) : _mm512_loadu_ps(t.bias + 16 * v);
-      _Pragma("GCC unroll 8") for (int r = 0; r < R; ++r) acc[r][v] = _mm512_add_ps(acc[r][v], b);
-    }
-  if (t.clamp) {  // MAXPS(x, lo) then MINPS(., hi): a NaN gives lo, as std::max(lo, NaN) does
-    const __m512 lo = _mm512_set1_ps(t.lo), hi = _mm512_set1_ps(t.hi);
-    _Pragma("GCC unroll 8") for (int r = 0; r < R; ++r)
-      _Pragma("GCC unroll 8") for (int v = 0; v < V; ++v) acc[r][v] = _mm512_min_ps(_mm512_max_ps(acc[r][v], lo), hi);
-  }
-  // Lane l of vector v is channel 16 v + l: its plane is 16 v + l planes after the tile's first.
-  const __m512i planes = _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0),
-                                            _mm512_set1_epi32(static_cast<int32_t>(t.ldy)));
-  _Pragma("GCC unroll 8") for (int v = 0; v < V; ++v) {
-    float* yv = t.y + 16 * v * t.ldy;
-    const __mmask16 lanes = v == V - 1 ? t.last : static_cast<__mmask16>(0xFFFF);
-    _Pragma("GCC unroll 8") for (int r = 0; r < R; ++r) _mm512_mask_i32scatter_ps(yv + r, lanes, planes, acc[r][v], 4);
-  }
+  // The float sums as they are: the chain goes on from these exact values, or they are transposed.
+  _Pragma("GCC unroll 8") for (int r = 0; r < R; ++r)
+    _Pragma("GCC unroll 8") for (int v = 0; v < V; ++v) _mm512_storeu_ps(t.to + r * kGroup + 16 * v, acc[r][v]);
 }
 
 using TileFn = void (*)(const Tile&);
@@ -104,6 +80,58 @@ constexpr std::array<TileFn, sizeof...(I)> tile_table(std::integer_sequence<int,
 }
 constexpr auto kTiles = tile_table(std::make_integer_sequence<int, kRows * kVectors>{});
 
+// r[i][j] -> r[j][i] for a 16 x 16 block of floats held as 16 registers (moves only: exact).
+// Pairs of rows interleaved, then 4 x 4 blocks within each 128-bit lane, then the lanes.
+void transpose16(__m512 r[16]) {
+  __m512 t[16];
+  for (int i = 0; i < 8; ++i) {
+    t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
+    t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
+  }
+  for (int i = 0; i < 4; ++i) {  // r[4 i + j], 128-bit lane l: rows 4 i .. 4 i + 3 of column 4 l + j
+    r[4 * i] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
+    r[4 * i + 1] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
+    r[4 * i + 2] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
+    r[4 * i + 3] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
+  }
+  for (int j = 0; j < 4; ++j) {
+    t[j] = _mm512_shuffle_f32x4(r[j], r[4 + j], 0x88);
+    t[j + 4] = _mm512_shuffle_f32x4(r[j], r[4 + j], 0xDD);
+    t[j + 8] = _mm512_shuffle_f32x4(r[8 + j], r[12 + j], 0x88);
+    t[j + 12] = _mm512_shuffle_f32x4(r[8 + j], r[12 + j], 0xDD);
+  }
+  for (int j = 0; j < 4; ++j) {
+    r[j] = _mm512_shuffle_f32x4(t[j], t[j + 8], 0x88);
+    r[j + 8] = _mm512_shuffle_f32x4(t[j], t[j + 8], 0xDD);
+    r[j + 4] = _mm512_shuffle_f32x4(t[j + 4], t[j + 12], 0x88);
+    r[j + 12] = _mm512_shuffle_f32x4(t[j + 4], t[j + 12], 0xDD);
+  }
+}
+
+// The sums of `count` positions (sums[p][c], c < channels of a group) into Y's planes: 16
+// positions by 16 channels at a time, transposed, then + bias[c], the clamp, and a store of the
+// positions (masked at the chunk's end) into channel c's plane.
+void store_planes(const float* sums, int64_t count, int64_t channels, float* y, int64_t ldy, const float* bias, bool clamp,
+                  float lo, float hi) {
+  const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
+  for (int64_t c0 = 0; c0 < channels; c0 += 16) {
+    const int lanes = static_cast<int>(std::min<int64_t>(16, channels - c0));
+    for (int64_t p0 = 0; p0 < count; p0 += 16) {
+      const int n = static_cast<int>(std::min<int64_t>(16, count - p0));
+      __m512 r[16];
+      for (int i = 0; i < 16; ++i) r[i] = i < n ? _mm512_loadu_ps(sums + (p0 + i) * kGroup + c0) : _mm512_setzero_ps();
+      transpose16(r);
+      const __mmask16 keep = static_cast<__mmask16>(n == 16 ? 0xFFFF : (1u << n) - 1);
+      for (int j = 0; j < lanes; ++j) {
+        __m512 v = r[j];
+        if (bias) v = _mm512_add_ps(v, _mm512_set1_ps(bias[c0 + j]));
+        if (clamp) v = _mm512_min_ps(_mm512_max_ps(v, vlo), vhi);  // MAXPS(x, lo) then MINPS: a NaN gives lo
+        _mm512_mask_storeu_ps(y + (c0 + j) * ldy + p0, keep, v);
+      }
+    }
+  }
+}
+
 }  // namespace
 
 void run_indirect(const IndirectArgs& a) {
@@ -111,30 +139,31 @@ void run_indirect(const IndirectArgs& a) {
   // 512 KiB) stays in L2 while the tiles pass over it; 512 x 3 x 3 weights (K = 4608) would not.
   const int64_t blocks = (a.k + kDepth - 1) / kDepth, kc = (a.k + blocks - 1) / blocks;
   thread_local std::vector<float> part;
+  alignas(64) static thread_local float chunk[kChunk * kGroup];
   if (blocks > 1) part.resize(static_cast<std::size_t>(a.np * kGroup));
   for (int64_t o0 = 0; o0 < a.m; o0 += kGroup) {
     const int64_t chans = std::min(kGroup, a.m - o0);
     const int vectors = static_cast<int>((chans + 15) / 16);
-    const int tail = static_cast<int>(chans - 16 * (vectors - 1));
     Tile t;
     t.x = a.x;
-    t.ldy = a.ldy;
-    t.bias = a.bias ? a.bias + o0 : nullptr;
-    t.last = static_cast<__mmask16>(tail == 16 ? 0xFFFF : (1u << tail) - 1);
-    t.clamp = a.clamp, t.lo = a.lo, t.hi = a.hi;
+    t.strip = a.k * kIndirectStrip;
     for (int64_t k0 = 0; k0 < a.k; k0 += kc) {
       t.w = a.w + o0 * a.k + k0 * kIndirectStrip;  // strip o0 / 16 (k rows of 16), row k0
-      t.strip = a.k * kIndirectStrip;
       t.offsets = a.offsets + k0;
       t.k = std::min(kc, a.k - k0);
       t.resume = k0 > 0;
-      t.final = k0 + t.k == a.k;
-      for (int64_t p0 = 0; p0 < a.np; p0 += kRows) {
-        const int rows = static_cast<int>(std::min<int64_t>(kRows, a.np - p0));
-        t.pos = a.pos + p0;
-        t.part = blocks > 1 ? part.data() + p0 * kGroup : nullptr;
-        t.y = a.y + o0 * a.ldy + p0;
-        kTiles[static_cast<std::size_t>((rows - 1) * kVectors + vectors - 1)](t);
+      const bool final = k0 + t.k == a.k;
+      for (int64_t c0 = 0; c0 < a.np; c0 += kChunk) {
+        const int64_t count = std::min(kChunk, a.np - c0);
+        for (int64_t p0 = c0; p0 < c0 + count; p0 += kRows) {
+          const int rows = static_cast<int>(std::min<int64_t>(kRows, c0 + count - p0));
+          t.pos = a.pos + p0;
+          t.from = blocks > 1 ? part.data() + p0 * kGroup : nullptr;
+          t.to = final ? chunk + (p0 - c0) * kGroup : part.data() + p0 * kGroup;
+          kTiles[static_cast<std::size_t>((rows - 1) * kVectors + vectors - 1)](t);
+        }
+        if (final)
+          store_planes(chunk, count, chans, a.y + o0 * a.ldy + c0, a.ldy, a.bias ? a.bias + o0 : nullptr, a.clamp, a.lo, a.hi);
       }
     }
   }

@@ -4,9 +4,9 @@
 // as OIHW), NHWC as col [P, K] x W^T (K = (ky, kx, ci), W as OHWI); a 1x1 convolution with
 // stride 1 and no padding reads X itself as col, and other NCHW ones, where sgemm takes B by
 // rows, read col's rows as shifted rows of a padded, phase-split copy of X (im2col.h). There, NCHW
-// convolutions with constant W in one group and K >= kIndirectMinK multiply with the output
-// channels across the vector lanes instead (sgemm/indirect.h: W packed into strips at prepare,
-// the taps of each output position read through offsets into X or that staged copy). Depthwise
+// convolutions with constant W where indirect_pays (conv.h) multiply with the output channels
+// across the vector lanes instead (sgemm/indirect.h: W packed into strips at prepare, the taps
+// of each output position read through offsets into X or that staged copy). Depthwise
 // convolutions with multiplier 1 go to depthwise.cc.
 //
 // Weights are first brought to OIHW with C/group input channels per output channel:
@@ -56,9 +56,14 @@ std::vector<float> to_oihw(const ConvGeom& g, const float* w) {
   return out;
 }
 
+namespace {
+// A 1x1 convolution with stride 1 and no padding: its patches are X's planes as they lie.
+bool direct_1x1(const ConvGeom& g) { return g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.oh == g.h && g.ow == g.w; }
+}  // namespace
+
 bool indirect_pays(const ConvGeom& g) {
   const int64_t K = g.c / g.group * g.kh * g.kw, plane = g.oh * g.ow;
-  const bool direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.oh == g.h && g.ow == g.w;
+  const bool direct = direct_1x1(g);
   const bool lanes_idle = 16 * ((plane + 15) / 16) * 9 > plane * 10;
   return !g.nhwc && g.group == 1 && (direct ? lanes_idle && K >= kIndirectMinKDirect : K >= kIndirectMinK);
 }
@@ -139,7 +144,7 @@ EpilogueKernel make_conv(const KernelContext& ctx) {
   // item; an im2col buffer of a row block stays near 1 MiB.
   const int64_t cg = g.c / g.group, mg = g.m / g.group, K = cg * g.kh * g.kw;
   const int64_t macs = g.n * g.m * K * g.oh * g.ow;
-  const bool direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.oh == g.h && g.ow == g.w;
+  const bool direct = direct_1x1(g);
   Blocks blocks;
   blocks.threads = macs < (int64_t{1} << 20) ? 1 : ctx.threads;
   const int64_t images = g.n * g.group, per_image = std::max<int64_t>(1, macs / (int64_t{1} << 18) / std::max<int64_t>(images, 1));
@@ -189,7 +194,7 @@ EpilogueKernel make_conv(const KernelContext& ctx) {
 void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* panels, const float* bias, float* y,
                const Blocks& bl, const Epilogue& ep) {
   const int64_t cg = g.c / g.group, mg = g.m / g.group, K = cg * g.kh * g.kw, PO = g.oh * g.ow;
-  const bool direct = g.kh == 1 && g.kw == 1 && g.sh == 1 && g.sw == 1 && g.pt == 0 && g.pl == 0 && g.oh == g.h && g.ow == g.w;
+  const bool direct = direct_1x1(g);
   const int64_t rows_per = (g.oh + bl.rows - 1) / bl.rows;
   int64_t chans_per = (mg + bl.chans - 1) / bl.chans;
   if (panels) chans_per = (chans_per + kIndirectStrip - 1) / kIndirectStrip * kIndirectStrip;  // whole strips

@@ -31,10 +31,10 @@ std::vector<float> to_oihw(const ConvGeom& g, const float* w);
 
 /// Whether an NCHW Conv of this geometry, with constant W, multiplies with the output channels
 /// across the vector lanes (sgemm/indirect.h) where the AVX-512 sgemm runs: one group and K = C x
-/// kh x kw >= kIndirectMinK; a direct 1x1 convolution (sgemm streams
-/// X's planes as they lie) instead only on a plane that fills less than 90% of the lanes of its
+/// kh x kw >= kIndirectMinK; a direct 1x1 convolution (stride 1, no padding: sgemm streams X's
+/// planes as they lie) instead only on a plane that fills less than 90% of the lanes of its
 /// vectors (7 x 7: 49 of 64; 14 x 14, 196 of 208, measured no faster that way, 13 x 13 slower),
-/// from K = kIndirectMinKDirect (there sgemm computes 64 lanes for 49 outputs).
+/// and from K = kIndirectMinKDirect.
 bool indirect_pays(const ConvGeom& g);
 
 /// Bias of output channel o: B[o], times the implied scale of a quantized graph (see

@@ -13,6 +13,9 @@
 // four strips (64 channels), blocks of K (the strips' block stays in L2 while every tile of
 // positions passes over it), chunks of positions, their tiles. The loops over a tile's registers
 // are unrolled by pragma (only then does GCC keep the accumulators in registers).
+// GCC 12's AVX-512 intrinsics (_mm512_max_ps / _mm512_min_ps among them) pass
+// _mm512_undefined_ps() as an unused merge operand, which -Wmaybe-uninitialized reports once the
+// tile loops are unrolled: a false positive (as in sgemm_nn_avx512f.cc).
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #endif

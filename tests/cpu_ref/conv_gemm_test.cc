@@ -185,6 +185,22 @@ TEST_CASE("cpu Conv NCHW on the AVX-512 GEMM: shifted rows of the padded input g
   // Strides (3, 2), dilations (2, 1), pads (1, 0, 2, 1), 30 x 41 -> 10 x 20: tap rows 0, 2, 4
   // fall in phases 0, 2, 1 of 3; wp 21, 209 columns (14 vectors) against 200 (13).
   SUBCASE("3x3 strides (3, 2), dilations (2, 1)") { check({2, 4, 6, 30, 41, 3, 3, 1, {1, 0, 2, 1}, 2, 1, false, 0, 3, 2}); }
+  // Threads 3, 4 and 7 on 7- and 13-wide planes (over 2^20 multiply-adds, so the rows are split):
+  // evenly, into blocks of at least 16 outputs (7 rows: 3 and 4; 13 rows: 3, 3, 3, 4 or 2, 2, 3,
+  // 3, 3), each on sgemm's own kernel; a block of one 7- or 13-wide row went to Eigen's GEMM and
+  // changed the bits. K = 1080 and 216 (2 groups; K < 256): not the channels-across-lanes product.
+  SUBCASE("3x3 on 7 x 7, 2 groups, threads 3, 4, 7") {
+    Case t{1, 240, 40, 7, 7, 3, 3, 2, {1, 1, 1, 1}};
+    t.block_rows = 3;
+    t.threads = {1, 3, 4, 7};
+    check(t);
+  }
+  SUBCASE("3x3 on 13 x 13, threads 4, 7") {
+    Case t{1, 24, 40, 13, 13, 3, 3, 1, {1, 1, 1, 1}};
+    t.block_rows = 2;
+    t.threads = {1, 4, 7};
+    check(t);
+  }
   // Stride 2 with dilation 2: every tap offset even, so one phase per dimension; 33 x 33 -> 17 x
   // 17, wp 19, 321 columns (21 vectors) against 289 (19).
   SUBCASE("3x3 stride 2, dilation 2") { check({1, 5, 7, 33, 33, 3, 3, 1, {2, 2, 2, 2}, 2, 2, false, 0, 2, 2}); }

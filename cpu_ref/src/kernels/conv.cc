@@ -153,6 +153,10 @@ EpilogueKernel make_conv(const KernelContext& ctx) {
     else blocks.rows = std::min<int64_t>({g.oh, blocks.threads, per_image});
   }
   if (!direct) blocks.rows = std::max(blocks.rows, std::min(g.oh, K * g.oh * g.ow / (int64_t{1} << 18)));
+  // NCHW: rows split evenly, every block at least 16 outputs wide where the plane has 16, so
+  // that sgemm gives each block to its own kernel, whose sums do not depend on the blocks (a
+  // 1-row block of a 7-wide plane went to Eigen's GEMM, and 3 threads changed its bits).
+  if (!g.nhwc) blocks.rows = std::max<int64_t>(1, std::min(blocks.rows, g.oh / ((16 + g.ow - 1) / g.ow)));
   // Shifted rows save the im2col copy (K floats per output; the padded input holds each input
   // element once) for a grid of shifted_width columns per output row (conv_gemm).
   blocks.shifted = !g.nhwc && !direct && sgemm_b_rows_available();
@@ -195,13 +199,12 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* p
                const Blocks& bl, const Epilogue& ep) {
   const int64_t cg = g.c / g.group, mg = g.m / g.group, K = cg * g.kh * g.kw, PO = g.oh * g.ow;
   const bool direct = direct_1x1(g);
-  const int64_t rows_per = (g.oh + bl.rows - 1) / bl.rows;
   int64_t chans_per = (mg + bl.chans - 1) / bl.chans;
   if (panels) chans_per = (chans_per + kIndirectStrip - 1) / kIndirectStrip * kIndirectStrip;  // whole strips
   parallel_for(bl.threads, g.n * g.group * bl.rows * bl.chans, [&](int64_t item) {
     const int64_t cb = item % bl.chans, rb = (item / bl.chans) % bl.rows, gi = (item / (bl.chans * bl.rows)) % g.group,
                   n = item / (bl.chans * bl.rows * g.group);
-    const int64_t oy0 = rb * rows_per, oy1 = std::min(g.oh, oy0 + rows_per);
+    const int64_t oy0 = rb * g.oh / bl.rows, oy1 = (rb + 1) * g.oh / bl.rows;  // sizes differ by at most 1
     const int64_t m0 = cb * chans_per, m1 = std::min(mg, m0 + chans_per), mb = m1 - m0;
     if (oy0 >= oy1 || m0 >= m1) return;
     const int64_t P = (oy1 - oy0) * g.ow, p0 = oy0 * g.ow, o0 = gi * mg + m0;  // o0: first output channel

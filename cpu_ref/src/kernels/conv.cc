@@ -208,6 +208,12 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* p
     const int64_t m0 = cb * chans_per, m1 = std::min(mg, m0 + chans_per), mb = m1 - m0;
     if (oy0 >= oy1 || m0 >= m1) return;
     const int64_t P = (oy1 - oy0) * g.ow, p0 = oy0 * g.ow, o0 = gi * mg + m0;  // o0: first output channel
+    // NCHW: the epilogue on the block's mb planes (P outputs each, from y0) unless the product
+    // already clamped them.
+    const auto finish_planes = [&](bool clamped, float* y0) {
+      if (!clamped)
+        for (int64_t o = 0; o < mb; ++o) ep.apply(y0 + o * PO, P);
+    };
     if (panels) {
       // One group (o0 = m0, a multiple of 16: strip o0 / 16 starts at o0 * K). The positions'
       // taps: X itself for a direct 1x1 convolution, else pad_input_nchw's planes.
@@ -234,8 +240,7 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* p
       a.bias = bias + o0;
       a.clamp = ep.clamp_bounds(a.lo, a.hi);
       sgemm_indirect(a);
-      if (!a.clamp)
-        for (int64_t o = 0; o < mb; ++o) ep.apply(a.y + o * PO, P);
+      finish_planes(a.clamp, a.y);
       return;
     }
     const float* wm = w + o0 * K;  // rows o0 .. o0 + mb of W as [M, K]
@@ -284,8 +289,7 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* p
       a.bias_m = bias + o0;
       a.clamp = ep.clamp_bounds(a.clamp_lo, a.clamp_hi);
       sgemm(a);
-      if (!a.clamp)
-        for (int64_t o = 0; o < mb; ++o) ep.apply(a.c + o * PO, P);
+      finish_planes(a.clamp, a.c);
       return;
     }
     // NCHW: col [K, P], K = (ci, ky, kx); Y block [mb, P] in rows of the output planes.
@@ -307,8 +311,7 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* p
     a.bias_m = bias + o0;
     a.clamp = ep.clamp_bounds(a.clamp_lo, a.clamp_hi);
     sgemm(a);
-    if (!a.clamp)
-      for (int64_t o = 0; o < mb; ++o) ep.apply(a.c + o * PO, P);
+    finish_planes(a.clamp, a.c);
   });
 }
 

@@ -3,6 +3,7 @@
 // node, then plans the memory of intermediate tensors (memory_plan.h); run() executes the nodes
 // in order in an arena reused across runs.
 #include <algorithm>
+#include <chrono>
 #include <cstdint>
 #include <memory>
 #include <set>
@@ -85,7 +86,8 @@ class CpuPlan final : public Plan {
   std::unique_ptr<ArenaPool> arenas;
   std::shared_ptr<OutputPool> output_buffers = std::make_shared<OutputPool>();
   std::vector<std::pair<std::string, TensorType>> in_types, out_types;
-  std::vector<NodePlacement> nodes;                     // which backend runs each step's node
+  std::vector<NodePlacement> nodes;                     // which backend runs each node
+  std::vector<std::size_t> step_at;                     // per step: its node's entry in `nodes` (SIZE_MAX: none)
 
   const std::vector<NodePlacement>& placement() const override { return nodes; }
   const std::vector<std::pair<std::string, TensorType>>& input_types() const override { return in_types; }
@@ -96,7 +98,16 @@ class CpuPlan final : public Plan {
   // buffers that become the returned tensors (and return to `output_buffers` when those are
   // gone). Every output buffer is zeroed before its kernel, except where the kernel writes
   // every element itself (Step::zero_outputs).
-  TensorMap run(const TensorMap& inputs) const override {
+  TensorMap run(const TensorMap& inputs) const override { return run_steps(inputs, nullptr); }
+  TensorMap run_profiled(const TensorMap& inputs, std::vector<NodeTime>& times) const override {
+    times.clear();
+    return run_steps(inputs, &times);
+  }
+
+ private:
+  // `times`: when not null, gets each step's steady_clock time (Plan::run_profiled).
+  TensorMap run_steps(const TensorMap& inputs, std::vector<NodeTime>* times) const {
+    using Clock = std::chrono::steady_clock;
     std::vector<const float*> ptr(types.size(), nullptr);
     for (std::size_t v = 0; v < types.size(); ++v)
       if (constants[v] && read[v]) ptr[v] = constants[v]->data();  // the float32 form made on first use
@@ -134,7 +145,10 @@ class CpuPlan final : public Plan {
     std::vector<std::shared_ptr<float[]>> own(types.size());
     std::vector<const float*> ins;
     std::vector<float*> outs;
-    for (const Step& st : steps) {
+    if (times) times->reserve(steps.size());
+    for (std::size_t s = 0; s < steps.size(); ++s) {
+      const Step& st = steps[s];
+      const Clock::time_point start = times ? Clock::now() : Clock::time_point{};
       ins.clear();
       outs.clear();
       for (ValueId v : st.inputs) ins.push_back(v == kNoValue ? nullptr : ptr[v]);
@@ -155,6 +169,11 @@ class CpuPlan final : public Plan {
       if (st.round_outputs)
         for (std::size_t o = 0; o < st.outputs.size(); ++o)
           round_trip(types[st.outputs[o]], outs[o], static_cast<std::size_t>(numel(types[st.outputs[o]].shape)));
+      if (times) {
+        NodeTime t{st.node, {}, {}, "cpu", std::chrono::duration<double, std::milli>(Clock::now() - start).count()};
+        if (step_at[s] != SIZE_MAX) t.name = nodes[step_at[s]].name, t.op = nodes[step_at[s]].op, t.backend = nodes[step_at[s]].backend;
+        times->push_back(std::move(t));
+      }
     }
     TensorMap result;
     for (std::size_t k = 0; k < graph_outputs.size(); ++k) {
@@ -439,13 +458,12 @@ class CpuBackend final : public Backend {
     const Graph& work = prepared.work;
     plan->constants = std::move(prepared.constants);
     plan->nodes = std::move(prepared.placement);
-    if (!builder.fused.empty()) {
-      std::vector<std::size_t> at(g.nodes.size(), SIZE_MAX);  // node -> its placement entry
-      for (std::size_t k = 0; k < plan->nodes.size(); ++k)
-        if (plan->nodes[k].node < at.size()) at[plan->nodes[k].node] = k;
-      for (auto [act, conv] : builder.fused)
-        if (at[act] != SIZE_MAX) plan->nodes[at[act]].fused_into = g.nodes[conv].name, plan->nodes[at[act]].fused_into_node = conv;
-    }
+    std::vector<std::size_t> at(g.nodes.size(), SIZE_MAX);  // node -> its placement entry
+    for (std::size_t k = 0; k < plan->nodes.size(); ++k)
+      if (plan->nodes[k].node < at.size()) at[plan->nodes[k].node] = k;
+    for (auto [act, conv] : builder.fused)
+      if (at[act] != SIZE_MAX) plan->nodes[at[act]].fused_into = g.nodes[conv].name, plan->nodes[at[act]].fused_into_node = conv;
+    for (const Step& st : plan->steps) plan->step_at.push_back(st.node < at.size() ? at[st.node] : SIZE_MAX);
     // Which constants run() hands to kernels: those a step reads at run (not only at prepare)
     // and those that are graph outputs.
     plan->read.assign(g.values.size(), false);

@@ -5,6 +5,7 @@
 #include <array>
 #include <cstdio>
 #include <cstdlib>
+#include <nlohmann/json.hpp>
 #include <sys/wait.h>
 
 #include "nnbridge/exec.h"
@@ -39,6 +40,45 @@ TEST_CASE("nnbridge run: a shared Arm NN sample gives Arm NN CpuRef's outputs") 
     ++compared;
   }
   CHECK(compared > 0);
+}
+
+TEST_CASE("nnbridge run --profile --repeat: per-step times of every run, outputs still Arm NN's") {
+  // The project's own corpus: one Addition layer (Arm NN 20.08 wrote the model and its outputs).
+  const fs::path dir = test::source_dir() / "tests/golden/armnn/add_float";
+  const fs::path out = test::temp_dir() / "out";
+  const std::string base = "run " + q(dir / "model.armnn") + " --inputs " + q(dir / "inputs") + " --outputs " + q(out);
+  Result r = cli(base + " --profile --repeat 3 --json");
+  INFO(r.out);
+  REQUIRE(r.rc == 0);
+  const nlohmann::json j = nlohmann::json::parse(r.out);
+  CHECK(j.at("runs") == 3);
+  // The Addition layer and the output layer (an Identity), each its own step, in run order.
+  const auto& steps = j.at("profile");
+  REQUIRE(steps.size() == 2);
+  CHECK(steps[0].at("op") == "Add");
+  CHECK(steps[1].at("op") == "Identity");
+  double sum = 0;
+  for (std::size_t i = 0; i < steps.size(); ++i) {
+    CHECK(steps[i].at("node") == j.at("nodes")[i].at("node"));
+    CHECK(steps[i].at("name") == j.at("nodes")[i].at("name"));
+    CHECK(steps[i].at("backend") == "cpu");
+    CHECK(steps[i].at("ms").get<double>() >= 0);
+    sum += steps[i].at("ms").get<double>();
+  }
+  CHECK(sum <= 3 * j.at("run_ms").get<double>());  // medians of the steps of 3 runs
+  const fs::path y = j.at("outputs")[0].at("file").get<std::string>();
+  const auto rep = compare_outputs({{"y", read_npy(y)}}, {{"y", read_npy(dir / "outputs" / y.filename())}}, Tolerance{0, 0, 0});
+  CHECK(rep[0].passed);
+  // Without --json: the table, a line per step naming its op and node name.
+  r = cli(base + " --profile");
+  CHECK(r.rc == 0);
+  CHECK(r.out.find("profile (1 run):") != std::string::npos);
+  CHECK(r.out.find("  Add " + j.at("nodes")[0].at("name").get<std::string>()) != std::string::npos);
+  // No profile unless asked; --repeat below 1 is a usage error.
+  r = cli(base + " --json");
+  CHECK(r.rc == 0);
+  CHECK_FALSE(nlohmann::json::parse(r.out).contains("profile"));
+  CHECK(cli(base + " --repeat 0").rc == 2);
 }
 
 TEST_CASE("nnbridge run: missing, extra, mis-shaped and mis-typed inputs are exit 3 naming the input") {

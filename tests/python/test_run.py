@@ -243,6 +243,36 @@ def test_plan_placement_names_each_node_its_backend_and_fusion(tmp_path):
     assert [p["fused_into_node"] for p in placement] == [None, 0, None]
 
 
+def test_run_profiled_times_each_step_and_computes_what_run_does(tmp_path):
+    # Conv -> Relu -> Add as above: two steps (the Relu runs inside the Conv's), in graph order.
+    # The expected values: x * 1 (the 1x1 weights are ones) through Relu, plus x2, by hand.
+    onnx = pytest.importorskip("onnx")
+    from onnx import TensorProto, helper, numpy_helper
+
+    w = numpy_helper.from_array(np.ones((2, 1, 1, 1), np.float32), "w")
+    nodes = [
+        helper.make_node("Conv", ["x", "w"], ["c"], name="conv"),
+        helper.make_node("Relu", ["c"], ["r"], name="relu"),
+        helper.make_node("Add", ["r", "x2"], ["y"], name="add"),
+    ]
+    graph = helper.make_graph(
+        nodes, "g",
+        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 2, 2]),
+         helper.make_tensor_value_info("x2", TensorProto.FLOAT, [1, 2, 2, 2])],
+        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, 2, 2])], [w])
+    path = tmp_path / "m.onnx"
+    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), str(path))
+    plan = nnbridge.prepare(nnbridge.load(path), "cpu", threads=1)
+    x = np.array([[[[-1.0, 2.0], [3.0, -4.0]]]], np.float32)
+    x2 = np.full((1, 2, 2, 2), 0.5, np.float32)
+    outputs, steps = plan.run_profiled({"x": x, "x2": x2})
+    expected = np.maximum(np.broadcast_to(x, (1, 2, 2, 2)), 0) + 0.5
+    np.testing.assert_array_equal(outputs["y"], expected)
+    assert [(s["node"], s["name"], s["op"], s["backend"]) for s in steps] == [
+        (0, "conv", "Conv", "cpu"), (2, "add", "Add", "cpu")]
+    assert all(isinstance(s["ms"], float) and 0.0 <= s["ms"] < 60_000 for s in steps)
+
+
 def test_placement_documents_how_to_tell_a_node_that_is_not_fused():
     # fused_into is a str, "" both for a node that is not fused and for one fused into an unnamed
     # node (as the test below shows); fused_into_node is None only when the node is not fused.

@@ -88,6 +88,24 @@ py::dict run_plan(const PyPlan& p, const py::dict& inputs, bool cast) {
   return tensors_to_dict(out);
 }
 
+// Plan.run_profiled: the outputs, and per step {node, name, op, backend, ms}.
+py::tuple run_plan_profiled(const PyPlan& p, const py::dict& inputs, bool cast) {
+  TensorMap in = tensors_from_dict(inputs, p.plan->input_types(), "input", cast);
+  TensorMap out;
+  std::vector<NodeTime> times;
+  {
+    py::gil_scoped_release nogil;
+    out = naming_file(p.path, [&] { return p.plan->run_profiled(in, times); });
+  }
+  py::list steps;
+  for (const NodeTime& t : times) {
+    py::dict d;
+    d["node"] = t.node, d["name"] = t.name, d["op"] = t.op, d["backend"] = t.backend, d["ms"] = t.ms;
+    steps.append(d);
+  }
+  return py::make_tuple(tensors_to_dict(out), steps);
+}
+
 py::list types_list(const std::vector<std::pair<std::string, TensorType>>& types) {
   py::list l;
   for (const auto& [n, t] : types) l.append(py::make_tuple(n, t));
@@ -148,6 +166,17 @@ InvalidError (a ValueError) naming the input for a missing, unknown or mis-shape
 another dtype (naming both dtypes) or one that cannot be converted (``.path`` None: the arrays
 are the caller's); BackendError when a kernel fails, with ``.path`` the file the graph was
 loaded from (see prepare()).
+)doc")
+      .def("run_profiled", &run_plan_profiled, py::arg("inputs"), py::kw_only(), py::arg("cast") = false, R"doc(
+Runs the graph as run() does, timing each step (nnbridge::Plan::run_profiled). Returns
+``(outputs, steps)``: ``outputs`` as run() returns them, ``steps`` a list with one dict per step
+in the order the steps ran: ``node`` (int, index in Graph.nodes), ``name``, ``op``, ``backend``
+and ``ms`` (float: wall-clock milliseconds on a steady clock, the step's threads together). A node
+fused into another (``placement``'s ``fused_into``) has no step of its own: its time is in that
+node's. The steps' times do not add up to the run, which also checks and converts inputs and
+outputs; the first run of a plan also touches its memory for the first time, so time a later
+one. Raises what run() raises, and UnsupportedError from a plan that does not time its steps
+(the opencl backend's; the cpu backend's do).
 )doc")
       .def("__repr__", [](const PyPlan& p) { return "<nnbridge.Plan on " + p.backend + ">"; });
 

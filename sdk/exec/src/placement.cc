@@ -1,6 +1,7 @@
-// Plan::placement and backend_counts (nnbridge/exec.h).
+// Plan's defaults (placement, run_profiled) and backend_counts (nnbridge/exec.h).
 #include <algorithm>
 
+#include "nnbridge/error.h"
 #include "nnbridge/exec.h"
 
 namespace nnbridge {
@@ -8,6 +9,10 @@ namespace nnbridge {
 const std::vector<NodePlacement>& Plan::placement() const {
   static const std::vector<NodePlacement> none;
   return none;
+}
+
+TensorMap Plan::run_profiled(const TensorMap&, std::vector<NodeTime>&) const {
+  throw Error(ErrorId::Feature, "this backend's plans do not time their steps (run_profiled)");
 }
 
 std::vector<std::pair<std::string, std::size_t>> backend_counts(const Plan& plan) {

@@ -7,8 +7,11 @@
 //
 // --settings FILE picks the backend, threads and opencl fallback from TFLite acceleration
 // settings (explicit flags win); --benchmark-event OUT writes the run as a TFLite BenchmarkEvent
-// (exec_settings.h, nnbridge/config/tflite_execution.h).
+// (exec_settings.h, nnbridge/config/tflite_execution.h). --repeat N runs N times (run_ms is the
+// median); --profile times each step (Plan::run_profiled) and prints them, or adds them to --json.
+#include <algorithm>
 #include <chrono>
+#include <cstdio>
 #include <iostream>
 #include <memory>
 #include <nlohmann/json.hpp>
@@ -42,6 +45,8 @@ struct RunArgs {
   std::string named_data;        // vkgraph / vkdelegate: folder of named-data constants
   std::vector<std::string> custom_layers;  // --custom-layers XML, repeatable (nnbridge/config/openvino_custom.h)
   bool json = false;
+  bool profile = false;          // --profile: per-step times (Plan::run_profiled)
+  int repeat = 1;                // --repeat: runs; run_ms and the step times are their medians
   bool backend_given = false;    // --backend on the command line (it wins over --settings)
   ExecFlags flags;               // --settings, --benchmark-event (exec_settings.h)
 };
@@ -52,6 +57,42 @@ std::string shape_str(const std::vector<int64_t>& s) {
   std::string out = "[";
   for (std::size_t i = 0; i < s.size(); ++i) out += (i ? ", " : "") + std::to_string(s[i]);
   return out + "]";
+}
+
+// The median of `v` (not empty): the middle value, or the mean of the middle two.
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const std::size_t n = v.size();
+  return n % 2 ? v[n / 2] : (v[n / 2 - 1] + v[n / 2]) / 2;
+}
+
+// Per step, in run order: node, name, op, backend and the median of its ms over the runs (every
+// run of a plan has the same steps).
+nlohmann::json profile_json(const std::vector<std::vector<NodeTime>>& runs) {
+  nlohmann::json out = nlohmann::json::array();
+  for (std::size_t s = 0; s < runs.front().size(); ++s) {
+    std::vector<double> ms;
+    for (const auto& r : runs) ms.push_back(r[s].ms);
+    const NodeTime& t = runs.front()[s];
+    out.push_back({{"node", t.node}, {"name", t.name}, {"op", t.op}, {"backend", t.backend}, {"ms", median(ms)}});
+  }
+  return out;
+}
+
+// The --profile table: one line per step in run order, its share of the run, then the sum.
+void print_profile(const nlohmann::json& steps, double run_ms, int runs) {
+  double sum = 0;
+  for (const auto& st : steps) sum += st["ms"].get<double>();
+  char line[64];
+  std::cout << "profile (" << (runs > 1 ? "median of " + std::to_string(runs) + " runs" : std::string("1 run")) << "):\n";
+  std::cout << "      ms       %  node  op / name\n";
+  for (const auto& st : steps) {
+    const double ms = st["ms"].get<double>();
+    std::snprintf(line, sizeof line, "%8.3f  %5.1f%%  %4zu  ", ms, run_ms > 0 ? 100 * ms / run_ms : 0.0, st["node"].get<std::size_t>());
+    std::cout << line << st["op"].get<std::string>() << " " << st["name"].get<std::string>() << "\n";
+  }
+  std::snprintf(line, sizeof line, "%8.3f ms in steps, %.3f ms the run\n", sum, run_ms);
+  std::cout << line;
 }
 
 /// Runs `f`; an Error it throws without a file names the model ("m.armnn: nodes[3]: ..."): the
@@ -108,10 +149,18 @@ int run_body(const RunArgs& a, BenchmarkEventWriter& event, Stage& stage, std::s
   // Inputs: exactly one file per graph input, nothing else.
   const TensorMap inputs = read_npy_folder(a.inputs, plan->input_types());
   stage = Stage::Inference;
-  auto t2 = Clock::now();
-  TensorMap outputs = naming_model(a.model, [&] { return plan->run(inputs); });
-  auto t3 = Clock::now();
-  event.run().inference_time_us.push_back(BenchmarkEventWriter::micros(t3 - t2));
+  TensorMap outputs;
+  std::vector<double> run_ms;
+  std::vector<std::vector<NodeTime>> profiles;
+  for (int r = 0; r < a.repeat; ++r) {
+    std::vector<NodeTime> times;
+    auto t2 = Clock::now();
+    outputs = naming_model(a.model, [&] { return a.profile ? plan->run_profiled(inputs, times) : plan->run(inputs); });
+    auto t3 = Clock::now();
+    event.run().inference_time_us.push_back(BenchmarkEventWriter::micros(t3 - t2));
+    run_ms.push_back(std::chrono::duration<double, std::milli>(t3 - t2).count());
+    if (a.profile) profiles.push_back(std::move(times));
+  }
   stage = Stage::Unknown;
 
   const fs::path out_dir = a.outputs;
@@ -153,7 +202,9 @@ int run_body(const RunArgs& a, BenchmarkEventWriter& event, Stage& stage, std::s
 #endif
   summary["threads"] = options.threads;
   summary["prepare_ms"] = std::chrono::duration<double, std::milli>(t1 - t0).count();
-  summary["run_ms"] = std::chrono::duration<double, std::milli>(t3 - t2).count();
+  summary["run_ms"] = median(run_ms);
+  summary["runs"] = a.repeat;
+  if (a.profile) summary["profile"] = profile_json(profiles);
   summary["outputs"] = nlohmann::json::array();
   // Every output is encoded and staged before any is renamed into place: an output that cannot
   // be written leaves none of them behind (write_files_atomic).
@@ -177,6 +228,7 @@ int run_body(const RunArgs& a, BenchmarkEventWriter& event, Stage& stage, std::s
     if (!a.json) std::cout << name << ": " << to_string(t.dtype()) << " " << shape_str(t.shape()) << " -> " << p.string() << "\n";
   }
   if (a.json) std::cout << summary.dump(2) << "\n";
+  else if (a.profile) print_profile(summary["profile"], summary["run_ms"].get<double>(), a.repeat);
   event.end(true);
   return kOk;
 }
@@ -220,6 +272,11 @@ void add_run(CLI::App& app, Action& action) {
                   "opencl: OpenVINO custom-layer XML (SimpleGPU kernels run for nodes of the layer's name); repeatable")
       ->allow_extra_args(false);
   sub->add_flag("--json", args->json, "Print a JSON summary with timings");
+  sub->add_flag("--profile", args->profile,
+                "Time each step (node) of the run: a table, or \"profile\" in --json (cpu backend; medians over --repeat)");
+  sub->add_option("--repeat", args->repeat,
+                  "Run N times on the same inputs (default 1): run_ms and the --profile times are medians, the outputs the last run's")
+      ->check(CLI::Range(1, 1000000));
   sub->callback([&action, args, sub] {
     args->backend_given = sub->count("--backend") > 0;
     if (sub->count("--threads")) args->flags.threads = args->threads;

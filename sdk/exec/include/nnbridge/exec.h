@@ -123,6 +123,19 @@ struct NodePlacement {
   std::optional<std::size_t> fused_into_node;
 };
 
+/// The wall-clock time of one step of a profiled run (Plan::run_profiled): one node, with the
+/// nodes fused into it (NodePlacement::fused_into names them; they get no entry of their own).
+struct NodeTime {
+  std::size_t node = 0;  ///< index in Graph::nodes
+  std::string name;      ///< Node::name
+  std::string op;        ///< Node::op
+  std::string backend;   ///< the backend that ran it (as NodePlacement::backend)
+  /// Milliseconds from the step's start to its end on std::chrono::steady_clock, all of the
+  /// step's threads together (wall time, not CPU time): the kernel, and the zeroing and dtype
+  /// rounding of its outputs that the plan does around it.
+  double ms = 0;
+};
+
 /// A prepared graph. Immutable after Backend::prepare(); run() may be called many times,
 /// also from several threads at once.
 class Plan {
@@ -133,6 +146,13 @@ class Plan {
   /// of the output's declared dtype. Throws Error(Invalid) naming the input for a missing,
   /// extra, mis-shaped or mis-typed tensor, Error(Backend) when a kernel fails.
   virtual TensorMap run(const TensorMap& inputs) const = 0;
+  /// run(), timing each step: `times` is cleared, then gets one NodeTime per step in the order
+  /// the steps ran. The outputs are the same as run()'s. The steps' times do not add up to the
+  /// whole run, which also checks and converts the inputs and outputs. Throws what run() throws,
+  /// and Error(Feature) from a plan that does not time its steps (this default): the cpu
+  /// backend's plans time theirs; the opencl backend's and input-bound plans (which compute
+  /// every node while preparing at each run) do not.
+  virtual TensorMap run_profiled(const TensorMap& inputs, std::vector<NodeTime>& times) const;
   /// The graph inputs' and outputs' resolved types, in graph order.
   virtual const std::vector<std::pair<std::string, TensorType>>& input_types() const = 0;
   virtual const std::vector<std::pair<std::string, TensorType>>& output_types() const = 0;

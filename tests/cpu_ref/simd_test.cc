@@ -476,3 +476,25 @@ TEST_CASE("cpu simd: take_even copies every other element and reads nothing past
       CHECK(y[n] == 99.0f);
     }
 }
+
+TEST_CASE("cpu simd: split_even_odd puts x[2k] and x[2k + 1] apart, reads only x[0 .. n) and writes nothing past them") {
+  for (const Kernels* k : runnable_kernels())
+    for (std::size_t n = 0; n <= 70; ++n) {
+      const std::string arch = k->arch;
+      CAPTURE(arch);
+      CAPTURE(n);
+      // x holds exactly n elements (heap-allocated at that size: a read past them faults under
+      // ASan); NaN, infinities and signed zeros among them. Both outputs end in a sentinel.
+      const auto v = values(n + 1, 37, true);
+      std::unique_ptr<float[]> x(new float[n ? n : 1]);
+      std::copy_n(v.begin(), n, x.get());
+      std::vector<float> even((n + 1) / 2 + 1, 99.0f), odd(n / 2 + 1, 99.0f);
+      k->split_even_odd(x.get(), n, even.data(), odd.data());
+      int64_t wrong = 0;
+      for (std::size_t i = 0; i < (n + 1) / 2; ++i) wrong += !same_bits(even[i], v[2 * i]);
+      for (std::size_t i = 0; i < n / 2; ++i) wrong += !same_bits(odd[i], v[2 * i + 1]);
+      CHECK(wrong == 0);
+      CHECK(even.back() == 99.0f);
+      CHECK(odd.back() == 99.0f);
+    }
+}

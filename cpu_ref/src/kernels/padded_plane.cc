@@ -32,6 +32,14 @@ void PaddedPlane::copy_plane(const float* x, float* dst) const {
   const int64_t n_even = std::clamp<int64_t>(phase - (pl % 2 == 0 ? pl / 2 : (pl - 1) / 2), 0, (w + 1) / 2);
   const int64_t n_odd = std::clamp<int64_t>(phase - (pl % 2 == 0 ? pl / 2 : (pl + 1) / 2), 0, w / 2);
   const auto take_even = simd::kernels().take_even;
+  if (n_even == (w + 1) / 2 && n_odd == w / 2) {  // the whole row fits: both phases in one pass
+    const auto split = simd::kernels().split_even_odd;
+    for (int64_t r = r0; r < r1; ++r) {
+      float* row = dst + r * 2 * phase;
+      split(x + (r - g_.pt) * w, static_cast<std::size_t>(w), row + even_at, row + odd_at);
+    }
+    return;
+  }
   for (int64_t r = r0; r < r1; ++r) {
     float* row = dst + r * 2 * phase;
     const float* xr = x + (r - g_.pt) * w;

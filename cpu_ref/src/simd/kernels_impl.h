@@ -445,6 +445,32 @@ struct Impl {
     for (; k < n; ++k) y[k] = x[2 * k];
   }
 
+  static void split_even_odd(const float* x, std::size_t n, float* even, float* odd) {
+    std::size_t k = 0;  // pairs done
+#if defined(__AVX512F__)
+    // 32 floats per step: two loads, the even and the odd lanes of the pair by VPERMT2PS; the
+    // last 1 to 31 with masked loads and stores.
+    const __m512i ie = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m512i io = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+    for (; 2 * k + 32 <= n; k += 16) {
+      const __m512 a = _mm512_loadu_ps(x + 2 * k), b = _mm512_loadu_ps(x + 2 * k + 16);
+      _mm512_storeu_ps(even + k, _mm512_permutex2var_ps(a, ie, b));
+      _mm512_storeu_ps(odd + k, _mm512_permutex2var_ps(a, io, b));
+    }
+    if (2 * k < n) {
+      const std::size_t r = n - 2 * k;  // 1 .. 31
+      const __mmask16 lo = static_cast<__mmask16>(r >= 16 ? 0xFFFFu : (1u << r) - 1);
+      const __mmask16 hi = static_cast<__mmask16>(r > 16 ? (1u << (r - 16)) - 1 : 0u);
+      const __m512 a = _mm512_maskz_loadu_ps(lo, x + 2 * k), b = _mm512_maskz_loadu_ps(hi, x + 2 * k + 16);
+      _mm512_mask_storeu_ps(even + k, static_cast<__mmask16>((1u << ((r + 1) / 2)) - 1), _mm512_permutex2var_ps(a, ie, b));
+      _mm512_mask_storeu_ps(odd + k, static_cast<__mmask16>((1u << (r / 2)) - 1), _mm512_permutex2var_ps(a, io, b));
+      return;
+    }
+#endif
+    for (; 2 * k + 1 < n; ++k) even[k] = x[2 * k], odd[k] = x[2 * k + 1];
+    if (2 * k < n) even[k] = x[2 * k];
+  }
+
   static void depthwise_plane(const DepthwisePlane& p) { plane<false>(p); }
   static void max_plane(const DepthwisePlane& p) { plane<true>(p); }
 
@@ -479,6 +505,7 @@ struct Impl {
     k.quantize = &quantize;
     k.dequantize = &dequantize;
     k.take_even = &take_even;
+    k.split_even_odd = &split_even_odd;
     return k;
   }
 };

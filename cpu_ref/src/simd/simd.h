@@ -160,6 +160,9 @@ struct Kernels {
   /// y[k] = x[2k] for k < n, reading nothing past x[2n - 2]: a stride-2 convolution's im2col
   /// rows (im2col.h). Pure copies.
   void (*take_even)(const float* x, std::size_t n, float* y);
+  /// even[k] = x[2 k] for k < (n + 1) / 2 and odd[k] = x[2 k + 1] for k < n / 2: both columns
+  /// phases of a row of n floats in one pass (two take_even calls read the row twice).
+  void (*split_even_odd)(const float* x, std::size_t n, float* even, float* odd);
 };
 
 /// The kernels xsimd::dispatch picked for this CPU (chosen on first use, then fixed), or the

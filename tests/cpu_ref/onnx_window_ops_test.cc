@@ -103,8 +103,8 @@ TEST_CASE("cpu onnx window ops: GlobalAveragePool and a whole-plane AveragePool 
   // ONNX GlobalAveragePool-1: the mean of each [H, W] plane. The cpu kernel sums the floats in
   // double in row-major order and divides by H * W before rounding to float32 (pool.cc); values
   // with 1/3-steps make the sum's rounding matter. An AveragePool whose kernel is the whole plane
-  // (no pads) is the same window.
-  const int64_t n = 2, c = 3, h = 5, w = 7;
+  // (no pads) is the same window. 22 planes: the kernel's groups of 8 planes and the 6 after.
+  const int64_t n = 2, c = 11, h = 5, w = 7;
   Floats x(static_cast<std::size_t>(n * c * h * w));
   for (std::size_t i = 0; i < x.size(); ++i) x[i] = static_cast<float>((static_cast<int>(i * 37 % 101) - 50)) / 3.0f + (i % 5 == 0 ? 1e6f : 0.0f);
   Floats want(static_cast<std::size_t>(n * c));

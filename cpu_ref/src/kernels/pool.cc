@@ -157,12 +157,25 @@ Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp) {
       p[0] == 0 && p[1] == 0 && p[2] == 0 && p[3] == 0) {
     // One window over each whole NCHW plane (GlobalAveragePool): the loop below's sum (in
     // double, row by row, then divided by H * W), without its per-tap tests: the same values.
+    // Eight planes at a time, each its own chain in its own order: eight independent additions
+    // per step where one plane's chain waits on each addition's latency (squeezenet1_1's 1000
+    // planes of 13 x 13 took 0.10 ms).
     const int64_t plane = H * W;
     return [=](std::span<const float* const> in, std::span<float* const> out) {
       const float* x = in[0];
       float* y = out[0];
       parallel_ranges(threads, N * C, std::max<int64_t>(1, (int64_t{1} << 16) / plane), [&](int64_t q0, int64_t q1) {
-        for (int64_t q = q0; q < q1; ++q) {
+        constexpr int kPlanes = 8;
+        int64_t q = q0;
+        for (; q + kPlanes <= q1; q += kPlanes) {
+          const float* xp = x + q * plane;
+          double acc[kPlanes] = {};
+          for (int64_t i = 0; i < plane; ++i)
+#pragma GCC unroll 8
+            for (int j = 0; j < kPlanes; ++j) acc[j] += xp[j * plane + i];  // unrolled: acc stays in registers
+          for (int j = 0; j < kPlanes; ++j) y[q + j] = static_cast<float>(acc[j] / static_cast<double>(plane));
+        }
+        for (; q < q1; ++q) {
           const float* xp = x + q * plane;
           double acc = 0.0;
           for (int64_t i = 0; i < plane; ++i) acc += xp[i];

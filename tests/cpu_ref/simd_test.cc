@@ -477,7 +477,7 @@ TEST_CASE("cpu simd: take_even copies every other element and reads nothing past
     }
 }
 
-TEST_CASE("cpu simd: split_even_odd puts x[2k] and x[2k + 1] apart, reads only x[0 .. n) and writes nothing past them") {
+TEST_CASE("cpu simd: split_even_odd puts the even and the odd elements apart, reads only the n given and writes nothing past them") {
   for (const Kernels* k : runnable_kernels())
     for (std::size_t n = 0; n <= 70; ++n) {
       const std::string arch = k->arch;

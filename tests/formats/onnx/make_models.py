@@ -284,6 +284,19 @@ def run_cases():
              helper.make_node("Unsqueeze", ["r"], ["y"], axes=[1])]
     m = model(nodes, [vi("x", [1, 2, 4, 4])], [vi("y", [2, 1, 4])], opset=11)
     case("opset11_axes_attributes", m, [x], [x[0].sum(axis=2)[:, None, :]])
+    # An opset-11 model with large initializers (over the 4 KiB the reader holds aside while ONNX's
+    # converter runs, convert.cc): W in raw_data, the bias in float_data; the Reshape's shape is
+    # small and stays for shape inference; Unsqueeze-11's axes attribute becomes an input.
+    w = RNG.standard_normal((64, 1024)).astype(np.float32)
+    bias = RNG.standard_normal((1024,)).astype(np.float32)
+    xl = RNG.standard_normal((2, 64)).astype(np.float32)
+    nodes = [helper.make_node("MatMul", ["x", "w"], ["m"]), helper.make_node("Add", ["m", "bias"], ["a"]),
+             helper.make_node("Reshape", ["a", "shape"], ["r"]), helper.make_node("Unsqueeze", ["r"], ["y"], axes=[0])]
+    m = model(nodes, [vi("x", [2, 64])], [vi("y", [1, 2, 32, 32])],
+              [const("w", w), helper.make_tensor("bias", TensorProto.FLOAT, [1024], bias.tolist()),
+               const("shape", np.array([2, 32, 32], np.int64))], opset=11)
+    assert len(m.graph.initializer[1].float_data) == 1024
+    case("opset11_large_initializers", m, [xl], [((xl.astype(np.float64) @ w + bias).astype(np.float32)).reshape(1, 2, 32, 32)])
     # An initializer listed as a graph input (its default value is used): y = x + bias.
     nodes = [helper.make_node("Add", ["x", "bias"], ["y"])]
     m = model(nodes, [vi("x", [2]), vi("bias", [2])], [vi("y", [2])], [const("bias", np.array([1, 2], np.float32))])

@@ -140,6 +140,45 @@ void refuse_unsupported(const ::onnx::GraphProto& gr) {
 
 std::string first_line(const std::string& s) { return s.substr(0, s.find('\n')); }
 
+// Initializers over kHeldBytes, held aside while shape inference and the converter run: both
+// copy the whole model, data included (the converter's IR holds every tensor as an
+// onnx::Tensor, then writes them back), which took resnet18's 45 MB half a second. Each one's
+// place holds a stub of its name, dims and data_type marked as external data, which both read
+// as such (the converter keeps no external data, and to_opset17 puts the tensors back by name);
+// small ones stay, since shape inference reads the values of shape and axes inputs. (onnx::
+// checker, which runs before, reads the model in place and looks for external files.)
+constexpr std::size_t kHeldBytes = 4096;
+constexpr const char* kHeldLocation = "nnbridge-held-in-memory";
+
+std::unordered_map<std::string, ::onnx::TensorProto> hold_large_initializers(ModelProto& m) {
+  std::unordered_map<std::string, int> names;  // a name given twice (the checker refuses it) stays in place
+  for (const auto& t : m.graph().initializer()) ++names[t.name()];
+  std::unordered_map<std::string, ::onnx::TensorProto> held;
+  for (auto& t : *m.mutable_graph()->mutable_initializer()) {
+    if (names[t.name()] != 1 || t.data_location() == ::onnx::TensorProto::EXTERNAL || t.ByteSizeLong() <= kHeldBytes) continue;
+    ::onnx::TensorProto stub;
+    stub.set_name(t.name());
+    *stub.mutable_dims() = t.dims();
+    stub.set_data_type(t.data_type());
+    stub.set_data_location(::onnx::TensorProto::EXTERNAL);
+    auto* where = stub.add_external_data();
+    where->set_key("location");
+    where->set_value(kHeldLocation);
+    held[t.name()].Swap(&t);
+    t.Swap(&stub);
+  }
+  return held;
+}
+
+// The held tensors back into `m`'s initializers of the same name.
+void put_back(ModelProto& m, std::unordered_map<std::string, ::onnx::TensorProto>& held) {
+  for (auto& t : *m.mutable_graph()->mutable_initializer())
+    if (auto it = held.find(t.name()); it != held.end()) {
+      t.Swap(&it->second);
+      held.erase(it);
+    }
+}
+
 }  // namespace
 
 std::shared_ptr<ModelProto> to_opset17(std::shared_ptr<ModelProto> m, const std::filesystem::path& path) {
@@ -151,6 +190,11 @@ std::shared_ptr<ModelProto> to_opset17(std::shared_ptr<ModelProto> m, const std:
   refuse_unknown_operators(m->graph(), *version);
   bool external = false;
   for (const auto& t : m->graph().initializer()) external = external || t.data_location() == ::onnx::TensorProto::EXTERNAL;
+  // The source's external-data references, before any initializer is held (the converter's IR
+  // keeps none: they are put back by name at the end).
+  std::unordered_map<std::string, ::onnx::TensorProto> outside;
+  for (const auto& t : m->graph().initializer())
+    if (t.data_location() == ::onnx::TensorProto::EXTERNAL) outside.emplace(t.name(), t);
   try {
     // The checker finds external data files relative to the model's folder: give it the file.
     if (external && !path.empty()) ::onnx::checker::check_model(path.string());
@@ -160,7 +204,8 @@ std::shared_ptr<ModelProto> to_opset17(std::shared_ptr<ModelProto> m, const std:
                                      " model fails onnx::checker, so it cannot be converted to opset 17: " + first_line(e.what()));
   }
   // The converter's adapters need shapes (IR 3 files carry none): infer them first, then keep
-  // only the value_info entries the file had.
+  // only the value_info entries the file had. Both on the model without its large tensors.
+  std::unordered_map<std::string, ::onnx::TensorProto> held = hold_large_initializers(*m);
   ModelProto inferred = *m;
   try {
     ::onnx::shape_inference::InferShapes(inferred);
@@ -179,12 +224,11 @@ std::shared_ptr<ModelProto> to_opset17(std::shared_ptr<ModelProto> m, const std:
          "ONNX's version converter cannot convert this opset-" + std::to_string(*version) + " model to opset 17" +
              (custom.empty() ? at + ": " + first_line(e.what()) : custom));
   }
-  // The converter's IR keeps no external data references: put the source's TensorProtos back.
-  std::unordered_map<std::string, const ::onnx::TensorProto*> outside;
-  for (const auto& t : m->graph().initializer())
-    if (t.data_location() == ::onnx::TensorProto::EXTERNAL) outside.emplace(t.name(), &t);
+  // The converter's IR keeps no external data references: put the source's TensorProtos back,
+  // and the held ones (moved, not copied).
+  put_back(converted, held);
   for (auto& t : *converted.mutable_graph()->mutable_initializer())
-    if (auto it = outside.find(t.name()); it != outside.end()) t = *it->second;
+    if (auto it = outside.find(t.name()); it != outside.end()) t = it->second;
   auto* vis = converted.mutable_graph()->mutable_value_info();
   for (int i = vis->size(); i-- > 0;)
     if (!had.count(vis->Get(i).name())) vis->DeleteSubrange(i, 1);

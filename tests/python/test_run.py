@@ -216,9 +216,9 @@ def test_validate_on_cpu_and_opencl():
     assert e.value.id == "nnbridge.unsupported.305"  # an option key the backend does not have
 
 
-def test_plan_placement_names_each_node_its_backend_and_fusion(tmp_path):
-    # Conv -> Relu -> Add: the cpu backend folds the Relu into the Conv (docs/api.md, "Numerics of
-    # the cpu backend"); the Add runs on its own. Built here with the onnx package's helper.
+def _conv_relu_add_plan(tmp_path):
+    # Conv (1x1, weights ones, 1 -> 2 channels) -> Relu -> Add of x2, named "conv", "relu",
+    # "add", prepared for cpu on one thread. Built with the onnx package's helper.
     onnx = pytest.importorskip("onnx")
     from onnx import TensorProto, helper, numpy_helper
 
@@ -235,8 +235,13 @@ def test_plan_placement_names_each_node_its_backend_and_fusion(tmp_path):
         [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, 2, 2])], [w])
     path = tmp_path / "m.onnx"
     onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), str(path))
-    plan = nnbridge.prepare(nnbridge.load(path), "cpu", threads=1)
-    placement = plan.placement
+    return nnbridge.prepare(nnbridge.load(path), "cpu", threads=1)
+
+
+def test_plan_placement_names_each_node_its_backend_and_fusion(tmp_path):
+    # The cpu backend folds the Relu into the Conv (docs/api.md, "Numerics of the cpu backend");
+    # the Add runs on its own.
+    placement = _conv_relu_add_plan(tmp_path).placement
     assert [(p["node"], p["name"], p["op"], p["backend"]) for p in placement] == [
         (0, "conv", "Conv", "cpu"), (1, "relu", "Relu", "cpu"), (2, "add", "Add", "cpu")]
     assert [p["fused_into"] for p in placement] == ["", "conv", ""]
@@ -244,25 +249,9 @@ def test_plan_placement_names_each_node_its_backend_and_fusion(tmp_path):
 
 
 def test_run_profiled_times_each_step_and_computes_what_run_does(tmp_path):
-    # Conv -> Relu -> Add as above: two steps (the Relu runs inside the Conv's), in graph order.
-    # The expected values: x * 1 (the 1x1 weights are ones) through Relu, plus x2, by hand.
-    onnx = pytest.importorskip("onnx")
-    from onnx import TensorProto, helper, numpy_helper
-
-    w = numpy_helper.from_array(np.ones((2, 1, 1, 1), np.float32), "w")
-    nodes = [
-        helper.make_node("Conv", ["x", "w"], ["c"], name="conv"),
-        helper.make_node("Relu", ["c"], ["r"], name="relu"),
-        helper.make_node("Add", ["r", "x2"], ["y"], name="add"),
-    ]
-    graph = helper.make_graph(
-        nodes, "g",
-        [helper.make_tensor_value_info("x", TensorProto.FLOAT, [1, 1, 2, 2]),
-         helper.make_tensor_value_info("x2", TensorProto.FLOAT, [1, 2, 2, 2])],
-        [helper.make_tensor_value_info("y", TensorProto.FLOAT, [1, 2, 2, 2])], [w])
-    path = tmp_path / "m.onnx"
-    onnx.save(helper.make_model(graph, opset_imports=[helper.make_opsetid("", 13)]), str(path))
-    plan = nnbridge.prepare(nnbridge.load(path), "cpu", threads=1)
+    # Two steps (the Relu runs inside the Conv's), in graph order. The expected values: x * 1
+    # (the 1x1 weights are ones) through Relu, plus x2, by hand.
+    plan = _conv_relu_add_plan(tmp_path)
     x = np.array([[[[-1.0, 2.0], [3.0, -4.0]]]], np.float32)
     x2 = np.full((1, 2, 2, 2), 0.5, np.float32)
     outputs, steps = plan.run_profiled({"x": x, "x2": x2})

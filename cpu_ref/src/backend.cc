@@ -40,6 +40,7 @@ struct Step {
   std::vector<bool> unread{};    // per input slot: a constant the kernel took in at prepare (NodeContext::prepared_only)
   std::shared_ptr<OutputRange> range{};  // a built-in QLinearConv's output range, when it may be narrowed (conv.h)
   std::vector<int64_t> concat_at{};      // a built-in Concat whose inputs are whole blocks of Y: each one's offset in Y
+  bool reshape = false;                  // a built-in Reshape, Flatten, Squeeze or Unsqueeze: Y is X's floats as they are
 };
 
 // Ops whose built-in kernels write every element of their outputs, so run() need not zero them
@@ -233,6 +234,7 @@ class CpuBuilder final : public exec::NodeBuilder {
     Step st{i, n.inputs, n.outputs, e ? make_custom_kernel(e, ctx, label) : kernels().at(n.op)(ctx), e || !writes_every_output(n, ctx), nullptr};
     st.round_outputs = e || !results_exact(n, ctx);
     if (!e && n.op == "Concat") st.concat_at = concat_blocks(ctx);
+    st.reshape = !e && (n.op == "Reshape" || n.op == "Flatten" || n.op == "Squeeze" || n.op == "Unsqueeze");
     if (ctx.read_at_prepare_only) st.unread = *ctx.read_at_prepare_only;
     push(std::move(st));
   }
@@ -394,16 +396,18 @@ class CpuBuilder final : public exec::NodeBuilder {
   std::vector<bool> absorbed_;  // nodes whose outputs a quantized chain's step computes
 };
 
-// Concats computed in place: a built-in Concat with whole blocks (Step::concat_at) whose output
+// Steps computed in place. A built-in Concat with whole blocks (Step::concat_at) whose output
 // lives in the arena (not a graph output) and whose inputs are each written by one earlier step,
-// read by this Concat only, neither graph inputs, constants nor graph outputs. Each input then
-// lives inside Y at its block (producers write straight there) and the Concat's step does
-// nothing. A Concat's output may itself be such an input of a later one. In step order.
+// read by this Concat only, neither graph inputs, constants nor graph outputs: each input then
+// lives inside Y at its block (producers write straight there). A built-in Reshape-like step
+// (Step::reshape) whose input is such a value: the input lives where Y does. Either step then
+// does nothing. An output of either may itself be such an input of a later one. In step order
+// (shufflenet_v2_x0_5's 32 Reshapes copied 26 us per run).
 struct InPlace {
   ValueId input, y;
   int64_t at;  // floats into y
 };
-std::vector<InPlace> concat_in_place(const Graph& g, CpuPlan& plan) {
+std::vector<InPlace> steps_in_place(const Graph& g, CpuPlan& plan) {
   std::vector<int> reads(g.values.size(), 0), writes(g.values.size(), 0);
   std::vector<bool> fixed(g.values.size(), false);  // graph inputs and outputs: never in place
   for (const Node& n : g.nodes)
@@ -415,15 +419,24 @@ std::vector<InPlace> concat_in_place(const Graph& g, CpuPlan& plan) {
   for (ValueId v : g.inputs) fixed[v] = true;
   std::vector<InPlace> within;
   std::vector<bool> taken(g.values.size(), false);
+  auto movable = [&](ValueId u) {
+    return u != kNoValue && !taken[u] && !fixed[u] && reads[u] == 1 && writes[u] == 1 && !plan.constants[u];
+  };
   for (Step& st : plan.steps) {
-    if (st.concat_at.empty() || st.outputs.size() != 1 || fixed[st.outputs[0]] || writes[st.outputs[0]] != 1) continue;
-    bool ok = st.inputs.size() == st.concat_at.size();
-    for (ValueId u : st.inputs)
-      ok = ok && u != kNoValue && !taken[u] && !fixed[u] && reads[u] == 1 && writes[u] == 1 && !plan.constants[u];
-    if (!ok) continue;
-    for (std::size_t k = 0; k < st.inputs.size(); ++k) {
-      taken[st.inputs[k]] = true;
-      within.push_back({st.inputs[k], st.outputs[0], st.concat_at[k]});
+    if ((st.concat_at.empty() && !st.reshape) || st.outputs.size() != 1 || fixed[st.outputs[0]] || writes[st.outputs[0]] != 1)
+      continue;
+    if (st.reshape) {
+      if (st.inputs.empty() || !movable(st.inputs[0])) continue;
+      taken[st.inputs[0]] = true;
+      within.push_back({st.inputs[0], st.outputs[0], 0});
+    } else {
+      bool ok = st.inputs.size() == st.concat_at.size();
+      for (ValueId u : st.inputs) ok = ok && movable(u);
+      if (!ok) continue;
+      for (std::size_t k = 0; k < st.inputs.size(); ++k) {
+        taken[st.inputs[k]] = true;
+        within.push_back({st.inputs[k], st.outputs[0], st.concat_at[k]});
+      }
     }
     st.kernel = [](std::span<const float* const>, std::span<float* const>) {};
     st.zero_outputs = false, st.round_outputs = false;
@@ -483,7 +496,7 @@ class CpuBackend final : public Backend {
     // Memory plan: each step's outputs live from that step to their last use (graph outputs to
     // the end); float32 graph outputs get their own buffers instead.
     plan->own_output.assign(g.values.size(), false);
-    const std::vector<InPlace> within = concat_in_place(g, *plan);
+    const std::vector<InPlace> within = steps_in_place(g, *plan);
     std::vector<Lifetime> life(g.values.size());
     for (std::size_t s = 0; s < plan->steps.size(); ++s)
       for (ValueId v : plan->steps[s].outputs) {

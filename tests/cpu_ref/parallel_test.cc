@@ -546,3 +546,59 @@ TEST_CASE("cpu plan: Concats along the channels of batch-1 tensors, their inputs
     }
   }
 }
+
+TEST_CASE("cpu plan: Reshape and Flatten whose inputs are written in place, chained into a Concat, give the copies' values") {
+  // y = Neg(Concat(Flatten(Reshape(Relu(x), [1, 6, 4])), Clip(Reshape(x2), -1, 1))) on x of
+  // [1, 2, 3, 4]: the plan may have Relu write where the Flatten's output lives inside the
+  // Concat's (backend.cc, steps_in_place). Variants: Relu(x) also a graph output, and also read
+  // by an Add (then it is copied). The values are the ONNX formulas either way.
+  const int64_t n = 24;
+  std::vector<float> x(static_cast<std::size_t>(n));
+  for (int64_t i = 0; i < n; ++i) x[static_cast<std::size_t>(i)] = static_cast<float>(i - 10) / 8.0f;
+  for (const int variant : {0, 1, 2}) {
+    CAPTURE(variant);
+    Graph g;
+    auto value = [&](const std::string& name, std::vector<int64_t> shape) { return g.add_value(Value{name, f32(std::move(shape)), std::nullopt, {}}); };
+    auto constant = [&](const std::string& name, std::vector<int64_t> v) {
+      return g.add_value(Value{name, TensorType{DataType::Int64, {static_cast<int64_t>(v.size())}, false, std::nullopt},
+                               Buffer::copy_of(std::as_bytes(std::span<const int64_t>(v))), {}});
+    };
+    auto scalar = [&](const std::string& name, float v) {
+      return g.add_value(Value{name, f32({}), Buffer::copy_of(std::as_bytes(std::span<const float>(&v, 1))), {}});
+    };
+    const ValueId xi = value("x", {1, 2, 3, 4}), a = value("a", {1, 2, 3, 4}), r = value("r", {1, 6, 4}), f = value("f", {1, 24}),
+                  b = value("b", {1, 24}), c = value("c", {1, 24}), z = value("z", {1, 48}), y = value("y", {1, 48});
+    g.inputs.push_back(xi);
+    g.add_node(Node{"Relu", "relu_a", {xi}, {a}, {}});
+    g.add_node(Node{"Reshape", "reshape_r", {a, constant("s", {1, 6, 4})}, {r}, {}});
+    g.add_node(Node{"Flatten", "flatten_f", {r}, {f}, {}});
+    g.add_node(Node{"Reshape", "reshape_b", {xi, constant("s2", {1, 24})}, {b}, {}});
+    g.add_node(Node{"Clip", "clip_c", {b, scalar("lo", -1.0f), scalar("hi", 1.0f)}, {c}, {}});
+    g.add_node(Node{"Concat", "cat_z", {f, c}, {z}, {{"axis", Attr(int64_t{1})}}});
+    g.add_node(Node{"Neg", "neg_y", {z}, {y}, {}});
+    g.outputs.push_back(y);
+    if (variant == 1) g.outputs.push_back(a);
+    if (variant == 2) {
+      const ValueId s = value("sum", {1, 2, 3, 4});
+      g.add_node(Node{"Add", "add", {a, a}, {s}, {}});
+      g.outputs.push_back(s);
+    }
+    std::vector<float> want;
+    for (float v : x) want.push_back(-std::max(0.0f, v));
+    for (float v : x) want.push_back(-std::min(1.0f, std::max(-1.0f, v)));
+    cpu_ref::register_backend();
+    const auto plan = find_backend("cpu")->prepare(g, {});
+    for (int run = 0; run < 2; ++run) {
+      std::vector<float> xr = x;
+      if (run == 0) std::fill(xr.begin(), xr.end(), 7.0f);  // a first run leaves other values in the buffers
+      const TensorMap out = plan->run({{"x", HostTensor::from_values<float>(f32({1, 2, 3, 4}), xr)}});
+      if (run == 0) continue;
+      const auto got = out.at("y").values<float>();
+      CHECK(std::vector<float>(got.begin(), got.end()) == want);
+      if (variant == 2) {
+        const auto sum = out.at("sum").values<float>();
+        for (int64_t i = 0; i < n; ++i) CHECK(sum[static_cast<std::size_t>(i)] == 2 * std::max(0.0f, x[static_cast<std::size_t>(i)]));
+      }
+    }
+  }
+}

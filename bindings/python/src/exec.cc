@@ -173,10 +173,12 @@ Runs the graph as run() does, timing each step (nnbridge::Plan::run_profiled). R
 in the order the steps ran: ``node`` (int, index in Graph.nodes), ``name``, ``op``, ``backend``
 and ``ms`` (float: wall-clock milliseconds on a steady clock, the step's threads together). A node
 fused into another (``placement``'s ``fused_into``) has no step of its own: its time is in that
-node's. The steps' times do not add up to the run, which also checks and converts inputs and
-outputs; the first run of a plan also touches its memory for the first time, so time a later
-one. Raises what run() raises, and UnsupportedError from a plan that does not time its steps
-(the opencl backend's; the cpu backend's do).
+node's; a node computed at prepare (a folded constant) has none either. The steps' times do not
+add up to the run, which also checks and converts inputs and outputs; the first run of a plan
+also touches its memory for the first time, so time a later one. Raises what run() raises, and
+UnsupportedError (nnbridge.unsupported.306) from a plan that does not time its steps: the opencl
+backend's, and a cpu plan of a graph whose shapes depend on its input values (prepared anew at
+each run, computing its nodes while it prepares).
 )doc")
       .def("__repr__", [](const PyPlan& p) { return "<nnbridge.Plan on " + p.backend + ">"; });
 

@@ -337,7 +337,7 @@ PreparedGraph prepare_nodes(const Graph& g, const BackendOptions& options, std::
     }
     if (!mine) {
       auto f = prepare_foreign(work, i, options, fallback, "no " + self_name + " kernel");
-      p.placement.push_back({i, n.name, n.op, f->backend, {}});
+      p.placement.push_back({i, n.name, n.op, f->backend, {}, std::nullopt});
       builder.add_foreign(i, std::move(f));
       continue;
     }
@@ -350,12 +350,12 @@ PreparedGraph prepare_nodes(const Graph& g, const BackendOptions& options, std::
     for (ValueId v : n.outputs) ctx.out.push_back(work.values[v].type);
     ctx.read_at_prepare_only = std::make_shared<std::vector<bool>>(n.inputs.size(), false);
     if (fold_node(work, i, g, options, self_name, builder, ctx, p.constants)) {
-      p.placement.push_back({i, n.name, n.op, self_name, {}});
+      p.placement.push_back({i, n.name, n.op, self_name, {}, std::nullopt});
       continue;
     }
     try {
       builder.build(work, i, ctx, label);
-      p.placement.push_back({i, n.name, n.op, self_name, {}});
+      p.placement.push_back({i, n.name, n.op, self_name, {}, std::nullopt});
     } catch (const Error& e) {
       // With a fallback list, a kernel that fails to build (Backend) or refuses this node's form
       // (Unsupported, e.g. Conv weights that are not constants) runs on the next backend instead
@@ -371,7 +371,7 @@ PreparedGraph prepare_nodes(const Graph& g, const BackendOptions& options, std::
         throw Error(e.id(), label + ": " + e.message() + note, {}, where);
       }
       auto f = prepare_foreign(work, i, options, fallback, "the " + self_name + " kernel failed: " + e.message());
-      p.placement.push_back({i, n.name, n.op, f->backend, {}});
+      p.placement.push_back({i, n.name, n.op, f->backend, {}, std::nullopt});
       builder.add_foreign(i, std::move(f));
     }
   }

@@ -79,19 +79,22 @@ nlohmann::json profile_json(const std::vector<std::vector<NodeTime>>& runs) {
   return out;
 }
 
-// The --profile table: one line per step in run order, its share of the run, then the sum.
+// The --profile table: one line per step in run order, its share of the run (the median run:
+// each step's median over the runs against the median of the runs' times, which are not the
+// same statistic, so the shares need not add up to 100%), then the steps' sum and the run.
 void print_profile(const nlohmann::json& steps, double run_ms, int runs) {
   double sum = 0;
   for (const auto& st : steps) sum += st["ms"].get<double>();
-  char line[64];
+  char line[160];
   std::cout << "profile (" << (runs > 1 ? "median of " + std::to_string(runs) + " runs" : std::string("1 run")) << "):\n";
-  std::cout << "      ms       %  node  op / name\n";
+  std::cout << "      ms  % of run  node  op / name\n";
   for (const auto& st : steps) {
     const double ms = st["ms"].get<double>();
-    std::snprintf(line, sizeof line, "%8.3f  %5.1f%%  %4zu  ", ms, run_ms > 0 ? 100 * ms / run_ms : 0.0, st["node"].get<std::size_t>());
+    std::snprintf(line, sizeof line, "%8.3f    %5.1f%%  %4zu  ", ms, run_ms > 0 ? 100 * ms / run_ms : 0.0, st["node"].get<std::size_t>());
     std::cout << line << st["op"].get<std::string>() << " " << st["name"].get<std::string>() << "\n";
   }
-  std::snprintf(line, sizeof line, "%8.3f ms in steps, %.3f ms the run\n", sum, run_ms);
+  std::snprintf(line, sizeof line, "%8.3f ms in the steps (added), %.3f ms the whole run%s\n", sum, run_ms,
+                runs > 1 ? " (each a median over the runs)" : "");
   std::cout << line;
 }
 

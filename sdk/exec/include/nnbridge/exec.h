@@ -147,11 +147,13 @@ class Plan {
   /// extra, mis-shaped or mis-typed tensor, Error(Backend) when a kernel fails.
   virtual TensorMap run(const TensorMap& inputs) const = 0;
   /// run(), timing each step: `times` is cleared, then gets one NodeTime per step in the order
-  /// the steps ran. The outputs are the same as run()'s. The steps' times do not add up to the
-  /// whole run, which also checks and converts the inputs and outputs. Throws what run() throws,
-  /// and Error(Feature) from a plan that does not time its steps (this default): the cpu
-  /// backend's plans time theirs; the opencl backend's and input-bound plans (which compute
-  /// every node while preparing at each run) do not.
+  /// the steps ran. The outputs are the same as run()'s. A node computed at prepare (a constant
+  /// folded) or fused into another has no step. The steps' times do not add up to the whole run,
+  /// which also checks and converts the inputs and outputs. Throws what run() throws, and
+  /// Error(ErrorId::Feature) (nnbridge.unsupported.306) from a plan that does not time its steps
+  /// (this default): the cpu backend's plans time theirs; the opencl backend's do not, nor do
+  /// input-bound plans (nnbridge/exec/input_bound.h: shapes that depend on input values, which
+  /// compute every node while preparing at each run).
   virtual TensorMap run_profiled(const TensorMap& inputs, std::vector<NodeTime>& times) const;
   /// The graph inputs' and outputs' resolved types, in graph order.
   virtual const std::vector<std::pair<std::string, TensorType>>& input_types() const = 0;

@@ -256,9 +256,12 @@ TEST_CASE("cpu parallel: NCHW MaxPool in registers gives the bits of the tap loo
   const std::vector<Case> cases = {
       {9, 37, 3, 2, 1, 1, 1, 1, 1, false}, {8, 8, 3, 2, 1, 0, 0, 0, 0, true},   {10, 21, 3, 1, 1, 1, 1, 1, 1, false},
       {11, 19, 3, 2, 2, 2, 1, 2, 2, false}, {6, 7, 2, 2, 1, 3, 3, 3, 3, false}, {9, 40, 3, 3, 1, 1, 1, 1, 1, false},
+      {7, 75, 3, 2, 1, 1, 1, 1, 1, false}, {6, 50, 5, 1, 1, 2, 2, 2, 2, false}, {5, 64, 3, 2, 1, 0, 0, 0, 0, true},
   };
   const int64_t C = 3;
+  for (const bool zeros : {false, true})
   for (const Case& t : cases) {
+    CAPTURE(zeros);
     CAPTURE(t.w);
     CAPTURE(t.s);
     CAPTURE(t.pl);
@@ -272,6 +275,8 @@ TEST_CASE("cpu parallel: NCHW MaxPool in registers gives the bits of the tap loo
     for (std::size_t i = 0; i < x.size(); i += 7) x[i] = std::nanf("");
     for (std::size_t i = 3; i < x.size(); i += 11) x[i] = (i / 11) % 2 ? 0.0f : -0.0f;
     for (std::size_t i = 5; i < x.size(); i += 13) x[i] = -INFINITY;
+    if (zeros)  // windows whose maximum is zero, of both signs: the first in (ky, kx) order is kept
+      for (std::size_t i = 0; i < x.size(); ++i) x[i] = i % 3 == 2 ? -1.0f : ((i * 7919) % 5 < 2 ? 0.0f : -0.0f);
     std::vector<float> e(static_cast<std::size_t>(C * oh * ow));
     for (int64_t c = 0; c < C; ++c)
       for (int64_t oy = 0; oy < oh; ++oy)

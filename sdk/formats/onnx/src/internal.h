@@ -5,6 +5,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -103,8 +104,11 @@ struct DecodedTensor {
   Buffer data;
   AttrMap attrs;
 };
+/// `raw_data`, when given, stands for t.raw_data() (the bytes slim_model left in the file;
+/// `owner` then keeps them alive).
 DecodedTensor decode_tensor(const ::onnx::TensorProto& t, const std::shared_ptr<const void>& owner,
-                            const ExternalData& ext, const std::string& where);
+                            const ExternalData& ext, const std::string& where,
+                            std::optional<std::span<const std::byte>> raw_data = std::nullopt);
 /// The elements of a constant integer (int32/int64) tensor, or of a float one as doubles.
 std::optional<std::vector<int64_t>> constant_ints(const Value& v);
 std::optional<std::vector<double>> constant_floats(const Value& v);

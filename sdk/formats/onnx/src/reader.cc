@@ -18,6 +18,7 @@
 #include "attrs.h"
 #include "convert.h"
 #include "nnbridge/error.h"
+#include "slim.h"
 #include "types.h"
 
 namespace nnbridge::formats::onnx {
@@ -71,7 +72,14 @@ class Reader {
            "the input is " + std::to_string(src_.bytes.size()) + " bytes, over the limit of " + std::to_string(max_size_) +
                " (reader option onnx.max_size; ONNX keeps weights past 2 GiB in external data files)");
     auto m = std::make_shared<ModelProto>();
-    google::protobuf::io::ArrayInputStream in(src_.bytes.data(), int(src_.bytes.size()));
+    // The initializers' large raw_data stay in the file (src_.owner keeps it), not copied by the
+    // parse into the ModelProto's strings (slim.h).
+    std::optional<SlimModel> slim;
+    if (src_.owner) slim = slim_model(src_.bytes, kSlimBytes);
+    const void* bytes = slim ? static_cast<const void*>(slim->bytes.data()) : src_.bytes.data();
+    const std::size_t size = slim ? slim->bytes.size() : src_.bytes.size();
+    if (slim) raw_data_ = std::move(slim->raw_data);
+    google::protobuf::io::ArrayInputStream in(bytes, int(size));
     google::protobuf::io::CodedInputStream coded(&in);
     coded.SetTotalBytesLimit(INT_MAX);
     if (!m->ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
@@ -187,7 +195,10 @@ class Reader {
       const auto& t = gr.initializer(i);
       const std::string where = "graph.initializer[" + std::to_string(i) + "]";
       if (t.name().empty()) fail(ErrorId::AttributeValue, where + ".name", "an initializer needs a name");
-      DecodedTensor d = decode_tensor(t, owner, ext_, where);
+      std::optional<std::span<const std::byte>> raw;
+      if (t.has_raw_data() && t.raw_data().size() == 1)  // slim_model's placeholder
+        if (auto it = raw_data_.find(t.name()); it != raw_data_.end()) raw = it->second;
+      DecodedTensor d = decode_tensor(t, raw ? src_.owner : owner, ext_, where, raw);
       Value v{t.name(), std::move(d.type), std::move(d.data), std::move(d.attrs)};
       ValueId id = add(std::move(v), where);
       typed_[id] = true;
@@ -355,6 +366,8 @@ class Reader {
   const LoadOptions& opt_;
   uint64_t max_size_, max_nodes_, max_tensors_;
   ExternalData ext_;
+  // The graph's initializers whose raw_data slim_model left in the file, by name.
+  std::unordered_map<std::string, std::span<const std::byte>> raw_data_;
   std::shared_ptr<ModelProto> model_;
   Graph g_;
   std::unordered_map<std::string, ValueId> by_name_;

@@ -226,7 +226,7 @@ std::string onnx_type_name(int32_t e) {
 }
 
 DecodedTensor decode_tensor(const TensorProto& t, const std::shared_ptr<const void>& owner, const ExternalData& ext,
-                            const std::string& where) {
+                            const std::string& where, std::optional<std::span<const std::byte>> raw_data) {
   DecodedTensor out;
   auto dt = dtype_from_onnx(t.data_type());
   if (t.data_type() == TensorProto::STRING)
@@ -249,11 +249,11 @@ DecodedTensor decode_tensor(const TensorProto& t, const std::shared_ptr<const vo
   if (t.external_data_size()) fail(ErrorId::MalformedOther, where + ".external_data", "set, but data_location is not EXTERNAL");
   if (t.has_raw_data()) {
     if (any_typed(t)) fail(ErrorId::MalformedOther, where, "has both raw_data and a typed data field");
-    const std::string& raw = t.raw_data();
+    const std::span<const std::byte> raw = raw_data ? *raw_data : std::as_bytes(std::span(t.raw_data().data(), t.raw_data().size()));
     if (raw.size() != bytes)
       fail(size_id(raw.size(), bytes), where + ".raw_data",
            "holds " + std::to_string(raw.size()) + " bytes, the dims and data_type need " + std::to_string(bytes));
-    out.data = Buffer::view(owner, std::as_bytes(std::span(raw.data(), raw.size())));
+    out.data = Buffer::view(owner, raw);
     return out;
   }
   const char* field = typed_field(*dt);

@@ -30,9 +30,10 @@ namespace nnbridge::formats::onnx {
 ///   dim_param and unknown dims as -1, no shape as unknown rank). An input that an initializer
 ///   of the same name backs (ONNX's default value; IR < 4 lists every initializer so) is the
 ///   constant, not a graph input: `onnx.input_index` on it keeps its place in graph.input.
-/// - graph.initializer: constant Values in their order, data as views into the parsed model
-///   (raw_data, not copied again) or into the mapped external data file, copied once from the
-///   typed fields (float_data, int32_data, int64_data, double_data).
+/// - graph.initializer: constant Values in their order, data as views: raw_data over 4 KiB
+///   into the file itself (left out of what protobuf parses: neither copied nor read by the
+///   load), shorter raw_data into the parsed model, external data into its mapped file; copied
+///   once from the typed fields (float_data, int32_data, int64_data, double_data).
 /// - Constant nodes: constant Values too (`onnx.constant_node` = its place in graph.node, with
 ///   `onnx.constant_node.attribute` = value | value_float(s) | value_int(s), and the node's name,
 ///   doc_string and domain), so that operands held in Constant nodes are constants like

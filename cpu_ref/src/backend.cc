@@ -523,6 +523,11 @@ class CpuBackend final : public Backend {
     plan->offset = std::move(mp.offset);
     for (auto p = within.rbegin(); p != within.rend(); ++p) plan->offset[p->input] = plan->offset[p->y] + p->at;
     plan->arenas = std::make_unique<ArenaPool>(mp.floats);
+    // The float32 forms of constants no step reads at run (weights packed, operands taken at
+    // prepare) are not kept: where the bytes were not aligned float32 (an ONNX raw_data left in
+    // the file, a quantized tensor) each is a converted copy as large as the weights.
+    for (std::size_t v = 0; v < plan->constants.size(); ++v)
+      if (!plan->read[v]) plan->constants[v].reset();
     return plan;
   }
 };

@@ -218,6 +218,7 @@ class CpuBuilder final : public exec::NodeBuilder {
     if (!e && n.op == "Conv") {
       if (EpilogueKernel f = conv_with_epilogue(ctx)) {
         Step st{i, n.inputs, n.outputs, f(Epilogue{}), false, f};
+        if (ctx.read_at_prepare_only) st.unread = *ctx.read_at_prepare_only;
         push(std::move(st));
         return;
       }

@@ -8,6 +8,7 @@
 #include <bit>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
 #include "nnbridge/error.h"
@@ -115,5 +116,25 @@ TEST_CASE("cpu sgemm_indirect: empty products and planes closer than np are refu
     if (field == 2) b.np = 0;
     if (field == 3) b.ldy = 0;
     CHECK_THROWS_AS(sgemm_indirect(b), nnbridge::Error);
+  }
+}
+
+TEST_CASE("cpu pack_indirect_weights: strips of 16 channels, zeros past m, from float32 bytes at any alignment") {
+  // indirect.h: strip s is [k][16], channel o at lane o % 16 of strip o / 16, 0 past m. The bytes
+  // form reads W where it lies (an ONNX raw_data left in its file starts at any byte).
+  const int64_t m = 20, k = 7;
+  const std::vector<float> w = numbers(static_cast<std::size_t>(m * k), 11);
+  for (std::size_t shift = 0; shift < 4; ++shift) {
+    CAPTURE(shift);
+    std::vector<std::byte> bytes(w.size() * sizeof(float) + 4);
+    std::memcpy(bytes.data() + shift, w.data(), w.size() * sizeof(float));
+    const IndirectWeights p = pack_indirect_weights(bytes.data() + shift, m, k);
+    for (int64_t s = 0; s < 2; ++s)
+      for (int64_t j = 0; j < k; ++j)
+        for (int64_t l = 0; l < 16; ++l) {
+          const int64_t o = s * 16 + l;
+          const float expect = o < m ? w[static_cast<std::size_t>(o * k + j)] : 0.0f;
+          REQUIRE(same(p.panels()[(s * k + j) * 16 + l], expect));
+        }
   }
 }

@@ -16,9 +16,12 @@
 #include <thread>
 
 #include "kernel.h"
+#include "kernels/conv.h"
 #include "memory_plan.h"
 #include "nnbridge/cpu_ref.h"
 #include "nnbridge/error.h"
+#include "nnbridge/exec/convert.h"
+#include "sgemm/indirect.h"
 
 using namespace nnbridge;
 
@@ -155,6 +158,26 @@ TEST_CASE("cpu parallel: NHWC convolution by im2col, and 1x1 convolutions read i
   // 3x3 on 7x7 pixels (49 positions, 128 channels): channel blocks, each building its own patches.
   SUBCASE("3x3 on a small image, NCHW, channel blocks") { conv_case({24, 128, 7, 7, 3, 1, 1, {1, 1, 1, 1}, false}); }
   SUBCASE("3x3 stride 2 on a small image, NHWC, channel blocks") { conv_case({96, 160, 9, 9, 3, 2, 1, {1, 1, 1, 1}, true}); }
+}
+
+TEST_CASE("cpu plan: float32 weights at an odd address (an ONNX raw_data left in its file) are packed where they lie") {
+  // W as a view one byte into its buffer, as the ONNX reader leaves raw_data: the values are
+  // still the convolution's, and where the product packs W into channel strips (indirect.h) it
+  // reads the bytes themselves, converting no float32 copy of them (FloatConstant's count).
+  const ConvCase t{64, 64, 14, 14, 3, 1, 1, {1, 1, 1, 1}, false};
+  ConvSetup s = conv_setup(t);
+  Value& w = s.g.values[s.g.nodes[0].inputs[1]];
+  auto bytes = std::make_shared<std::vector<std::byte>>(w.constant->size() + 1);
+  std::memcpy(bytes->data() + 1, w.constant->data(), w.constant->size());
+  w.constant = Buffer::view(bytes, std::span<const std::byte>(bytes->data() + 1, w.constant->size()));
+  const std::size_t before = exec::FloatConstant::converted_elements();
+  check_threads(s.g, s.x, s.expect);
+  cpu_ref::ConvGeom g{1, t.c, t.h, t.w, t.m, t.h, t.w, 3, 3, 1, 1, 1, 1, 1, 1, 1, false, "OIHW", cpu_ref::WLayout::OIHW, {t.m, t.c, 3, 3}};
+  if (!cpu_ref::indirect_available() || !cpu_ref::indirect_pays(g)) {
+    MESSAGE("skipped the copy count: the channel-strip product does not run here");
+    return;
+  }
+  CHECK(exec::FloatConstant::converted_elements() == before);
 }
 
 TEST_CASE("cpu parallel: im2col of strided, dilated and padded windows, taps wholly in the padding") {

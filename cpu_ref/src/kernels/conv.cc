@@ -181,10 +181,18 @@ EpilogueKernel make_conv(const KernelContext& ctx) {
   // Only the strips are kept then (the run reads no other form of W).
   std::shared_ptr<const IndirectWeights> panels;
   if (ctx.constants[1] && indirect_available() && indirect_pays(g)) {
+    // Float32 bytes that are not aligned (ONNX raw_data left in the file) are packed as they
+    // are, without the aligned float32 copy that data() would make first.
+    const exec::FloatConstant& wc = *ctx.constants[1];
+    const bool as_stored = !wprep && wc.stored() && wc.stored_type()->dtype == DataType::Float32;
     panels = std::make_shared<const IndirectWeights>(
-        pack_indirect_weights(wprep ? wprep->data() : ctx.constants[1]->data(), g.m, K));
+        as_stored ? pack_indirect_weights(wc.stored()->data(), g.m, K)
+                  : pack_indirect_weights(wprep ? wprep->data() : wc.data(), g.m, K));
     wprep.reset();
   }
+  // The run reads W itself only where it is used as it is (no strips, no repacked copy): the
+  // plan then keeps no float32 form of it (NodeContext::prepared_only).
+  if (panels || wprep) ctx.prepared_only(1);
 
   return [g, repack, wprep, pack, has_bias, bscale, blocks, panels](const Epilogue& ep) -> Kernel {
     return [g, repack, wprep, pack, has_bias, bscale, blocks, panels, ep](std::span<const float* const> in, std::span<float* const> out) {

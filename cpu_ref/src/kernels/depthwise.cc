@@ -85,6 +85,7 @@ void nchw_padded_planes(const ConvGeom& g, const simd::Kernels& k, const PaddedP
 Kernel make_depthwise_padded(const KernelContext& ctx, const ConvGeom& g, float pad_value, PlaneFinish finish) {
   if (g.nhwc || g.sw > 2 || !ctx.constants[1]) return nullptr;
   auto wprep = std::make_shared<const std::vector<float>>(depthwise_weights(g, ctx.constants[1]->data()));
+  ctx.prepared_only(1);  // the run reads wprep, not W
   const int64_t macs = g.n * g.c * g.kh * g.kw * g.oh * g.ow;
   const int threads = macs < (int64_t{1} << 18) ? 1 : ctx.threads;
   const auto* k = &simd::kernels();
@@ -98,7 +99,10 @@ Kernel make_depthwise_padded(const KernelContext& ctx, const ConvGeom& g, float 
 
 EpilogueKernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool has_bias, std::vector<float> bscale) {
   std::shared_ptr<const std::vector<float>> wprep;
-  if (ctx.constants[1]) wprep = std::make_shared<const std::vector<float>>(depthwise_weights(g, ctx.constants[1]->data()));
+  if (ctx.constants[1]) {
+    wprep = std::make_shared<const std::vector<float>>(depthwise_weights(g, ctx.constants[1]->data()));
+    ctx.prepared_only(1);  // the run reads wprep, not W
+  }
   const int64_t macs = g.n * g.c * g.kh * g.kw * g.oh * g.ow;
   const int threads = macs < (int64_t{1} << 18) ? 1 : ctx.threads;
   const auto* k = &simd::kernels();

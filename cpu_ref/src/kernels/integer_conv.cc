@@ -237,6 +237,7 @@ Kernel depthwise_padded(const KernelContext& ctx, const ConvGeom& cv, const Inte
   KernelContext dctx = ctx;
   const exec::FloatConstant wconst(w_shifted);
   dctx.constants = {nullptr, &wconst};
+  dctx.read_at_prepare_only = nullptr;  // its slots are not this node's (ctx.prepared_only(a.w) says what is read)
   const bool f32_sums = requantize.a.qlinear && igemm_available();
   return make_depthwise_padded(dctx, cv, xz, [requantize, correction, f32_sums](std::span<const float* const> in, int64_t c, float* y, int64_t count) {
     const double corr = (*correction)[static_cast<std::size_t>(c)];
@@ -316,6 +317,7 @@ Kernel make_integer_conv_fast(const KernelContext& ctx, const Conv3dGeom& g, con
     KernelContext dctx = ctx;
     const exec::FloatConstant wconst(wprep ? *wprep : std::vector<float>{});
     dctx.constants = {nullptr, wprep ? &wconst : nullptr};
+    dctx.read_at_prepare_only = nullptr;  // its slots are not this node's
     const Kernel sums = make_depthwise(dctx, cv, false, {})(Epilogue{});
     const int threads = ctx.threads;
     return [=](std::span<const float* const> in, std::span<float* const> out) {

@@ -3,6 +3,7 @@
 #include "indirect.h"
 
 #include <algorithm>
+#include <cstring>
 #include <cstdlib>
 #include <new>
 #if defined(__linux__)
@@ -31,6 +32,10 @@ void IndirectWeights::Free::operator()(float* p) const { std::free(p); }
 // (Linux, where they are enabled for madvise): resnet18's 45 MB of strips otherwise cost 11,000
 // page faults at prepare, most of its time there, and as many TLB entries at run time.
 IndirectWeights pack_indirect_weights(const float* w, int64_t m, int64_t k) {
+  return pack_indirect_weights(reinterpret_cast<const std::byte*>(w), m, k);
+}
+
+IndirectWeights pack_indirect_weights(const std::byte* w, int64_t m, int64_t k) {
   const int64_t strips = (m + kIndirectStrip - 1) / kIndirectStrip;
   const std::size_t bytes = static_cast<std::size_t>(strips * k * kIndirectStrip) * sizeof(float);
   const std::size_t align = bytes >= kHuge ? kHuge : 64;
@@ -45,7 +50,7 @@ IndirectWeights pack_indirect_weights(const float* w, int64_t m, int64_t k) {
   for (int64_t s = 0; s < strips; ++s) {
     const int64_t o0 = s * kIndirectStrip, lanes = std::min(kIndirectStrip, m - o0);
     for (int64_t j = 0; j < k; ++j, dst += kIndirectStrip) {
-      for (int64_t l = 0; l < lanes; ++l) dst[l] = w[(o0 + l) * k + j];
+      for (int64_t l = 0; l < lanes; ++l) std::memcpy(dst + l, w + ((o0 + l) * k + j) * sizeof(float), sizeof(float));
       for (int64_t l = lanes; l < kIndirectStrip; ++l) dst[l] = 0.0f;
     }
   }

@@ -7,6 +7,7 @@
 // multiples of 16, and no position is computed that is not an output.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <memory>
 
@@ -56,6 +57,9 @@ struct IndirectWeights {
   const float* panels() const { return storage.get(); }
 };
 IndirectWeights pack_indirect_weights(const float* w, int64_t m, int64_t k);
+/// The same from W's little-endian float32 bytes at any alignment (a constant left in its file,
+/// not converted to an aligned float32 copy first).
+IndirectWeights pack_indirect_weights(const std::byte* w, int64_t m, int64_t k);
 
 /// Whether sgemm_indirect() runs here: the AVX-512 build of sgemm is chosen (sgemm_b_rows_available()).
 bool indirect_available();

@@ -10,8 +10,10 @@ torch.onnx.export (opset 13, batch 1, 3x224x224) and one random input (seed 1), 
 on the same ONNX file and input, each engine in its own child process (so that one engine's
 idle threads never compete with another's):
 
-- nnbridge: `nnbridge.prepare(graph, "cpu", threads=T)` once, then `Plan.run` (the Python
-  module of BUILD_DIR/python; inputs are read in place);
+- nnbridge: `nnbridge.load` and `nnbridge.prepare(graph, "cpu", threads=T)` once, then
+  `Plan.run` (the Python module of BUILD_DIR/python; inputs are read in place). The load leaves
+  the weights in the file, so the first prepare pages them in: "load + prepare" is what
+  compares with ONNX Runtime's session creation (which reads the file);
 - ONNX Runtime: npm `onnxruntime-node` (bench/node_modules, installed with
   `npm install --ignore-scripts onnxruntime-node` in bench/) driven by bench/zoo_ort.js:
   intra-op threads T, inter-op 1, sequential, default graph optimizations;
@@ -91,8 +93,10 @@ def child(args):
     if engine.startswith("nnbridge"):
         sys.path.insert(0, args.pydir)
         import nnbridge
+        t_load = time.perf_counter()
         graph = nnbridge.load(os.path.join(folder, name + ".onnx"))
         t0 = time.perf_counter()
+        load_ms = (t0 - t_load) * 1e3
         plan = nnbridge.prepare(graph, "cpu", threads=threads)
         prepare_ms = (time.perf_counter() - t0) * 1e3
         feeds = {plan.inputs[0][0]: x}
@@ -100,6 +104,7 @@ def child(args):
         y = plan.run(feeds)[out_name]
         times = time_loop(lambda: plan.run(feeds), args.seconds, args.min_runs)
     else:
+        load_ms = 0.0  # in prepare_ms: the module is built and its weights loaded together
         import torch
         import torchvision
         torch.set_num_threads(threads)
@@ -114,7 +119,7 @@ def child(args):
             y = model(xt).numpy()
             times = time_loop(lambda: model(xt), args.seconds, args.min_runs)
     np.save(out_path, np.asarray(y))
-    print(json.dumps({"prepare_ms": prepare_ms, "times_ms": times}))
+    print(json.dumps({"load_ms": load_ms, "prepare_ms": prepare_ms, "times_ms": times}))
 
 
 def pinned_cpus(args, threads):
@@ -232,9 +237,10 @@ def main():
                         continue  # the torchvision module is the float model
                     pd = args.baseline if e == "nnbridge-baseline" else pydir
                     res = spawn_rss(engine_cmd(e, args, name, t, pd), pinned_cpus(args, t))
-                    acc = results.setdefault((name, t, e), {"times_ms": [], "prepare_ms": [], "rss_mib": 0.0, "round_ms": []})
+                    acc = results.setdefault((name, t, e), {"times_ms": [], "load_ms": [], "prepare_ms": [], "rss_mib": 0.0, "round_ms": []})
                     acc["times_ms"] += res["times_ms"]
                     acc["round_ms"].append(statistics.median(res["times_ms"]))
+                    acc["load_ms"].append(res.get("load_ms", 0.0))
                     acc["prepare_ms"].append(res["prepare_ms"])
                     acc["rss_mib"] = max(acc["rss_mib"], res["rss_mib"])
                     print("round %d %s %d thread(s) %s: %.2f ms" % (r + 1, name, t, e, statistics.median(res["times_ms"])),
@@ -311,9 +317,9 @@ def report(args, models, threads, engines, results):
                 print("nnbridge / ORT, %d thread(s), QLinearConv models: median %.2fx, worst %.2fx (target <= 1.5x)"
                       % (t, statistics.median(ql), max(ql)))
     # prepare, memory and agreement
-    print("\n| model | threads | nnbridge prepare | prepare / inference | ORT session create | peak RSS nnbridge / ORT "
-          "| max diff nnbridge vs ORT | max diff PyTorch vs ORT |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("\n| model | threads | nnbridge prepare | prepare / inference | nnbridge load + prepare | ORT session create "
+          "| peak RSS nnbridge / ORT | max diff nnbridge vs ORT | max diff PyTorch vs ORT |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for m in models:
         for t in threads:
             nb, ort = results.get((m, t, "nnbridge")), results.get((m, t, "ort"))
@@ -321,6 +327,8 @@ def report(args, models, threads, engines, results):
                 continue
             prep = statistics.median(nb["prepare_ms"])
             row = [m, str(t), "%.1f ms" % prep, "%.0f%%" % (100 * prep / med(m, t, "nnbridge"))]
+            row.append("%.1f ms" % statistics.median(a + b for a, b in zip(nb.get("load_ms", []), nb["prepare_ms"]))
+                       if nb.get("load_ms") else "-")
             row.append("%.1f ms" % statistics.median(ort["prepare_ms"]) if ort else "-")
             row.append("%.0f / %.0f MiB" % (nb["rss_mib"], ort["rss_mib"]) if ort else "%.0f MiB" % nb["rss_mib"])
             ref_path = os.path.join(args.dir, "%s.ort.%d.f32" % (m, t))

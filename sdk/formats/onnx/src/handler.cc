@@ -1,5 +1,6 @@
 #include "internal.h"
 #include "nnbridge/formats/onnx.h"
+#include "slim.h"
 
 namespace nnbridge::formats::onnx {
 
@@ -15,16 +16,6 @@ int wire_type_of(uint64_t field) {
   }
 }
 
-bool varint(const uint8_t*& p, const uint8_t* end, uint64_t& v) {
-  v = 0;
-  for (int shift = 0; shift < 64 && p < end; shift += 7) {
-    const uint8_t b = *p++;
-    v |= uint64_t(b & 0x7F) << shift;
-    if (!(b & 0x80)) return true;
-  }
-  return false;
-}
-
 // Protobuf carries no magic number: the bytes are ONNX when every top-level field is one of
 // ModelProto's with its wire type, lengths stay inside the file, and ir_version (1..100) and a
 // graph are present. The walk skips field contents, so it costs one step per top-level field.
@@ -35,11 +26,11 @@ bool sniff(std::span<const std::byte> bytes) {
   for (int fields = 0; p < end; ++fields) {
     if (fields > 100000) return ir && graph;
     uint64_t tag = 0;
-    if (!varint(p, end, tag)) return false;
+    if (!read_varint(p, end, tag)) return false;
     const int wt = wire_type_of(tag >> 3);
     if (wt < 0 || int(tag & 7) != wt) return false;
     uint64_t v = 0;
-    if (!varint(p, end, v)) return false;
+    if (!read_varint(p, end, v)) return false;
     if (wt == 2) {
       if (v > uint64_t(end - p)) return false;
       p += v;

@@ -16,16 +16,6 @@ constexpr uint64_t kName = 8;         // TensorProto.name
 constexpr uint64_t kRawData = 9;      // TensorProto.raw_data
 constexpr int kLengthDelimited = 2;
 
-bool read_varint(const uint8_t*& p, const uint8_t* end, uint64_t& v) {
-  v = 0;
-  for (int shift = 0; shift < 64 && p < end; shift += 7) {
-    const uint8_t b = *p++;
-    v |= uint64_t(b & 0x7f) << shift;
-    if (!(b & 0x80)) return true;
-  }
-  return false;
-}
-
 void put_varint(std::string& out, uint64_t v) {
   for (; v >= 0x80; v >>= 7) out.push_back(static_cast<char>(v | 0x80));
   out.push_back(static_cast<char>(v));
@@ -81,29 +71,26 @@ class Walk {
   explicit Walk(std::size_t threshold) : threshold_(threshold) {}
 
   bool model(const uint8_t* p, const uint8_t* end, std::string& out) {
-    for (Field f; p < end;) {
-      if (!next_field(p, end, f)) return false;
-      if (f.number == kGraph && f.wire == kLengthDelimited) {
-        std::string g;
-        if (!graph(f.payload, f.end, g)) return false;
-        put_message(out, kGraph, g);
-      } else {
-        append(out, f.begin, f.end);
-      }
-    }
-    return true;
+    return rewrite(p, end, out, kGraph, [this](const uint8_t* b, const uint8_t* e, std::string& o) { return graph(b, e, o); });
   }
 
   std::unordered_map<std::string, std::span<const std::byte>> raw_data;
 
  private:
   bool graph(const uint8_t* p, const uint8_t* end, std::string& out) {
+    return rewrite(p, end, out, kInitializer, [this](const uint8_t* b, const uint8_t* e, std::string& o) { return tensor(b, e, o); });
+  }
+
+  // The fields of one message copied to `out`, each length-delimited field `number` rewritten by
+  // `inner` (protobuf merges a message field given twice: each is rewritten alone).
+  template <class Inner>
+  static bool rewrite(const uint8_t* p, const uint8_t* end, std::string& out, uint64_t number, Inner inner) {
     for (Field f; p < end;) {
       if (!next_field(p, end, f)) return false;
-      if (f.number == kInitializer && f.wire == kLengthDelimited) {
-        std::string t;
-        if (!tensor(f.payload, f.end, t)) return false;
-        put_message(out, kInitializer, t);
+      if (f.number == number && f.wire == kLengthDelimited) {
+        std::string sub;
+        if (!inner(f.payload, f.end, sub)) return false;
+        put_message(out, number, sub);
       } else {
         append(out, f.begin, f.end);
       }
@@ -143,6 +130,16 @@ class Walk {
 };
 
 }  // namespace
+
+bool read_varint(const uint8_t*& p, const uint8_t* end, uint64_t& v) {
+  v = 0;
+  for (int shift = 0; shift < 64 && p < end; shift += 7) {
+    const uint8_t b = *p++;
+    v |= uint64_t(b & 0x7f) << shift;
+    if (!(b & 0x80)) return true;
+  }
+  return false;
+}
 
 std::optional<SlimModel> slim_model(std::span<const std::byte> file, std::size_t threshold) {
   const auto* p = reinterpret_cast<const uint8_t*>(file.data());

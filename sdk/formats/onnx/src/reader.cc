@@ -50,7 +50,7 @@ Attr as_bytes(const std::string& s) { return Attr(Bytes{std::vector<uint8_t>(s.b
 
 class Reader {
  public:
-  Reader(const Source& src, const LoadOptions& o) : src_(src), opt_(o) {
+  Reader(const Source& src, const LoadOptions& o) : src_(src) {
     max_size_ = option(o, "onnx.max_size", INT_MAX, INT_MAX);
     max_nodes_ = option(o, "onnx.max_nodes", 10'000'000, UINT32_MAX);
     max_tensors_ = option(o, "onnx.max_tensors", 10'000'000, UINT32_MAX);
@@ -363,7 +363,6 @@ class Reader {
   }
 
   const Source& src_;
-  const LoadOptions& opt_;
   uint64_t max_size_, max_nodes_, max_tensors_;
   ExternalData ext_;
   // The graph's initializers whose raw_data slim_model left in the file, by name.

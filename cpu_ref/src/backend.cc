@@ -527,8 +527,12 @@ class CpuBackend final : public Backend {
     // The float32 forms of constants no step reads at run (weights packed, operands taken at
     // prepare) are not kept: where the bytes were not aligned float32 (an ONNX raw_data left in
     // the file, a quantized tensor) each is a converted copy as large as the weights.
-    for (std::size_t v = 0; v < plan->constants.size(); ++v)
+    // Those a step reads are converted now, not on the first run (weights read in place at run,
+    // as the 1 x 1 products' W, but at an odd address in the file).
+    for (std::size_t v = 0; v < plan->constants.size(); ++v) {
       if (!plan->read[v]) plan->constants[v].reset();
+      else if (plan->constants[v]) plan->constants[v]->data();
+    }
     return plan;
   }
 };

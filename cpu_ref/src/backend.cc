@@ -217,9 +217,7 @@ class CpuBuilder final : public exec::NodeBuilder {
     if (!e && n.op == "DequantizeLinear" && fold_quantized_chain(work, i, ctx)) return;
     if (!e && n.op == "Conv") {
       if (EpilogueKernel f = conv_with_epilogue(ctx)) {
-        Step st{i, n.inputs, n.outputs, f(Epilogue{}), false, f};
-        if (ctx.read_at_prepare_only) st.unread = *ctx.read_at_prepare_only;
-        push(std::move(st));
+        push(Step{i, n.inputs, n.outputs, f(Epilogue{}), false, f}, ctx);
         return;
       }
     }
@@ -227,17 +225,15 @@ class CpuBuilder final : public exec::NodeBuilder {
       RangedKernel rk = qlinear_conv_ranged(ctx);
       Step st{i, n.inputs, n.outputs, std::move(rk.kernel), !writes_every_output(n, ctx), nullptr};
       st.round_outputs = !results_exact(n, ctx);
-      if (ctx.read_at_prepare_only) st.unread = *ctx.read_at_prepare_only;
       st.range = std::move(rk.range);
-      push(std::move(st));
+      push(std::move(st), ctx);
       return;
     }
     Step st{i, n.inputs, n.outputs, e ? make_custom_kernel(e, ctx, label) : kernels().at(n.op)(ctx), e || !writes_every_output(n, ctx), nullptr};
     st.round_outputs = e || !results_exact(n, ctx);
     if (!e && n.op == "Concat") st.concat_at = concat_blocks(ctx);
     st.reshape = !e && (n.op == "Reshape" || n.op == "Flatten" || n.op == "Squeeze" || n.op == "Unsqueeze");
-    if (ctx.read_at_prepare_only) st.unread = *ctx.read_at_prepare_only;
-    push(std::move(st));
+    push(std::move(st), ctx);
   }
   // A fold (exec/prepare.h): the built-in kernel, made and run once; custom kernels are not folded.
   bool evaluate(const Graph& work, std::size_t i, const exec::NodeContext& ctx, std::span<const float* const> in,
@@ -382,6 +378,12 @@ class CpuBuilder final : public exec::NodeBuilder {
     }
     for (ValueId v : g_.outputs)
       if (v < uses_.size()) ++uses_[v];
+  }
+  // Appends the step of a node whose inputs are the step's, with those its kernel took in at
+  // prepare (ctx.prepared_only).
+  void push(Step st, const exec::NodeContext& ctx) {
+    if (ctx.read_at_prepare_only) st.unread = *ctx.read_at_prepare_only;
+    push(std::move(st));
   }
   void push(Step st) {
     for (ValueId v : st.inputs)

@@ -1,6 +1,9 @@
 #include "internal.h"
 #include "nnbridge/formats/onnx.h"
-#include "slim.h"
+
+#include <climits>
+
+#include <google/protobuf/io/coded_stream.h>
 
 namespace nnbridge::formats::onnx {
 
@@ -19,22 +22,22 @@ int wire_type_of(uint64_t field) {
 // Protobuf carries no magic number: the bytes are ONNX when every top-level field is one of
 // ModelProto's with its wire type, lengths stay inside the file, and ir_version (1..100) and a
 // graph are present. The walk skips field contents, so it costs one step per top-level field.
+// Past 2 GiB (protobuf's limit, which the reader then names) the first 2 GiB are looked at.
 bool sniff(std::span<const std::byte> bytes) {
-  const auto* p = reinterpret_cast<const uint8_t*>(bytes.data());
-  const auto* end = p + bytes.size();
+  const bool cut = bytes.size() > std::size_t(INT_MAX);
+  if (cut) bytes = bytes.first(INT_MAX);
+  google::protobuf::io::CodedInputStream in(reinterpret_cast<const uint8_t*>(bytes.data()), int(bytes.size()));
   bool ir = false, graph = false;
-  for (int fields = 0; p < end; ++fields) {
+  for (int fields = 0; in.CurrentPosition() < int(bytes.size()); ++fields) {
     if (fields > 100000) return ir && graph;
-    uint64_t tag = 0;
-    if (!read_varint(p, end, tag)) return false;
+    const uint32_t tag = in.ReadTagNoLastTag();
     const int wt = wire_type_of(tag >> 3);
-    if (wt < 0 || int(tag & 7) != wt) return false;
+    if (tag == 0 || wt < 0 || int(tag & 7) != wt) return false;
     uint64_t v = 0;
-    if (!read_varint(p, end, v)) return false;
+    if (!in.ReadVarint64(&v)) return false;
     if (wt == 2) {
-      if (v > uint64_t(end - p)) return false;
-      p += v;
       graph = graph || (tag >> 3) == 7;
+      if (v > uint64_t(INT_MAX) || !in.Skip(int(v))) return cut && ir && graph;  // ends past the cut, or outside the file
     } else if ((tag >> 3) == 1) {
       if (v < 1 || v > 100) return false;
       ir = true;

@@ -1,14 +1,21 @@
-// slim_model (slim.h): the protobuf wire format (protobuf's encoding guide: a field is a varint
-// tag, number << 3 | wire type, then a varint (0), 8 bytes (1), a varint length and that many
-// bytes (2) or 4 bytes (5); groups (3, 4) are not in onnx.proto).
+// slim_model (slim.h): the protobuf wire format read with protobuf's own CodedInputStream (a
+// field is a tag, number << 3 | wire type, then a varint (0), 8 bytes (1), a length and that many
+// bytes (2) or 4 bytes (5); groups (3, 4) are not in onnx.proto), written with CodedOutputStream's
+// varints.
 #include "slim.h"
 
+#include <climits>
 #include <cstdint>
 #include <unordered_set>
+
+#include <google/protobuf/io/coded_stream.h>
 
 namespace nnbridge::formats::onnx {
 
 namespace {
+
+using google::protobuf::io::CodedInputStream;
+using google::protobuf::io::CodedOutputStream;
 
 constexpr uint64_t kGraph = 7;        // ModelProto.graph
 constexpr uint64_t kInitializer = 5;  // GraphProto.initializer
@@ -17,46 +24,58 @@ constexpr uint64_t kRawData = 9;      // TensorProto.raw_data
 constexpr int kLengthDelimited = 2;
 
 void put_varint(std::string& out, uint64_t v) {
-  for (; v >= 0x80; v >>= 7) out.push_back(static_cast<char>(v | 0x80));
-  out.push_back(static_cast<char>(v));
+  uint8_t buf[10];
+  const uint8_t* end = CodedOutputStream::WriteVarint64ToArray(v, buf);
+  out.append(reinterpret_cast<const char*>(buf), std::size_t(end - buf));
 }
 
-// One field at p: [begin, end) all of it, [payload, end) a length-delimited field's bytes.
+// One field: [begin, end) all of it, [payload, end) a length-delimited field's bytes.
 struct Field {
   uint64_t number = 0;
   int wire = 0;
   const uint8_t *begin = nullptr, *payload = nullptr, *end = nullptr;
 };
 
-bool next_field(const uint8_t*& p, const uint8_t* end, Field& f) {
-  f.begin = p;
-  uint64_t tag = 0, n = 0;
-  if (!read_varint(p, end, tag) || (tag >> 3) == 0) return false;
-  f.number = tag >> 3;
-  f.wire = static_cast<int>(tag & 7);
-  switch (f.wire) {
-    case 0:
-      if (!read_varint(p, end, n)) return false;
-      break;
-    case 1:
-      if (end - p < 8) return false;
-      p += 8;
-      break;
-    case 5:
-      if (end - p < 4) return false;
-      p += 4;
-      break;
-    case kLengthDelimited:
-      if (!read_varint(p, end, n) || n > uint64_t(end - p)) return false;
-      f.payload = p;
-      p += n;
-      break;
-    default:
-      return false;
+// The fields of the message [p, end), one at a time.
+class Fields {
+ public:
+  Fields(const uint8_t* p, const uint8_t* end) : base_(p), size_(int(end - p)), in_(p, int(end - p)) {}
+  bool done() const { return in_.CurrentPosition() >= size_; }
+  bool next(Field& f) {
+    f.begin = base_ + in_.CurrentPosition();
+    const uint32_t tag = in_.ReadTagNoLastTag();
+    if (tag == 0) return false;
+    f.number = tag >> 3;
+    f.wire = static_cast<int>(tag & 7);
+    uint64_t v = 0;
+    uint32_t n = 0;
+    switch (f.wire) {
+      case 0:
+        if (!in_.ReadVarint64(&v)) return false;
+        break;
+      case 1:
+        if (!in_.Skip(8)) return false;
+        break;
+      case 5:
+        if (!in_.Skip(4)) return false;
+        break;
+      case kLengthDelimited:
+        if (!in_.ReadVarint32(&n) || n > uint32_t(INT_MAX)) return false;
+        f.payload = base_ + in_.CurrentPosition();
+        if (!in_.Skip(int(n))) return false;
+        break;
+      default:
+        return false;
+    }
+    f.end = base_ + in_.CurrentPosition();
+    return true;
   }
-  f.end = p;
-  return true;
-}
+
+ private:
+  const uint8_t* base_;
+  int size_;
+  CodedInputStream in_;
+};
 
 void append(std::string& out, const uint8_t* b, const uint8_t* e) { out.append(reinterpret_cast<const char*>(b), std::size_t(e - b)); }
 
@@ -85,8 +104,9 @@ class Walk {
   // `inner` (protobuf merges a message field given twice: each is rewritten alone).
   template <class Inner>
   static bool rewrite(const uint8_t* p, const uint8_t* end, std::string& out, uint64_t number, Inner inner) {
-    for (Field f; p < end;) {
-      if (!next_field(p, end, f)) return false;
+    Fields fields(p, end);
+    for (Field f; !fields.done();) {
+      if (!fields.next(f)) return false;
       if (f.number == number && f.wire == kLengthDelimited) {
         std::string sub;
         if (!inner(f.payload, f.end, sub)) return false;
@@ -102,8 +122,9 @@ class Walk {
     std::string name;
     std::span<const std::byte> large;  // the last raw_data, when it is over the threshold
     bool has_large = false;
-    for (Field f; p < end;) {
-      if (!next_field(p, end, f)) return false;
+    Fields fields(p, end);
+    for (Field f; !fields.done();) {
+      if (!fields.next(f)) return false;
       if (f.number == kRawData && f.wire == kLengthDelimited && std::size_t(f.end - f.payload) > threshold_) {
         put_varint(out, kRawData << 3 | kLengthDelimited);
         put_varint(out, 1);
@@ -130,16 +151,6 @@ class Walk {
 };
 
 }  // namespace
-
-bool read_varint(const uint8_t*& p, const uint8_t* end, uint64_t& v) {
-  v = 0;
-  for (int shift = 0; shift < 64 && p < end; shift += 7) {
-    const uint8_t b = *p++;
-    v |= uint64_t(b & 0x7f) << shift;
-    if (!(b & 0x80)) return true;
-  }
-  return false;
-}
 
 std::optional<SlimModel> slim_model(std::span<const std::byte> file, std::size_t threshold) {
   const auto* p = reinterpret_cast<const uint8_t*>(file.data());

@@ -1,10 +1,8 @@
 // An ONNX file's initializer data left where it is in the file: protobuf's parse copies every
 // `bytes` field into a std::string, so parsing a model as it is copies all its weights once.
-// Also the protobuf varint the content sniffing reads (handler.cc).
 #pragma once
 
 #include <cstddef>
-#include <cstdint>
 #include <optional>
 #include <span>
 #include <string>
@@ -38,9 +36,5 @@ struct SlimModel {
 /// a replaced one none. O(fields of ModelProto, GraphProto and the initializers):
 /// the data itself is skipped, not read.
 std::optional<SlimModel> slim_model(std::span<const std::byte> file, std::size_t threshold);
-
-/// Reads a protobuf varint at p (at most 10 bytes, not past end) and moves p past it; false when
-/// it does not end before `end`.
-bool read_varint(const uint8_t*& p, const uint8_t* end, uint64_t& v);
 
 }  // namespace nnbridge::formats::onnx

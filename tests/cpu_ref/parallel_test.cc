@@ -1,7 +1,8 @@
 // The CPU backend's threaded and vectorized paths against direct sums written from the ONNX
-// definitions (Conv-11, Gemm-13, MatMul), on 1 and 3 threads: NHWC im2col, 1x1 convolutions
+// definitions (Conv-11, Gemm-13, MatMul), on 1, 2 and 3 threads: NHWC im2col, 1x1 convolutions
 // read in place, depthwise convolutions (NHWC and NCHW, strides, asymmetric padding), row- and
-// column-split GEMMs, batched MatMul; a Relu or Clip folded into the Conv before it. Then the memory plan: tensors alive at the same time never
+// column-split GEMMs, batched MatMul; a Relu or Clip folded into the Conv before it; planes split
+// into bands of rows. Then the memory plan: tensors alive at the same time never
 // share memory, and one plan runs many times, also from several threads at once.
 #include <doctest/doctest.h>
 
@@ -58,7 +59,7 @@ Graph one_node(const std::string& op, TensorType x, std::vector<std::pair<Tensor
 // Runs `g` on 1 and 3 threads and compares "y" with `expect`.
 void check_threads(const Graph& g, const std::vector<float>& x, const std::vector<double>& expect) {
   cpu_ref::register_backend();
-  for (int threads : {1, 3}) {
+  for (int threads : {1, 2, 3}) {
     CAPTURE(threads);
     BackendOptions opt;
     opt.threads = threads;
@@ -209,6 +210,33 @@ TEST_CASE("cpu parallel: depthwise convolution, NHWC and NCHW, strides 1 and 2, 
   SUBCASE("NCHW stride 2") { conv_case({24, 24, 41, 41, 5, 2, 24, {2, 1, 2, 2}, false}); }
 }
 
+TEST_CASE("cpu parallel: depthwise NCHW on planes tall enough to split into bands of rows") {
+  // From 14 output rows per thread the planes are split by rows (padded_plane.h plane_bands): each
+  // band copies the input rows its windows read. The values are the direct sums, and the bits
+  // those of one thread (every output is the same taps in the same order, whichever band has it).
+  const std::vector<ConvCase> cases = {
+      {24, 24, 90, 20, 3, 1, 24, {1, 1, 1, 1}, false},      // stride 1
+      {24, 24, 181, 41, 5, 2, 24, {2, 1, 2, 2}, false},     // stride 2, 5 x 5
+      {24, 24, 100, 17, 3, 1, 24, {4, 2, 3, 2}, false, 2},  // dilation 2, pads past the kernel
+      {24, 24, 96, 19, 3, 2, 24, {0, 1, 1, 0}, false},      // no top padding, bottom only
+  };
+  for (const ConvCase& t : cases) {
+    CAPTURE(t.h);
+    const ConvSetup s = conv_setup(t);
+    check_threads(s.g, s.x, s.expect);
+    std::vector<std::vector<float>> ys;
+    for (int threads : {1, 2, 3}) {
+      BackendOptions opt;
+      opt.threads = threads;
+      auto out = find_backend("cpu")->prepare(s.g, opt)->run({{"x", HostTensor::from_values<float>(s.g.values[s.g.inputs[0]].type, s.x)}});
+      const auto y = out.at("y").values<float>();
+      ys.emplace_back(y.begin(), y.end());
+    }
+    CHECK(std::memcmp(ys[0].data(), ys[1].data(), ys[0].size() * sizeof(float)) == 0);
+    CHECK(std::memcmp(ys[0].data(), ys[2].data(), ys[0].size() * sizeof(float)) == 0);
+  }
+}
+
 namespace {
 
 // The conv setup with its output renamed "v" and read by `act` (Relu, or Clip with constant
@@ -280,6 +308,8 @@ TEST_CASE("cpu parallel: NCHW MaxPool in registers gives the bits of the tap loo
       {9, 37, 3, 2, 1, 1, 1, 1, 1, false}, {8, 8, 3, 2, 1, 0, 0, 0, 0, true},   {10, 21, 3, 1, 1, 1, 1, 1, 1, false},
       {11, 19, 3, 2, 2, 2, 1, 2, 2, false}, {6, 7, 2, 2, 1, 3, 3, 3, 3, false}, {9, 40, 3, 3, 1, 1, 1, 1, 1, false},
       {7, 75, 3, 2, 1, 1, 1, 1, 1, false}, {6, 50, 5, 1, 1, 2, 2, 2, 2, false}, {5, 64, 3, 2, 1, 0, 0, 0, 0, true},
+      // Tall enough for bands of rows on 2 and 3 threads (padded_plane.h plane_bands).
+      {100, 40, 3, 1, 1, 1, 1, 1, 1, false}, {200, 80, 3, 2, 1, 1, 0, 0, 1, true}, {120, 40, 3, 1, 2, 2, 2, 2, 2, false},
   };
   const int64_t C = 3;
   for (const bool zeros : {false, true})
@@ -323,7 +353,7 @@ TEST_CASE("cpu parallel: NCHW MaxPool in registers gives the bits of the tap loo
                         {"pads", Attr(std::vector<int64_t>{t.pt, t.pl, t.pb, t.pr})},
                         {"ceil_mode", Attr(int64_t{t.ceil ? 1 : 0})}});
     cpu_ref::register_backend();
-    for (int threads : {1, 3}) {
+    for (int threads : {1, 2, 3}) {
       BackendOptions opt;
       opt.threads = threads;
       auto out = find_backend("cpu")->prepare(g, opt)->run({{"x", HostTensor::from_values<float>(f32({1, C, t.h, t.w}), x)}});
@@ -378,6 +408,33 @@ TEST_CASE("cpu parallel: broadcast binary ops split into rows, a scalar per row 
   }
   check_threads(one_node("Sub", f32({1, C, H, W}), {{f32({1, C, 1, 1}), c}}, f32({1, C, H, W}), {}), x, e1);
   check_threads(one_node("Mul", f32({1, H, W, C}), {{f32({C}), c}}, f32({1, H, W, C}), {}), x, e2);
+}
+
+TEST_CASE("cpu parallel: an elementwise op over whole tensors is split by the rows of each plane") {
+  // [1, C, H, W] + [1, C, H, W] and [1, C, H, W] * scalar with H not a multiple of the parts:
+  // each thread takes rows H * t / parts .. of every plane (elementwise.cc). Float sums and
+  // products, which every split computes alike: compared bit for bit.
+  const int64_t C = 24, H = 77, W = 61;
+  const auto x = data(static_cast<std::size_t>(C * H * W), 13), y = data(static_cast<std::size_t>(C * H * W), 14);
+  const std::vector<float> s{1.5f};
+  std::vector<float> sum(x.size()), scaled(x.size());
+  for (std::size_t i = 0; i < x.size(); ++i) sum[i] = x[i] + y[i], scaled[i] = x[i] * 1.5f;
+  cpu_ref::register_backend();
+  for (const bool scalar : {false, true}) {
+    CAPTURE(scalar);
+    Graph g = one_node(scalar ? "Mul" : "Add", f32({1, C, H, W}), {{scalar ? f32({}) : f32({1, C, H, W}), scalar ? s : y}},
+                       f32({1, C, H, W}), {});
+    for (int threads : {1, 2, 3}) {
+      CAPTURE(threads);
+      BackendOptions opt;
+      opt.threads = threads;
+      auto out = find_backend("cpu")->prepare(g, opt)->run({{"x", HostTensor::from_values<float>(f32({1, C, H, W}), x)}});
+      const auto z = out.at("y").values<float>();
+      const auto& e = scalar ? scaled : sum;
+      REQUIRE(z.size() == e.size());
+      CHECK(std::memcmp(z.data(), e.data(), e.size() * sizeof(float)) == 0);
+    }
+  }
 }
 
 TEST_CASE("cpu parallel_for: every item runs exactly once, an item's exception reaches the caller") {

@@ -55,29 +55,52 @@ void nchw_plane(const ConvGeom& g, const simd::Kernels& k, const float* x, const
 
 // Strides 1 and 2, NCHW: each plane copied once into a buffer padded with `pad_value`, then
 // computed in whole registers (depthwise_plane); `finish(c, y, count)` runs on each plane's
-// output while it is in cache. Planes split across threads, a buffer per range (thread_scratch
-// slot 0, padded once per range: `finish` must not use that slot).
+// output (or a band's rows of it) while it is in cache. A buffer per thread (thread_scratch slot
+// 0, padded once per range: `finish` must not use that slot).
+//
+// Across threads, by planes, or by `bands` of output rows where given (band_split): each thread
+// then computes its rows of every plane. The GEMM convolutions before and after a depthwise one
+// split NCHW by output rows, so with bands each core reads the rows it wrote; split by planes, a
+// core reads half its input from the other core's cache and writes lines the other core has read,
+// which on the 2-core test machine cost more than the second core gained on mnasnet0_5.
 template <class Finish>
 void nchw_padded_planes(const ConvGeom& g, const simd::Kernels& k, const PaddedPlane& pad, const int64_t* taps,
-                        int threads, const float* x, const float* w, const float* bias, float pad_value, float* y,
-                        const Finish& finish, const Epilogue& ep = Epilogue{}) {
-  const int64_t plane_macs = std::max<int64_t>(1, g.oh * g.ow * g.kh * g.kw);
-  parallel_ranges(threads, g.n * g.c, std::max<int64_t>(1, (int64_t{1} << 16) / plane_macs), [&](int64_t p0, int64_t p1) {
-    float* buf = thread_scratch(static_cast<std::size_t>(pad.size()));
-    pad.fill_padding(buf, pad_value);  // once: each plane overwrites only its own places
-    simd::DepthwisePlane dp;
-    dp.src = buf, dp.row_stride = pad.row_stride(), dp.phase_stride = pad.phase_stride();
-    dp.oh = g.oh, dp.ow = g.ow, dp.kh = g.kh, dp.kw = g.kw, dp.sh = g.sh, dp.sw = g.sw, dp.dh = g.dh, dp.dw = g.dw;
-    dp.taps = taps;
-    dp.clamp = ep.clamp_bounds(dp.lo, dp.hi);
+                        const std::vector<PlaneBand>& bands, int threads, const float* x, const float* w,
+                        const float* bias, float pad_value, float* y, const Finish& finish, const Epilogue& ep = Epilogue{}) {
+  simd::DepthwisePlane proto;
+  proto.ow = g.ow, proto.kh = g.kh, proto.kw = g.kw, proto.sh = g.sh, proto.sw = g.sw, proto.dh = g.dh, proto.dw = g.dw;
+  proto.taps = taps;
+  proto.clamp = ep.clamp_bounds(proto.lo, proto.hi);
+  // Planes [p0, p1), output rows [r0, r0 + layout.oh()) of each, through `layout`.
+  const auto run = [&](const PaddedPlane& layout, int64_t r0, int64_t x_offset, int64_t p0, int64_t p1) {
+    float* buf = thread_scratch(static_cast<std::size_t>(layout.size()));
+    layout.fill_padding(buf, pad_value);  // once: each plane overwrites only its own places
+    simd::DepthwisePlane dp = proto;
+    dp.src = buf, dp.row_stride = layout.row_stride(), dp.phase_stride = layout.phase_stride(), dp.oh = layout.oh();
     for (int64_t plane = p0; plane < p1; ++plane) {
       const int64_t c = plane % g.c;
-      pad.copy_plane(x + plane * g.h * g.w, buf);
-      dp.w = w + c * g.kh * g.kw, dp.bias = bias ? bias[c] : 0.0f, dp.y = y + plane * g.oh * g.ow;
+      layout.copy_plane(x + plane * g.h * g.w + x_offset, buf);
+      dp.w = w + c * g.kh * g.kw, dp.bias = bias ? bias[c] : 0.0f, dp.y = y + plane * g.oh * g.ow + r0 * g.ow;
       k.depthwise_plane(dp);
-      finish(c, dp.y, g.oh * g.ow);
+      finish(c, dp.y, dp.oh * g.ow);
     }
-  });
+  };
+  if (!bands.empty()) {
+    parallel_for(static_cast<int>(bands.size()), static_cast<int64_t>(bands.size()), [&](int64_t t) {
+      const PlaneBand& b = bands[static_cast<std::size_t>(t)];
+      run(b.pad, b.r0, b.x_offset, 0, g.n * g.c);
+    });
+    return;
+  }
+  const int64_t plane_macs = std::max<int64_t>(1, g.oh * g.ow * g.kh * g.kw);
+  parallel_ranges(threads, g.n * g.c, std::max<int64_t>(1, (int64_t{1} << 16) / plane_macs),
+                  [&](int64_t p0, int64_t p1) { run(pad, 0, 0, p0, p1); });
+}
+
+// Bands of output rows for nchw_padded_planes where the planes are tall enough (kBandRows).
+std::vector<PlaneBand> band_split(const ConvGeom& g, int threads, std::size_t lanes) {
+  if (threads < 2 || g.oh < kBandRows * threads) return {};
+  return plane_bands(PlaneGeom::of(g), threads, lanes);
 }
 
 }  // namespace
@@ -91,8 +114,9 @@ Kernel make_depthwise_padded(const KernelContext& ctx, const ConvGeom& g, float 
   const auto* k = &simd::kernels();
   const PaddedPlane pad(PlaneGeom::of(g), k->lanes);
   auto taps = std::make_shared<const std::vector<int64_t>>(pad.taps());
-  return [g, wprep, threads, k, pad, taps, pad_value, finish](std::span<const float* const> in, std::span<float* const> out) {
-    nchw_padded_planes(g, *k, pad, taps->data(), threads, in[0], wprep->data(), nullptr, pad_value, out[0],
+  auto bands = std::make_shared<const std::vector<PlaneBand>>(band_split(g, threads, k->lanes));
+  return [g, wprep, threads, k, pad, taps, bands, pad_value, finish](std::span<const float* const> in, std::span<float* const> out) {
+    nchw_padded_planes(g, *k, pad, taps->data(), *bands, threads, in[0], wprep->data(), nullptr, pad_value, out[0],
                        [&](int64_t c, float* y, int64_t count) { finish(in, c, y, count); });
   };
 }
@@ -109,8 +133,9 @@ EpilogueKernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool 
   // The padded-plane layout and its tap offsets (NCHW, strides 1 and 2), made once here.
   const PaddedPlane pad(PlaneGeom::of(g), k->lanes);
   auto taps = std::make_shared<const std::vector<int64_t>>(g.nhwc || g.sw > 2 ? std::vector<int64_t>{} : pad.taps());
-  return [g, wprep, has_bias, bscale, threads, k, pad, taps](const Epilogue& ep) -> Kernel {
-    return [g, wprep, has_bias, bscale, threads, k, pad, taps, ep](std::span<const float* const> in, std::span<float* const> out) {
+  auto bands = std::make_shared<const std::vector<PlaneBand>>(g.nhwc || g.sw > 2 ? std::vector<PlaneBand>{} : band_split(g, threads, k->lanes));
+  return [g, wprep, has_bias, bscale, threads, k, pad, taps, bands](const Epilogue& ep) -> Kernel {
+    return [g, wprep, has_bias, bscale, threads, k, pad, taps, bands, ep](std::span<const float* const> in, std::span<float* const> out) {
       std::vector<float> wlocal;
       const float* w;
       if (wprep) {
@@ -145,7 +170,7 @@ EpilogueKernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool 
         // A folded Relu / Clip runs inside the plane kernel as it stores; another epilogue after.
         float lo, hi;
         const bool clamped = ep.clamp_bounds(lo, hi);
-        nchw_padded_planes(g, *k, pad, taps->data(), threads, x, w, bias.data(), 0.0f, y,
+        nchw_padded_planes(g, *k, pad, taps->data(), *bands, threads, x, w, bias.data(), 0.0f, y,
                            [&](int64_t, float* yp, int64_t count) {
                              if (!clamped) ep.apply(yp, count);
                            },

@@ -58,4 +58,21 @@ std::vector<int64_t> PaddedPlane::taps() const {
   return t;
 }
 
+std::vector<PlaneBand> plane_bands(const PlaneGeom& g, int64_t bands, std::size_t lanes) {
+  std::vector<PlaneBand> out;
+  out.reserve(static_cast<std::size_t>(bands));
+  for (int64_t t = 0; t < bands; ++t) {
+    PlaneGeom b = g;
+    const int64_t r0 = g.oh * t / bands, r1 = g.oh * (t + 1) / bands;
+    // Input row of the band's first padded row: r0 * sh - pt. Below 0 the band keeps that much
+    // top padding; else it starts that many rows into the plane, with no padding above.
+    const int64_t first = r0 * g.sh - g.pt;
+    b.oh = r1 - r0;
+    b.pt = first < 0 ? -first : 0;
+    b.h = first < 0 ? g.h : std::max<int64_t>(0, g.h - first);
+    out.push_back({r0, r1, first < 0 ? 0 : std::min(first, g.h) * g.w, PaddedPlane(b, lanes)});
+  }
+  return out;
+}
+
 }  // namespace nnbridge::cpu_ref

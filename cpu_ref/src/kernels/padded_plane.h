@@ -36,10 +36,33 @@ class PaddedPlane {
   /// DepthwisePlane::taps: per tap (ky, kx), ky * dh * row_stride + (kx * dw % sw) * phase +
   /// kx * dw / sw.
   std::vector<int64_t> taps() const;
+  /// The output rows this layout is for.
+  int64_t oh() const { return g_.oh; }
 
  private:
   PlaneGeom g_;
   int64_t rows_ = 0, phase_ = 0;
 };
+
+/// Output rows [r0, r1) of a plane laid out as a plane of their own: `pad` is the PaddedPlane of
+/// those rows (the input rows they read, the top padding only where the band starts above the
+/// image), and `x_offset` the floats from the plane's start to the first input row it copies.
+/// `pad.copy_plane(x + x_offset, buf)` and a kernel over pad.oh() rows then give output rows r0 ..
+/// r1 - 1 of the whole plane, with the whole plane's taps (the same row stride and phases).
+struct PlaneBand {
+  int64_t r0 = 0, r1 = 0, x_offset = 0;
+  PaddedPlane pad;
+};
+
+/// The fewest output rows per band worth splitting a plane by rows rather than by planes.
+/// Measured on the zoo's depthwise layers at 2 threads: 28 x 28 and larger planes gain from bands
+/// (mnasnet0_5 1.05x, mobilenet_v2 1.03x with their residual Adds split by rows too), 14 x 14 ones
+/// lose (a 5 x 5 kernel's 7-row band copies 11 input rows).
+constexpr int64_t kBandRows = 14;
+
+/// The plane's output rows cut into `bands` ranges, rows r0 = oh * t / bands: the cut the GEMM
+/// convolution uses for its blocks of output rows (conv.cc), so that on NCHW each thread reads the
+/// rows its producer wrote. bands must be 1 .. oh.
+std::vector<PlaneBand> plane_bands(const PlaneGeom& g, int64_t bands, std::size_t lanes);
 
 }  // namespace nnbridge::cpu_ref

@@ -101,26 +101,43 @@ Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp) {
         if (t0 >= t1) empty_cols.push_back(ox);
       }
       const auto* kern = &simd::kernels();
+      // Across threads by planes, or by bands of output rows where the planes are tall enough
+      // (as depthwise.cc: the convolution before a MaxPool splits its output by rows).
+      const int64_t parts = std::clamp<int64_t>(N * C / grain, 1, std::max(threads, 1));
+      const std::vector<PlaneBand> bands =
+          parts > 1 && OH >= kBandRows * parts ? plane_bands(PlaneGeom{H, W, OH, OW, k[0], k[1], s[0], s[1], d[0], d[1], p[0], p[1]}, parts, kern->lanes)
+                                               : std::vector<PlaneBand>{};
       return [=](std::span<const float* const> in, std::span<float* const> out) {
         const float* x = in[0];
         float* y = out[0];
-        parallel_ranges(threads, N * C, grain, [&](int64_t q0, int64_t q1) {
-          float* buf = thread_scratch(static_cast<std::size_t>(pad.size()));
-          pad.fill_padding(buf, -INFINITY);  // once: each plane overwrites only its own places
+        // Planes [q0, q1), output rows [r0, r0 + layout.oh()) of each.
+        const auto run = [&](const PaddedPlane& layout, int64_t r0, int64_t x_offset, int64_t q0, int64_t q1) {
+          float* buf = thread_scratch(static_cast<std::size_t>(layout.size()));
+          layout.fill_padding(buf, -INFINITY);  // once: each plane overwrites only its own places
           simd::DepthwisePlane dp;
-          dp.src = buf, dp.row_stride = pad.row_stride(), dp.phase_stride = pad.phase_stride();
-          dp.oh = OH, dp.ow = OW, dp.kh = k[0], dp.kw = k[1], dp.sh = s[0], dp.sw = s[1], dp.dh = d[0], dp.dw = d[1];
+          dp.src = buf, dp.row_stride = layout.row_stride(), dp.phase_stride = layout.phase_stride();
+          dp.oh = layout.oh(), dp.ow = OW, dp.kh = k[0], dp.kw = k[1], dp.sh = s[0], dp.sw = s[1], dp.dh = d[0], dp.dw = d[1];
           dp.taps = tap_at.data();
+          const int64_t r1 = r0 + dp.oh;
           for (int64_t q = q0; q < q1; ++q) {
-            pad.copy_plane(x + q * H * W, buf);
+            layout.copy_plane(x + q * H * W + x_offset, buf);
             float* yp = y + q * OH * OW;
-            dp.y = yp;
+            dp.y = yp + r0 * OW;
             kern->max_plane(dp);
-            for (int64_t oy : empty_rows) std::fill(yp + oy * OW, yp + (oy + 1) * OW, 0.0f);
+            for (int64_t oy : empty_rows)
+              if (oy >= r0 && oy < r1) std::fill(yp + oy * OW, yp + (oy + 1) * OW, 0.0f);
             for (int64_t ox : empty_cols)
-              for (int64_t oy = 0; oy < OH; ++oy) yp[oy * OW + ox] = 0.0f;
+              for (int64_t oy = r0; oy < r1; ++oy) yp[oy * OW + ox] = 0.0f;
           }
-        });
+        };
+        if (!bands.empty()) {
+          parallel_for(static_cast<int>(bands.size()), static_cast<int64_t>(bands.size()), [&](int64_t t) {
+            const PlaneBand& b = bands[static_cast<std::size_t>(t)];
+            run(b.pad, b.r0, b.x_offset, 0, N * C);
+          });
+          return;
+        }
+        parallel_ranges(threads, N * C, grain, [&](int64_t q0, int64_t q1) { run(pad, 0, 0, q0, q1); });
       };
     }
     return [=](std::span<const float* const> in, std::span<float* const> out) {

@@ -6,6 +6,8 @@
 #include <map>
 #include <new>
 
+#include "nnbridge/exec/large_buffer.h"
+
 namespace nnbridge::cpu_ref {
 
 namespace {
@@ -92,10 +94,10 @@ ArenaPool::Arena ArenaPool::acquire() const {
       return a;
     }
   }
+  // Huge pages where the arena is 2 MiB or more (exec::large_alloc): a run's first touch of a
+  // fresh arena otherwise page-faults every 4 KiB.
   const std::size_t bytes = static_cast<std::size_t>(std::max<int64_t>(floats_, kAlign)) * sizeof(float);
-  auto* p = static_cast<float*>(std::aligned_alloc(64, (bytes + 63) / 64 * 64));
-  if (!p) throw std::bad_alloc();
-  return Arena(p);
+  return Arena(static_cast<float*>(exec::large_alloc(bytes)));
 }
 
 void ArenaPool::release(Arena a) const {

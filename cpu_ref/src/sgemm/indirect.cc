@@ -6,18 +6,12 @@
 #include <cstring>
 #include <cstdlib>
 #include <new>
-#if defined(__linux__)
-#include <sys/mman.h>
-#endif
 
 #include "nnbridge/error.h"
+#include "nnbridge/exec/large_buffer.h"
 #include "sgemm.h"
 
 namespace nnbridge::cpu_ref {
-
-namespace {
-constexpr std::size_t kHuge = std::size_t{2} << 20;  // a transparent huge page on x86-64
-}  // namespace
 
 #if defined(NNBRIDGE_SGEMM_X86)
 namespace sgemm_avx512f {
@@ -28,9 +22,9 @@ void run_indirect(const IndirectArgs& args);
 void IndirectWeights::Free::operator()(float* p) const { std::free(p); }
 
 // Strip by strip, row by row: the writes are sequential and each strip reads 16 rows of W side
-// by side. A set of 2 MiB or more is aligned to 2 MiB and marked for transparent huge pages
-// (Linux, where they are enabled for madvise): resnet18's 45 MB of strips otherwise cost 11,000
-// page faults at prepare, most of its time there, and as many TLB entries at run time.
+// by side. The strips' memory is exec::large_alloc's (huge pages from 2 MiB up): resnet18's 45
+// MB of strips otherwise cost 11,000 page faults at prepare, most of its time there, and as many
+// TLB entries at run time.
 IndirectWeights pack_indirect_weights(const float* w, int64_t m, int64_t k) {
   return pack_indirect_weights(reinterpret_cast<const std::byte*>(w), m, k);
 }
@@ -38,14 +32,8 @@ IndirectWeights pack_indirect_weights(const float* w, int64_t m, int64_t k) {
 IndirectWeights pack_indirect_weights(const std::byte* w, int64_t m, int64_t k) {
   const int64_t strips = (m + kIndirectStrip - 1) / kIndirectStrip;
   const std::size_t bytes = static_cast<std::size_t>(strips * k * kIndirectStrip) * sizeof(float);
-  const std::size_t align = bytes >= kHuge ? kHuge : 64;
-  const std::size_t rounded = (bytes + align - 1) / align * align;
   IndirectWeights out;
-  out.storage.reset(static_cast<float*>(std::aligned_alloc(align, rounded)));
-  if (!out.storage) throw std::bad_alloc();
-#if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (align == kHuge) madvise(out.storage.get(), rounded, MADV_HUGEPAGE);  // advice only: ignored where unavailable
-#endif
+  out.storage.reset(static_cast<float*>(exec::large_alloc(bytes)));
   float* dst = out.storage.get();
   for (int64_t s = 0; s < strips; ++s) {
     const int64_t o0 = s * kIndirectStrip, lanes = std::min(kIndirectStrip, m - o0);

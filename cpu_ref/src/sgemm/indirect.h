@@ -53,7 +53,7 @@ struct IndirectWeights {
   struct Free {
     void operator()(float* p) const;
   };
-  std::unique_ptr<float[], Free> storage;  ///< the strips (aligned_alloc: 2 MiB from 2 MiB up, else 64 bytes)
+  std::unique_ptr<float[], Free> storage;  ///< the strips (exec::large_alloc)
   const float* panels() const { return storage.get(); }
 };
 IndirectWeights pack_indirect_weights(const float* w, int64_t m, int64_t k);

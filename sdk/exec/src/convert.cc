@@ -265,10 +265,10 @@ std::size_t FloatConstant::converted_elements() noexcept { return g_converted_el
 const float* FloatConstant::data() const {
   if (lazy_ && !lazy_->done.load(std::memory_order_acquire)) {
     // Converted into storage that is not zero-filled first: the conversion is the first touch of
-    // each page.
+    // each page (large_floats: huge pages for a large constant).
     std::lock_guard lock(lazy_->mutex);
     if (!lazy_->done.load(std::memory_order_relaxed)) {  // else another thread converted it meanwhile
-      lazy_->values.reset(new float[n_ ? n_ : 1]);
+      lazy_->values = large_floats(n_);
       to_float_into(lazy_->type, keep_.data(), n_, lazy_->values.get());
       p_ = lazy_->values.get();
       g_converted_elements.fetch_add(n_, std::memory_order_relaxed);

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "nnbridge/exec/large_buffer.h"
 #include "nnbridge/error.h"
 #include "nnbridge/graph.h"
 
@@ -83,7 +84,7 @@ class FloatConstant {
     TensorType type;
     std::mutex mutex;  // not std::call_once: glibc's wakes waiters with a futex system call every time
     std::atomic<bool> done{false};
-    std::unique_ptr<float[]> values;
+    LargeFloats values;
   };
   FloatConstant() = default;
   std::vector<float> own_;

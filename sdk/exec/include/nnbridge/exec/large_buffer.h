@@ -22,8 +22,10 @@ using LargeFloats = std::unique_ptr<float[], LargeFree>;
 /// with 4 KiB pages as before). The first touch of each 4 KiB page is a page fault, which costs
 /// 10 to 15 us on the test machine's virtual CPUs (a 16 MiB buffer 62 ms, with huge pages 1 to 31
 /// ms). A last, partly used 2 MiB page is advised too when the buffer fills half of it or more
-/// (so at most 1 MiB is resident beyond what is touched), else it keeps 4 KiB pages. Throws
-/// std::bad_alloc when the memory is not there.
+/// (so at most 1 MiB is resident beyond what is touched), else it keeps 4 KiB pages. Where the
+/// kernel compacts memory to find a huge page (THP defrag "madvise", Debian's default) a first
+/// touch can wait for that instead; the zoo's load + prepare + first run still came out faster.
+/// Throws std::bad_alloc when the memory is not there.
 void* large_alloc(std::size_t bytes);
 
 /// large_alloc of `n` floats (at least one).

@@ -12,8 +12,8 @@
 #include <string>
 #include <vector>
 
-#include "nnbridge/exec/large_buffer.h"
 #include "nnbridge/error.h"
+#include "nnbridge/exec/large_buffer.h"
 #include "nnbridge/graph.h"
 
 namespace nnbridge::exec {

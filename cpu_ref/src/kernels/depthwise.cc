@@ -58,7 +58,7 @@ void nchw_plane(const ConvGeom& g, const simd::Kernels& k, const float* x, const
 // output (or a band's rows of it) while it is in cache. A buffer per thread (thread_scratch slot
 // 0, padded once per range: `finish` must not use that slot).
 //
-// Across threads, by planes, or by `bands` of output rows where given (band_split): each thread
+// Across threads, by planes, or by `bands` of output rows where given (tall_plane_bands): each thread
 // then computes its rows of every plane. The GEMM convolutions before and after a depthwise one
 // split NCHW by output rows, so with bands each core reads the rows it wrote; split by planes, a
 // core reads half its input from the other core's cache and writes lines the other core has read,
@@ -85,22 +85,8 @@ void nchw_padded_planes(const ConvGeom& g, const simd::Kernels& k, const PaddedP
       finish(c, dp.y, dp.oh * g.ow);
     }
   };
-  if (!bands.empty()) {
-    parallel_for(static_cast<int>(bands.size()), static_cast<int64_t>(bands.size()), [&](int64_t t) {
-      const PlaneBand& b = bands[static_cast<std::size_t>(t)];
-      run(b.pad, b.r0, b.x_offset, 0, g.n * g.c);
-    });
-    return;
-  }
   const int64_t plane_macs = std::max<int64_t>(1, g.oh * g.ow * g.kh * g.kw);
-  parallel_ranges(threads, g.n * g.c, std::max<int64_t>(1, (int64_t{1} << 16) / plane_macs),
-                  [&](int64_t p0, int64_t p1) { run(pad, 0, 0, p0, p1); });
-}
-
-// Bands of output rows for nchw_padded_planes where the planes are tall enough (kBandRows).
-std::vector<PlaneBand> band_split(const ConvGeom& g, int threads, std::size_t lanes) {
-  if (threads < 2 || g.oh < kBandRows * threads) return {};
-  return plane_bands(PlaneGeom::of(g), threads, lanes);
+  for_plane_parts(bands, pad, threads, g.n * g.c, std::max<int64_t>(1, (int64_t{1} << 16) / plane_macs), run);
 }
 
 }  // namespace
@@ -114,7 +100,7 @@ Kernel make_depthwise_padded(const KernelContext& ctx, const ConvGeom& g, float 
   const auto* k = &simd::kernels();
   const PaddedPlane pad(PlaneGeom::of(g), k->lanes);
   auto taps = std::make_shared<const std::vector<int64_t>>(pad.taps());
-  auto bands = std::make_shared<const std::vector<PlaneBand>>(band_split(g, threads, k->lanes));
+  auto bands = std::make_shared<const std::vector<PlaneBand>>(tall_plane_bands(PlaneGeom::of(g), threads, k->lanes));
   return [g, wprep, threads, k, pad, taps, bands, pad_value, finish](std::span<const float* const> in, std::span<float* const> out) {
     nchw_padded_planes(g, *k, pad, taps->data(), *bands, threads, in[0], wprep->data(), nullptr, pad_value, out[0],
                        [&](int64_t c, float* y, int64_t count) { finish(in, c, y, count); });
@@ -133,7 +119,7 @@ EpilogueKernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool 
   // The padded-plane layout and its tap offsets (NCHW, strides 1 and 2), made once here.
   const PaddedPlane pad(PlaneGeom::of(g), k->lanes);
   auto taps = std::make_shared<const std::vector<int64_t>>(g.nhwc || g.sw > 2 ? std::vector<int64_t>{} : pad.taps());
-  auto bands = std::make_shared<const std::vector<PlaneBand>>(g.nhwc || g.sw > 2 ? std::vector<PlaneBand>{} : band_split(g, threads, k->lanes));
+  auto bands = std::make_shared<const std::vector<PlaneBand>>(g.nhwc || g.sw > 2 ? std::vector<PlaneBand>{} : tall_plane_bands(PlaneGeom::of(g), threads, k->lanes));
   return [g, wprep, has_bias, bscale, threads, k, pad, taps, bands](const Epilogue& ep) -> Kernel {
     return [g, wprep, has_bias, bscale, threads, k, pad, taps, bands, ep](std::span<const float* const> in, std::span<float* const> out) {
       std::vector<float> wlocal;

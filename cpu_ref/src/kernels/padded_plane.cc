@@ -75,4 +75,9 @@ std::vector<PlaneBand> plane_bands(const PlaneGeom& g, int64_t bands, std::size_
   return out;
 }
 
+std::vector<PlaneBand> tall_plane_bands(const PlaneGeom& g, int64_t parts, std::size_t lanes) {
+  if (parts < 2 || g.oh < kBandRows * parts) return {};
+  return plane_bands(g, parts, lanes);
+}
+
 }  // namespace nnbridge::cpu_ref

@@ -65,4 +65,25 @@ constexpr int64_t kBandRows = 14;
 /// rows its producer wrote. bands must be 1 .. oh.
 std::vector<PlaneBand> plane_bands(const PlaneGeom& g, int64_t bands, std::size_t lanes);
 
+/// plane_bands(g, parts, lanes) where `parts` threads each get kBandRows rows or more; else none
+/// (the planes are then split whole).
+std::vector<PlaneBand> tall_plane_bands(const PlaneGeom& g, int64_t parts, std::size_t lanes);
+
+/// Runs `run(layout, r0, x_offset, p0, p1)` (planes [p0, p1), output rows from r0 through
+/// `layout`, input from x_offset floats into each plane) over `planes` planes across threads:
+/// one band of `bands` per thread, every plane; without bands, ranges of at least `grain` whole
+/// planes (`whole`, row 0) on up to `threads` threads.
+template <class Run>
+void for_plane_parts(const std::vector<PlaneBand>& bands, const PaddedPlane& whole, int threads, int64_t planes,
+                     int64_t grain, const Run& run) {
+  if (!bands.empty()) {
+    parallel_for(static_cast<int>(bands.size()), static_cast<int64_t>(bands.size()), [&](int64_t t) {
+      const PlaneBand& b = bands[static_cast<std::size_t>(t)];
+      run(b.pad, b.r0, b.x_offset, int64_t{0}, planes);
+    });
+    return;
+  }
+  parallel_ranges(threads, planes, grain, [&](int64_t p0, int64_t p1) { run(whole, int64_t{0}, int64_t{0}, p0, p1); });
+}
+
 }  // namespace nnbridge::cpu_ref

@@ -87,7 +87,8 @@ Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp) {
       // Column strides 1 and 2: each plane copied once into a -inf-padded buffer, then computed
       // in whole registers (simd max_plane: the same taps in the same order as the loop below, the
       // padding's -inf never wins). Windows with no tap inside the image are set to 0 after.
-      const PaddedPlane pad(PlaneGeom{H, W, OH, OW, k[0], k[1], s[0], s[1], d[0], d[1], p[0], p[1]}, simd::kernels().lanes);
+      const PlaneGeom pg{H, W, OH, OW, k[0], k[1], s[0], s[1], d[0], d[1], p[0], p[1]};
+      const PaddedPlane pad(pg, simd::kernels().lanes);
       const std::vector<int64_t> tap_at = pad.taps();
       std::vector<int64_t> empty_rows, empty_cols;
       for (int64_t oy = 0; oy < OH; ++oy) {
@@ -103,10 +104,7 @@ Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp) {
       const auto* kern = &simd::kernels();
       // Across threads by planes, or by bands of output rows where the planes are tall enough
       // (as depthwise.cc: the convolution before a MaxPool splits its output by rows).
-      const int64_t parts = std::clamp<int64_t>(N * C / grain, 1, std::max(threads, 1));
-      const std::vector<PlaneBand> bands =
-          parts > 1 && OH >= kBandRows * parts ? plane_bands(PlaneGeom{H, W, OH, OW, k[0], k[1], s[0], s[1], d[0], d[1], p[0], p[1]}, parts, kern->lanes)
-                                               : std::vector<PlaneBand>{};
+      const std::vector<PlaneBand> bands = tall_plane_bands(pg, std::clamp<int64_t>(N * C / grain, 1, std::max(threads, 1)), kern->lanes);
       return [=](std::span<const float* const> in, std::span<float* const> out) {
         const float* x = in[0];
         float* y = out[0];
@@ -130,14 +128,7 @@ Kernel pool_kernel(const KernelContext& ctx, const PoolParams& pp) {
               for (int64_t oy = r0; oy < r1; ++oy) yp[oy * OW + ox] = 0.0f;
           }
         };
-        if (!bands.empty()) {
-          parallel_for(static_cast<int>(bands.size()), static_cast<int64_t>(bands.size()), [&](int64_t t) {
-            const PlaneBand& b = bands[static_cast<std::size_t>(t)];
-            run(b.pad, b.r0, b.x_offset, 0, N * C);
-          });
-          return;
-        }
-        parallel_ranges(threads, N * C, grain, [&](int64_t q0, int64_t q1) { run(pad, 0, 0, q0, q1); });
+        for_plane_parts(bands, pad, threads, N * C, grain, run);
       };
     }
     return [=](std::span<const float* const> in, std::span<float* const> out) {

@@ -51,9 +51,12 @@ struct OneNode {
   Graph done(TensorType out) { return done(std::vector<TensorType>{std::move(out)}); }
 };
 
-inline TensorMap run(const Graph& g, TensorMap inputs = {}) {
+/// Runs `g` on the cpu backend; `threads` 0: as many as the machine has.
+inline TensorMap run(const Graph& g, TensorMap inputs = {}, int threads = 0) {
   cpu_ref::register_backend();
-  return find_backend("cpu")->prepare(g, {})->run(inputs);
+  BackendOptions opt;
+  opt.threads = threads;
+  return find_backend("cpu")->prepare(g, opt)->run(inputs);
 }
 
 inline HostTensor ft(std::vector<int64_t> shape, std::vector<float> v) {

@@ -222,7 +222,8 @@ TEST_CASE("cpu onnx quant ops: ConvInteger on a depth-1 3-D image reads the dept
 namespace {
 
 // One integer convolution against the ONNX formula (ConvInteger-10, QLinearConv-10), computed
-// here in int64 and double: X of dtype XT with zero point xz, W of dtype WT with zero points wz.
+// here in int64 and double: X of dtype XT with zero point xz, W of dtype WT with zero points wz;
+// on 1, 2 and 3 threads (the splits differ: blocks of rows or channels, planes or bands of rows).
 struct IntConvCase {
   int64_t C, H, Wd, M, G, KH, KW;
   Ints strides, pads, dilations;
@@ -264,7 +265,10 @@ void check_integer_conv(const IntConvCase& k, XT xz, const std::vector<WT>& wz) 
                  .constant(typed(xd, {}), std::vector<XT>{xz})
                  .constant(typed(wd, {k.M}), wz)
                  .done(i32({1, k.M, OH, OW}));
-  CHECK(y_of<int32_t>(run(ci, in)) == std::vector<int32_t>(acc.begin(), acc.end()));
+  for (int threads : {1, 2, 3}) {
+    CAPTURE(threads);
+    CHECK(y_of<int32_t>(run(ci, in, threads)) == std::vector<int32_t>(acc.begin(), acc.end()));
+  }
   // QLinearConv: y = saturate(round_half_even((acc + B[m]) * (x_scale * w_scale[m] / y_scale)) + y_zp),
   // the multiplier in float32 (ONNX's reference implementation), the product in double.
   Floats ws;
@@ -284,7 +288,10 @@ void check_integer_conv(const IntConvCase& k, XT xz, const std::vector<WT>& wz) 
                 .constant(u8({}), U8{yz})
                 .constant(i32({k.M}), bias)
                 .done(u8({1, k.M, OH, OW}));
-  CHECK(y_of<uint8_t>(run(q, in)) == expect);
+  for (int threads : {1, 2, 3}) {
+    CAPTURE(threads);
+    CHECK(y_of<uint8_t>(run(q, in, threads)) == expect);
+  }
 }
 
 }  // namespace
@@ -313,6 +320,11 @@ TEST_CASE("cpu onnx quant ops: integer convolutions whose W minus w_zero_point f
   }
   SUBCASE("depthwise 3x3, dilation 2, pads 2; uint8 X with zero point 255, uint8 W with zero points 0, 7, 128, 255") {
     check_integer_conv<uint8_t, uint8_t>({4, 12, 12, 4, 4, 3, 3, {1, 1}, {2, 2, 2, 2}, {2, 2}}, uint8_t{255}, U8{0, 7, 128, 255});
+  }
+  // Planes of 28 rows and more per thread are split into bands of rows on 2 and 3 threads
+  // (padded_plane.h plane_bands): each band pads with x_zero_point only where it meets the image's edge.
+  SUBCASE("depthwise 3x3 on 90 x 20 planes, pads (2, 1, 1, 0), stride 2 rows; uint8 X with zero point 255") {
+    check_integer_conv<uint8_t, uint8_t>({32, 181, 20, 32, 32, 3, 3, {2, 1}, {2, 1, 1, 0}, {1, 1}}, uint8_t{255}, U8(32, 128));
   }
   // The int8 GEMM packs the patches 64 rows of K at a time: K = 135 (the last chunk 7 rows, not
   // whole quads) and K = 144 (chunks of 64, 64, 16).

@@ -6,6 +6,7 @@
 #include <cstdint>
 #include <cstring>
 #include <fstream>
+#include <new>
 #include <sstream>
 #include <string>
 
@@ -46,16 +47,20 @@ bool thp_enabled() {
 }  // namespace
 
 TEST_CASE("large_alloc: aligned, writable end to end, freed by LargeFree") {
-  for (const std::size_t bytes : {std::size_t{1}, std::size_t{4096} + 4, 2 * kMiB - 4, 2 * kMiB, 5 * kMiB + 12}) {
+  for (const std::size_t bytes : {std::size_t{0}, std::size_t{1}, std::size_t{4096} + 4, 2 * kMiB - 4, 2 * kMiB, 5 * kMiB + 12}) {
     CAPTURE(bytes);
     std::unique_ptr<std::byte[], exec::LargeFree> p(static_cast<std::byte*>(exec::large_alloc(bytes)));
-    REQUIRE(p);
+    REQUIRE(p);  // zero bytes: a block of one
     const auto at = reinterpret_cast<std::uintptr_t>(p.get());
     CHECK(at % 64 == 0);
     if (bytes >= 2 * kMiB) CHECK(at % (2 * kMiB) == 0);
-    std::memset(p.get(), 0x5a, bytes);
-    CHECK(p[bytes - 1] == std::byte{0x5a});
+    const std::size_t used = bytes ? bytes : 1;
+    std::memset(p.get(), 0x5a, used);
+    CHECK(p[used - 1] == std::byte{0x5a});
   }
+  // A size whose rounding up to 2 MiB would wrap around is refused, not a small block.
+  CHECK_THROWS_AS(exec::large_alloc(SIZE_MAX - 100), std::bad_alloc);
+  CHECK_THROWS_AS(exec::large_floats(SIZE_MAX / 2), std::bad_alloc);
   const exec::LargeFloats f = exec::large_floats(0);  // at least one element
   REQUIRE(f);
   f[0] = 1.5f;

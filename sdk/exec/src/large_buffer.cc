@@ -1,6 +1,7 @@
 // large_alloc (nnbridge/exec/large_buffer.h).
 #include "nnbridge/exec/large_buffer.h"
 
+#include <cstdint>
 #include <new>
 #if defined(__linux__)
 #include <sys/mman.h>
@@ -13,6 +14,8 @@ constexpr std::size_t kHuge = std::size_t{2} << 20;  // a transparent huge page 
 }  // namespace
 
 void* large_alloc(std::size_t bytes) {
+  if (bytes > SIZE_MAX - kHuge) throw std::bad_alloc();  // the rounding below would wrap
+  if (bytes == 0) bytes = 1;                            // aligned_alloc(a, 0) may return null
   const std::size_t align = bytes >= kHuge ? kHuge : 64;
   const std::size_t rounded = (bytes + align - 1) / align * align;  // aligned_alloc: a multiple of the alignment
   void* p = std::aligned_alloc(align, rounded);

@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstddef>
+#include <cstdint>
 #include <cstdlib>
 #include <memory>
+#include <new>
 
 namespace nnbridge::exec {
 
@@ -16,7 +18,7 @@ struct LargeFree {
 /// An array from large_floats(); its contents are not initialized.
 using LargeFloats = std::unique_ptr<float[], LargeFree>;
 
-/// `bytes` of uninitialized memory, 64-byte aligned. From 2 MiB up the block is aligned to
+/// `bytes` of uninitialized memory (at least one byte), 64-byte aligned. From 2 MiB up the block is aligned to
 /// 2 MiB and, on Linux, its whole 2 MiB pages are marked MADV_HUGEPAGE (advice: the kernel
 /// backs them with transparent huge pages where they are enabled, "always" or "madvise", else
 /// with 4 KiB pages as before). The first touch of each 4 KiB page is a page fault, which costs
@@ -30,6 +32,7 @@ void* large_alloc(std::size_t bytes);
 
 /// large_alloc of `n` floats (at least one).
 inline LargeFloats large_floats(std::size_t n) {
+  if (n > SIZE_MAX / sizeof(float)) throw std::bad_alloc();
   return LargeFloats(static_cast<float*>(large_alloc((n ? n : 1) * sizeof(float))));
 }
 

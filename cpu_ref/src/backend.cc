@@ -41,6 +41,7 @@ struct Step {
   std::shared_ptr<OutputRange> range{};  // a built-in QLinearConv's output range, when it may be narrowed (conv.h)
   std::vector<int64_t> concat_at{};      // a built-in Concat whose inputs are whole blocks of Y: each one's offset in Y
   bool reshape = false;                  // a built-in Reshape, Flatten, Squeeze or Unsqueeze: Y is X's floats as they are
+  Epilogue epilogue{};                   // with with_epilogue: the epilogue `kernel` was made with (nodes folded in so far)
 };
 
 // Ops whose built-in kernels write every element of their outputs, so run() need not zero them
@@ -214,6 +215,7 @@ class CpuBuilder final : public exec::NodeBuilder {
     const Node& n = g_.nodes[i];
     if (i < absorbed_.size() && absorbed_[i]) return;  // computed by a quantized chain's step
     if (!e && fold_activation(work, i, ctx)) return;
+    if (!e && fold_residual_add(work, i)) return;
     if (!e && n.op == "DequantizeLinear" && fold_quantized_chain(work, i, ctx)) return;
     if (!e && n.op == "Conv") {
       if (EpilogueKernel f = conv_with_epilogue(ctx)) {
@@ -262,28 +264,69 @@ class CpuBuilder final : public exec::NodeBuilder {
     return choose_custom(custom_, n.op, kernel_dtype(work, n));
   }
   // A built-in Relu or Clip on float32 whose input is the only output of the step just planned, a
-  // built-in Conv, read by nothing else and not a graph output: the Conv's kernel is remade with
-  // the activation as its epilogue (vector_ops.h: the same bits, computed while each block is in
-  // cache) and writes the activation's output directly; the Conv's own output then never exists.
+  // built-in Conv (with an Add folded into it or not), read by nothing else and not a graph
+  // output: the Conv's kernel is remade with the activation as its epilogue (vector_ops.h: the
+  // same bits, computed while each block is in cache) and writes the activation's output
+  // directly; the Conv's own output then never exists.
   bool fold_activation(const Graph& work, std::size_t j, const exec::NodeContext& ctx) {
     const Node& n = work.nodes[j];
-    if ((n.op != "Relu" && n.op != "Clip") || plan_.steps.empty() || n.inputs.empty() || n.outputs.size() != 1) return false;
-    Step& last = plan_.steps.back();
-    const ValueId v = n.inputs[0];
-    if (!last.with_epilogue || last.outputs.size() != 1 || last.outputs[0] != v) return false;
-    const TensorType &vt = work.values[v].type, &yt = work.values[n.outputs[0]].type;
-    if (vt.dtype != DataType::Float32 || yt.dtype != DataType::Float32 || vt.shape != yt.shape) return false;
-    count_uses();
-    if (uses_[v] != 1 || writes_[v] != 1) return false;  // uses_ counts graph outputs too
-    Epilogue ep;
+    if ((n.op != "Relu" && n.op != "Clip") || n.inputs.empty() || n.outputs.size() != 1) return false;
+    Step* last = foldable(work, n.inputs[0], n.outputs[0]);
+    if (!last) return false;
+    Epilogue ep = last->epilogue;
     ep.on = true;
     ep.op = n.op == "Relu" ? simd::Unary::Relu : simd::Unary::Clip;
     if (n.op == "Clip") ep.p = clip_bounds(ctx);
-    last.kernel = last.with_epilogue(ep);
-    last.with_epilogue = nullptr;
-    last.outputs = n.outputs;
-    fused.emplace_back(j, last.node);
+    last->kernel = last->with_epilogue(ep);
+    last->epilogue = ep;
+    last->with_epilogue = nullptr;  // nothing folds after the activation
+    last->outputs = n.outputs;
+    fused.emplace_back(j, last->node);
     return true;
+  }
+
+  // A built-in Add of two float32 tensors of one shape (no broadcasting), one of them the only
+  // output of the step just planned, a built-in Conv with nothing folded into it yet, read by
+  // nothing else and not a graph output (ResNet's and MobileNetV2's residual connections): the
+  // Conv's kernel is remade to add the other operand R to each block of its output as it
+  // finishes it (vector_ops.h Epilogue::residual: the same bits) and writes the Add's output. R
+  // becomes the step's fourth input (after X, W and B, B possibly absent). A Relu or Clip after
+  // the Add may fold in next. On two threads the Add then reads R in the Conv's own split.
+  bool fold_residual_add(const Graph& work, std::size_t j) {
+    const Node& n = work.nodes[j];
+    if (n.op != "Add" || n.inputs.size() != 2 || n.outputs.size() != 1 || n.inputs[0] == n.inputs[1]) return false;
+    if (plan_.steps.empty() || plan_.steps.back().outputs.size() != 1) return false;
+    const int k = plan_.steps.back().outputs[0] == n.inputs[0] ? 0 : 1;
+    const ValueId v = n.inputs[static_cast<std::size_t>(k)], r = n.inputs[static_cast<std::size_t>(1 - k)];
+    if (r == kNoValue || r >= work.values.size()) return false;
+    Step* last = foldable(work, v, n.outputs[0]);
+    if (!last || last->epilogue.on || last->epilogue.residual >= 0 || last->inputs.size() > 3) return false;
+    const TensorType& rt = work.values[r].type;
+    if (rt.dtype != DataType::Float32 || rt.shape != work.values[v].type.shape) return false;
+    Epilogue ep = last->epilogue;
+    ep.residual = 3;
+    last->inputs.resize(3, kNoValue);
+    last->inputs.push_back(r);
+    last_use_[r] = plan_.steps.size() - 1;
+    last->kernel = last->with_epilogue(ep);
+    last->epilogue = ep;
+    last->outputs = n.outputs;
+    fused.emplace_back(j, last->node);
+    return true;
+  }
+
+  // The step just planned when it is a built-in Conv whose only output is v, float32 and of y's
+  // type, read once (by the node folding in) and written once: that node's output y may take v's
+  // place. Else null.
+  Step* foldable(const Graph& work, ValueId v, ValueId y) {
+    if (plan_.steps.empty()) return nullptr;
+    Step& last = plan_.steps.back();
+    if (!last.with_epilogue || last.outputs.size() != 1 || last.outputs[0] != v) return nullptr;
+    const TensorType &vt = work.values[v].type, &yt = work.values[y].type;
+    if (vt.dtype != DataType::Float32 || yt.dtype != DataType::Float32 || vt.shape != yt.shape) return nullptr;
+    count_uses();
+    if (uses_[v] != 1 || writes_[v] != 1) return nullptr;  // uses_ counts graph outputs too
+    return &last;
   }
 
   // DequantizeLinear -> Relu / Clip ... -> QuantizeLinear on 8-bit integers, all built-in: one

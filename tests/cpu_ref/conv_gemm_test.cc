@@ -1,7 +1,8 @@
 // Oracle: ONNX Conv-11 with the rounding the cpu backend documents for NCHW convolutions on its
 // AVX-512 GEMM (sgemm_nn.h, docs/api.md): per output, acc = std::fma(W, X, acc) over the taps
 // (ci, ky, kx) in that order from 0, a tap in the padding reading 0, then + B[o], then a folded
-// Relu as std::max(0, y). NCHW convolutions read their patches as shifted rows of a padded input,
+// Relu as std::max(0, y); with a residual Add folded in (backend.cc), + R[o][p] between the bias and
+// the Relu (the Add node's own float addition). NCHW convolutions read their patches as shifted rows of a padded input,
 // split into the phases of the strides, instead of an im2col matrix (conv.cc, im2col.h); with
 // constant W in one group and K = C * kh * kw >= 256 they multiply with the channels across the
 // vector lanes instead (indirect.h). The cases say which path they take (each comment gives the
@@ -36,6 +37,7 @@ struct Case {
   int64_t sh = 1, sw = 1;
   std::vector<int> threads{1, 2};
   bool indirect = false;  // the case takes the channels-across-lanes product (indirect.h)
+  int residual = 0;       // 1: the Conv's output goes to Add(y, R), 2: to Add(R, y); R a graph input
 };
 
 void check(const Case& t) {
@@ -54,6 +56,7 @@ void check(const Case& t) {
   const auto x = numbers(static_cast<std::size_t>(t.n * t.c * t.h * t.w), 1);
   const auto w = numbers(static_cast<std::size_t>(t.m * cg * t.kh * t.kw), 2);
   const auto b = numbers(static_cast<std::size_t>(t.m), 3);
+  const auto r = numbers(static_cast<std::size_t>(t.n * t.m * oh * ow), 4);
   std::vector<float> want(static_cast<std::size_t>(t.n * t.m * oh * ow));
   for (int64_t n = 0; n < t.n; ++n)
     for (int64_t o = 0; o < t.m; ++o)
@@ -68,9 +71,11 @@ void check(const Case& t) {
                 const float xv = iy >= 0 && iy < t.h && ix >= 0 && ix < t.w ? x[static_cast<std::size_t>(((n * t.c + c) * t.h + iy) * t.w + ix)] : 0.0f;
                 acc = std::fma(w[static_cast<std::size_t>(((o * cg + ci) * t.kh + ky) * t.kw + kx)], xv, acc);
               }
+          const std::size_t at = static_cast<std::size_t>(((n * t.m + o) * oh + oy) * ow + ox);
           float y = acc + b[static_cast<std::size_t>(o)];
+          if (t.residual) y = y + r[at];
           if (t.relu) y = std::max(0.0f, y);
-          want[static_cast<std::size_t>(((n * t.m + o) * oh + oy) * ow + ox)] = y;
+          want[at] = y;
         }
   REQUIRE(std::count_if(want.begin(), want.end(), [](float v) { return v > 0; }) > 0);
   if (t.relu) REQUIRE(std::count(want.begin(), want.end(), 0.0f) > 0);
@@ -84,10 +89,18 @@ void check(const Case& t) {
                 .constant(f32({t.m, cg, t.kh, t.kw}), w)
                 .constant(f32({t.m}), b)
                 .done(f32({t.n, t.m, oh, ow}));
-  if (t.relu) {  // y0 becomes the Conv's output, read by a Relu that writes the graph output
+  if (t.residual) {  // y0 becomes the Conv's output, read by an Add with graph input R
     const ValueId conv = g.outputs[0];
+    const ValueId rv = g.add_value(Value{"r", f32({t.n, t.m, oh, ow}), std::nullopt, {}});
+    g.inputs.push_back(rv);
+    const ValueId y = g.add_value(Value{"add_y", f32({t.n, t.m, oh, ow}), std::nullopt, {}});
+    g.add_node(Node{"Add", "add", t.residual == 1 ? std::vector<ValueId>{conv, rv} : std::vector<ValueId>{rv, conv}, {y}, {}});
+    g.outputs = {y};
+  }
+  if (t.relu) {  // the last output becomes the Relu's input; the Relu writes the graph output
+    const ValueId before = g.outputs[0];
     const ValueId y = g.add_value(Value{"relu_y", f32({t.n, t.m, oh, ow}), std::nullopt, {}});
-    g.add_node(Node{"Relu", "relu", {conv}, {y}, {}});
+    g.add_node(Node{"Relu", "relu", {before}, {y}, {}});
     g.outputs = {y};
   }
   cpu_ref::register_backend();
@@ -96,9 +109,12 @@ void check(const Case& t) {
     BackendOptions opt;
     opt.threads = threads;
     const auto plan = find_backend("cpu")->prepare(g, opt);
-    if (t.relu) CHECK(plan->placement().back().fused_into == "n");
-    const TensorMap out = plan->run({{"x0", HostTensor::from_values<float>(f32({t.n, t.c, t.h, t.w}), x)}});
-    const auto got = out.at(t.relu ? "relu_y" : "y0").values<float>();
+    for (const NodePlacement& p : plan->placement())
+      CHECK(p.fused_into == (p.name == "n" ? "" : "n"));  // the Add and the Relu run as the Conv's epilogue
+    TensorMap in{{"x0", HostTensor::from_values<float>(f32({t.n, t.c, t.h, t.w}), x)}};
+    if (t.residual) in.emplace("r", HostTensor::from_values<float>(f32({t.n, t.m, oh, ow}), r));
+    const TensorMap out = plan->run(in);
+    const auto got = out.at(t.relu ? "relu_y" : t.residual ? "add_y" : "y0").values<float>();
     REQUIRE(got.size() == want.size());
     int64_t wrong = 0;
     for (std::size_t i = 0; i < got.size(); ++i) wrong += std::bit_cast<uint32_t>(got[i]) != std::bit_cast<uint32_t>(want[i]);
@@ -167,6 +183,20 @@ TEST_CASE("cpu Conv NCHW on the AVX-512 GEMM: shifted rows of the padded input g
   // 9.2 M multiply-adds on 2 threads: two blocks of 20 output rows, each padding its own input
   // rows (838 columns, 53 vectors, against 800, 50).
   SUBCASE("3x3 on 40 x 40, rows split across threads") { check({1, 16, 40, 40, 40, 3, 3, 1, {1, 1, 1, 1}, 1, 1, false, 20}); }
+  // The same with a residual Add and a Relu folded in: each block adds its own rows of R, on 1,
+  // 2 and 3 threads (fails when a block reads R at the wrong offset).
+  SUBCASE("3x3 on 40 x 40, residual Add and Relu, rows split across threads") {
+    Case t{1, 16, 40, 40, 40, 3, 3, 1, {1, 1, 1, 1}, 1, 1, true, 20};
+    t.residual = 1;
+    t.threads = {1, 2, 3};
+    check(t);
+  }
+  // R the Add's first operand, 2 images, 2 groups, no Relu after.
+  SUBCASE("3x3, 2 groups, 2 images, residual Add (R first)") {
+    Case t{2, 8, 12, 12, 24, 3, 3, 2, {1, 1, 1, 1}};
+    t.residual = 2;
+    check(t);
+  }
   // A 7 x 7 output: 7 x 9 - 2 = 61 columns against 49, both 4 vectors; 128 channels split in
   // blocks on 2 threads.
   SUBCASE("3x3 on 7 x 7, channel blocks") { check({1, 24, 128, 7, 7, 3, 3, 1, {1, 1, 1, 1}}); }
@@ -182,6 +212,11 @@ TEST_CASE("cpu Conv NCHW on the AVX-512 GEMM: shifted rows of the padded input g
   SUBCASE("7x7 stride 2, 3 channels") { check({1, 3, 8, 64, 64, 7, 7, 1, {3, 3, 3, 3}, 1, 1, false, 16, 2, 2}); }
   // 1x1 stride 2, no padding (a downsampling shortcut): one phase, wp = ow = 20, 400 columns.
   SUBCASE("1x1 stride 2") { check({1, 12, 20, 40, 40, 1, 1, 1, {0, 0, 0, 0}, 1, 1, false, 0, 2, 2}); }
+  SUBCASE("1x1 stride 2, residual Add and Relu") {
+    Case t{1, 12, 20, 40, 40, 1, 1, 1, {0, 0, 0, 0}, 1, 1, true, 0, 2, 2};
+    t.residual = 1;
+    check(t);
+  }
   // Strides (3, 2), dilations (2, 1), pads (1, 0, 2, 1), 30 x 41 -> 10 x 20: tap rows 0, 2, 4
   // fall in phases 0, 2, 1 of 3; wp 21, 209 columns (14 vectors) against 200 (13).
   SUBCASE("3x3 strides (3, 2), dilations (2, 1)") { check({2, 4, 6, 30, 41, 3, 3, 1, {1, 0, 2, 1}, 2, 1, false, 0, 3, 2}); }
@@ -224,6 +259,15 @@ TEST_CASE("cpu Conv NCHW on the AVX-512 GEMM: channels across the lanes give the
     t.indirect = true;
     check(t);
   }
+  // The same with a residual Add before the Relu: R added to the sums as they are transposed into
+  // Y's planes (the last chunk masked), per channel block on 2 and 3 threads.
+  SUBCASE("3x3 on 7 x 7, channel blocks, residual Add and Relu") {
+    t = {1, 32, 80, 7, 7, 3, 3, 1, {1, 1, 1, 1}, 1, 1, true};
+    t.indirect = true;
+    t.residual = 1;
+    t.threads = {1, 2, 3};
+    check(t);
+  }
   // K = 240 x 9 = 2160: two blocks of 1080 whose partial sums wait between them; 20 channels (a
   // strip and 4 lanes of the next), stride 2, asymmetric pads.
   SUBCASE("3x3 stride 2, K past one block, 20 channels") {
@@ -236,6 +280,20 @@ TEST_CASE("cpu Conv NCHW on the AVX-512 GEMM: channels across the lanes give the
   SUBCASE("1x1 direct, 2 images") {
     t = {2, 256, 33, 7, 7, 1, 1, 1, {0, 0, 0, 0}};
     t.indirect = true;
+    check(t);
+  }
+  // A residual Add (R first) with no activation after: 2 images, 33 channels (a partial strip).
+  SUBCASE("1x1 direct, 2 images, residual Add (R first)") {
+    t = {2, 256, 33, 7, 7, 1, 1, 1, {0, 0, 0, 0}};
+    t.indirect = true;
+    t.residual = 2;
+    check(t);
+  }
+  // K past one block (partial sums wait between blocks) with R added only after the last.
+  SUBCASE("3x3 stride 2, K past one block, residual Add") {
+    t = {1, 240, 20, 9, 9, 3, 3, 1, {1, 0, 1, 1}, 1, 1, false, 0, 2, 2};
+    t.indirect = true;
+    t.residual = 1;
     check(t);
   }
   // A direct 1x1 convolution on 7 x 7 from K = 96 (kIndirectMinKDirect): 40 channels (two

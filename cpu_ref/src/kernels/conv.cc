@@ -97,7 +97,7 @@ struct Blocks {
   bool shifted = false;  // NCHW, not 1x1 direct: patches as shifted rows where wide enough
 };
 void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* panels, const float* bias, float* y,
-               const Blocks& b, const Epilogue& ep);
+               const Blocks& b, const EpilogueRun& ep);
 
 EpilogueKernel make_conv(const KernelContext& ctx) {
   const Shape& xs = ctx.in[0].shape;
@@ -207,13 +207,13 @@ EpilogueKernel make_conv(const KernelContext& ctx) {
         w = wlocal.data();
       }
       const std::vector<float> bias = conv_bias(has_bias ? in[2] : nullptr, bscale, g.m);
-      conv_gemm(g, in[0], w, panels ? panels->panels() : nullptr, bias.data(), out[0], blocks, ep);
+      conv_gemm(g, in[0], w, panels ? panels->panels() : nullptr, bias.data(), out[0], blocks, EpilogueRun(ep, in, out[0]));
     };
   };
 }
 
 void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* panels, const float* bias, float* y,
-               const Blocks& bl, const Epilogue& ep) {
+               const Blocks& bl, const EpilogueRun& ep) {
   const int64_t cg = g.c / g.group, mg = g.m / g.group, K = cg * g.kh * g.kw, PO = g.oh * g.ow;
   const bool direct = direct_1x1(g);
   int64_t chans_per = (mg + bl.chans - 1) / bl.chans;
@@ -225,11 +225,10 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* p
     const int64_t m0 = cb * chans_per, m1 = std::min(mg, m0 + chans_per), mb = m1 - m0;
     if (oy0 >= oy1 || m0 >= m1) return;
     const int64_t P = (oy1 - oy0) * g.ow, p0 = oy0 * g.ow, o0 = gi * mg + m0;  // o0: first output channel
-    // NCHW: the epilogue on the block's mb planes (P outputs each, from y0) unless the product
-    // already clamped them.
-    const auto finish_planes = [&](bool clamped, float* y0) {
-      if (!clamped)
-        for (int64_t o = 0; o < mb; ++o) ep.apply(y0 + o * PO, P);
+    // NCHW: the rest of the epilogue on the block's mb planes (P outputs each, from y0): what
+    // the product did not do as it stored.
+    const auto finish_planes = [&](bool clamped, float* y0, bool r_added = false) {
+      for (int64_t o = 0; o < mb; ++o) ep.finish(y0 + o * PO, P, clamped, r_added);
     };
     if (panels) {
       // One group (o0 = m0, a multiple of 16: strip o0 / 16 starts at o0 * K). The positions'
@@ -255,9 +254,10 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* p
       a.pos = pos.data(), a.offsets = offsets.data();
       a.y = y + (n * g.m + o0) * PO + p0, a.ldy = PO;
       a.bias = bias + o0;
-      a.clamp = ep.clamp_bounds(a.lo, a.hi);
+      a.residual = ep.residual_at(a.y);  // added as the sums are stored, before the clamp
+      a.clamp = ep.ep.clamp_bounds(a.lo, a.hi);
       sgemm_indirect(a);
-      finish_planes(a.clamp, a.y);
+      finish_planes(a.clamp, a.y, true);
       return;
     }
     const float* wm = w + o0 * K;  // rows o0 .. o0 + mb of W as [M, K]
@@ -281,8 +281,7 @@ void conv_gemm(const ConvGeom& g, const float* x, const float* w, const float* p
       a.bias_n = bias + o0;
       a.clamp = ep.clamp_bounds(a.clamp_lo, a.clamp_hi);
       sgemm(a);
-      if (!a.clamp)
-        for (int64_t p = 0; p < P; ++p) ep.apply(a.c + p * g.m, mb);
+      for (int64_t p = 0; p < P; ++p) ep.finish(a.c + p * g.m, mb, a.clamp);
       return;
     }
     // NCHW where sgemm takes B by rows: the patches as shifted rows of the padded input, split

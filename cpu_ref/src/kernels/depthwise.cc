@@ -66,11 +66,11 @@ void nchw_plane(const ConvGeom& g, const simd::Kernels& k, const float* x, const
 template <class Finish>
 void nchw_padded_planes(const ConvGeom& g, const simd::Kernels& k, const PaddedPlane& pad, const int64_t* taps,
                         const std::vector<PlaneBand>& bands, int threads, const float* x, const float* w,
-                        const float* bias, float pad_value, float* y, const Finish& finish, const Epilogue& ep = Epilogue{}) {
+                        const float* bias, float pad_value, float* y, const Finish& finish, const EpilogueRun* ep = nullptr) {
   simd::DepthwisePlane proto;
   proto.ow = g.ow, proto.kh = g.kh, proto.kw = g.kw, proto.sh = g.sh, proto.sw = g.sw, proto.dh = g.dh, proto.dw = g.dw;
   proto.taps = taps;
-  proto.clamp = ep.clamp_bounds(proto.lo, proto.hi);
+  proto.clamp = ep && ep->clamp_bounds(proto.lo, proto.hi);
   // Planes [p0, p1), output rows [r0, r0 + layout.oh()) of each, through `layout`.
   const auto run = [&](const PaddedPlane& layout, int64_t r0, int64_t x_offset, int64_t p0, int64_t p1) {
     float* buf = thread_scratch(static_cast<std::size_t>(layout.size()));
@@ -133,6 +133,7 @@ EpilogueKernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool 
       const std::vector<float> bias = conv_bias(has_bias ? in[2] : nullptr, bscale, g.c);
       const float* x = in[0];
       float* y = out[0];
+      const EpilogueRun fin(ep, in, y);
       if (g.nhwc) {
         const int64_t row_macs = std::max<int64_t>(1, g.ow * g.c * g.kh * g.kw);
         parallel_ranges(threads, g.n * g.oh, std::max<int64_t>(1, (int64_t{1} << 16) / row_macs), [&](int64_t r0, int64_t r1) {
@@ -147,26 +148,24 @@ EpilogueKernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool 
             row.iy0 = oy * g.sh - g.pt, row.dh = g.dh;
             row.ow = g.ow, row.sw = g.sw, row.pl = g.pl, row.dw = g.dw;
             k->depthwise_row(row);
-            ep.apply(row.y, g.ow * g.c);
+            fin.finish(row.y, g.ow * g.c);
           }
         });
         return;
       }
       if (g.sw <= 2) {
-        // A folded Relu / Clip runs inside the plane kernel as it stores; another epilogue after.
+        // A folded Relu / Clip runs inside the plane kernel as it stores (where no Add comes
+        // first); the rest of the epilogue after.
         float lo, hi;
-        const bool clamped = ep.clamp_bounds(lo, hi);
+        const bool clamped = fin.clamp_bounds(lo, hi);
         nchw_padded_planes(g, *k, pad, taps->data(), *bands, threads, x, w, bias.data(), 0.0f, y,
-                           [&](int64_t, float* yp, int64_t count) {
-                             if (!clamped) ep.apply(yp, count);
-                           },
-                           ep);
+                           [&](int64_t, float* yp, int64_t count) { fin.finish(yp, count, clamped); }, &fin);
         return;
       }
       parallel_for(threads, g.n * g.c, [&](int64_t plane) {
         const int64_t c = plane % g.c;
         nchw_plane(g, *k, x + plane * g.h * g.w, w + c * g.kh * g.kw, bias[static_cast<std::size_t>(c)], y + plane * g.oh * g.ow);
-        ep.apply(y + plane * g.oh * g.ow, g.oh * g.ow);
+        fin.finish(y + plane * g.oh * g.ow, g.oh * g.ow);
       });
     };
   };

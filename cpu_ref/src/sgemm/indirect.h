@@ -26,9 +26,11 @@ constexpr int64_t kIndirectMinK = 256;
 /// mnasnet0_5's 96 -> 576 on 7 x 7 took 0.87x the time, mobilenet_v2's 160 -> 960 0.72x.
 constexpr int64_t kIndirectMinKDirect = 96;
 
-/// Y[o][p] = clamp(sum over k of W[o][k] * x[pos[p] + offsets[k]] + bias[o]) for o < m, p < np.
+/// Y[o][p] = clamp(sum over k of W[o][k] * x[pos[p] + offsets[k]] + bias[o] + R[o][p]) for o < m,
+/// p < np.
 /// Rounding: every output is the fused multiply-add chain over k = 0, 1, ..., K - 1 in ascending
-/// order from 0, then + bias[o] (a separate rounding), then, when `clamp` is set,
+/// order from 0, then + bias[o] (a separate rounding), then + R[o][p] when `residual` is given
+/// (another rounding: the separate Add node's), then, when `clamp` is set,
 /// std::min(hi, std::max(lo, .)) (a NaN gives lo): the same expression, bit for bit, as sgemm's
 /// W [m, K] x col [K, np] with bias_m and its clamp (sgemm_nn.h), whose col[k][p] is
 /// x[pos[p] + offsets[k]].
@@ -41,6 +43,7 @@ struct IndirectArgs {
   float* y = nullptr;             ///< Y[o][p] at y[o * ldy + p]
   int64_t ldy = 0;                ///< in floats, >= np
   const float* bias = nullptr;    ///< m values, or null (no bias)
+  const float* residual = nullptr;  ///< R[o][p] at residual[o * ldy + p] (Y's layout), or null
   bool clamp = false;
   float lo = 0, hi = 0;
 };

@@ -123,10 +123,11 @@ void transpose16(__m512 r[16]) {
 }
 
 // The sums of `count` positions (sums[p][c], c < channels of a group) into Y's planes: 16
-// positions by 16 channels at a time, transposed, then + bias[c], the clamp, and a store of the
-// positions (masked at the chunk's end) into channel c's plane.
-void store_planes(const float* sums, int64_t count, int64_t channels, float* y, int64_t ldy, const float* bias, bool clamp,
-                  float lo, float hi) {
+// positions by 16 channels at a time, transposed, then + bias[c], + the same places of R when
+// given, the clamp, and a store of the positions (masked at the chunk's end) into channel c's
+// plane.
+void store_planes(const float* sums, int64_t count, int64_t channels, float* y, int64_t ldy, const float* bias,
+                  const float* residual, bool clamp, float lo, float hi) {
   const __m512 vlo = _mm512_set1_ps(lo), vhi = _mm512_set1_ps(hi);
   for (int64_t c0 = 0; c0 < channels; c0 += 16) {
     const int lanes = static_cast<int>(std::min<int64_t>(16, channels - c0));
@@ -139,6 +140,7 @@ void store_planes(const float* sums, int64_t count, int64_t channels, float* y, 
       for (int j = 0; j < lanes; ++j) {
         __m512 v = r[j];
         if (bias) v = _mm512_add_ps(v, _mm512_set1_ps(bias[c0 + j]));
+        if (residual) v = _mm512_add_ps(v, _mm512_maskz_loadu_ps(keep, residual + (c0 + j) * ldy + p0));
         if (clamp) v = _mm512_min_ps(_mm512_max_ps(v, vlo), vhi);  // MAXPS(x, lo) then MINPS: a NaN gives lo
         _mm512_mask_storeu_ps(y + (c0 + j) * ldy + p0, keep, v);
       }
@@ -192,7 +194,8 @@ void run_indirect(const IndirectArgs& a) {
           kTiles[static_cast<std::size_t>((rows - 1) * kVectors + vectors - 1)](t);
         }
         if (final)
-          store_planes(chunk, count, chans, a.y + o0 * a.ldy + c0, a.ldy, a.bias ? a.bias + o0 : nullptr, a.clamp, a.lo, a.hi);
+          store_planes(chunk, count, chans, a.y + o0 * a.ldy + c0, a.ldy, a.bias ? a.bias + o0 : nullptr,
+                       a.residual ? a.residual + o0 * a.ldy + c0 : nullptr, a.clamp, a.lo, a.hi);
       }
     }
   }

@@ -310,6 +310,13 @@ TEST_CASE("cpu parallel: NCHW MaxPool in registers gives the bits of the tap loo
       {7, 75, 3, 2, 1, 1, 1, 1, 1, false}, {6, 50, 5, 1, 1, 2, 2, 2, 2, false}, {5, 64, 3, 2, 1, 0, 0, 0, 0, true},
       // Tall enough for bands of rows on 2 and 3 threads (padded_plane.h plane_bands).
       {100, 40, 3, 1, 1, 1, 1, 1, 1, false}, {200, 80, 3, 2, 1, 1, 0, 0, 1, true}, {120, 40, 3, 1, 2, 2, 2, 2, 2, false},
+      // 3 x 3 stride 2 read in place (simd.h max_pool_3x3s2): rows 16, 31 to 34 wide about the
+      // 32 + 1 columns one block of 16 outputs reads, pads 2 and past the kernel (every window of
+      // a border row or column in the padding), ceil mode's last window past the edge,
+      // squeezenet's 111, and 30 output rows in bands.
+      {3, 16, 3, 2, 1, 1, 1, 1, 1, false}, {5, 33, 3, 2, 1, 2, 2, 2, 2, false}, {4, 34, 3, 2, 1, 0, 1, 0, 0, true},
+      {6, 31, 3, 2, 1, 0, 0, 0, 0, true},  {6, 32, 3, 2, 1, 1, 1, 1, 1, false}, {6, 9, 3, 2, 1, 3, 3, 3, 3, false},
+      {9, 111, 3, 2, 1, 0, 0, 0, 0, true}, {60, 31, 3, 2, 1, 1, 1, 1, 1, false},
   };
   const int64_t C = 3;
   for (const bool zeros : {false, true})

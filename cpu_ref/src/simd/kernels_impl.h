@@ -474,6 +474,50 @@ struct Impl {
   static void depthwise_plane(const DepthwisePlane& p) { plane<false>(p); }
   static void max_plane(const DepthwisePlane& p) { plane<true>(p); }
 
+#if defined(__AVX512F__)
+  // max_pool_3x3s2 (simd.h), 16 output columns at a time: each input row's 33 columns
+  // 2 j0 - pl .. 2 j0 - pl + 32 in three masked loads (-inf outside X), their even and odd
+  // columns and the evens one further on by VPERMT2PS, folded in kx order; then the three rows in
+  // ky order. Each fold is `if (x > acc) acc = x`: VMAXPS(x, acc) returns acc unless x is greater
+  // (a NaN x, or an equal one, leaves acc). Folding each row first and then the rows keeps the
+  // first of equal values in (ky, kx) order, as max_plane does: the same bits. A row's fold is
+  // kept for the next output row, whose window starts on it.
+  static void max_pool_3x3s2(const float* x, int64_t h, int64_t w, float* y, int64_t ow, int64_t oy0, int64_t oy1,
+                             int64_t pt, int64_t pl) {
+    const __m512 ninf = _mm512_set1_ps(-__builtin_huge_valf());
+    const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+    const __m512i odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+    const __m512i next = _mm512_setr_epi32(1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16);
+    // Lanes i < n whose column from + i lies in X.
+    const auto inside = [w](int64_t from, int64_t n) {  // no std::clamp here (see the top of the file)
+      const int64_t lo = -from < 0 ? 0 : (-from > n ? n : -from), hi = w - from < 0 ? 0 : (w - from > n ? n : w - from);
+      return static_cast<__mmask16>(hi <= lo ? 0u : ((1u << hi) - 1u) & ~((1u << lo) - 1u));
+    };
+    for (int64_t j0 = 0; j0 < ow; j0 += 16) {
+      const int64_t c0 = 2 * j0 - pl;
+      const __mmask16 ma = inside(c0, 16), mb = inside(c0 + 16, 16), mc = inside(c0 + 32, 1);
+      const int64_t n = ow - j0 < 16 ? ow - j0 : 16;
+      const __mmask16 keep = static_cast<__mmask16>(n == 16 ? 0xFFFFu : (1u << n) - 1u);
+      // Row iy's fold (-inf for a row outside X).
+      const auto row = [&](int64_t iy) {
+        if (iy < 0 || iy >= h) return ninf;
+        const float* r = x + iy * w + c0;  // masked lanes are not read (r may start before X)
+        const __m512 lo = _mm512_mask_loadu_ps(ninf, ma, r), hi = _mm512_mask_loadu_ps(ninf, mb, r + 16);
+        const __m512 e = _mm512_permutex2var_ps(lo, even, hi);
+        const __m512 e2 = _mm512_permutex2var_ps(e, next, _mm512_mask_loadu_ps(ninf, mc, r + 32));
+        const __m512 acc = _mm512_max_ps(_mm512_permutex2var_ps(lo, odd, hi), _mm512_max_ps(e, ninf));
+        return _mm512_max_ps(e2, acc);
+      };
+      __m512 top = row(2 * oy0 - pt);
+      for (int64_t oy = oy0; oy < oy1; ++oy) {
+        const __m512 mid = row(2 * oy - pt + 1), bottom = row(2 * oy - pt + 2);
+        _mm512_mask_storeu_ps(y + oy * ow + j0, keep, _mm512_max_ps(bottom, _mm512_max_ps(mid, top)));
+        top = bottom;
+      }
+    }
+  }
+#endif
+
   // Column blocks of 4 registers over all rows, then the rest of the columns (1 to 3 registers)
   // over all rows; about 8 accumulators per block (R * NV).
   template <bool Max>
@@ -501,6 +545,9 @@ struct Impl {
     k.depthwise_row = &depthwise_row;
     k.depthwise_plane = &depthwise_plane;
     k.max_plane = &max_plane;
+#if defined(__AVX512F__)
+    if constexpr (L == 16) k.max_pool_3x3s2 = &max_pool_3x3s2;
+#endif
     k.requantize = &requantize;
     k.quantize = &quantize;
     k.dequantize = &dequantize;

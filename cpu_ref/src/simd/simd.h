@@ -146,6 +146,13 @@ struct Kernels {
   /// -inf, then for every tap in (ky, kx) order `if (x > y) y = x` (a NaN never replaces it, and
   /// of equal values the first stays: the bits of the scalar loop). The caller pads with -inf.
   void (*max_plane)(const DepthwisePlane& p);
+  /// One NCHW plane x [h][w] of a MaxPool with a 3 x 3 kernel, strides 2 and dilations 1, read
+  /// as it lies (no padded copy): output rows [oy0, oy1) of y [..][ow], the window of (oy, ox)
+  /// starting at row 2 oy - pt, column 2 ox - pl; taps outside x read -inf. The bits of
+  /// max_plane on the -inf-padded plane. Null where the instruction set has no such kernel
+  /// (AVX-512F only).
+  void (*max_pool_3x3s2)(const float* x, int64_t h, int64_t w, float* y, int64_t ow, int64_t oy0, int64_t oy1,
+                         int64_t pt, int64_t pl) = nullptr;
   /// QLinearConv's requantization of exact integer sums (integer_conv.cc): y[i] =
   /// saturate(round_half_even((sums[i] + r.bias) * r.multiplier) + r.y_zero) to [r.lo, r.hi], in
   /// double, in that order (the bits of the scalar expression); a NaN stays NaN.

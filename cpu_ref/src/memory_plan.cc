@@ -83,7 +83,7 @@ MemoryPlan plan_memory(const std::vector<Lifetime>& tensors, std::size_t steps) 
   return plan;
 }
 
-void ArenaPool::Free::operator()(float* p) const { std::free(p); }
+void ArenaPool::Free::operator()(float* p) const { exec::large_free(p); }
 
 ArenaPool::Arena ArenaPool::acquire() const {
   {

@@ -9,6 +9,9 @@
 #include <new>
 #include <sstream>
 #include <string>
+#include <vector>
+#include <iterator>
+#include <memory>
 
 #include "nnbridge/exec/large_buffer.h"
 
@@ -75,16 +78,46 @@ TEST_CASE("large_alloc: the whole 2 MiB pages of a large block are eligible for 
   }
   std::unique_ptr<std::byte[], exec::LargeFree> big(static_cast<std::byte*>(exec::large_alloc(6 * kMiB)));
   REQUIRE(thp_eligible(big.get()) == 1);
-  // Below 2 MiB no advice is given: the block lies in malloc's heap or its own small mapping,
-  // which THP "madvise" does not make eligible (under "always" everything is).
+  // From 32 KiB to 2 MiB the blocks share advised chunks; below, no advice is given: the block
+  // lies in malloc's heap or its own small mapping, which THP "madvise" does not make eligible
+  // (under "always" everything is).
+  std::unique_ptr<std::byte[], exec::LargeFree> pooled(static_cast<std::byte*>(exec::large_alloc(kMiB)));
+  CHECK(thp_eligible(pooled.get()) == 1);
   std::ifstream f("/sys/kernel/mm/transparent_hugepage/enabled");
   std::string mode;
   std::getline(f, mode);
   if (mode.find("[madvise]") != std::string::npos) {
-    std::unique_ptr<std::byte[], exec::LargeFree> small(static_cast<std::byte*>(exec::large_alloc(kMiB)));
+    std::unique_ptr<std::byte[], exec::LargeFree> small(static_cast<std::byte*>(exec::large_alloc(16 << 10)));
     CHECK(thp_eligible(small.get()) == 0);
   }
 #else
   MESSAGE("not Linux: no huge page advice to check");
 #endif
+}
+
+TEST_CASE("large_alloc: blocks from 32 KiB to 2 MiB share chunks and do not overlap") {
+  // By hand: 64-byte aligned, in order within a 4 MiB chunk: three 1 MiB blocks (and a fourth
+  // of 1 MiB - 64) fill one chunk; each is written whole with its own byte and read back after
+  // all are written (an overlap would show as another block's byte).
+  constexpr std::size_t sizes[] = {kMiB, 100000, kMiB, 2 * kMiB - 1, 32 << 10, kMiB - 64, 40000};
+  std::vector<std::unique_ptr<std::byte[], exec::LargeFree>> blocks;
+  for (std::size_t i = 0; i < std::size(sizes); ++i) {
+    blocks.emplace_back(static_cast<std::byte*>(exec::large_alloc(sizes[i])));
+    REQUIRE(blocks.back());
+    CHECK(reinterpret_cast<std::uintptr_t>(blocks.back().get()) % 64 == 0);
+    std::memset(blocks.back().get(), static_cast<int>(i + 1), sizes[i]);
+  }
+  for (std::size_t i = 0; i < std::size(sizes); ++i) {
+    CAPTURE(i);
+    CHECK(blocks[i][0] == std::byte(i + 1));
+    CHECK(blocks[i][sizes[i] / 2] == std::byte(i + 1));
+    CHECK(blocks[i][sizes[i] - 1] == std::byte(i + 1));
+  }
+  // Freed in any order (the chunks go when their last block does), then allocated again.
+  for (std::size_t i : {3u, 0u, 6u, 1u, 5u, 2u, 4u}) blocks[i].reset();
+  std::unique_ptr<std::byte[], exec::LargeFree> again(static_cast<std::byte*>(exec::large_alloc(kMiB)));
+  REQUIRE(again);
+  std::memset(again.get(), 7, kMiB);
+  CHECK(again[kMiB - 1] == std::byte{7});
+  exec::large_free(nullptr);  // nothing
 }

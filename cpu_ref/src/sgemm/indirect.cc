@@ -19,7 +19,7 @@ void run_indirect(const IndirectArgs& args);
 }
 #endif
 
-void IndirectWeights::Free::operator()(float* p) const { std::free(p); }
+void IndirectWeights::Free::operator()(float* p) const { exec::large_free(p); }
 
 // Strip by strip, row by row: the writes are sequential and each strip reads 16 rows of W side
 // by side. The strips' memory is exec::large_alloc's (huge pages from 2 MiB up): resnet18's 45

@@ -15,6 +15,7 @@
 #include "kernels/conv.h"
 #include "kernels/quantized_chain.h"
 #include "kernels/vector_ops.h"
+#include "layout_hint.h"
 #include "memory_plan.h"
 #include "nnbridge/cpu_ref.h"
 #include "nnbridge/exec/input_bound.h"
@@ -231,7 +232,17 @@ class CpuBuilder final : public exec::NodeBuilder {
       push(std::move(st), ctx);
       return;
     }
-    Step st{i, n.inputs, n.outputs, e ? make_custom_kernel(e, ctx, label) : kernels().at(n.op)(ctx), e || !writes_every_output(n, ctx), nullptr};
+    Kernel kernel;
+    if (e) {
+      kernel = make_custom_kernel(e, ctx, label);
+    } else if (splits_by_layout(n.op) && any_channels_last(work, n)) {
+      exec::NodeContext hinted = ctx;  // shares read_at_prepare_only with ctx
+      hinted.channels_last = true;
+      kernel = kernels().at(n.op)(hinted);
+    } else {
+      kernel = kernels().at(n.op)(ctx);
+    }
+    Step st{i, n.inputs, n.outputs, std::move(kernel), e || !writes_every_output(n, ctx), nullptr};
     st.round_outputs = e || !results_exact(n, ctx);
     if (!e && n.op == "Concat") st.concat_at = concat_blocks(ctx);
     st.reshape = !e && (n.op == "Reshape" || n.op == "Flatten" || n.op == "Squeeze" || n.op == "Unsqueeze");
@@ -405,19 +416,27 @@ class CpuBuilder final : public exec::NodeBuilder {
     return true;
   }
 
+  // Ops whose built-in kernels split their work by the layout (NodeContext::channels_last).
+  static bool splits_by_layout(const std::string& op) { return op == "Add" || op == "Sub" || op == "Mul" || op == "Div"; }
+  bool any_channels_last(const Graph& work, const Node& n) {
+    count_uses();
+    return channels_last_input(work, n, producer_);
+  }
+
   // How many times each value is read by a node or listed as a graph output, and written; the
-  // (last) node that reads it.
+  // (last) node that reads it, and the (last) node that writes it.
   void count_uses() {
     if (!uses_.empty()) return;
     uses_.assign(g_.values.size(), 0);
     writes_.assign(g_.values.size(), 0);
     reader_.assign(g_.values.size(), SIZE_MAX);
+    producer_.assign(g_.values.size(), SIZE_MAX);
     for (std::size_t j = 0; j < g_.nodes.size(); ++j) {
       const Node& n = g_.nodes[j];
       for (ValueId v : n.inputs)
         if (v < uses_.size()) ++uses_[v], reader_[v] = j;  // not kNoValue
       for (ValueId v : n.outputs)
-        if (v < writes_.size()) ++writes_[v];
+        if (v < writes_.size()) ++writes_[v], producer_[v] = j;
     }
     for (ValueId v : g_.outputs)
       if (v < uses_.size()) ++uses_[v];
@@ -438,7 +457,7 @@ class CpuBuilder final : public exec::NodeBuilder {
   CpuPlan& plan_;
   std::vector<std::size_t>& last_use_;
   std::vector<int> uses_, writes_;
-  std::vector<std::size_t> reader_;
+  std::vector<std::size_t> reader_, producer_;
   std::vector<bool> absorbed_;  // nodes whose outputs a quantized chain's step computes
 };
 

@@ -86,6 +86,19 @@ Loop check_binary(const KernelContext& ctx) {
   return coalesce(a, b, o);
 }
 
+}  // namespace
+
+int64_t binary_plane_row_parts(const KernelContext& ctx) {
+  const Loop l = check_binary(ctx);
+  const Shape& os = ctx.out[0].shape;
+  const int64_t h = os.size() >= 3 ? os[os.size() - 2] : 0, w = os.size() >= 3 ? os.back() : 0;
+  const int64_t planes = h * w > 0 ? numel(os) / (h * w) : 0;
+  const int64_t parts = std::clamp<int64_t>(l.inner / kGrain, 1, std::max(ctx.threads, 1));
+  return !ctx.channels_last && l.outer == 1 && parts > 1 && planes > 1 && h >= parts ? parts : 0;
+}
+
+namespace {
+
 // A binary op of simd.h over the broadcast output, split into row ranges across threads.
 Kernel binary(const KernelContext& ctx, simd::Binary op) {
   const Loop l = check_binary(ctx);
@@ -99,12 +112,13 @@ Kernel binary(const KernelContext& ctx, simd::Binary op) {
   // (the last two dims), rows r0 = h * t / parts: the cut of the convolutions' blocks of output
   // rows (conv.cc) and depthwise bands (depthwise.cc), so that each core reads the rows it wrote.
   // (Split flat, a residual Add's halves are channel halves; by rows mobilenet_v2 at 2 threads
-  // ran 1.03x faster.)
+  // ran 1.03x faster.) Channels-last tensors (ctx.channels_last: [N, H, W, C], whose
+  // convolutions split by rows of H) are split flat, which for one image is that cut already.
   const Shape& os = ctx.out[0].shape;
   const int64_t h = os.size() >= 3 ? os[os.size() - 2] : 0, w = os.size() >= 3 ? os.back() : 0;
   const int64_t planes = h * w > 0 ? numel(os) / (h * w) : 0;
-  const int64_t parts = std::clamp<int64_t>(l.inner / kGrain, 1, std::max(threads, 1));
-  const bool by_plane_rows = l.outer == 1 && parts > 1 && planes > 1 && h >= parts;
+  const int64_t parts = binary_plane_row_parts(ctx);
+  const bool by_plane_rows = parts > 0;
   return [l, threads, k, op, form, rows_grain, h, w, planes, parts, by_plane_rows](std::span<const float* const> in,
                                                                                     std::span<float* const> out) {
     const float *x = in[0], *y = in[1];

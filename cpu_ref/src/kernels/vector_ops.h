@@ -14,6 +14,13 @@ namespace nnbridge::cpu_ref {
 /// Error(Invalid) otherwise), split across ctx.threads when large. Defined in elementwise.cc.
 Kernel simd_unary(const KernelContext& ctx, simd::Unary op, simd::UnaryParams p);
 
+/// How many parts the built-in binary elementwise kernels (Add, Sub, Mul, Div, ...: elementwise.cc)
+/// cut their output into by the rows of each plane (the last two dims, rows h * t / parts on: the
+/// cut of the NCHW convolutions' blocks of output rows), or 0 where they split the elements flat
+/// or not at all (under two threads' worth of work, a broadcast with outer rows, a rank below 3,
+/// ctx.channels_last). Error(Invalid) for operands that do not broadcast.
+int64_t binary_plane_row_parts(const KernelContext& ctx);
+
 /// Clip's bounds as its kernel reads them (activation.cc): {min, max} from the one-element
 /// constant inputs 1 and 2 (ONNX Clip-13), -inf / +inf where absent; Error(Invalid) when one holds
 /// more than one value.

@@ -46,6 +46,11 @@ struct NodeContext {
   /// context (a lifted rank, a derived node), so a mark made on a copy reaches the plan; null
   /// where nobody asks (the prepare loop makes one per node).
   std::shared_ptr<std::vector<bool>> read_at_prepare_only{};
+  /// A hint a backend's plan may set: the node's rank-4 tensors are channels-last ([N, H, W, C]:
+  /// an input comes from a node with data_layout NHWC, Arm NN's and TFLite's layout, directly or
+  /// through elementwise nodes), so that a kernel splits its work across threads the way those
+  /// producers did (by rows of H). Never changes what a kernel computes.
+  bool channels_last = false;
 
   /// Declares that the kernel being built copied constant input `i` at prepare and does not
   /// read it at run: the plan then passes nullptr for it and never asks for its float32 form

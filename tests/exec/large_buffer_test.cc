@@ -96,9 +96,9 @@ TEST_CASE("large_alloc: the whole 2 MiB pages of a large block are eligible for 
 }
 
 TEST_CASE("large_alloc: blocks from 32 KiB to 2 MiB share chunks and do not overlap") {
-  // By hand: 64-byte aligned, in order within a 4 MiB chunk: three 1 MiB blocks (and a fourth
-  // of 1 MiB - 64) fill one chunk; each is written whole with its own byte and read back after
-  // all are written (an overlap would show as another block's byte).
+  // 64-byte aligned and cut in order from 4 MiB chunks (1 MiB + 100,000 B + 1 MiB share one,
+  // 2 MiB - 1 does not fit its rest and opens the next); each block is written whole with its
+  // own byte and read back after all are written (an overlap would show another block's byte).
   constexpr std::size_t sizes[] = {kMiB, 100000, kMiB, 2 * kMiB - 1, 32 << 10, kMiB - 64, 40000};
   std::vector<std::unique_ptr<std::byte[], exec::LargeFree>> blocks;
   for (std::size_t i = 0; i < std::size(sizes); ++i) {

@@ -203,6 +203,70 @@ TEST_CASE("cpu parallel: depthwise NCHW stride 2, every left pad parity, odd and
   SUBCASE("dilation 2") { conv_case({8, 8, 12, 17, 3, 2, 8, {2, 1, 2, 2}, false, 2}); }
 }
 
+TEST_CASE("cpu parallel: depthwise NCHW stride 2 gives the bits of the tap loop, with a folded Relu") {
+  // The documented rounding of the NCHW depthwise plane kernel (simd.h DepthwisePlane): y = B[c],
+  // then for each tap in (ky, kx) order y = y + x * w in float (a tap in the padding reads the
+  // copy's 0), then a folded Relu as std::max(0, y); on 1, 2 and 3 threads. Widths about 16, 32
+  // and 48 columns, kernels 3, 5 and 7, every left pad from 0 to 3, an infinite weight (0 * inf
+  // in the padding is NaN), and planes tall enough for bands of rows.
+  struct Case {
+    int64_t h, w, k, pt, pl, pb, pr;
+  };
+  const std::vector<Case> cases = {
+      {9, 16, 3, 1, 1, 1, 1}, {7, 33, 3, 0, 0, 1, 1}, {8, 47, 5, 2, 2, 2, 2}, {6, 48, 7, 3, 3, 3, 3},
+      {6, 49, 5, 1, 2, 0, 1}, {5, 97, 3, 1, 3, 1, 0}, {112, 112, 3, 1, 1, 1, 1}, {61, 30, 5, 2, 1, 2, 2},
+  };
+  const int64_t C = 5;
+  for (const bool relu : {false, true})
+    for (const Case& t : cases) {
+      CAPTURE(relu);
+      CAPTURE(t.w);
+      CAPTURE(t.k);
+      const int64_t oh = (t.h + t.pt + t.pb - t.k) / 2 + 1, ow = (t.w + t.pl + t.pr - t.k) / 2 + 1;
+      const auto x = data(static_cast<std::size_t>(C * t.h * t.w), 11);
+      auto w = data(static_cast<std::size_t>(C * t.k * t.k), 12);
+      const auto b = data(static_cast<std::size_t>(C), 13);
+      w[static_cast<std::size_t>(3 * t.k * t.k)] = INFINITY;  // channel 3's first tap
+      std::vector<float> e(static_cast<std::size_t>(C * oh * ow));
+      for (int64_t c = 0; c < C; ++c)
+        for (int64_t oy = 0; oy < oh; ++oy)
+          for (int64_t ox = 0; ox < ow; ++ox) {
+            float acc = b[static_cast<std::size_t>(c)];
+            for (int64_t ky = 0; ky < t.k; ++ky)
+              for (int64_t kx = 0; kx < t.k; ++kx) {
+                const int64_t iy = 2 * oy - t.pt + ky, ix = 2 * ox - t.pl + kx;
+                const float v = iy >= 0 && iy < t.h && ix >= 0 && ix < t.w ? x[static_cast<std::size_t>((c * t.h + iy) * t.w + ix)] : 0.0f;
+                const float p = v * w[static_cast<std::size_t>((c * t.k + ky) * t.k + kx)];
+                acc = acc + p;
+              }
+            e[static_cast<std::size_t>((c * oh + oy) * ow + ox)] = relu ? std::max(0.0f, acc) : acc;
+          }
+      Graph g = one_node("Conv", f32({1, C, t.h, t.w}), {{f32({C, 1, t.k, t.k}), w}, {f32({C}), b}}, f32({1, C, oh, ow}),
+                         {{"kernel_shape", Attr(std::vector<int64_t>{t.k, t.k})},
+                          {"pads", Attr(std::vector<int64_t>{t.pt, t.pl, t.pb, t.pr})},
+                          {"strides", Attr(std::vector<int64_t>{2, 2})},
+                          {"group", Attr(C)}});
+      std::string out_name = "y";
+      if (relu) {
+        const ValueId conv = g.outputs[0];
+        const ValueId y = g.add_value(Value{"relu_y", f32({1, C, oh, ow}), std::nullopt, {}});
+        g.add_node(Node{"Relu", "relu", {conv}, {y}, {}});
+        g.outputs = {y};
+        out_name = "relu_y";
+      }
+      cpu_ref::register_backend();
+      for (int threads : {1, 2, 3}) {
+        CAPTURE(threads);
+        BackendOptions opt;
+        opt.threads = threads;
+        auto out = find_backend("cpu")->prepare(g, opt)->run({{"x", HostTensor::from_values<float>(f32({1, C, t.h, t.w}), x)}});
+        auto y = out.at(out_name).values<float>();
+        REQUIRE(y.size() == e.size());
+        CHECK(std::memcmp(y.data(), e.data(), e.size() * sizeof(float)) == 0);
+      }
+    }
+}
+
 TEST_CASE("cpu parallel: depthwise convolution, NHWC and NCHW, strides 1 and 2, asymmetric padding") {
   SUBCASE("NHWC stride 1") { conv_case({32, 32, 40, 40, 3, 1, 32, {1, 1, 1, 1}, true}); }
   SUBCASE("NHWC stride 2, pad bottom/right only") { conv_case({48, 48, 41, 41, 3, 2, 48, {0, 0, 1, 1}, true}); }

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 #include "nnbridge/error.h"
@@ -122,19 +123,24 @@ TEST_CASE("cpu sgemm_indirect: empty products and planes closer than np are refu
 TEST_CASE("cpu pack_indirect_weights: strips of 16 channels, zeros past m, from float32 bytes at any alignment") {
   // indirect.h: strip s is [k][16], channel o at lane o % 16 of strip o / 16, 0 past m. The bytes
   // form reads W where it lies (an ONNX raw_data left in its file starts at any byte).
-  const int64_t m = 20, k = 7;
-  const std::vector<float> w = numbers(static_cast<std::size_t>(m * k), 11);
+  // m within one strip, across a strip's tail, whole strips; k from 7 to 300. Compared bit for
+  // bit (a NaN's payload too: packing only moves floats).
+  for (const auto& [m, k] : {std::pair<int64_t, int64_t>{20, 7}, {33, 37}, {16, 32}, {5, 300}, {64, 16}})
   for (std::size_t shift = 0; shift < 4; ++shift) {
+    CAPTURE(m);
+    CAPTURE(k);
     CAPTURE(shift);
+    std::vector<float> w = numbers(static_cast<std::size_t>(m * k), 11);
+    w[static_cast<std::size_t>(k + 1)] = std::bit_cast<float>(0x7fc01234u);  // a NaN payload, moved as it is
     std::vector<std::byte> bytes(w.size() * sizeof(float) + 4);
     std::memcpy(bytes.data() + shift, w.data(), w.size() * sizeof(float));
     const IndirectWeights p = pack_indirect_weights(bytes.data() + shift, m, k);
-    for (int64_t s = 0; s < 2; ++s)
+    for (int64_t s = 0; s < (m + 15) / 16; ++s)
       for (int64_t j = 0; j < k; ++j)
         for (int64_t l = 0; l < 16; ++l) {
           const int64_t o = s * 16 + l;
           const float expect = o < m ? w[static_cast<std::size_t>(o * k + j)] : 0.0f;
-          REQUIRE(same(p.panels()[(s * k + j) * 16 + l], expect));
+          REQUIRE(std::bit_cast<uint32_t>(p.panels()[(s * k + j) * 16 + l]) == std::bit_cast<uint32_t>(expect));  // the bits
         }
   }
 }

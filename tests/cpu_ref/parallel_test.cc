@@ -56,6 +56,20 @@ Graph one_node(const std::string& op, TensorType x, std::vector<std::pair<Tensor
   return g;
 }
 
+// Runs `g` (graph input "x") on 1, 2 and 3 threads: output `out` must be `expect`, bit for bit.
+void check_bits(const Graph& g, const std::vector<float>& x, const std::string& out, const std::vector<float>& expect) {
+  cpu_ref::register_backend();
+  for (int threads : {1, 2, 3}) {
+    CAPTURE(threads);
+    BackendOptions opt;
+    opt.threads = threads;
+    const TensorMap result = find_backend("cpu")->prepare(g, opt)->run({{"x", HostTensor::from_values<float>(g.values[g.inputs[0]].type, x)}});
+    const auto y = result.at(out).values<float>();
+    REQUIRE(y.size() == expect.size());
+    CHECK(std::memcmp(y.data(), expect.data(), expect.size() * sizeof(float)) == 0);
+  }
+}
+
 // Runs `g` on 1 and 3 threads and compares "y" with `expect`.
 void check_threads(const Graph& g, const std::vector<float>& x, const std::vector<double>& expect) {
   cpu_ref::register_backend();
@@ -254,16 +268,7 @@ TEST_CASE("cpu parallel: depthwise NCHW stride 2 gives the bits of the tap loop,
         g.outputs = {y};
         out_name = "relu_y";
       }
-      cpu_ref::register_backend();
-      for (int threads : {1, 2, 3}) {
-        CAPTURE(threads);
-        BackendOptions opt;
-        opt.threads = threads;
-        auto out = find_backend("cpu")->prepare(g, opt)->run({{"x", HostTensor::from_values<float>(f32({1, C, t.h, t.w}), x)}});
-        auto y = out.at(out_name).values<float>();
-        REQUIRE(y.size() == e.size());
-        CHECK(std::memcmp(y.data(), e.data(), e.size() * sizeof(float)) == 0);
-      }
+      check_bits(g, x, out_name, e);
     }
 }
 
@@ -423,15 +428,7 @@ TEST_CASE("cpu parallel: NCHW MaxPool in registers gives the bits of the tap loo
                         {"dilations", Attr(std::vector<int64_t>{t.d, t.d})},
                         {"pads", Attr(std::vector<int64_t>{t.pt, t.pl, t.pb, t.pr})},
                         {"ceil_mode", Attr(int64_t{t.ceil ? 1 : 0})}});
-    cpu_ref::register_backend();
-    for (int threads : {1, 2, 3}) {
-      BackendOptions opt;
-      opt.threads = threads;
-      auto out = find_backend("cpu")->prepare(g, opt)->run({{"x", HostTensor::from_values<float>(f32({1, C, t.h, t.w}), x)}});
-      auto y = out.at("y").values<float>();
-      REQUIRE(y.size() == e.size());
-      CHECK(std::memcmp(y.data(), e.data(), e.size() * sizeof(float)) == 0);
-    }
+    check_bits(g, x, "y", e);
   }
 }
 

@@ -153,51 +153,43 @@ TEST_CASE("cpu Conv + Add: which Adds fold into the Conv") {
     for (const NodePlacement& p : plan->placement()) out.push_back(p.name + ">" + p.fused_into);
     return out;
   };
+  // A graph input of `shape` named `name`; a node `op` on `inputs` whose new output (Y's shape)
+  // is returned.
+  const auto input = [](Graph& g, const std::string& name, std::vector<int64_t> shape) {
+    const ValueId v = g.add_value(Value{name, f32(std::move(shape)), std::nullopt, {}});
+    g.inputs.push_back(v);
+    return v;
+  };
+  const auto node = [](Graph& g, const std::string& op, std::vector<ValueId> inputs) {
+    const ValueId y = g.add_value(Value{op + "_y", f32({1, 8, 10, 10}), std::nullopt, {}});
+    g.add_node(Node{op, op == "Add" ? "add" : op == "Relu" ? "relu" : "clip", std::move(inputs), {y}, {}});
+    return y;
+  };
   SUBCASE("R broadcast along channels: not folded") {
     Graph g = conv();
-    const ValueId r = g.add_value(Value{"r", f32({1, 8, 1, 1}), std::nullopt, {}});
-    g.inputs.push_back(r);
-    const ValueId y = g.add_value(Value{"sum", f32({1, 8, 10, 10}), std::nullopt, {}});
-    g.add_node(Node{"Add", "add", {g.outputs[0], r}, {y}, {}});
-    g.outputs = {y};
+    g.outputs = {node(g, "Add", {g.outputs[0], input(g, "r", {1, 8, 1, 1})})};
     CHECK(fused(g) == std::vector<std::string>{"n>", "add>"});
   }
   SUBCASE("the Conv's output also a graph output: not folded") {
     Graph g = conv();
-    const ValueId r = g.add_value(Value{"r", f32({1, 8, 10, 10}), std::nullopt, {}});
-    g.inputs.push_back(r);
-    const ValueId y = g.add_value(Value{"sum", f32({1, 8, 10, 10}), std::nullopt, {}});
-    g.add_node(Node{"Add", "add", {g.outputs[0], r}, {y}, {}});
-    g.outputs.push_back(y);
+    g.outputs.push_back(node(g, "Add", {g.outputs[0], input(g, "r", {1, 8, 10, 10})}));
     CHECK(fused(g) == std::vector<std::string>{"n>", "add>"});
   }
   SUBCASE("Add(conv, conv): not folded") {
     Graph g = conv();
-    const ValueId y = g.add_value(Value{"sum", f32({1, 8, 10, 10}), std::nullopt, {}});
-    g.add_node(Node{"Add", "add", {g.outputs[0], g.outputs[0]}, {y}, {}});
-    g.outputs = {y};
+    g.outputs = {node(g, "Add", {g.outputs[0], g.outputs[0]})};
     CHECK(fused(g) == std::vector<std::string>{"n>", "add>"});
   }
   SUBCASE("Relu before the Add: the Relu folds, the Add does not (it would come after the Relu)") {
     Graph g = conv();
-    const ValueId a = g.add_value(Value{"act", f32({1, 8, 10, 10}), std::nullopt, {}});
-    g.add_node(Node{"Relu", "relu", {g.outputs[0]}, {a}, {}});
-    const ValueId r = g.add_value(Value{"r", f32({1, 8, 10, 10}), std::nullopt, {}});
-    g.inputs.push_back(r);
-    const ValueId y = g.add_value(Value{"sum", f32({1, 8, 10, 10}), std::nullopt, {}});
-    g.add_node(Node{"Add", "add", {a, r}, {y}, {}});
-    g.outputs = {y};
+    const ValueId a = node(g, "Relu", {g.outputs[0]});
+    g.outputs = {node(g, "Add", {a, input(g, "r", {1, 8, 10, 10})})};
     CHECK(fused(g) == std::vector<std::string>{"n>", "relu>n", "add>"});
   }
   SUBCASE("Add then Clip: both fold") {
     Graph g = conv();
-    const ValueId r = g.add_value(Value{"r", f32({1, 8, 10, 10}), std::nullopt, {}});
-    g.inputs.push_back(r);
-    const ValueId s = g.add_value(Value{"sum", f32({1, 8, 10, 10}), std::nullopt, {}});
-    g.add_node(Node{"Add", "add", {r, g.outputs[0]}, {s}, {}});
-    const ValueId y = g.add_value(Value{"clipped", f32({1, 8, 10, 10}), std::nullopt, {}});
-    g.add_node(Node{"Clip", "clip", {s}, {y}, {}});
-    g.outputs = {y};
+    const ValueId sum = node(g, "Add", {input(g, "r", {1, 8, 10, 10}), g.outputs[0]});
+    g.outputs = {node(g, "Clip", {sum})};
     CHECK(fused(g) == std::vector<std::string>{"n>", "add>n", "clip>n"});
   }
 }

@@ -31,7 +31,9 @@ simd::UnaryParams clip_bounds(const KernelContext& ctx);
 /// nodes): first + R, the same place of a tensor of Y's shape (an Add whose other operand is R,
 /// as ResNet's and MobileNetV2's residual connections: ONNX Add, no broadcasting), then a Relu
 /// or Clip. Each is the vector kernel the separate node would run, in the node order, on the
-/// same values (a + b is b + a in IEEE 754), so the outputs are the same bits.
+/// same values (a + b is b + a in IEEE 754), so the outputs are the same bits (where both the
+/// Conv's value and R are NaN, which payload survives may differ: x86 keeps the first operand's, and
+/// the compiler may order a vector sum's operands either way, in the separate Add kernel too).
 struct Epilogue {
   bool on = false;  ///< an activation `op` with parameters `p`
   simd::Unary op = simd::Unary::Relu;

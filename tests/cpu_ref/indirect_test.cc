@@ -125,8 +125,9 @@ TEST_CASE("cpu pack_indirect_weights: strips of 16 channels, zeros past m, from 
   // form reads W where it lies (an ONNX raw_data left in its file starts at any byte).
   // m within one strip, across a strip's tail, whole strips; k from 7 to 300. Compared bit for
   // bit (a NaN's payload too: packing only moves floats).
-  for (const auto& [m, k] : {std::pair<int64_t, int64_t>{20, 7}, {33, 37}, {16, 32}, {5, 300}, {64, 16}})
+  for (const auto& mk : {std::pair<int64_t, int64_t>{20, 7}, {33, 37}, {16, 32}, {5, 300}, {64, 16}})
   for (std::size_t shift = 0; shift < 4; ++shift) {
+    const int64_t m = mk.first, k = mk.second;  // named copies: CAPTURE takes them by reference
     CAPTURE(m);
     CAPTURE(k);
     CAPTURE(shift);

@@ -12,6 +12,13 @@
 #include <vector>
 #include <iterator>
 #include <memory>
+#include <atomic>
+#include <thread>
+#if defined(__linux__)
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+#endif
 
 #include "nnbridge/exec/large_buffer.h"
 
@@ -121,3 +128,44 @@ TEST_CASE("large_alloc: blocks from 32 KiB to 2 MiB share chunks and do not over
   CHECK(again[kMiB - 1] == std::byte{7});
   exec::large_free(nullptr);  // nothing
 }
+
+#if defined(__linux__)
+TEST_CASE("large_alloc: a child forked while another thread allocates can allocate") {
+  // fork() copies only the calling thread; without the pool's fork handlers a child forked while
+  // the other thread held the pool's lock (here most of the time) waits on it forever. Each
+  // child allocates and writes a pooled block and exits; one that has not exited after 5 s
+  // counts as stuck (and is killed).
+  std::atomic<bool> stop{false};
+  std::thread churn([&] {
+    while (!stop.load(std::memory_order_relaxed)) exec::large_free(exec::large_alloc(64 << 10));
+  });
+  int stuck = 0, failed = 0;
+  for (int i = 0; i < 50 && stuck == 0; ++i) {
+    const pid_t pid = fork();
+    REQUIRE(pid >= 0);
+    if (pid == 0) {
+      auto* p = static_cast<unsigned char*>(exec::large_alloc(64 << 10));
+      p[0] = 1;
+      exec::large_free(p);
+      _exit(0);
+    }
+    int status = 0;
+    bool exited = false;
+    for (int ms = 0; ms < 5000 && !exited; ms += 2) {
+      exited = waitpid(pid, &status, WNOHANG) == pid;
+      if (!exited) usleep(2000);
+    }
+    if (!exited) {
+      kill(pid, SIGKILL);
+      waitpid(pid, &status, 0);
+      ++stuck;
+    } else if (!WIFEXITED(status) || WEXITSTATUS(status) != 0) {
+      ++failed;
+    }
+  }
+  stop = true;
+  churn.join();
+  CHECK(stuck == 0);
+  CHECK(failed == 0);
+}
+#endif

@@ -7,6 +7,7 @@
 #include <mutex>
 #include <new>
 #if defined(__linux__)
+#include <pthread.h>
 #include <sys/mman.h>
 #endif
 
@@ -54,6 +55,9 @@ class Pool {
     ++c.live;
     return p;
   }
+  // Held across fork() (pool() below).
+  void lock() { mu_.lock(); }
+  void unlock() { mu_.unlock(); }
   // True when p is one of this pool's blocks (then freed here).
   bool put(void* p) {
     const auto at = reinterpret_cast<std::uintptr_t>(p);
@@ -84,7 +88,17 @@ class Pool {
 };
 
 Pool& pool() {
-  static Pool* p = new Pool;  // never destroyed: blocks may outlive static destruction
+  // Never destroyed: blocks may outlive static destruction. fork() copies only the calling
+  // thread, so a child forked while another thread held the pool's lock would wait on it
+  // forever: the lock is taken before a fork and released after it on both sides (POSIX
+  // pthread_atfork; glibc's malloc guards its arenas the same way).
+  static Pool* p = [] {
+    auto* created = new Pool;
+#if defined(__linux__)
+    pthread_atfork([] { pool().lock(); }, [] { pool().unlock(); }, [] { pool().unlock(); });
+#endif
+    return created;
+  }();
   return *p;
 }
 

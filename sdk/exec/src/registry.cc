@@ -1,6 +1,9 @@
 // The backend registry (docs/architecture.md: backends register themselves by name).
 #include <algorithm>
 #include <mutex>
+#if defined(__linux__)
+#include <pthread.h>
+#endif
 
 #include "nnbridge/exec.h"
 
@@ -12,8 +15,17 @@ struct Registry {
   std::map<std::string, std::shared_ptr<const Backend>, std::less<>> backends;
 };
 Registry& registry() {
-  static Registry r;
-  return r;
+  // Held across fork() (POSIX pthread_atfork), so that a child forked while another thread
+  // looked a backend up can look one up too (fork() copies only the calling thread).
+  static Registry* r = [] {
+    auto* created = new Registry;
+#if defined(__linux__)
+    pthread_atfork([] { registry().mu.lock(); }, [] { registry().mu.unlock(); },
+                   [] { registry().mu.unlock(); });
+#endif
+    return created;
+  }();
+  return *r;
 }
 }  // namespace
 

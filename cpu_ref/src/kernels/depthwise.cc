@@ -10,6 +10,7 @@
 
 #include "../simd/simd.h"
 #include "conv.h"
+#include "depthwise_lanes.h"
 #include "padded_plane.h"
 #include "scratch.h"
 
@@ -120,8 +121,13 @@ EpilogueKernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool 
   const PaddedPlane pad(PlaneGeom::of(g), k->lanes);
   auto taps = std::make_shared<const std::vector<int64_t>>(g.nhwc || g.sw > 2 ? std::vector<int64_t>{} : pad.taps());
   auto bands = std::make_shared<const std::vector<PlaneBand>>(g.nhwc || g.sw > 2 ? std::vector<PlaneBand>{} : tall_plane_bands(PlaneGeom::of(g), threads, k->lanes));
-  return [g, wprep, has_bias, bscale, threads, k, pad, taps, bands](const Epilogue& ep) -> Kernel {
-    return [g, wprep, has_bias, bscale, threads, k, pad, taps, bands, ep](std::span<const float* const> in, std::span<float* const> out) {
+  // Small NCHW planes with constant W: 16 channels across the lanes (depthwise_lanes.h), the
+  // plane kernel's bits.
+  std::shared_ptr<const std::vector<float>> lanes_w;
+  if (wprep && !g.nhwc && g.sw <= 2 && depthwise_lanes_pays(g.ow, g.kh * g.kw) && depthwise_lanes_available())
+    lanes_w = std::make_shared<const std::vector<float>>(pack_depthwise_lanes(wprep->data(), g.c, g.kh * g.kw));
+  return [g, wprep, has_bias, bscale, threads, k, pad, taps, bands, lanes_w](const Epilogue& ep) -> Kernel {
+    return [g, wprep, has_bias, bscale, threads, k, pad, taps, bands, lanes_w, ep](std::span<const float* const> in, std::span<float* const> out) {
       std::vector<float> wlocal;
       const float* w;
       if (wprep) {
@@ -150,6 +156,27 @@ EpilogueKernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool 
             k->depthwise_row(row);
             fin.finish(row.y, g.ow * g.c);
           }
+        });
+        return;
+      }
+      if (lanes_w) {
+        // Groups of 16 channels of an image across threads; the folded Relu / Clip in the
+        // kernel where no Add comes first, the rest of the epilogue after, plane by plane.
+        float lo = 0, hi = 0;
+        const bool clamped = fin.clamp_bounds(lo, hi);
+        const int64_t groups = (g.c + 15) / 16, taps_n = g.kh * g.kw;
+        parallel_for(threads, g.n * groups, [&](int64_t item) {
+          const int64_t n = item / groups, c0 = item % groups * 16;
+          DepthwiseLanesArgs a;
+          a.x = x + (n * g.c + c0) * g.h * g.w, a.y = y + (n * g.c + c0) * g.oh * g.ow;
+          a.channels = std::min<int64_t>(16, g.c - c0);
+          a.h = g.h, a.w = g.w, a.oh = g.oh, a.ow = g.ow, a.kh = g.kh, a.kw = g.kw;
+          a.sh = g.sh, a.sw = g.sw, a.dh = g.dh, a.dw = g.dw, a.pt = g.pt, a.pl = g.pl;
+          a.weights = lanes_w->data() + c0 * taps_n;
+          a.bias = bias.data() + c0;
+          a.clamp = clamped, a.lo = lo, a.hi = hi;
+          depthwise_lanes(a);
+          for (int64_t c = 0; c < a.channels; ++c) fin.finish(a.y + c * g.oh * g.ow, g.oh * g.ow, clamped);
         });
         return;
       }

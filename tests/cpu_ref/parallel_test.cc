@@ -272,6 +272,62 @@ TEST_CASE("cpu parallel: depthwise NCHW stride 2 gives the bits of the tap loop,
     }
 }
 
+TEST_CASE("cpu parallel: depthwise NCHW stride 1 gives the bits of the tap loop, with a folded Relu") {
+  // As the stride-2 case above, for the stride-1 plane kernel (simd.h: on AVX-512 each input row
+  // loaded once and its taps shifted out of aligned registers, K x K kernels of 3 and 5): widths
+  // from 15 (one register) to 113 (past four), heights leaving 1 to 3 rows after blocks of 4 (and
+  // 7 after blocks of 8), pads 0 to 2, an infinite weight, planes tall enough for bands of rows;
+  // on 1, 2 and 3 threads. 3 x 3 planes of 15 and 5 x 5 planes of up to 28 columns take the
+  // channels-across-lanes kernel (depthwise_lanes.h), whose bits are the same.
+  struct Case {
+    int64_t h, w, k, pad;
+  };
+  const std::vector<Case> cases = {
+      {9, 15, 3, 1}, {6, 17, 3, 1}, {7, 33, 3, 0}, {10, 48, 3, 1}, {5, 56, 3, 1}, {11, 64, 3, 1}, {3, 113, 3, 1},
+      {7, 40, 5, 2}, {9, 57, 5, 2}, {6, 29, 5, 0}, {60, 30, 3, 1}, {61, 33, 5, 2}, {4, 20, 5, 1},
+  };
+  const int64_t C = 5;
+  for (const bool relu : {false, true})
+    for (const Case& t : cases) {
+      CAPTURE(relu);
+      CAPTURE(t.h);
+      CAPTURE(t.w);
+      CAPTURE(t.k);
+      const int64_t oh = t.h + 2 * t.pad - t.k + 1, ow = t.w + 2 * t.pad - t.k + 1;
+      const auto x = data(static_cast<std::size_t>(C * t.h * t.w), 21);
+      auto w = data(static_cast<std::size_t>(C * t.k * t.k), 22);
+      const auto b = data(static_cast<std::size_t>(C), 23);
+      w[static_cast<std::size_t>(2 * t.k * t.k + 1)] = INFINITY;  // channel 2's tap (0, 1)
+      std::vector<float> e(static_cast<std::size_t>(C * oh * ow));
+      for (int64_t c = 0; c < C; ++c)
+        for (int64_t oy = 0; oy < oh; ++oy)
+          for (int64_t ox = 0; ox < ow; ++ox) {
+            float acc = b[static_cast<std::size_t>(c)];
+            for (int64_t ky = 0; ky < t.k; ++ky)
+              for (int64_t kx = 0; kx < t.k; ++kx) {
+                const int64_t iy = oy - t.pad + ky, ix = ox - t.pad + kx;
+                const float v = iy >= 0 && iy < t.h && ix >= 0 && ix < t.w ? x[static_cast<std::size_t>((c * t.h + iy) * t.w + ix)] : 0.0f;
+                const float p = v * w[static_cast<std::size_t>((c * t.k + ky) * t.k + kx)];
+                acc = acc + p;
+              }
+            e[static_cast<std::size_t>((c * oh + oy) * ow + ox)] = relu ? std::max(0.0f, acc) : acc;
+          }
+      Graph g = one_node("Conv", f32({1, C, t.h, t.w}), {{f32({C, 1, t.k, t.k}), w}, {f32({C}), b}}, f32({1, C, oh, ow}),
+                         {{"kernel_shape", Attr(std::vector<int64_t>{t.k, t.k})},
+                          {"pads", Attr(std::vector<int64_t>{t.pad, t.pad, t.pad, t.pad})},
+                          {"group", Attr(C)}});
+      std::string out_name = "y";
+      if (relu) {
+        const ValueId conv = g.outputs[0];
+        const ValueId y = g.add_value(Value{"relu_y", f32({1, C, oh, ow}), std::nullopt, {}});
+        g.add_node(Node{"Relu", "relu", {conv}, {y}, {}});
+        g.outputs = {y};
+        out_name = "relu_y";
+      }
+      check_bits(g, x, out_name, e);
+    }
+}
+
 TEST_CASE("cpu parallel: depthwise convolution, NHWC and NCHW, strides 1 and 2, asymmetric padding") {
   SUBCASE("NHWC stride 1") { conv_case({32, 32, 40, 40, 3, 1, 32, {1, 1, 1, 1}, true}); }
   SUBCASE("NHWC stride 2, pad bottom/right only") { conv_case({48, 48, 41, 41, 3, 2, 48, {0, 0, 1, 1}, true}); }

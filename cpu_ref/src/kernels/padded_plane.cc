@@ -10,7 +10,10 @@ namespace nnbridge::cpu_ref {
 PaddedPlane::PaddedPlane(const PlaneGeom& g, std::size_t lanes) : g_(g) {
   const int64_t L = static_cast<int64_t>(lanes);
   rows_ = (g.oh - 1) * g.sh + (g.kh - 1) * g.dh + 1;
-  phase_ = (g.ow + L - 1) / L * L + (g.kw - 1) * g.dw / g.sw + 1;
+  // Whole registers of outputs plus the taps' reach, rounded up to whole registers: every row
+  // (and phase) then starts register-aligned in an aligned buffer, and a register one past the
+  // outputs' last still lies in the row (simd.h DepthwisePlane).
+  phase_ = ((g.ow + L - 1) / L * L + (g.kw - 1) * g.dw / g.sw + 1 + L - 1) / L * L;
 }
 
 void PaddedPlane::fill_padding(float* dst, float pad) const { std::fill_n(dst, size(), pad); }

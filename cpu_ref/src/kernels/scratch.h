@@ -5,7 +5,7 @@
 
 namespace nnbridge::cpu_ref {
 
-/// A buffer of at least `count` floats owned by the calling thread, reused by every later call
+/// A 64-byte aligned buffer of at least `count` floats owned by the calling thread, reused by every later call
 /// on that thread (the blocks of successive nodes and runs), so that a run allocates and
 /// page-faults no fresh staging memory. Contents are unspecified; the previous pointer is invalid
 /// after a call with a larger count. Grows, never shrinks: it holds the largest block asked for.

@@ -518,10 +518,113 @@ struct Impl {
   }
 #endif
 
+#if defined(__AVX512F__)
+  // Stride 1 and dilation 1 with K x K taps (K = 3 or 5), rows and buffer register-aligned
+  // (plane_s1 below): R output rows by NV registers from (oy, ox), ox a multiple of 16. Each of
+  // the R + kh - 1 input rows the block reads is loaded once as NV + 1 aligned registers, the
+  // taps kx > 0 shifted out of them by VALIGND; then every output row r that reads that input
+  // row (ky = row - r) adds its K taps. An output's taps still come in (ky, kx) order (rows in
+  // increasing order, then kx), each a multiply then an add: plane_block's bits, with a sixth of
+  // its loads (which crossed cache lines: the taps' columns are not register-aligned).
+  static __m512 shifted(__m512 lo, __m512 hi, int s) {  // lanes s .. s + 15 of lo:hi
+    const __m512i a = _mm512_castps_si512(lo), b = _mm512_castps_si512(hi);
+    switch (s) {
+      case 1: return _mm512_castsi512_ps(_mm512_alignr_epi32(b, a, 1));
+      case 2: return _mm512_castsi512_ps(_mm512_alignr_epi32(b, a, 2));
+      case 3: return _mm512_castsi512_ps(_mm512_alignr_epi32(b, a, 3));
+      case 4: return _mm512_castsi512_ps(_mm512_alignr_epi32(b, a, 4));
+      default: return lo;
+    }
+  }
+  // The loops are unrolled whole (R + K - 1 input rows): which output rows read an input row is
+  // then known at compile time, not a branch the predictor learns again on each small node.
+  template <int R, int NV, int K>
+  static void s1_block(const DepthwisePlane& p, int64_t oy, int64_t ox, int64_t valid) {
+    __m512 acc[R][NV];
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; ++v) acc[r][v] = _mm512_set1_ps(p.bias);
+    const float* base = p.src + oy * p.row_stride + ox;
+#pragma GCC unroll 16
+    for (int i = 0; i < R + K - 1; ++i) {
+      const float* row = base + i * p.row_stride;
+      __m512 a[NV + 1];
+#pragma GCC unroll 8
+      for (int v = 0; v <= NV; ++v) a[v] = _mm512_load_ps(row + 16 * v);
+#pragma GCC unroll 8
+      for (int kx = 0; kx < K; ++kx) {
+        __m512 t[NV];
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v) t[v] = shifted(a[v], a[v + 1], kx);
+#pragma GCC unroll 8
+        for (int r = 0; r < R; ++r) {
+          const int ky = i - r;
+          if (ky < 0 || ky >= K) continue;
+          const __m512 wt = _mm512_set1_ps(p.w[ky * K + kx]);
+#pragma GCC unroll 4
+          for (int v = 0; v < NV; ++v) acc[r][v] = _mm512_add_ps(acc[r][v], _mm512_mul_ps(t[v], wt));
+        }
+      }
+    }
+    if (p.clamp) {  // as Unary::Clip: vmin(hi, vmax(lo, y)), MAXPS(y, lo) then MINPS(., hi)
+      const __m512 lo = _mm512_set1_ps(p.lo), hi = _mm512_set1_ps(p.hi);
+#pragma GCC unroll 8
+      for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+        for (int v = 0; v < NV; ++v) acc[r][v] = _mm512_min_ps(_mm512_max_ps(acc[r][v], lo), hi);
+    }
+#pragma GCC unroll 8
+    for (int r = 0; r < R; ++r)
+#pragma GCC unroll 4
+      for (int v = 0; v < NV; ++v) {
+        const int64_t n = valid - 16 * v;
+        if (n > 0) _mm512_mask_storeu_ps(p.y + (oy + r) * p.ow + ox + 16 * v, static_cast<__mmask16>(n >= 16 ? 0xFFFFu : (1u << n) - 1u), acc[r][v]);
+      }
+  }
+  template <int R, int NV, int K>
+  static void s1_rows(const DepthwisePlane& p, int64_t ox, int64_t valid) {
+    int64_t oy = 0;
+    for (; oy + R <= p.oh; oy += R) s1_block<R, NV, K>(p, oy, ox, valid);
+    s1_tail<R - 1, NV, K>(p, oy, ox, valid);
+  }
+  template <int T, int NV, int K>
+  static void s1_tail(const DepthwisePlane& p, int64_t oy, int64_t ox, int64_t valid) {
+    if constexpr (T >= 1) {
+      if (p.oh - oy == T) s1_block<T, NV, K>(p, oy, ox, valid);
+      else s1_tail<T - 1, NV, K>(p, oy, ox, valid);
+    }
+  }
+  template <int K>
+  static void plane_s1(const DepthwisePlane& p) {
+    int64_t ox = 0;
+    for (; p.ow - ox > 48; ox += 64) s1_rows<4, 4, K>(p, ox, p.ow - ox);
+    const int64_t left = p.ow - ox, regs = (left + 15) / 16;
+    if (regs == 3) s1_rows<4, 3, K>(p, ox, left);
+    else if (regs == 2) s1_rows<4, 2, K>(p, ox, left);
+    else if (regs == 1) s1_rows<8, 1, K>(p, ox, left);
+  }
+  // Whether plane_s1 takes p: a depthwise plane (not MaxPool), strides and dilations 1, a 3 x 3
+  // or 5 x 5 kernel, rows starting register-aligned (PaddedPlane's layout in an aligned buffer).
+  static bool s1_fits(const DepthwisePlane& p) {
+    return p.sh == 1 && p.sw == 1 && p.dh == 1 && p.dw == 1 && p.kh == p.kw && (p.kw == 3 || p.kw == 5) && p.row_stride % 16 == 0 &&
+           reinterpret_cast<std::uintptr_t>(p.src) % 64 == 0;
+  }
+#endif
+
   // Column blocks of 4 registers over all rows, then the rest of the columns (1 to 3 registers)
   // over all rows; about 8 accumulators per block (R * NV).
   template <bool Max>
   static void plane(const DepthwisePlane& p) {
+#if defined(__AVX512F__)
+    if constexpr (!Max && L == 16) {
+      if (s1_fits(p)) {
+        if (p.kw == 3) plane_s1<3>(p);
+        else plane_s1<5>(p);
+        return;
+      }
+    }
+#endif
     const int64_t lanes = static_cast<int64_t>(L);
     int64_t ox = 0;
     for (; p.ow - ox > 3 * lanes; ox += 4 * lanes) plane_rows<2, 4, Max>(p, ox, p.ow - ox);

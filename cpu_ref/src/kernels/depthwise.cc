@@ -1,9 +1,11 @@
 // Depthwise convolution with channel multiplier 1, direct (no im2col): NHWC rows go through the
 // vector kernel simd::Kernels::depthwise_row (channels in lanes); NCHW planes with stride 1 or 2
-// through depthwise_plane (output columns in lanes) from a zero-padded copy of the plane, other
+// through depthwise_plane (output columns in lanes) from a zero-padded copy of the plane, small
+// ones with constant W through depthwise_lanes (16 channels in lanes, depthwise_lanes.h), other
 // strides through a scalar loop. All sum B[c] first, then
-// the taps in (ky, kx) order, a multiply then an add each; the NCHW plane kernel adds the taps in
-// the padding too, as 0 * w (the same sum unless a weight is infinite or NaN, or the sum is -0).
+// the taps in (ky, kx) order, a multiply then an add each; the NCHW plane and lanes kernels add
+// the taps in the padding too, as 0 * w (the same sum unless a weight is infinite or NaN, or the
+// sum is -0).
 #include <algorithm>
 #include <functional>
 #include <vector>

@@ -1,9 +1,11 @@
-// depthwise_lanes (kernels/depthwise_lanes.h), and the NCHW depthwise Conv that hands it small
-// planes (depthwise.cc), against the rounding depthwise_lanes.h documents, written here as the
-// ONNX Conv-11 tap loop: per output y = B[c], then for every tap (ky, kx) in that order
-// y = y + x * w in float32 (a multiply, then an add; a tap in the padding reads 0), then the
-// clamp min(max(y, lo), hi) with a NaN giving lo. Compared bit for bit (any NaN matching any
-// NaN: which payload survives two NaN operands is not part of the rounding).
+// The NCHW depthwise convolution's vector kernels (depthwise.cc): the plane kernel (simd.h
+// DepthwisePlane, on AVX-512 with stride 1 or 2 from register-aligned padded rows) and
+// depthwise_lanes (kernels/depthwise_lanes.h, 16 channels across the lanes on small planes),
+// against the rounding both document, written here as the ONNX Conv-11 tap loop: per output
+// y = B[c], then for every tap (ky, kx) in that order y = y + x * w in float32 (a multiply, then
+// an add; a tap in the padding reads 0), then the clamp min(max(y, lo), hi) with a NaN giving lo.
+// Compared bit for bit (any NaN matching any NaN: which payload survives two NaN operands is not
+// part of the rounding).
 #include <doctest/doctest.h>
 
 #include <algorithm>
@@ -190,6 +192,42 @@ std::vector<float> run(const Graph& g, const std::vector<float>& x, int threads)
 }
 
 }  // namespace
+
+TEST_CASE("cpu parallel: depthwise NCHW strides 1 and 2 give the bits of the tap loop, with a folded Relu") {
+  // Every path depthwise.cc picks for NCHW at strides 1 and 2, on 1, 2 and 3 threads, with inputs
+  // holding NaN, +-inf and -0 and an infinite weight (0 * inf in the padding is NaN). Stride 2:
+  // widths about 16, 32 and 48 columns, kernels 3, 5 and 7, every left pad from 0 to 3, planes
+  // tall enough for bands of rows. Stride 1 (on AVX-512 each padded row loaded once, its taps
+  // shifted out of aligned registers, 3 x 3 and 5 x 5): widths from 15 (one register) to 113
+  // (past four), heights leaving 1 to 3 rows after blocks of 4 and 7 after blocks of 8, pads 0
+  // to 2. Outputs up to 14 wide, and 5 x 5 ones up to 28 at stride 1, take depthwise_lanes.
+  cpu_ref::register_backend();
+  const std::vector<Geo> cases = {
+      // c, h, w, k, s, d, pt, pl, pb, pr
+      {5, 9, 16, 3, 2, 1, 1, 1, 1, 1},   {5, 7, 33, 3, 2, 1, 0, 0, 1, 1},    {5, 8, 47, 5, 2, 1, 2, 2, 2, 2},
+      {5, 6, 48, 7, 2, 1, 3, 3, 3, 3},   {5, 6, 49, 5, 2, 1, 1, 2, 0, 1},    {5, 5, 97, 3, 2, 1, 1, 3, 1, 0},
+      {5, 112, 112, 3, 2, 1, 1, 1, 1, 1}, {5, 61, 30, 5, 2, 1, 2, 1, 2, 2},  {5, 9, 15, 3, 1, 1, 1, 1, 1, 1},
+      {5, 6, 17, 3, 1, 1, 1, 1, 1, 1},   {5, 7, 33, 3, 1, 1, 0, 0, 0, 0},    {5, 10, 48, 3, 1, 1, 1, 1, 1, 1},
+      {5, 5, 56, 3, 1, 1, 1, 1, 1, 1},   {5, 11, 64, 3, 1, 1, 1, 1, 1, 1},   {5, 3, 113, 3, 1, 1, 1, 1, 1, 1},
+      {5, 7, 40, 5, 1, 1, 2, 2, 2, 2},   {5, 9, 57, 5, 1, 1, 2, 2, 2, 2},    {5, 6, 29, 5, 1, 1, 0, 0, 0, 0},
+      {5, 60, 30, 3, 1, 1, 1, 1, 1, 1},  {5, 61, 33, 5, 1, 1, 2, 2, 2, 2},   {5, 4, 20, 5, 1, 1, 1, 1, 1, 1},
+  };
+  for (const Geo& g : cases)
+    for (const bool relu : {false, true}) {
+      CAPTURE(g.h);
+      CAPTURE(g.w);
+      CAPTURE(g.k);
+      CAPTURE(g.s);
+      CAPTURE(relu);
+      const Operands o = operands(g, 1, true);
+      const std::vector<float> e = tap_loop(g, 1, o.x, o.w, o.b, relu, 0.0f, INFINITY);
+      const Graph gr = depthwise_graph(g, 1, o, relu);
+      for (const int threads : {1, 2, 3}) {
+        CAPTURE(threads);
+        CHECK(mismatches(run(gr, o.x, threads), e) == 0);
+      }
+    }
+}
 
 TEST_CASE("cpu depthwise Conv on small NCHW planes: groups of 16 channels, images, a folded Relu, 1 to 3 threads") {
   // Channel counts that leave a partial group (40 = 16 + 16 + 8, 33, 17), two images, with and

@@ -2,8 +2,8 @@
 // (depthwise.cc). The plane kernel (simd.h depthwise_plane) puts output columns across the lanes:
 // a 7-wide plane fills 7 of 16, and each plane pays its own padded copy and loop set-up. Here the
 // planes of 16 channels are transposed into one zero-padded buffer of [rows][columns][16]
-// (AVX-512 16 x 16 register transposes), every output position is one register of 16 channels,
-// and the results are transposed back into the planes.
+// (AVX-512 16 x 16 register transposes, sgemm/transpose16.h), every output position is one
+// register of 16 channels, and the results are transposed back into the planes.
 #pragma once
 
 #include <cstdint>

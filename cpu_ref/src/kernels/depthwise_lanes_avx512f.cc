@@ -6,40 +6,12 @@
 #include <cstdint>
 #include <vector>
 
+#include "../sgemm/transpose16.h"
 #include "depthwise_lanes.h"
 
 namespace nnbridge::cpu_ref::depthwise_lanes_avx512f {
 
 namespace {
-
-// r[i][j] becomes r[j][i] (16 x 16 floats): pairs of rows interleaved by floats, then by pairs
-// of floats (each 128-bit lane then holds 4 rows of one column), then the 128-bit lanes of four
-// registers gathered into one.
-inline void transpose16(__m512 r[16]) {
-  __m512 t[16];
-  for (int i = 0; i < 8; ++i) {
-    t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
-    t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
-  }
-  for (int i = 0; i < 4; ++i) {
-    const __m512d a = _mm512_castps_pd(t[4 * i]), b = _mm512_castps_pd(t[4 * i + 2]);
-    const __m512d c = _mm512_castps_pd(t[4 * i + 1]), d = _mm512_castps_pd(t[4 * i + 3]);
-    r[4 * i] = _mm512_castpd_ps(_mm512_unpacklo_pd(a, b));      // column 0 of each 128-bit lane
-    r[4 * i + 1] = _mm512_castpd_ps(_mm512_unpackhi_pd(a, b));  // column 1
-    r[4 * i + 2] = _mm512_castpd_ps(_mm512_unpacklo_pd(c, d));  // column 2
-    r[4 * i + 3] = _mm512_castpd_ps(_mm512_unpackhi_pd(c, d));  // column 3
-  }
-  // r[4 i + j], 128-bit lane q: rows 4 i .. 4 i + 3 of column 4 q + j.
-  for (int j = 0; j < 4; ++j) {
-    const __m512 u0 = _mm512_shuffle_f32x4(r[j], r[4 + j], 0x44), u1 = _mm512_shuffle_f32x4(r[j], r[4 + j], 0xEE);
-    const __m512 u2 = _mm512_shuffle_f32x4(r[8 + j], r[12 + j], 0x44), u3 = _mm512_shuffle_f32x4(r[8 + j], r[12 + j], 0xEE);
-    t[j] = _mm512_shuffle_f32x4(u0, u2, 0x88);       // column j
-    t[4 + j] = _mm512_shuffle_f32x4(u0, u2, 0xDD);   // column 4 + j
-    t[8 + j] = _mm512_shuffle_f32x4(u1, u3, 0x88);   // column 8 + j
-    t[12 + j] = _mm512_shuffle_f32x4(u1, u3, 0xDD);  // column 12 + j
-  }
-  for (int i = 0; i < 16; ++i) r[i] = t[i];
-}
 
 __mmask16 first(int64_t n) { return static_cast<__mmask16>(n >= 16 ? 0xFFFFu : (1u << n) - 1); }
 
@@ -106,7 +78,7 @@ void run(const DepthwiseLanesArgs& a) {
     const __mmask16 cols = first(in_plane - p0);
     for (int c = 0; c < 16; ++c)
       r[c] = c < a.channels ? _mm512_maskz_loadu_ps(cols, a.x + c * in_plane + p0) : _mm512_setzero_ps();
-    transpose16(r);
+    avx512::transpose16(r);
     for (int j = 0; j < 16 && p0 + j < in_plane; ++j) {
       if (iy < hp && ix < wp) _mm512_store_ps(buf + (iy * wp + ix) * 16, r[j]);
       if (++ix == a.pl + a.w) ix = a.pl, ++iy;
@@ -123,7 +95,7 @@ void run(const DepthwiseLanesArgs& a) {
   for (int64_t p0 = 0; p0 < out_plane; p0 += 16) {
     const int64_t n = std::min<int64_t>(16, out_plane - p0);
     for (int j = 0; j < 16; ++j) r[j] = j < n ? _mm512_load_ps(out + (p0 + j) * 16) : _mm512_setzero_ps();
-    transpose16(r);
+    avx512::transpose16(r);
     const __mmask16 cols = first(n);
     for (int c = 0; c < a.channels; ++c) _mm512_mask_storeu_ps(a.y + c * out_plane + p0, cols, r[c]);
   }

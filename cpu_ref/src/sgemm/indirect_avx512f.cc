@@ -29,6 +29,7 @@
 #include <vector>
 
 #include "indirect.h"
+#include "transpose16.h"
 
 namespace nnbridge::cpu_ref::sgemm_avx512f {
 
@@ -94,34 +95,6 @@ constexpr std::array<TileFn, sizeof...(I)> tile_table(std::integer_sequence<int,
 }
 constexpr auto kTiles = tile_table(std::make_integer_sequence<int, kRows * kVectors>{});
 
-// r[i][j] -> r[j][i] for a 16 x 16 block of floats held as 16 registers (moves only: exact).
-// Pairs of rows interleaved, then 4 x 4 blocks within each 128-bit lane, then the lanes.
-void transpose16(__m512 r[16]) {
-  __m512 t[16];
-  for (int i = 0; i < 8; ++i) {
-    t[2 * i] = _mm512_unpacklo_ps(r[2 * i], r[2 * i + 1]);
-    t[2 * i + 1] = _mm512_unpackhi_ps(r[2 * i], r[2 * i + 1]);
-  }
-  for (int i = 0; i < 4; ++i) {  // r[4 i + j], 128-bit lane l: rows 4 i .. 4 i + 3 of column 4 l + j
-    r[4 * i] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0x44);
-    r[4 * i + 1] = _mm512_shuffle_ps(t[4 * i], t[4 * i + 2], 0xEE);
-    r[4 * i + 2] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0x44);
-    r[4 * i + 3] = _mm512_shuffle_ps(t[4 * i + 1], t[4 * i + 3], 0xEE);
-  }
-  for (int j = 0; j < 4; ++j) {
-    t[j] = _mm512_shuffle_f32x4(r[j], r[4 + j], 0x88);
-    t[j + 4] = _mm512_shuffle_f32x4(r[j], r[4 + j], 0xDD);
-    t[j + 8] = _mm512_shuffle_f32x4(r[8 + j], r[12 + j], 0x88);
-    t[j + 12] = _mm512_shuffle_f32x4(r[8 + j], r[12 + j], 0xDD);
-  }
-  for (int j = 0; j < 4; ++j) {
-    r[j] = _mm512_shuffle_f32x4(t[j], t[j + 8], 0x88);
-    r[j + 8] = _mm512_shuffle_f32x4(t[j], t[j + 8], 0xDD);
-    r[j + 4] = _mm512_shuffle_f32x4(t[j + 4], t[j + 12], 0x88);
-    r[j + 12] = _mm512_shuffle_f32x4(t[j + 4], t[j + 12], 0xDD);
-  }
-}
-
 // The sums of `count` positions (sums[p][c], c < channels of a group) into Y's planes: 16
 // positions by 16 channels at a time, transposed, then + bias[c], + the same places of R when
 // given, the clamp, and a store of the positions (masked at the chunk's end) into channel c's
@@ -135,7 +108,7 @@ void store_planes(const float* sums, int64_t count, int64_t channels, float* y, 
       const int n = static_cast<int>(std::min<int64_t>(16, count - p0));
       __m512 r[16];
       for (int i = 0; i < 16; ++i) r[i] = i < n ? _mm512_loadu_ps(sums + (p0 + i) * kGroup + c0) : _mm512_setzero_ps();
-      transpose16(r);
+      avx512::transpose16(r);
       const __mmask16 keep = static_cast<__mmask16>(n == 16 ? 0xFFFF : (1u << n) - 1);
       for (int j = 0; j < lanes; ++j) {
         __m512 v = r[j];

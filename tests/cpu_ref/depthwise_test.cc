@@ -131,6 +131,20 @@ TEST_CASE("cpu depthwise_lanes: 16 channels across the lanes give the tap loop's
         }
 }
 
+TEST_CASE("cpu depthwise_lanes_pays: small outputs, 5 x 5 up to 28 wide at stride 1, a bounded padded buffer") {
+  // (ow, sw, taps, hp * wp): mobilenet_v2's 7 x 7 and 14 -> 7, mnasnet0_5's 28 x 28 5 x 5; not
+  // 56 x 56, 28 x 28 3 x 3, 28 x 28 5 x 5 at stride 2, nor a 3 x 3 kernel dilated by 40 on a
+  // 90 x 90 plane (10 x 10 outputs, 8100 padded positions: 518 KiB a thread).
+  CHECK(cpu_ref::depthwise_lanes_pays(7, 1, 9, 9 * 9));
+  CHECK(cpu_ref::depthwise_lanes_pays(7, 2, 25, 17 * 17));
+  CHECK(cpu_ref::depthwise_lanes_pays(28, 1, 25, 32 * 32));
+  CHECK_FALSE(cpu_ref::depthwise_lanes_pays(56, 1, 9, 58 * 58));
+  CHECK_FALSE(cpu_ref::depthwise_lanes_pays(28, 1, 9, 30 * 30));
+  CHECK_FALSE(cpu_ref::depthwise_lanes_pays(28, 2, 25, 59 * 59));
+  CHECK(cpu_ref::depthwise_lanes_pays(10, 1, 9, 40 * 40));
+  CHECK_FALSE(cpu_ref::depthwise_lanes_pays(10, 1, 9, 90 * 90));
+}
+
 TEST_CASE("cpu depthwise_lanes: refuses 0 or more than 16 channels and empty outputs") {
   if (!cpu_ref::depthwise_lanes_available()) return;
   cpu_ref::DepthwiseLanesArgs a;
@@ -200,7 +214,9 @@ TEST_CASE("cpu parallel: depthwise NCHW strides 1 and 2 give the bits of the tap
   // tall enough for bands of rows. Stride 1 (on AVX-512 each padded row loaded once, its taps
   // shifted out of aligned registers, 3 x 3 and 5 x 5): widths from 15 (one register) to 113
   // (past four), heights leaving 1 to 3 rows after blocks of 4 and 7 after blocks of 8, pads 0
-  // to 2. Outputs up to 14 wide, and 5 x 5 ones up to 28 at stride 1, take depthwise_lanes.
+  // to 2. Outputs up to 14 wide, and 5 x 5 ones up to 28 at stride 1, take depthwise_lanes; of
+  // two 3 x 3 kernels dilated by 15 and 40 (10 x 10 outputs), the second's padded buffer is past
+  // its bound (depthwise_lanes_pays) and takes the plane kernel.
   cpu_ref::register_backend();
   const std::vector<Geo> cases = {
       // c, h, w, k, s, d, pt, pl, pb, pr
@@ -211,6 +227,7 @@ TEST_CASE("cpu parallel: depthwise NCHW strides 1 and 2 give the bits of the tap
       {5, 5, 56, 3, 1, 1, 1, 1, 1, 1},   {5, 11, 64, 3, 1, 1, 1, 1, 1, 1},   {5, 3, 113, 3, 1, 1, 1, 1, 1, 1},
       {5, 7, 40, 5, 1, 1, 2, 2, 2, 2},   {5, 9, 57, 5, 1, 1, 2, 2, 2, 2},    {5, 6, 29, 5, 1, 1, 0, 0, 0, 0},
       {5, 60, 30, 3, 1, 1, 1, 1, 1, 1},  {5, 61, 33, 5, 1, 1, 2, 2, 2, 2},   {5, 4, 20, 5, 1, 1, 1, 1, 1, 1},
+      {5, 40, 40, 3, 1, 15, 0, 0, 0, 0}, {5, 90, 90, 3, 1, 40, 0, 0, 0, 0},  // dilated: 10 x 10 outputs
   };
   for (const Geo& g : cases)
     for (const bool relu : {false, true}) {

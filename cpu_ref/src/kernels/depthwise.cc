@@ -126,7 +126,8 @@ EpilogueKernel make_depthwise(const KernelContext& ctx, const ConvGeom& g, bool 
   // Small NCHW planes with constant W: 16 channels across the lanes (depthwise_lanes.h), the
   // plane kernel's bits.
   std::shared_ptr<const std::vector<float>> lanes_w;
-  if (wprep && !g.nhwc && g.sw <= 2 && depthwise_lanes_pays(g.ow, g.sw, g.kh * g.kw) && depthwise_lanes_available())
+  const int64_t padded = ((g.oh - 1) * g.sh + (g.kh - 1) * g.dh + 1) * ((g.ow - 1) * g.sw + (g.kw - 1) * g.dw + 1);
+  if (wprep && !g.nhwc && g.sw <= 2 && depthwise_lanes_pays(g.ow, g.sw, g.kh * g.kw, padded) && depthwise_lanes_available())
     lanes_w = std::make_shared<const std::vector<float>>(pack_depthwise_lanes(wprep->data(), g.c, g.kh * g.kw));
   const int lanes_threads = ctx.threads;
   return [g, wprep, has_bias, bscale, threads, k, pad, taps, bands, lanes_w, lanes_threads](const Epilogue& ep) -> Kernel {

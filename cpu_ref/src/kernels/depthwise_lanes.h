@@ -37,12 +37,21 @@ bool depthwise_lanes_available();
 /// [kh * kw][16] (channel o at lane o % 16 of block o / 16, 0 past c).
 std::vector<float> pack_depthwise_lanes(const float* w, int64_t c, int64_t taps);
 
-/// Whether depthwise.cc gives a plane of output width `ow`, column stride `sw` and `taps` =
-/// kh * kw taps to depthwise_lanes rather than the plane kernel. Measured per step in mobilenet_v2 and
+/// The most floats depthwise.cc lets the padded [rows][columns][16] buffer of one call take
+/// (256 KiB): a dilated kernel on a large plane with few outputs would otherwise make each
+/// thread keep a buffer of hp * wp * 16 floats (a 3 x 3 kernel with dilation 1000 about 256 MiB).
+constexpr int64_t kDepthwiseLanesMaxBuffer = int64_t{1} << 16;
+
+/// Whether depthwise.cc gives a plane of output width `ow`, column stride `sw`, `taps` =
+/// kh * kw taps and a padded input of `padded` = hp * wp positions (depthwise_lanes_avx512f.cc)
+/// to depthwise_lanes rather than the plane kernel. Measured per step in mobilenet_v2 and
 /// mnasnet0_5 (one thread, alternating processes): 7 x 7 outputs 2x faster (3 x 3 and 5 x 5),
 /// 14 x 14 1.1x to 1.3x, 28 x 28 with 5 x 5 taps and stride 1 1.1x; but 28 x 28 from 56 x 56
-/// with stride 2 0.95x, 28 x 28 with 3 x 3 taps 0.8x to 0.9x and 56 x 56 0.8x, where the plane kernel's registers are full and the transposes of few
-/// taps per position (and a padded buffer past L1) cost more than they save.
-inline bool depthwise_lanes_pays(int64_t ow, int64_t sw, int64_t taps) { return ow <= 14 || (ow <= 28 && sw == 1 && taps >= 25); }
+/// with stride 2 0.95x, 28 x 28 with 3 x 3 taps 0.8x to 0.9x and 56 x 56 0.8x, where the plane
+/// kernel's registers are full and the transposes of few taps per position (and a padded
+/// buffer past L1) cost more than they save.
+inline bool depthwise_lanes_pays(int64_t ow, int64_t sw, int64_t taps, int64_t padded) {
+  return (ow <= 14 || (ow <= 28 && sw == 1 && taps >= 25)) && padded <= kDepthwiseLanesMaxBuffer / 16;
+}
 
 }  // namespace nnbridge::cpu_ref

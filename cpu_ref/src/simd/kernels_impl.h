@@ -597,6 +597,7 @@ struct Impl {
   }
   template <int K>
   static void plane_s1(const DepthwisePlane& p) {
+    static_assert(K <= 5, "shifted() moves taps by at most 4 columns");
     int64_t ox = 0;
     for (; p.ow - ox > 48; ox += 64) s1_rows<4, 4, K>(p, ox, p.ow - ox);
     const int64_t left = p.ow - ox, regs = (left + 15) / 16;

@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """Converts every graph file in a folder (recursively) into another format, with a plain-text
-progress bar; files that cannot be converted are listed with the reason at the end.
+progress bar on a terminal (none when stdout is a file or a pipe); files that cannot be converted
+are listed with the reason at the end.
 
     PYTHONPATH=build/python /usr/bin/python3 examples/python/convert_folder.py tests/golden/armnn /tmp/json --to json
 """
@@ -13,6 +14,8 @@ import nnbridge
 
 
 def progress(done: int, total: int, label: str, width: int = 30) -> None:
+    if not sys.stdout.isatty():
+        return  # a log or a pipe gets the summary only
     filled = width * done // max(total, 1)
     sys.stdout.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label[:40]:<40}")
     sys.stdout.flush()
@@ -42,7 +45,8 @@ def main() -> int:
         except nnbridge.Error as e:
             failed.append((path, e))
     progress(len(files), len(files), "done")
-    print()
+    if sys.stdout.isatty():
+        print()
     for path, e in failed:
         print(f"  not converted: {path}: {type(e).__name__}: {e}")
     print(f"{len(files) - len(failed)} of {len(files)} converted to {args.to} in {args.dst}")

@@ -182,6 +182,23 @@ TEST_CASE("diff: an extra node is only in B and rewires its consumer") {
   CHECK(d.differences[1].b_name == "relu");
 }
 
+TEST_CASE("diff: a node put in between whose output keeps the name says which node makes each side's value") {
+  // As a converter does: conv's output renamed, a Relu in between writes the name "c".
+  Graph b = model();
+  b.values[3].name = "c_pre";
+  ValueId r = b.add_value(tensor("c", {1, 1, 3, 3}));
+  b.add_node(node("Relu", "between", {3}, {r}));
+  b.nodes[1].inputs[0] = r;
+  const GraphDiff d = diff(model(), b);
+  const Difference* w = nullptr;
+  for (const Difference& x : d.differences)
+    if (x.kind == DiffKind::Wiring) w = &x;
+  REQUIRE(w != nullptr);
+  CHECK(w->a == "c (made by node \"conv\", Conv)");
+  CHECK(w->b == "c (made by node \"between\", Relu)");
+  CHECK(w->message() == "node \"leaky\" (LeakyRelu) inputs[0]: reads c (made by node \"conv\", Conv) vs c (made by node \"between\", Relu)");
+}
+
 TEST_CASE("diff: a changed dtype or shape of a graph input is a Type difference") {
   Graph b = model();
   b.values[0].type.shape = {2, 2, 3, 3};

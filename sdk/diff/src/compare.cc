@@ -84,9 +84,7 @@ class Comparer {
       const ValueId want = va < m_.a_to_b.size() ? m_.a_to_b[va] : kNoValue;
       if (want != kNoValue && want != vb) {
         Difference w = d;
-        w.kind = DiffKind::Wiring;
-        w.a = value_name(a_, va), w.b = value_name(b_, vb);
-        add(std::move(w));
+        wiring(w, va, vb, "", "");
       }
       value_types(d, va, vb);
       value_attrs(d, va, vb);
@@ -284,10 +282,29 @@ class Comparer {
     }
     if (same) return;
     Difference d = at;
+    wiring(d, va, vb, ca || ea ? "constant " : "", cb || eb ? "constant " : "");
+  }
+
+  // A Wiring difference between the values `va` and `vb`. Where both print the same name (a
+  // converter put a node in between and gave its output the original name), each side also
+  // names the node that makes its value, so the report does not read "x vs x".
+  void wiring(Difference d, ValueId va, ValueId vb, const std::string& prefix_a, const std::string& prefix_b) {
     d.kind = DiffKind::Wiring;
-    d.a = (ca || ea ? "constant " : "") + value_name(a_, va);
-    d.b = (cb || eb ? "constant " : "") + value_name(b_, vb);
+    d.a = prefix_a + value_name(a_, va);
+    d.b = prefix_b + value_name(b_, vb);
+    if (d.a == d.b) {
+      if (a_producer_.empty()) a_producer_ = a_.producers(), b_producer_ = b_.producers();
+      d.a += made_by(a_, a_producer_, va);
+      d.b += made_by(b_, b_producer_, vb);
+    }
     add(std::move(d));
+  }
+
+  static std::string made_by(const Graph& g, const std::vector<std::size_t>& producer, ValueId v) {
+    if (v == kNoValue || v >= producer.size()) return "";
+    if (producer[v] == SIZE_MAX) return g.values[v].is_constant() ? "" : " (no node makes it)";
+    const Node& n = g.nodes[producer[v]];
+    return " (made by node \"" + n.name + "\", " + n.op + ")";
   }
 
   void constants(const Difference& at, ValueId va, ValueId vb) {
@@ -344,6 +361,7 @@ class Comparer {
   GraphDiff& out_;
   Matching m_;
   std::vector<bool> type_done_, attrs_done_;
+  std::vector<std::size_t> a_producer_, b_producer_;  // filled on the first same-named Wiring
 };
 
 }  // namespace

@@ -126,8 +126,8 @@ std::string Difference::message() const {
 std::string to_text(const GraphDiff& d, std::string_view a_label, std::string_view b_label) {
   std::string s;
   auto plural = [](std::size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
-  s += "A: " + std::string(a_label) + " (" + (d.a_format.empty() ? "graph" : d.a_format) + ", " + plural(d.a_nodes, "node") + ")\n";
-  s += "B: " + std::string(b_label) + " (" + (d.b_format.empty() ? "graph" : d.b_format) + ", " + plural(d.b_nodes, "node") + ")\n";
+  s += "A: " + std::string(a_label) + " (" + (d.a_format.empty() ? "graph" : d.a_format) + ", " + plural(d.a_nodes, "node") + " in normal form)\n";
+  s += "B: " + std::string(b_label) + " (" + (d.b_format.empty() ? "graph" : d.b_format) + ", " + plural(d.b_nodes, "node") + " in normal form)\n";
   std::size_t by_name = 0;
   for (const NodeMatch& m : d.nodes) by_name += m.by == NodeMatch::By::Name;
   s += "paired: " + plural(d.inputs.size(), "input") + ", " + plural(d.outputs.size(), "output") + ", " +

@@ -116,6 +116,8 @@ struct Difference {
   std::string key;
   /// Each side's value as text: an attribute as JSON (absent: "(absent)"), a dtype name, a
   /// shape "[1, 3, -1]", a count, a value's name for Wiring and Constant. Empty when unused.
+  /// For Wiring, where both sides' values have the same name, each also names the node that
+  /// makes it: `conv (made by node "conv_to_nhwc", Transpose)`.
   std::string a, b;
   // Constant only (kind Constant): over the elements of two constants of the same type.
   std::int64_t elements = 0;            ///< elements in each constant

@@ -131,9 +131,77 @@ TEST_CASE("armnn descriptors: layers whose scalar fields differ in one value nev
   check_node("r4", "Sigmoid", std::nullopt);
   check_node("r5", "Relu", std::nullopt);
   check_node("r6", "Relu", 2.0);
-  // The identity of each layer is its own, whatever mapping it shares.
-  CHECK(attr(node_named(g, "r3")->attrs, "armnn.position")->get<int64_t>() == 3);
-  CHECK(attr(node_named(g, "r6")->attrs, "armnn.index")->get<int64_t>() == 6);
+  // The identity of each layer is its own, whatever mapping it shares: here the writer's order
+  // and numbering (below), so none of them carries it.
+  CHECK(attr(node_named(g, "r3")->attrs, "armnn.position") == nullptr);
+  CHECK(attr(node_named(g, "r6")->attrs, "armnn.index") == nullptr);
+}
+
+// Layer names and LayerBase.index of a written file, in `layers` order.
+std::vector<std::pair<std::string, int64_t>> layer_identities(const std::filesystem::path& file) {
+  std::vector<std::pair<std::string, int64_t>> out;
+  const auto doc = nlohmann::json::parse(flatc_json(file));
+  for (const auto& l : doc.at("layers")) {
+    const auto& base = l.at("layer").at("base");
+    const auto& b = base.contains("base") ? base.at("base") : base;
+    out.emplace_back(b.value("layerName", std::string()), b.value("index", int64_t{0}));
+  }
+  return out;
+}
+
+TEST_CASE("armnn layer identity: kept only where the writer would not derive it") {
+  // Arm NN's serializer numbers layers 0, 1, 2, ... in the order it stores them, Input layers
+  // first: the writer derives both (writer.cc plan()), so no layer carries armnn.index or
+  // armnn.position, and the file round-trips.
+  const std::string chain = input(0) + ",\n" + activation(1, "r1", 0, kRelu, "") + ",\n" +
+                            activation(2, "r2", 1, kRelu, "") + ",\n" + output(3, 2);
+  const auto natural = compile(chain, "identity_natural");
+  Graph g = read(natural);
+  for (const Node& n : g.nodes) {
+    CHECK(attr(n.attrs, "armnn.index") == nullptr);
+    CHECK(attr(n.attrs, "armnn.position") == nullptr);
+  }
+  for (const Value& v : g.values) CHECK(attr(v.attrs, "armnn.position") == nullptr);
+  CHECK(flatc_json(write(g, "identity_natural_out")) == flatc_json(natural));
+  // A node added in the IR goes where its place in the node list puts it, and the numbering
+  // follows the order: r1, new, r2.
+  REQUIRE(node_named(g, "r2"));
+  const ValueId r1_out = node_named(g, "r2")->inputs[0];
+  const ValueId added = g.add_value(Value{"added", g.values[r1_out].type, std::nullopt, {}});
+  g.nodes.insert(g.nodes.begin() + 1, Node{"Relu", "added", {r1_out}, {added}, {}});
+  for (Node& n : g.nodes)
+    if (n.name == "r2") n.inputs[0] = added;
+  CHECK(layer_identities(write(g, "identity_natural_added")) ==
+        std::vector<std::pair<std::string, int64_t>>{{"x", 0}, {"r1", 1}, {"added", 2}, {"r2", 3}, {"y", 4}});
+
+  // Indices not 0, 1, 2, ... in order (LayerBase.index is any uint), or an Input layer stored
+  // after the layer reading it (not where the writer puts Input layers): every layer keeps
+  // both, and the file round-trips.
+  struct Case {
+    std::string layers, stem;
+    std::vector<std::pair<std::string, int64_t>> want;  // layer name -> armnn.index, in `layers` order
+  };
+  const Case cases[] = {
+      {input(0) + ",\n" + activation(5, "r1", 0, kRelu, "") + ",\n" + output(2, 5), "identity_sparse",
+       {{"x", 0}, {"r1", 5}, {"y", 2}}},
+      {activation(0, "r1", 1, kRelu, "") + ",\n" + input(1) + ",\n" + output(2, 0), "identity_input_late",
+       {{"r1", 0}, {"x", 1}, {"y", 2}}},
+  };
+  for (const Case& c : cases) {
+    CAPTURE(c.stem);
+    const auto bin = compile(c.layers, c.stem);
+    const Graph h = read(bin);
+    for (std::size_t i = 0; i < c.want.size(); ++i) {
+      const std::string& name = c.want[i].first;
+      CAPTURE(name);
+      const Node* n = node_named(h, name);
+      const AttrMap& a = n ? n->attrs : value_named(h, name)->attrs;
+      REQUIRE(attr(a, "armnn.position"));
+      CHECK(attr(a, "armnn.position")->get<int64_t>() == int64_t(i));
+      CHECK(attr(a, "armnn.index")->get<int64_t>() == c.want[i].second);
+    }
+    CHECK(flatc_json(write(h, c.stem + "_out")) == flatc_json(bin));
+  }
 }
 
 TEST_CASE("armnn layer indices far past the layer count resolve, and a repeated one is named") {

@@ -13,8 +13,9 @@
 //   its output Values; descriptor fields that are inputs of the canonical op (ONNX opset 13+:
 //   Slice starts / ends / axes, Pad pads and constant_value, ...) are constant Values after
 //   all others, named "<layer>.<input>".
-// Layer identity (`armnn.index`: LayerBase.index, `armnn.position`: place in `layers`) and
-// whatever the IR does not model are kept as `armnn.*` attributes.
+// Layer identity (`armnn.index`: LayerBase.index, `armnn.position`: place in `layers`) is kept
+// as attributes only where the writer would not derive it (layer_identity()); whatever else the
+// IR does not model is kept as `armnn.*` attributes.
 #include <algorithm>
 #include <limits>
 #include <unordered_map>
@@ -114,6 +115,12 @@ const fb::ConstTensor* const_at(const reflection::Object& obj, const flatbuffers
   return const_at(*field_object(*f), sub, path.substr(dot + 1));
 }
 
+// Where a layer lives in the IR: an Input or Constant layer's value, or a node.
+struct LayerTarget {
+  enum Kind : uint8_t { None, Input, Constant, Node } kind = None;
+  uint32_t id = 0;  // ValueId, or index in Graph::nodes
+};
+
 class Reader {
  public:
   Reader(const Source& src, const LoadOptions& opt) : src_(src), opt_(opt) {}
@@ -147,6 +154,7 @@ class Reader {
     // connection that closes a loop has no order to run in.
     if (const std::vector<std::size_t> cycle = find_cycle(g_); !cycle.empty())
       throw Error(ErrorId::Cycle, "the layers' connections form a cycle: " + describe_cycle(g_, cycle), {}, "layers");
+    layer_identity();
     finish_ids();
     if (!warnings_.empty()) g_.metadata["armnn.warnings"] = Attr(warnings_);
     return std::move(g_);
@@ -394,12 +402,12 @@ class Reader {
     return out;
   }
 
-  // Identity attributes shared by nodes and by the values of Input/Constant layers.
-  void identity_attrs(size_t i, const OpRow* row, AttrMap& a) {
+  // Identity attributes shared by nodes and by the values of Input/Constant layers; the layer
+  // index and position go to `target` later, where layer_identity() finds them needed.
+  void identity_attrs(size_t i, const OpRow* row, AttrMap& a, LayerTarget target) {
     const auto& li = layers_[i];
-    // (A hint at the end: right for the empty map most layers have here; any hint is correct.)
-    a.insert_or_assign(a.end(), "armnn.index", Attr(int64_t(li.base->index())));
-    a.insert_or_assign(a.end(), "armnn.position", Attr(int64_t(i)));
+    if (targets_.empty()) targets_.assign(layers_.size(), LayerTarget{});
+    targets_[i] = target;
     uint32_t stored = static_cast<uint32_t>(li.base->layerType());
     uint32_t expected = row->layer_type;
     if (layout_ == Layout::Seed) expected = released_type_to_seed(expected);
@@ -483,7 +491,7 @@ class Reader {
     if (li.tag == uint8_t(fb::Layer::InputLayer)) {
       expect_slots(i, ignored_slots(i, true), 1);
       Value& v = g_.values[li.outputs[0]];
-      identity_attrs(i, native, v.attrs);
+      identity_attrs(i, native, v.attrs, {LayerTarget::Input, li.outputs[0]});
       v.attrs["armnn.layerBindingId"] = Attr(int64_t(li.binding_id));
       if (v.name != name) v.attrs["armnn.layerName"] = Attr(name);
       g_.inputs.push_back(li.outputs[0]);
@@ -503,7 +511,7 @@ class Reader {
       // the binding); a name made unique here keeps the layer's own name for it.
       if (out.name != name) out.attrs["armnn.layerName"] = Attr(name);
       n.outputs = {g_.add_value(std::move(out))};
-      identity_attrs(i, native, n.attrs);
+      identity_attrs(i, native, n.attrs, {LayerTarget::Node, uint32_t(g_.nodes.size())});
       n.attrs["armnn.layer"] = Attr("Output");
       n.attrs["armnn.layerBindingId"] = Attr(int64_t(li.binding_id));
       g_.outputs.push_back(n.outputs[0]);
@@ -520,7 +528,7 @@ class Reader {
         throw Error(ErrorId::Shape, "the constant's size disagrees with the layer's output slot", {}, w + ".info");
       v.constant = c.constant;
       for (auto& [k, a] : c.attrs) v.attrs[k] = a;
-      identity_attrs(i, native, v.attrs);
+      identity_attrs(i, native, v.attrs, {LayerTarget::Constant, li.outputs[0]});
       v.attrs["armnn.layer"] = Attr("Constant");
       if (v.name != name) v.attrs["armnn.layerName"] = Attr(name);
       return;
@@ -612,7 +620,7 @@ class Reader {
   void finish_node(size_t i, Node n, const OpRow* chosen, AttrMap attrs, std::vector<std::string> present) {
     n.op = chosen->ir_op();
     n.attrs = std::move(attrs);
-    identity_attrs(i, chosen, n.attrs);
+    identity_attrs(i, chosen, n.attrs, {LayerTarget::Node, uint32_t(g_.nodes.size())});
     // Whether the op alone names the row depends on the row only: asked once per row.
     if (layer_attr_.empty()) layer_attr_.assign(op_rows().size(), -1);
     int8_t& needs_layer = layer_attr_[std::size_t(chosen - op_rows().data())];
@@ -620,6 +628,68 @@ class Reader {
     if (needs_layer) n.attrs["armnn.layer"] = Attr(chosen->layer);
     if (!present.empty()) n.attrs["armnn.constInputs"] = Attr(std::move(present));
     g_.add_node(std::move(n));
+  }
+
+  // `armnn.index` and `armnn.position` on every layer's node or value, unless the layers are
+  // where the writer puts layers without them and their indices are 0, 1, 2, ... in that order
+  // (the files Arm NN's serializer writes): then neither, on any layer (formats/armnn.h).
+  // Otherwise all of them, so that a layer order or numbering of any other kind round-trips.
+  void layer_identity() {
+    bool derived = true;
+    for (size_t i = 0; i < layers_.size() && derived; ++i)
+      derived = layers_[i].base->index() == i && targets_[i].kind != LayerTarget::None;
+    if (derived && writer_order()) return;
+    for (size_t i = 0; i < layers_.size(); ++i) {
+      const LayerTarget& t = targets_[i];
+      if (t.kind == LayerTarget::None) continue;
+      AttrMap& a = t.kind == LayerTarget::Node ? g_.nodes[t.id].attrs : g_.values[t.id].attrs;
+      a.insert_or_assign("armnn.index", Attr(int64_t(layers_[i].base->index())));
+      a.insert_or_assign("armnn.position", Attr(int64_t(i)));
+    }
+  }
+
+  // Whether the layers are in the order the writer gives layers without `armnn.position`
+  // (writer.cc, plan(): the Input layers in graph-input order; then per node, in node order,
+  // the Constant layers it is the first to read, through a folded input-slot override, then
+  // its own layer, override nodes folding into their consumers' slots; nothing after).
+  bool writer_order() const {
+    const size_t L = layers_.size();
+    std::vector<uint32_t> value_layer(g_.values.size(), UINT32_MAX), node_layer(g_.nodes.size(), UINT32_MAX);
+    std::vector<bool> constant(L, false), placed(L, false);
+    for (size_t i = 0; i < L; ++i) {
+      const LayerTarget& t = targets_[i];
+      (t.kind == LayerTarget::Node ? node_layer : value_layer)[t.id] = uint32_t(i);
+      constant[i] = t.kind == LayerTarget::Constant;
+    }
+    std::vector<ValueId> source(g_.values.size(), kNoValue);  // an override node's output -> its input
+    std::vector<bool> folded(g_.nodes.size(), false);
+    for (size_t j = 0; j < g_.nodes.size(); ++j) {
+      const Node& n = g_.nodes[j];
+      const Attr* mark = find_attr(n.attrs, "armnn.inputSlotOverride");
+      if (mark && mark->is<bool>() && mark->get<bool>() && n.inputs.size() == 1 && n.outputs.size() == 1 &&
+          n.inputs[0] != kNoValue && std::find(g_.outputs.begin(), g_.outputs.end(), n.outputs[0]) == g_.outputs.end())
+        source[n.outputs[0]] = n.inputs[0], folded[j] = true;
+    }
+    size_t next = 0;
+    auto place = [&](uint32_t layer) {
+      if (layer >= L || placed[layer] || layer != next) return false;
+      placed[layer] = true;
+      ++next;
+      return true;
+    };
+    for (ValueId v : g_.inputs)
+      if (!place(value_layer[v])) return false;
+    for (size_t j = 0; j < g_.nodes.size(); ++j) {
+      if (folded[j]) continue;
+      for (ValueId v : g_.nodes[j].inputs) {
+        if (v == kNoValue) continue;
+        const ValueId s = source[v] != kNoValue ? source[v] : v;
+        const uint32_t layer = value_layer[s];
+        if (layer < L && constant[layer] && !placed[layer] && !place(layer)) return false;
+      }
+      if (!place(node_layer[j])) return false;
+    }
+    return next == L;
   }
 
   struct Memo {
@@ -678,6 +748,7 @@ class Reader {
   NameSet reserved_, used_;
   std::vector<std::string> warnings_;
   AttrMap ignored_;  // ignored_slots() -> the layer's identity attrs
+  std::vector<LayerTarget> targets_;  // per layer: the node or value its identity is kept on
   std::string key_;  // build_layer's scalar_key, reused
   std::vector<int8_t> layer_attr_;  // per OpRow: does finish_node write armnn.layer (-1: not known yet)
   uint32_t binding_scheme_ = 0, weights_scheme_ = 0, const_scheme_ = 0;

@@ -91,8 +91,13 @@ namespace nnbridge::formats::armnn {
 /// - No `cpu` kernel (the native op, Error(Unsupported) on `run`): UnidirectionalSequenceLstm,
 ///   QuantizedLstm, Merge, Switch, StandIn (a custom kernel may supply one), BatchMatMul with
 ///   an adjoint or an NHWC/NDHWC data layout, ScatterNd with m_AxisEnabled.
-/// - Kept for lossless round-trips: `armnn.index` (LayerBase.index), `armnn.position` (place
-///   in `layers`), `armnn.layerBindingId`, `armnn.layerType` (only when it disagrees with the
+/// - Kept for lossless round-trips: `armnn.index` (LayerBase.index) and `armnn.position` (place
+///   in `layers`) on every layer's node or value, but on none when the writer derives them: the
+///   layers stored in the order the writer gives layers without them (Input layers in graph-input
+///   order, then per node in node order the Constant layers it is the first to read and its own
+///   layer) and numbered 0, 1, 2, ... in that order, as Arm NN's serializer writes them; such a
+///   graph is written in its node order, so a node added or moved in the IR goes where it stands.
+///   Also kept: `armnn.layerBindingId`, `armnn.layerType` (only when it disagrees with the
 ///   union tag: a warning, listed in metadata `armnn.warnings`), `armnn.constInputs`, and
 ///   descriptor or TensorInfo fields the canonical attributes do not determine
 ///   (`armnn.descriptor.*`, `armnn.tensorInfo.*`, `armnn.constInfo.*`, `armnn.absent`).

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Converts every graph file in a folder (recursively) into another format, with a plain-text
 progress bar on a terminal (none when stdout is a file or a pipe); files that cannot be converted
-are listed with the reason at the end.
+are listed with the reason on stderr at the end, and leave no output folder behind.
 
     PYTHONPATH=build/python /usr/bin/python3 examples/python/convert_folder.py tests/golden/armnn /tmp/json --to json
 """
@@ -44,11 +44,17 @@ def main() -> int:
             nnbridge.convert(path, out, to=args.to)
         except nnbridge.Error as e:
             failed.append((path, e))
+            # No empty folders left for files that were not converted (up to, not including, dst).
+            d = out.parent
+            while d != args.dst and d.is_dir() and not any(d.iterdir()):
+                d.rmdir()
+                d = d.parent
     progress(len(files), len(files), "done")
     if sys.stdout.isatty():
         print()
     for path, e in failed:
-        print(f"  not converted: {path}: {type(e).__name__}: {e}")
+        where = "" if str(path) in str(e) else f"{path}: "  # most errors name the file already
+        print(f"  not converted: {where}{type(e).__name__}: {e}", file=sys.stderr)
     print(f"{len(files) - len(failed)} of {len(files)} converted to {args.to} in {args.dst}")
     return 0 if not failed else 1
 

@@ -135,6 +135,7 @@ TEST_CASE("large_alloc: a child forked while another thread allocates can alloca
   // the other thread held the pool's lock (here most of the time) waits on it forever. Each
   // child allocates and writes a pooled block and exits; one that has not exited after 5 s
   // counts as stuck (and is killed).
+  exec::large_free(exec::large_alloc(64 << 10));  // the pool exists (made at load) before any fork
   std::atomic<bool> stop{false};
   std::thread churn([&] {
     while (!stop.load(std::memory_order_relaxed)) exec::large_free(exec::large_alloc(64 << 10));

@@ -102,6 +102,11 @@ Pool& pool() {
   return *p;
 }
 
+// Made when the library is loaded, before the program can have threads of its own: a child
+// forked while another thread was inside pool()'s first call (its static initialization, whose
+// guard no fork handler can release) would wait on that guard forever.
+[[maybe_unused]] const Pool& kPoolAtLoad = pool();
+
 }  // namespace
 
 void* large_alloc(std::size_t bytes) {

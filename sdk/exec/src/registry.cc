@@ -27,6 +27,9 @@ Registry& registry() {
   }();
   return *r;
 }
+// Made at load, before the program has threads: a child forked during another thread's first
+// registry() call would wait forever on its static-initialization guard.
+[[maybe_unused]] const Registry& kRegistryAtLoad = registry();
 }  // namespace
 
 void register_backend(std::shared_ptr<const Backend> backend) {

@@ -54,6 +54,18 @@ TEST_CASE("diff cli: a golden armnn model and its onnx conversion compute the sa
   CHECK_MESSAGE(r.code == 0, (r.out + r.err));
 }
 
+TEST_CASE("diff cli: the text header names each file's format and the one its graph came from") {
+  // An IR JSON file of an Arm NN graph is a json file whose graph came from armnn (as `info`
+  // says); --json keeps each graph's source_format (nnbridge/diff.h).
+  const fs::path json = converted("json");
+  RunResult r = run_cli({"diff", model().string(), json.string()});
+  CHECK_MESSAGE(r.code == 0, (r.out + r.err));
+  CHECK(r.out.find("A: " + model().string() + " (armnn, ") != std::string::npos);
+  CHECK(r.out.find("B: " + json.string() + " (json from armnn, ") != std::string::npos);
+  r = run_cli({"diff", model().string(), json.string(), "--json"});
+  CHECK(nlohmann::json::parse(r.out)["b"]["format"] == "armnn");
+}
+
 TEST_CASE("diff cli: one constant edited by hand in the armnn bytes is named with its statistics") {
   // flatc gives the Convolution2d layer's weights as the int32 bit patterns Arm NN stores.
   const auto decoded = flatc_decode(model());

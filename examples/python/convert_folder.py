@@ -17,7 +17,7 @@ def progress(done: int, total: int, label: str, width: int = 30) -> None:
     if not sys.stdout.isatty():
         return  # a log or a pipe gets the summary only
     filled = width * done // max(total, 1)
-    sys.stdout.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label[:40]:<40}")
+    sys.stdout.write(f"\r[{'#' * filled}{'.' * (width - filled)}] {done}/{total} {label[-40:]:<40}")
     sys.stdout.flush()
 
 

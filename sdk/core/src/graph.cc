@@ -12,8 +12,7 @@ std::optional<int64_t> TensorType::element_count() const {
   for (int64_t d : shape) {
     if (d < 0) return std::nullopt;
     // A file may declare any dims: refuse products that do not fit in int64 (docs/architecture.md "Readers are a security boundary").
-    if (d != 0 && n > std::numeric_limits<int64_t>::max() / d) return std::nullopt;
-    n *= d;
+    if (__builtin_mul_overflow(n, d, &n)) return std::nullopt;  // no division per dimension
   }
   return n;
 }

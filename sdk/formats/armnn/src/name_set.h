@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace nnbridge::formats::armnn {
@@ -24,30 +25,32 @@ class NameSet {
     while (cap < 2 * n) cap *= 2;
     if (cap > slots_.size()) rehash(cap);
   }
-  bool contains(std::string_view s) const {
+  /// The hash the calls below taking `h` expect: computed once for several of them.
+  static std::size_t hash(std::string_view s) { return std::hash<std::string_view>{}(s); }
+  bool contains(std::string_view s) const { return contains(s, hash(s)); }
+  bool contains(std::string_view s, std::size_t h) const {
     if (s.empty()) return has_empty_;
     if (slots_.empty()) return false;
-    for (std::size_t i = hash(s) & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
+    for (std::size_t i = h & (slots_.size() - 1);; i = (i + 1) & (slots_.size() - 1)) {
       if (!slots_[i].data()) return false;
       if (slots_[i] == s) return true;
     }
   }
   /// Adds a copy of `s` (nothing when it is there already).
-  void insert(std::string_view s) {
-    if (s.empty()) {
-      has_empty_ = true;
-      return;
-    }
-    if (contains(s)) return;
+  void insert(std::string_view s) { insert_new(s, hash(s)); }
+  /// Adds a copy of `s` (hash `h`) unless it is there; whether it was added.
+  bool insert_new(std::string_view s, std::size_t h) {
+    if (s.empty()) return !std::exchange(has_empty_, true);
+    if (contains(s, h)) return false;
     if (2 * (size_ + 1) > slots_.size()) rehash(slots_.empty() ? 16 : 2 * slots_.size());
-    place(keep(s));
+    place(keep(s), h);
     ++size_;
+    return true;
   }
 
  private:
-  static std::size_t hash(std::string_view s) { return std::hash<std::string_view>{}(s); }
-  void place(std::string_view s) {
-    std::size_t i = hash(s) & (slots_.size() - 1);
+  void place(std::string_view s, std::size_t h) {
+    std::size_t i = h & (slots_.size() - 1);
     while (slots_[i].data()) i = (i + 1) & (slots_.size() - 1);
     slots_[i] = s;
   }
@@ -55,7 +58,7 @@ class NameSet {
     std::vector<std::string_view> old(cap);
     old.swap(slots_);
     for (std::string_view s : old)
-      if (s.data()) place(s);
+      if (s.data()) place(s, hash(s));
   }
   // Copies the bytes into the arena; the view stays valid for the set's life.
   std::string_view keep(std::string_view s) {

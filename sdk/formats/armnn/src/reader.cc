@@ -344,12 +344,16 @@ class Reader {
     }
   }
   void reserve(const std::string& n) { reserved_.insert(n); }
+  // `want` if no value has it and no Input/Output layer is named so (unless `reserved_ok`), else
+  // the first free want_1, want_2, ...; one hash per name tried.
   std::string unique(const std::string& want, bool reserved_ok) {
-    if (reserved_ok && reserved_.contains(want) && !used_.contains(want)) return used_.insert(want), want;
-    std::string n = want;
-    for (int k = 1; used_.contains(n) || reserved_.contains(n); ++k) n = want + "_" + std::to_string(k);
-    used_.insert(n);
-    return n;
+    std::size_t h = NameSet::hash(want);
+    if ((reserved_ok || !reserved_.contains(want, h)) && used_.insert_new(want, h)) return want;
+    for (int k = 1;; ++k) {
+      std::string n = want + "_" + std::to_string(k);
+      h = NameSet::hash(n);
+      if (!reserved_.contains(n, h) && used_.insert_new(n, h)) return n;
+    }
   }
 
   ValueId input_value(size_t i, size_t s) {

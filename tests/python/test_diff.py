@@ -80,6 +80,12 @@ def test_converted_files_compute_the_same(tmp_path):
     d = nnbridge.diff(nnbridge.load(MODEL), vk)
     assert d.counts["semantic"] == 0 and d.counts["metadata"] > 0
     assert "format vocabulary" in str(d)
+    # A path's text header names the file's own format and its graph's (as `nnbridge info`); a
+    # Graph given as such has no file: its source format only.
+    js = tmp_path / "model.json"
+    nnbridge.convert(MODEL, js)
+    text = str(nnbridge.diff(nnbridge.load(MODEL), js))
+    assert "A: A (armnn, " in text and f"B: {js} (json from armnn, " in text
 
 
 def test_errors():

@@ -11,10 +11,11 @@ namespace {
 struct DiffResult {
   GraphDiff d;
   std::string a_label, b_label;
+  std::string a_file_format, b_file_format;  // of a graph given as a path, else empty
 };
 
 // A Graph, or a path (str / os.PathLike) loaded as `nnbridge.load` does without options.
-std::shared_ptr<Graph> graph_of(py::handle h, std::string& label, const char* side) {
+std::shared_ptr<Graph> graph_of(py::handle h, std::string& label, std::string& file_format, const char* side) {
   if (py::isinstance<Graph>(h)) {
     label = side;
     return h.cast<std::shared_ptr<Graph>>();
@@ -24,7 +25,9 @@ std::shared_ptr<Graph> graph_of(py::handle h, std::string& label, const char* si
   std::filesystem::path path = py::module_::import("os").attr("fspath")(h).cast<std::filesystem::path>();
   label = path.string();
   py::gil_scoped_release nogil;
-  return std::make_shared<Graph>(load(path));
+  auto g = std::make_shared<Graph>(load(path));
+  file_format = detect_format(path);  // load() found the format the same way
+  return g;
 }
 
 py::object optional_index(const std::optional<std::size_t>& i) { return i ? py::cast(*i) : py::none(); }
@@ -92,7 +95,7 @@ document) and ``str()`` (the CLI's text). Iterating yields the differences.
       })
       .def("to_json", [](const DiffResult& r, int indent) { return to_json(r.d, r.a_label, r.b_label, indent); },
            py::arg("indent") = 2, "The report as JSON text (the schema of `nnbridge diff --json`).")
-      .def("__str__", [](const DiffResult& r) { return to_text(r.d, r.a_label, r.b_label); })
+      .def("__str__", [](const DiffResult& r) { return to_text(r.d, r.a_label, r.b_label, r.a_file_format, r.b_file_format); })
       .def("__len__", [](const DiffResult& r) { return r.d.differences.size(); })
       .def("__iter__", [](const DiffResult& r) { return py::iter(py::cast(r.d.differences)); })
       .def("__repr__", [](const DiffResult& r) {
@@ -106,7 +109,7 @@ document) and ``str()`` (the CLI's text). Iterating yields the differences.
       "diff",
       [](py::handle a, py::handle b, bool ignore_names, bool ignore_metadata) {
         DiffResult r;
-        std::shared_ptr<Graph> ga = graph_of(a, r.a_label, "A"), gb = graph_of(b, r.b_label, "B");
+        std::shared_ptr<Graph> ga = graph_of(a, r.a_label, r.a_file_format, "A"), gb = graph_of(b, r.b_label, r.b_file_format, "B");
         DiffOptions o;
         o.ignore_names = ignore_names;
         o.ignore_metadata = ignore_metadata;

@@ -123,11 +123,16 @@ std::string Difference::message() const {
   return at;
 }
 
-std::string to_text(const GraphDiff& d, std::string_view a_label, std::string_view b_label) {
+std::string to_text(const GraphDiff& d, std::string_view a_label, std::string_view b_label, std::string_view a_file_format,
+                    std::string_view b_file_format) {
   std::string s;
   auto plural = [](std::size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); };
-  s += "A: " + std::string(a_label) + " (" + (d.a_format.empty() ? "graph" : d.a_format) + ", " + plural(d.a_nodes, "node") + " in normal form)\n";
-  s += "B: " + std::string(b_label) + " (" + (d.b_format.empty() ? "graph" : d.b_format) + ", " + plural(d.b_nodes, "node") + " in normal form)\n";
+  auto format = [](std::string_view file, const std::string& source) {
+    if (source.empty()) return file.empty() ? std::string("graph") : std::string(file);
+    return file.empty() || file == source ? source : std::string(file) + " from " + source;
+  };
+  s += "A: " + std::string(a_label) + " (" + format(a_file_format, d.a_format) + ", " + plural(d.a_nodes, "node") + " in normal form)\n";
+  s += "B: " + std::string(b_label) + " (" + format(b_file_format, d.b_format) + ", " + plural(d.b_nodes, "node") + " in normal form)\n";
   std::size_t by_name = 0;
   for (const NodeMatch& m : d.nodes) by_name += m.by == NodeMatch::By::Name;
   s += "paired: " + plural(d.inputs.size(), "input") + ", " + plural(d.outputs.size(), "output") + ", " +

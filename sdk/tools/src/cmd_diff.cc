@@ -36,19 +36,7 @@ int run_diff(const DiffArgs& a) {
   const Graph ga = load_one(a.a, a.b, a.reader_options, true);
   const Graph gb = load_one(a.b, a.a, a.reader_options, false);
   const GraphDiff d = diff(ga, gb, a.options);
-  if (a.json) {
-    std::cout << to_json(d, a.a, a.b);  // "format": each graph's source_format (nnbridge/diff.h)
-  } else {
-    // The text names each file's own format, and the one its graph came from where they differ
-    // (an IR JSON of an Arm NN graph: "json from armnn"), as `info` does.
-    GraphDiff shown = d;
-    const auto label = [](const std::string& path, const std::string& source) {
-      const std::string file = detect_format(path);
-      return source.empty() || source == file ? file : file + " from " + source;
-    };
-    shown.a_format = label(a.a, d.a_format), shown.b_format = label(a.b, d.b_format);
-    std::cout << to_text(shown, a.a, a.b);
-  }
+  std::cout << (a.json ? to_json(d, a.a, a.b) : to_text(d, a.a, a.b, detect_format(a.a), detect_format(a.b)));
   return d.same() ? kOk : kCheckFailed;
 }
 

@@ -169,8 +169,12 @@ GraphDiff diff(const Graph& a, const Graph& b, const DiffOptions& options = {});
 
 /// The report as text for a terminal: a summary of what was paired, then each category's
 /// differences under its heading ("semantic", "names", "format vocabulary"), one per line.
-/// `a_label` / `b_label` name the two graphs (file names).
-std::string to_text(const GraphDiff& d, std::string_view a_label = "A", std::string_view b_label = "B");
+/// `a_label` / `b_label` name the two graphs (file names). `a_file_format` / `b_file_format`,
+/// when given, are the formats of the files themselves: where one differs from its graph's
+/// source_format (an IR JSON of an Arm NN graph), the header says both ("json from armnn"), as
+/// `nnbridge info` does.
+std::string to_text(const GraphDiff& d, std::string_view a_label = "A", std::string_view b_label = "B",
+                    std::string_view a_file_format = {}, std::string_view b_file_format = {});
 
 /// The report as JSON (stable, version 1; docs/api.md "Semantic diff"):
 ///   {"format": "nnbridge-diff", "version": 1, "same": false,

@@ -145,6 +145,7 @@ class Reader {
     used_.reserve(root_->layers()->size() + 16);
     collect_layers();
     name_values();
+    targets_.assign(layers_.size(), LayerTarget{});
     for (size_t i = 0; i < layers_.size(); ++i) build_layer(i);
     // Descriptor fields that the canonical ops take as inputs (Slice begin / size, Pad padList
     // and padValue, Splitter views, Resize targets, BoundedReLu bounds, Reduce axis): constant
@@ -410,7 +411,6 @@ class Reader {
   // index and position go to `target` later, where layer_identity() finds them needed.
   void identity_attrs(size_t i, const OpRow* row, AttrMap& a, LayerTarget target) {
     const auto& li = layers_[i];
-    if (targets_.empty()) targets_.assign(layers_.size(), LayerTarget{});
     targets_[i] = target;
     uint32_t stored = static_cast<uint32_t>(li.base->layerType());
     uint32_t expected = row->layer_type;
@@ -666,12 +666,13 @@ class Reader {
       constant[i] = t.kind == LayerTarget::Constant;
     }
     std::vector<ValueId> source(g_.values.size(), kNoValue);  // an override node's output -> its input
-    std::vector<bool> folded(g_.nodes.size(), false);
+    std::vector<bool> folded(g_.nodes.size(), false), graph_output(g_.values.size(), false);
+    for (ValueId v : g_.outputs) graph_output[v] = true;
     for (size_t j = 0; j < g_.nodes.size(); ++j) {
       const Node& n = g_.nodes[j];
       const Attr* mark = find_attr(n.attrs, "armnn.inputSlotOverride");
       if (mark && mark->is<bool>() && mark->get<bool>() && n.inputs.size() == 1 && n.outputs.size() == 1 &&
-          n.inputs[0] != kNoValue && std::find(g_.outputs.begin(), g_.outputs.end(), n.outputs[0]) == g_.outputs.end())
+          n.inputs[0] != kNoValue && !graph_output[n.outputs[0]])
         source[n.outputs[0]] = n.inputs[0], folded[j] = true;
     }
     size_t next = 0;
